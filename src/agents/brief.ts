@@ -1,0 +1,35 @@
+import { clip } from "../graph/schemas.js";
+import type { BriefContext } from "./types.js";
+
+/**
+ * The focused brief a sub-agent starts from: the overall task, its own step, and only the shared facts
+ * it needs (plan outline, findings, files changed, review problems), never other agents' transcripts.
+ */
+export function renderBrief(ctx: BriefContext, extra: string[] = []): string {
+  const lines: string[] = [];
+  lines.push(`Overall task: ${ctx.task}`);
+  lines.push(`Workspace: ${ctx.workspace}`);
+  lines.push("");
+  lines.push(`Your step (${ctx.step.id}): ${ctx.step.goal}`);
+  if (ctx.step.acceptanceCriteria.length > 0) {
+    lines.push("Acceptance criteria:");
+    for (const c of ctx.step.acceptanceCriteria) lines.push(`- ${c}`);
+  }
+  const others = ctx.plan.filter((s) => s.id !== ctx.step.id);
+  if (others.length > 0) {
+    lines.push("", "Plan (for context; do only your step):");
+    for (const s of others) {
+      const result = s.result ? ` → ${clip(s.result, 200)}` : "";
+      lines.push(`- ${s.id} [${s.agent}, ${s.status}] ${clip(s.goal, 160)}${result}`);
+    }
+  }
+  if (ctx.findings.length > 0) {
+    lines.push("", "Research findings so far:");
+    for (const f of ctx.findings.slice(-12)) lines.push(`- (${f.source}) ${clip(f.note, 300)}`);
+  }
+  if (ctx.filesChanged.length > 0) {
+    lines.push("", `Files changed so far in this session: ${ctx.filesChanged.slice(-40).join(", ")}`);
+  }
+  lines.push(...extra);
+  return lines.join("\n");
+}

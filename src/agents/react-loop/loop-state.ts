@@ -1,0 +1,31 @@
+import { MessagesValue, ReducedValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+
+const commandSchema = z.object({
+  command: z.string(),
+  cwd: z.string(),
+  exitCode: z.number().nullable(),
+  timedOut: z.boolean(),
+});
+
+/** The private state of one sub-agent run: its own transcript plus what its tools did. */
+export const LoopState = new StateSchema({
+  messages: MessagesValue,
+  modelCalls: z.number().default(0),
+  nudged: z.boolean().default(false),
+  finish: z.record(z.string(), z.unknown()).nullable().default(null),
+  stopReason: z.enum(["", "finished", "text", "call_limit"]).default(""),
+  inputTokens: z.number().default(0),
+  outputTokens: z.number().default(0),
+  filesChanged: new ReducedValue(z.array(z.string()).default(() => []), {
+    inputSchema: z.array(z.string()),
+    reducer: (a: string[], b: string[]) => [...new Set([...a, ...b])],
+  }),
+  commands: new ReducedValue(z.array(commandSchema).default(() => []), {
+    inputSchema: z.array(commandSchema),
+    reducer: (a, b) => a.concat(b),
+  }),
+});
+
+export type LoopStateValue = typeof LoopState.State;
+export type LoopStateUpdate = typeof LoopState.Update;

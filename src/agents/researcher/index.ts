@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { caps, clip } from "../../graph/schemas.js";
+import { renderBrief } from "../brief.js";
+import type { AgentSpec } from "../types.js";
+import { researcherSystemPrompt } from "./prompt.js";
+
+const submitFindingsSchema = z.object({
+  summary: z.string().describe("Two or three sentences answering the step's goal."),
+  findings: z
+    .array(
+      z.object({
+        source: z.string().describe("Where this comes from: a file path with line numbers, or a command."),
+        note: z.string().describe("The fact, in one or two sentences."),
+      }),
+    )
+    .describe("Facts the next steps need, each with its source."),
+});
+
+export const researcherSpec: AgentSpec = {
+  name: "researcher",
+  tools: ["read_file", "list_directory", "search_code"],
+  finishTool: {
+    name: "submit_findings",
+    description: "Finish your research step: report a short summary and the findings with their sources.",
+    schema: submitFindingsSchema,
+  },
+  requireFinishTool: false,
+  systemPrompt: researcherSystemPrompt,
+  brief: (ctx) => renderBrief(ctx),
+  toReport(outcome, stepId) {
+    const parsed = outcome.finish ? submitFindingsSchema.safeParse(outcome.finish) : null;
+    const finished = parsed?.success ? parsed.data : null;
+    const base = { stepId, agent: "researcher" as const, filesChanged: [], commands: [], modelCalls: outcome.modelCalls };
+    if (outcome.stopReason === "call_limit" && !finished) {
+      return { ...base, status: "incomplete", summary: `Stopped at the model-call limit. Last note: ${clip(outcome.lastText, caps.result)}`, findings: [] };
+    }
+    return {
+      ...base,
+      status: "done",
+      summary: clip(finished?.summary ?? outcome.lastText, caps.text),
+      findings: (finished?.findings ?? []).slice(0, 12).map((f) => ({ source: clip(f.source, 200), note: clip(f.note, 500) })),
+    };
+  },
+};

@@ -1,0 +1,48 @@
+import type { z } from "zod";
+import type { AgentReport, PlanStep, Review } from "../graph/schemas.js";
+import type { AgentName } from "../runtime/events.js";
+import type { ToolName } from "../tools/index.js";
+
+/** How a sub-agent ends its run: a structured "finish" tool whose arguments become the report. */
+export interface FinishToolSpec<S extends z.ZodObject = z.ZodObject> {
+  name: string;
+  description: string;
+  schema: S;
+}
+
+/** The outcome of one ReAct run, before it is shaped into an AgentReport. */
+export interface LoopOutcome {
+  /** Validated finish-tool arguments, when the agent called its finish tool. */
+  finish: Record<string, unknown> | null;
+  /** Text of the last model reply (used when the agent ended with plain text). */
+  lastText: string;
+  stopReason: "finished" | "text" | "call_limit";
+  modelCalls: number;
+  filesChanged: string[];
+  commands: { command: string; cwd: string; exitCode: number | null; timedOut: boolean }[];
+}
+
+export interface BriefContext {
+  task: string;
+  workspace: string;
+  step: PlanStep;
+  plan: PlanStep[];
+  findings: { source: string; note: string }[];
+  filesChanged: string[];
+  lastReview: Review | null;
+}
+
+/**
+ * A declarative sub-agent: who it is, which tools it may use (enforced in code), how it finishes and
+ * how its outcome becomes the compact report the planner reads.
+ */
+export interface AgentSpec {
+  name: AgentName;
+  tools: readonly ToolName[];
+  finishTool: FinishToolSpec;
+  /** A plain-text ending is accepted as the summary unless the agent must return structured output. */
+  requireFinishTool: boolean;
+  systemPrompt(workspace: string): string;
+  brief(ctx: BriefContext): string;
+  toReport(outcome: LoopOutcome, stepId: string): AgentReport;
+}

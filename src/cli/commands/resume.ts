@@ -1,0 +1,64 @@
+import { z } from "zod";
+import { DEFAULT_LIMITS, limitsSchema } from "../../graph/schemas.js";
+import type { Clock } from "../../runtime/clock.js";
+import { openSessionDatabase } from "../../sessions/database.js";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { EXIT, UsageError, exitCodeForStatus } from "../exit-codes.js";
+import { RESUME_HELP } from "../help.js";
+import { makePrinter, type CliIo } from "../io.js";
+import { describeModels, setupModels } from "../model-setup.js";
+import { runSession } from "../session-runner.js";
+
+const storedSchema = z.object({
+  limits: limitsSchema.default(DEFAULT_LIMITS),
+  commandTimeoutMs: z.number().default(120_000),
+});
+
+async function hasCheckpoint(checkpointer: SqliteSaver, sessionId: string): Promise<boolean> {
+  const tuple = await checkpointer.getTuple({ configurable: { thread_id: sessionId, checkpoint_ns: "" } });
+  return tuple !== undefined;
+}
+
+export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
+  const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, ...MODEL_OPTIONS });
+  if (values.help) {
+    io.stdout.write(`${RESUME_HELP}\n`);
+    return EXIT.done;
+  }
+  if (positionals.length > 1) throw new UsageError("resume takes at most one session id");
+  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const database = openSessionDatabase(workspace, clock);
+  try {
+    const wanted = positionals[0];
+    const session = wanted ? database.sessions.get(wanted) : database.sessions.latest();
+    if (!session) {
+      throw new UsageError(wanted ? `no session "${wanted}" in ${workspace} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
+    }
+    const printer = makePrinter(values.json ?? false, io, clock);
+    if (session.status === "done" || session.status === "failed" || session.status === "limit_reached") {
+      printer.emit({ type: "notice", level: "info", message: `Session ${session.id} already finished (${session.status}); nothing to resume.` });
+      return exitCodeForStatus(session.status);
+    }
+    const stored = storedSchema.parse(JSON.parse(session.options));
+    const models = await setupModels({ model: values.model, baseUrl: values["base-url"] }, io.env);
+    // Killed before its first checkpoint: nothing to continue from, so start it again from its task.
+    const fresh = !(await hasCheckpoint(database.checkpointer, session.id));
+    return await runSession({
+      sessionId: session.id,
+      workspace,
+      task: session.task,
+      limits: stored.limits,
+      commandTimeoutMs: stored.commandTimeoutMs,
+      fresh,
+      resumed: true,
+      models,
+      modelLabel: describeModels(models.settings),
+      database,
+      printer,
+      clock,
+    });
+  } finally {
+    database.close();
+  }
+}

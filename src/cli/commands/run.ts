@@ -1,0 +1,69 @@
+import { DEFAULT_LIMITS, type Limits } from "../../graph/schemas.js";
+import type { Clock } from "../../runtime/clock.js";
+import { openSessionDatabase } from "../../sessions/database.js";
+import { newSessionId } from "../../sessions/session-id.js";
+import { COMMON_OPTIONS, MODEL_OPTIONS, parse, positiveInt, resolveWorkspace } from "../args.js";
+import { EXIT, UsageError } from "../exit-codes.js";
+import { RUN_HELP } from "../help.js";
+import { describeModels, setupModels } from "../model-setup.js";
+import { makePrinter, type CliIo } from "../io.js";
+import { runSession } from "../session-runner.js";
+
+const RUN_OPTIONS = {
+  ...COMMON_OPTIONS,
+  ...MODEL_OPTIONS,
+  "max-steps": { type: "string" },
+  "max-revisions": { type: "string" },
+  "max-review-rounds": { type: "string" },
+  "max-model-calls": { type: "string" },
+  "command-timeout": { type: "string" },
+} as const;
+
+export interface StoredRunOptions {
+  limits: Limits;
+  commandTimeoutMs: number;
+}
+
+export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
+  const { values, positionals } = parse(argv, RUN_OPTIONS);
+  if (values.help) {
+    io.stdout.write(`${RUN_HELP}\n`);
+    return EXIT.done;
+  }
+  const task = positionals.join(" ").trim();
+  if (!task) throw new UsageError('missing task: mini-cursor run "<task>" (see mini-cursor run --help)');
+  const limits: Limits = {
+    maxAgentRuns: positiveInt(values["max-steps"], "--max-steps") ?? DEFAULT_LIMITS.maxAgentRuns,
+    maxPlanRevisions: positiveInt(values["max-revisions"], "--max-revisions") ?? DEFAULT_LIMITS.maxPlanRevisions,
+    maxReviewRounds: positiveInt(values["max-review-rounds"], "--max-review-rounds") ?? DEFAULT_LIMITS.maxReviewRounds,
+    maxModelCallsPerRun: positiveInt(values["max-model-calls"], "--max-model-calls") ?? DEFAULT_LIMITS.maxModelCallsPerRun,
+  };
+  const commandTimeoutMs = (positiveInt(values["command-timeout"], "--command-timeout") ?? 120) * 1000;
+  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const models = await setupModels({ model: values.model, baseUrl: values["base-url"] }, io.env);
+  const printer = makePrinter(values.json ?? false, io, clock);
+  const modelLabel = describeModels(models.settings);
+
+  const database = openSessionDatabase(workspace, clock);
+  try {
+    const sessionId = newSessionId(clock);
+    const stored: StoredRunOptions = { limits, commandTimeoutMs };
+    database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored) });
+    return await runSession({
+      sessionId,
+      workspace,
+      task,
+      limits,
+      commandTimeoutMs,
+      fresh: true,
+      resumed: false,
+      models,
+      modelLabel,
+      database,
+      printer,
+      clock,
+    });
+  } finally {
+    database.close();
+  }
+}

@@ -1,0 +1,54 @@
+import fs from "node:fs";
+import type { Clock } from "../../runtime/clock.js";
+import { openSessionDatabase } from "../../sessions/database.js";
+import { databasePath } from "../../sessions/paths.js";
+import { SessionLock } from "../../sessions/session-lock.js";
+import type { SessionRow } from "../../sessions/session-store.js";
+import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { EXIT, UsageError } from "../exit-codes.js";
+import { SESSIONS_HELP } from "../help.js";
+import type { CliIo } from "../io.js";
+
+/** A "running" row whose process is gone was interrupted (crash, kill): show it as resumable. */
+function effectiveStatus(row: SessionRow, workspace: string): string {
+  if (row.status === "running" && !SessionLock.isHeld(workspace, row.id)) return "interrupted";
+  return row.status;
+}
+
+export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
+  const { values, positionals } = parse(argv, COMMON_OPTIONS);
+  if (values.help) {
+    io.stdout.write(`${SESSIONS_HELP}\n`);
+    return EXIT.done;
+  }
+  if (positionals.length > 0) throw new UsageError(`sessions takes no arguments, got "${positionals[0]}"`);
+  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  // Listing must not create a database in a folder that never had a session.
+  const rows = fs.existsSync(databasePath(workspace)) ? listRows(workspace, clock) : [];
+  const shown = rows.map((r) => ({ ...r, status: effectiveStatus(r, workspace) }));
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify(shown.map(({ options: _options, ...r }) => ({ ...r, updatedAt: new Date(r.updatedAt).toISOString(), createdAt: new Date(r.createdAt).toISOString() })))}\n`);
+    return EXIT.done;
+  }
+  if (shown.length === 0) {
+    io.stdout.write(`No sessions in ${workspace}. Start one with: mini-cursor run "<task>"\n`);
+    return EXIT.done;
+  }
+  io.stdout.write(`${"ID".padEnd(22)} ${"STATUS".padEnd(13)} ${"UPDATED".padEnd(20)} ${"TOKENS".padStart(9)}  TASK\n`);
+  for (const r of shown) {
+    const updated = new Date(r.updatedAt).toISOString().replace("T", " ").slice(0, 19);
+    const tokens = String(r.inputTokens + r.outputTokens);
+    const task = r.task.length > 60 ? `${r.task.slice(0, 57)}...` : r.task;
+    io.stdout.write(`${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)}  ${task}\n`);
+  }
+  return EXIT.done;
+}
+
+function listRows(workspace: string, clock: Clock): SessionRow[] {
+  const database = openSessionDatabase(workspace, clock);
+  try {
+    return database.sessions.list();
+  } finally {
+    database.close();
+  }
+}

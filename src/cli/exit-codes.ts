@@ -1,0 +1,13 @@
+export const EXIT = {
+  done: 0,
+  failed: 1,
+  usage: 2,
+  interrupted: 130,
+} as const;
+
+/** A bad command line or configuration: one clear line, exit 2. */
+export class UsageError extends Error {}
+
+export function exitCodeForStatus(status: string): number {
+  return status === "done" ? EXIT.done : EXIT.failed;
+}

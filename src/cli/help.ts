@@ -1,0 +1,46 @@
+export const MAIN_HELP = `mini-cursor — a coding agent for whole-project tasks (planner → researcher / coder / reviewer)
+
+Usage:
+  mini-cursor run "<task>" [options]     start a session on a task
+  mini-cursor resume [SESSION] [options] continue a session (the latest by default)
+  mini-cursor sessions [options]         list sessions of a workspace
+  mini-cursor <command> --help           help for a command
+  mini-cursor --version
+
+Exit codes: 0 done, 1 failed or limit reached, 2 usage or configuration error, 130 interrupted.
+Model: OPENAI_API_KEY, OPENAI_BASE_URL, MINI_CURSOR_MODEL (see README); a local Ollama is used when nothing is set.`;
+
+export const RUN_HELP = `Usage: mini-cursor run "<task>" [options]
+
+Options:
+  --workspace DIR         project folder to work in (default: current folder)
+  --model NAME            model for every agent (default: $MINI_CURSOR_MODEL)
+  --base-url URL          OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)
+  --max-steps N           sub-agent runs before stopping (default 20)
+  --max-revisions N       planner revisions before stopping (default 12)
+  --max-review-rounds N   review → fix rounds before stopping (default 3)
+  --max-model-calls N     model calls per sub-agent run (default 30)
+  --command-timeout SECS  default timeout of one command (default 120)
+  --json                  print one JSON event per line instead of progress text
+  -h, --help              show this help`;
+
+export const RESUME_HELP = `Usage: mini-cursor resume [SESSION] [options]
+
+Continues an interrupted session (Ctrl-C, crash, kill) without redoing completed steps.
+SESSION defaults to the most recently updated session of the workspace.
+
+Options:
+  --workspace DIR   project folder (default: current folder)
+  --model NAME      model for every agent
+  --base-url URL    OpenAI-compatible endpoint
+  --json            print one JSON event per line
+  -h, --help        show this help`;
+
+export const SESSIONS_HELP = `Usage: mini-cursor sessions [options]
+
+Lists the sessions of a workspace: id, status, task, last update, tokens.
+
+Options:
+  --workspace DIR   project folder (default: current folder)
+  --json            print a JSON array
+  -h, --help        show this help`;

@@ -1,0 +1,86 @@
+import type { EventSink, ProgressEvent } from "../../runtime/events.js";
+
+export interface Output {
+  write(text: string): void;
+  isTTY?: boolean;
+}
+
+const ICON: Record<string, string> = { done: "✓", failed: "✗", skipped: "–", pending: "·", in_progress: "▶" };
+
+/** Progress a person can follow: agent and step, each tool call, command output as it streams, the summary. */
+export class HumanPrinter implements EventSink {
+  private atLineStart = true;
+  private readonly color: boolean;
+
+  constructor(private readonly out: Output) {
+    this.color = Boolean(out.isTTY) && !process.env.NO_COLOR;
+  }
+
+  private paint(code: number, text: string): string {
+    return this.color ? `\u001b[${code}m${text}\u001b[0m` : text;
+  }
+
+  private line(text: string): void {
+    if (!this.atLineStart) this.out.write("\n");
+    this.out.write(`${text}\n`);
+    this.atLineStart = true;
+  }
+
+  emit(event: ProgressEvent): void {
+    switch (event.type) {
+      case "session_started":
+        this.line(this.paint(1, `mini-cursor ${event.resumed ? "resuming" : "session"} ${event.sessionId}`));
+        this.line(`  task: ${event.task}`);
+        this.line(`  workspace: ${event.workspace} · model: ${event.model}`);
+        break;
+      case "plan":
+        this.line(this.paint(36, `◆ plan${event.revision > 0 ? ` (revision ${event.revision})` : ""}`));
+        for (const s of event.steps) this.line(`  ${ICON[s.status] ?? "·"} ${s.id} ${s.agent.padEnd(10)} ${s.goal}`);
+        break;
+      case "step_started":
+        this.line(this.paint(1, `▶ ${event.stepId} ${event.agent}: ${event.goal}`));
+        break;
+      case "tool_call":
+        this.line(this.paint(2, `  ${event.tool === "execute_command" ? "$" : "·"} ${event.tool} ${event.detail}`));
+        break;
+      case "tool_result":
+        if (!event.ok) this.line(this.paint(33, `    ! ${event.tool}: ${event.detail}`));
+        break;
+      case "command_output":
+        this.streamOutput(event.chunk);
+        break;
+      case "model_call":
+        break;
+      case "step_finished":
+        this.line(`${event.status === "done" ? this.paint(32, "  ✓") : this.paint(31, "  ✗")} ${event.stepId} ${event.status}: ${event.summary}`);
+        break;
+      case "review":
+        this.line(this.paint(event.decision === "approve" ? 32 : 33, `  review: ${event.decision}`));
+        for (const p of event.problems) this.line(`    - ${p}`);
+        break;
+      case "limit_reached":
+        this.line(this.paint(33, `⚠ limit reached: ${event.detail}`));
+        break;
+      case "notice":
+        this.line(event.level === "info" ? `ℹ ${event.message}` : this.paint(33, `⚠ ${event.message}`));
+        break;
+      case "session_finished":
+        this.line("");
+        this.line(event.report);
+        this.line(this.paint(2, `session ${event.sessionId} · ${event.status}`));
+        break;
+    }
+  }
+
+  /** Command output, indented, line by line as it arrives. */
+  private streamOutput(chunk: string): void {
+    const text = chunk.replace(/\r(?!\n)/g, "\n");
+    let out = "";
+    for (const ch of text) {
+      if (this.atLineStart) out += this.paint(2, "    │ ");
+      out += ch;
+      this.atLineStart = ch === "\n";
+    }
+    this.out.write(out);
+  }
+}

@@ -1,0 +1,102 @@
+import { compileGraph } from "../graph/build-graph.js";
+import { renderFinalReport, totalTokens } from "../graph/report.js";
+import type { Limits } from "../graph/schemas.js";
+import type { WorkspaceStateValue } from "../graph/state.js";
+import { memoryOff } from "../memory/types.js";
+import type { Clock } from "../runtime/clock.js";
+import type { EventSink } from "../runtime/events.js";
+import { killActiveCommands } from "../tools/active-commands.js";
+import type { SessionDatabase } from "../sessions/database.js";
+import { SessionLock } from "../sessions/session-lock.js";
+import { EXIT, exitCodeForStatus } from "./exit-codes.js";
+import type { ModelSetup } from "./model-setup.js";
+
+export interface SessionRunOptions {
+  sessionId: string;
+  workspace: string;
+  task: string;
+  limits: Limits;
+  commandTimeoutMs: number;
+  /** Start from this input (new session, or one killed before its first checkpoint); else continue. */
+  fresh: boolean;
+  resumed: boolean;
+  models: ModelSetup;
+  modelLabel: string;
+  database: SessionDatabase;
+  printer: EventSink;
+  clock: Clock;
+}
+
+/**
+ * Runs (or continues) one session under its lock. Ctrl-C or SIGTERM aborts the graph between writes, kills
+ * running commands and leaves the last checkpoint for `resume`; the lock is released whatever happens.
+ */
+export async function runSession(o: SessionRunOptions): Promise<number> {
+  const lock = SessionLock.acquire(o.workspace, o.sessionId);
+  const controller = new AbortController();
+  let interrupted = false;
+  const onSignal = () => {
+    if (interrupted) process.exit(EXIT.interrupted);
+    interrupted = true;
+    o.printer.emit({ type: "notice", level: "warn", message: "Interrupted: stopping. Continue later with `mini-cursor resume`." });
+    controller.abort();
+    killActiveCommands();
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const { sessions } = o.database;
+  const graph = compileGraph(
+    {
+      models: o.models.provider,
+      events: o.printer,
+      clock: o.clock,
+      memory: memoryOff,
+      tools: { commandTimeoutMs: o.commandTimeoutMs },
+      callTimeoutMs: o.models.settings.timeoutMs * (o.models.settings.maxRetries + 1) + 5_000,
+    },
+    o.database.checkpointer,
+  );
+  const config = {
+    configurable: { thread_id: o.sessionId },
+    // Two supersteps per sub-agent run (agent, planner) plus the first plan and finish.
+    recursionLimit: o.limits.maxAgentRuns * 2 + 10,
+    signal: controller.signal,
+  };
+  sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
+  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  try {
+    const input = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits } : null;
+    await graph.invoke(input, config);
+    const state = (await graph.getState(config)).values as WorkspaceStateValue;
+    const tokens = totalTokens(state);
+    const status = state.status === "running" ? "failed" : state.status;
+    sessions.update(o.sessionId, { status, inputTokens: tokens.input, outputTokens: tokens.output });
+    const report = state.finalReport || renderFinalReport(state);
+    o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status, report });
+    return exitCodeForStatus(status);
+  } catch (error) {
+    await recordProgress(graph, config, o);
+    if (interrupted) {
+      o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: mini-cursor resume ${o.sessionId}` });
+      return EXIT.interrupted;
+    }
+    const message = error instanceof Error ? error.message : String(error);
+    o.printer.emit({ type: "notice", level: "error", message: `The session stopped on an error: ${message}` });
+    o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: mini-cursor resume ${o.sessionId}` });
+    return EXIT.failed;
+  } finally {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    lock.release();
+  }
+}
+
+async function recordProgress(graph: ReturnType<typeof compileGraph>, config: { configurable: { thread_id: string } }, o: SessionRunOptions) {
+  try {
+    const state = (await graph.getState({ configurable: config.configurable })).values as Partial<WorkspaceStateValue>;
+    const tokens = state.usage ? totalTokens({ usage: state.usage }) : { input: 0, output: 0 };
+    o.database.sessions.update(o.sessionId, { status: "interrupted", inputTokens: tokens.input, outputTokens: tokens.output });
+  } catch {
+    o.database.sessions.update(o.sessionId, { status: "interrupted" });
+  }
+}

@@ -1,0 +1,19 @@
+import type { MemoryStore } from "../memory/types.js";
+import type { ModelProvider } from "../models/chat-model.js";
+import type { Clock } from "../runtime/clock.js";
+import type { EventSink } from "../runtime/events.js";
+import type { ToolDeps } from "../tools/types.js";
+
+/** Everything the graph needs from outside, injected so tests, the CLI and Studio can each supply their own. */
+export interface GraphDeps {
+  models: ModelProvider;
+  events: EventSink;
+  clock: Clock;
+  memory: MemoryStore;
+  /** Tool settings (timeouts, output caps); the workspace root comes from the state. */
+  tools?: Omit<ToolDeps, "root" | "emit">;
+  /** Upper bound for one model call including retries. */
+  callTimeoutMs?: number;
+}
+
+export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;

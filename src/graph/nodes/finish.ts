@@ -1,0 +1,21 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { logger } from "../../runtime/logger.js";
+import type { GraphDeps } from "../deps.js";
+import { renderFinalReport } from "../report.js";
+import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
+
+/** Writes the final report and hands the outcome to long-term memory. */
+export function createFinishNode(deps: GraphDeps) {
+  return async (state: WorkspaceStateValue, config: LangGraphRunnableConfig): Promise<WorkspaceStateUpdate> => {
+    const status = state.status === "running" ? "done" : state.status;
+    const finalReport = renderFinalReport({ ...state, status });
+    const sessionId = typeof config.configurable?.thread_id === "string" ? config.configurable.thread_id : "";
+    try {
+      await deps.memory.remember({ sessionId, workspace: state.workspace, task: state.task, status, report: finalReport });
+    } catch (error) {
+      // Memory is a bonus: never lose a finished session over it.
+      logger.warn(`could not store the session in memory: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    return { status, finalReport, route: null, currentStepId: null };
+  };
+}

@@ -1,0 +1,68 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { textOf } from "../../../agents/react-loop/model-node.js";
+import { PLAN_TOOL_REMINDER, PLANNER_SYSTEM_PROMPT } from "./prompt.js";
+import { PLAN_TOOL_NAME, planToolDefinition, planToolSchema, type PlanToolArgs } from "./plan-tool.js";
+
+export interface PlannerAnswer {
+  args: PlanToolArgs | null;
+  error: string;
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+}
+
+const MAX_ATTEMPTS = 3;
+
+/** Models without reliable tool calling sometimes answer with the JSON in the text; accept that too. */
+function jsonFromText(text: string): unknown {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/.exec(text)?.[1];
+  const candidate = fenced ?? text.slice(text.indexOf("{"), text.lastIndexOf("}") + 1);
+  if (!candidate.trim()) return undefined;
+  try {
+    return JSON.parse(candidate);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * One planner decision, validated by zod. Invalid answers go back to the model with the validation error
+ * (a few attempts) instead of failing the session.
+ */
+export async function askPlanner(model: BaseChatModel, context: string, callTimeoutMs: number): Promise<PlannerAnswer> {
+  if (!model.bindTools) throw new Error("the planner model does not support tool calling");
+  const bound = model.bindTools([planToolDefinition]);
+  const messages: BaseMessage[] = [new SystemMessage(PLANNER_SYSTEM_PROMPT), new HumanMessage(context)];
+  const answer: PlannerAnswer = { args: null, error: "", inputTokens: 0, outputTokens: 0, calls: 0 };
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const raw = await bound.invoke(messages, { signal: AbortSignal.timeout(callTimeoutMs) });
+    const reply = AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) });
+    answer.calls += 1;
+    answer.inputTokens += reply.usage_metadata?.input_tokens ?? 0;
+    answer.outputTokens += reply.usage_metadata?.output_tokens ?? 0;
+
+    const call = (reply.tool_calls ?? []).find((c) => c.name === PLAN_TOOL_NAME);
+    const badCall = (reply.invalid_tool_calls ?? [])[0];
+    const candidate: unknown = call ? call.args : jsonFromText(textOf(reply));
+    const parsed = candidate === undefined ? null : planToolSchema.safeParse(candidate);
+    if (parsed?.success) {
+      answer.args = parsed.data;
+      return answer;
+    }
+    answer.error = parsed
+      ? parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")
+      : badCall
+        ? `arguments were not valid JSON (${badCall.error ?? "parse error"})`
+        : "no update_plan call in the answer";
+    if (call?.id) {
+      messages.push(new AIMessage({ content: reply.content, tool_calls: [call] }));
+      messages.push(new ToolMessage({ tool_call_id: call.id, name: PLAN_TOOL_NAME, content: `Error: ${answer.error}. Call update_plan again with valid arguments.`, status: "error" }));
+    } else {
+      messages.push(new AIMessage({ content: textOf(reply) || "(no answer)" }));
+      messages.push(new HumanMessage(`Error: ${answer.error}. ${PLAN_TOOL_REMINDER}`));
+    }
+  }
+  return answer;
+}

@@ -1,0 +1,106 @@
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { GraphDeps } from "../../deps.js";
+import { DEFAULT_CALL_TIMEOUT_MS } from "../../deps.js";
+import { clip, type PlanStep, type SessionStatus } from "../../schemas.js";
+import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
+import { askPlanner } from "./ask-planner.js";
+import { renderPlannerContext } from "./context.js";
+import {
+  applyReport,
+  finalReviewStep,
+  hasUnreviewedChanges,
+  insertReviewFix,
+  markInProgress,
+  nextPendingStep,
+  replacePending,
+  skipPending,
+} from "./plan-ops.js";
+
+function workspaceFrom(state: WorkspaceStateValue, config: LangGraphRunnableConfig): string {
+  const configured = config.configurable?.workspace;
+  return state.workspace || (typeof configured === "string" ? configured : "");
+}
+
+/**
+ * The planner: makes the plan, folds each sub-agent report into it, revises it and routes the next step.
+ * Reviews that request changes become fix + re-review steps without a model call; every hard limit ends
+ * the session cleanly through `finish`.
+ */
+export function createPlannerNode(deps: GraphDeps) {
+  const emit = deps.events.emit.bind(deps.events);
+  const callTimeoutMs = deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+
+  return async (state: WorkspaceStateValue, config: LangGraphRunnableConfig): Promise<WorkspaceStateUpdate> => {
+    const update: WorkspaceStateUpdate = {};
+    const limits = state.limits;
+    const counters = { ...state.counters };
+    const report = state.lastReport;
+    let plan: PlanStep[] = report ? applyReport(state.plan, report) : state.plan;
+    if (report) update.lastReport = null;
+
+    const workspace = workspaceFrom(state, config);
+    if (workspace !== state.workspace) update.workspace = workspace;
+
+    const publish = (steps: PlanStep[]) =>
+      emit({ type: "plan", revision: counters.planRevisions, steps: steps.map(({ id, agent, goal, status }) => ({ id, agent, goal, status })) });
+
+    const stop = (status: SessionStatus, reason: string, summary = ""): WorkspaceStateUpdate => {
+      if (status === "limit_reached") emit({ type: "limit_reached", limit: reason.split(":")[0] ?? reason, detail: reason });
+      return { ...update, plan: skipPending(plan), counters, status, stopReason: reason, summary, route: "finish", currentStepId: null };
+    };
+
+    const routeTo = (step: PlanStep | undefined): WorkspaceStateUpdate => {
+      if (!step) return stop("done", "", "All plan steps are complete.");
+      if (counters.agentRuns >= limits.maxAgentRuns) {
+        return stop("limit_reached", `sub-agent runs: the limit of ${limits.maxAgentRuns} runs was reached before ${step.id} (${clip(step.goal, 80)})`);
+      }
+      plan = markInProgress(plan, step.id);
+      return { ...update, plan, counters, route: step.agent, currentStepId: step.id };
+    };
+
+    if (!workspace) return stop("failed", "no workspace: pass one in the input or in the run's configurable settings");
+
+    if (report?.review?.decision === "changes_requested") {
+      if (counters.reviewRounds >= limits.maxReviewRounds) {
+        return stop("limit_reached", `review rounds: ${limits.maxReviewRounds} rounds of fixes were used and the last review still requests changes`);
+      }
+      counters.reviewRounds += 1;
+      plan = insertReviewFix(plan, report.review);
+      publish(plan);
+      return routeTo(nextPendingStep(plan));
+    }
+
+    let memories = state.memories;
+    if (state.plan.length === 0 && !report) {
+      memories = await deps.memory.recall({ task: state.task, workspace, limit: 5 });
+      if (memories.length > 0) update.memories = memories;
+    }
+
+    const isRevision = state.plan.length > 0;
+    if (isRevision && counters.planRevisions >= limits.maxPlanRevisions) {
+      return stop("limit_reached", `plan revisions: the limit of ${limits.maxPlanRevisions} revisions was reached`);
+    }
+    const context = renderPlannerContext({ ...state, workspace, plan, memories, counters }, report);
+    const answer = await askPlanner(deps.models.forRole("planner"), context, callTimeoutMs);
+    emit({ type: "model_call", agent: "planner", inputTokens: answer.inputTokens, outputTokens: answer.outputTokens });
+    update.usage = { planner: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, calls: answer.calls } };
+    if (isRevision) counters.planRevisions += 1;
+    if (!answer.args) return stop("failed", `the planner gave no valid plan after ${answer.calls} attempts (${answer.error})`);
+
+    const args = answer.args;
+    plan = replacePending(plan, args.finished ? [] : args.remainingSteps);
+    const wantsDone = args.finished ? args.outcome !== "failed" : nextPendingStep(plan) === undefined;
+    if (wantsDone && hasUnreviewedChanges(plan, state.reviews) && counters.agentRuns < limits.maxAgentRuns) {
+      // Every change is reviewed before the session reports success.
+      emit({ type: "notice", level: "info", message: "Changes since the last approval are unreviewed: adding a final review." });
+      plan = [...plan, finalReviewStep(plan)];
+    }
+    publish(plan);
+    const next = nextPendingStep(plan);
+    if (!next) {
+      const outcome: SessionStatus = args.finished && args.outcome === "failed" ? "failed" : "done";
+      return stop(outcome, outcome === "failed" ? clip(args.summary ?? "the planner gave up", 400) : "", args.summary ?? "");
+    }
+    return routeTo(next);
+  };
+}

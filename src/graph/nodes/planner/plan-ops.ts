@@ -1,0 +1,93 @@
+import { caps, clip, type AgentReport, type PlanStep, type Review } from "../../schemas.js";
+import type { PlanToolArgs } from "./plan-tool.js";
+
+/** Pure plan bookkeeping, kept apart from model calls so routing is easy to test. */
+
+function nextId(plan: PlanStep[]): () => string {
+  let n = plan.reduce((max, s) => Math.max(max, Number(/^s(\d+)$/.exec(s.id)?.[1] ?? 0)), 0);
+  return () => `s${++n}`;
+}
+
+export function applyReport(plan: PlanStep[], report: AgentReport): PlanStep[] {
+  return plan.map((s) =>
+    s.id === report.stepId
+      ? { ...s, status: report.status === "done" ? "done" : "failed", result: clip(report.summary, caps.result) }
+      : s,
+  );
+}
+
+/** Completed and failed steps stay; pending steps are replaced by the planner's new remaining steps. */
+export function replacePending(plan: PlanStep[], remaining: PlanToolArgs["remainingSteps"]): PlanStep[] {
+  const kept = plan.filter((s) => s.status !== "pending" && s.status !== "in_progress");
+  const id = nextId(plan);
+  const fresh: PlanStep[] = remaining.map((r) => ({
+    id: id(),
+    agent: r.agent,
+    goal: clip(r.goal, caps.text),
+    acceptanceCriteria: r.acceptanceCriteria.slice(0, caps.criteria).map((c) => clip(c, 200)),
+    status: "pending",
+    result: "",
+  }));
+  return [...kept, ...fresh];
+}
+
+/** A review that requests changes becomes a coder fix step and a fresh review, ahead of other pending steps. */
+export function insertReviewFix(plan: PlanStep[], review: Review): PlanStep[] {
+  const id = nextId(plan);
+  const done = plan.filter((s) => s.status !== "pending");
+  const pending = plan.filter((s) => s.status === "pending");
+  const criteria = review.problems.slice(0, caps.criteria).map((p) => clip(`${p.file ? `${p.file}: ` : ""}${p.problem} is fixed`, 200));
+  const fix: PlanStep = {
+    id: id(),
+    agent: "coder",
+    goal: `Fix the problems the reviewer found in ${review.stepId}: ${clip(review.summary, 300)}`,
+    acceptanceCriteria: criteria.length > 0 ? criteria : ["The reviewer's concerns are addressed and the tests pass"],
+    status: "pending",
+    result: "",
+    fixesReview: review.stepId,
+  };
+  const recheck: PlanStep = {
+    id: id(),
+    agent: "reviewer",
+    goal: `Review the fixes made for ${review.stepId} and the task as a whole; run the tests.`,
+    acceptanceCriteria: ["Every problem from the previous review is fixed", "The tests pass"],
+    status: "pending",
+    result: "",
+  };
+  return [...done, fix, recheck, ...pending];
+}
+
+export function nextPendingStep(plan: PlanStep[]): PlanStep | undefined {
+  return plan.find((s) => s.status === "pending" || s.status === "in_progress");
+}
+
+export function markInProgress(plan: PlanStep[], id: string): PlanStep[] {
+  return plan.map((s) => (s.id === id ? { ...s, status: "in_progress" } : s));
+}
+
+export function skipPending(plan: PlanStep[]): PlanStep[] {
+  return plan.map((s) => (s.status === "pending" || s.status === "in_progress" ? { ...s, status: "skipped" } : s));
+}
+
+/** True when a coder step finished after the last approving review: the change has not been reviewed. */
+export function hasUnreviewedChanges(plan: PlanStep[], reviews: Review[]): boolean {
+  const approved = new Set(reviews.filter((r) => r.decision === "approve").map((r) => r.stepId));
+  let lastCoder = -1;
+  let lastApproval = -1;
+  plan.forEach((s, i) => {
+    if (s.agent === "coder" && s.status === "done") lastCoder = i;
+    if (s.agent === "reviewer" && approved.has(s.id)) lastApproval = i;
+  });
+  return lastCoder > lastApproval;
+}
+
+export function finalReviewStep(plan: PlanStep[]): PlanStep {
+  return {
+    id: nextId(plan)(),
+    agent: "reviewer",
+    goal: "Review all changes made in this session against the task; run the tests and checks.",
+    acceptanceCriteria: ["The task's requirements are met", "The tests pass"],
+    status: "pending",
+    result: "",
+  };
+}

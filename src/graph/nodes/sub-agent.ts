@@ -1,0 +1,76 @@
+import type { AgentSpec } from "../../agents/types.js";
+import { runReactLoop } from "../../agents/react-loop/index.js";
+import { TOOL_FACTORIES } from "../../tools/index.js";
+import type { GraphDeps } from "../deps.js";
+import { DEFAULT_CALL_TIMEOUT_MS } from "../deps.js";
+import { clip, type AgentReport } from "../schemas.js";
+import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
+
+/**
+ * A graph node that runs one sub-agent on the step the planner routed to. The agent's transcript lives
+ * and dies inside its own subgraph; only the compact report and small facts enter the shared state.
+ */
+export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
+  const emit = deps.events.emit.bind(deps.events);
+
+  return async (state: WorkspaceStateValue): Promise<WorkspaceStateUpdate> => {
+    const step = state.plan.find((s) => s.id === state.currentStepId);
+    const runs = { ...state.counters, agentRuns: state.counters.agentRuns + 1 };
+    if (!step) {
+      const report: AgentReport = {
+        stepId: state.currentStepId ?? "?",
+        agent: spec.name,
+        status: "failed",
+        summary: "The routed step is not in the plan.",
+        filesChanged: [],
+        commands: [],
+        findings: [],
+        modelCalls: 0,
+      };
+      return { lastReport: report, counters: runs };
+    }
+    emit({ type: "step_started", stepId: step.id, agent: spec.name, goal: step.goal });
+    const tools = spec.tools.map((name) => TOOL_FACTORIES[name]({ ...deps.tools, root: state.workspace, emit }));
+    const lastReview = state.reviews.at(-1) ?? null;
+    const outcome = await runReactLoop(
+      {
+        agent: spec.name,
+        stepId: step.id,
+        model: deps.models.forRole(spec.name),
+        tools,
+        finishTool: spec.finishTool,
+        requireFinishTool: spec.requireFinishTool,
+        maxModelCalls: state.limits.maxModelCallsPerRun,
+        callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+        emit,
+      },
+      spec.systemPrompt(state.workspace),
+      spec.brief({
+        task: state.task,
+        workspace: state.workspace,
+        step,
+        plan: state.plan,
+        findings: state.findings,
+        filesChanged: state.filesChanged,
+        lastReview,
+      }),
+    );
+    const report = spec.toReport(outcome, step.id);
+    if (outcome.stopReason === "call_limit") {
+      emit({ type: "limit_reached", limit: "model calls per run", detail: `${spec.name} used ${outcome.modelCalls} model calls on ${step.id}` });
+    }
+    emit({ type: "step_finished", stepId: step.id, agent: spec.name, status: report.status === "done" ? "done" : "failed", summary: report.summary });
+    if (report.review) {
+      emit({ type: "review", stepId: step.id, decision: report.review.decision, problems: report.review.problems.map((p) => p.problem) });
+    }
+    return {
+      lastReport: report,
+      counters: runs,
+      findings: report.findings.map((f) => ({ stepId: step.id, ...f })),
+      filesChanged: outcome.filesChanged,
+      commands: outcome.commands.map((c) => ({ stepId: step.id, agent: spec.name, ...c, command: clip(c.command, 200) })),
+      reviews: report.review ? [report.review] : [],
+      usage: { [spec.name]: { inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, calls: outcome.modelCalls } },
+    };
+  };
+}

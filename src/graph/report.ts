@@ -1,0 +1,55 @@
+import type { WorkspaceStateValue } from "./state.js";
+
+export function totalTokens(state: Pick<WorkspaceStateValue, "usage">): { input: number; output: number } {
+  let input = 0;
+  let output = 0;
+  for (const u of Object.values(state.usage)) {
+    input += u.inputTokens;
+    output += u.outputTokens;
+  }
+  return { input, output };
+}
+
+const STATUS_TITLE: Record<string, string> = {
+  done: "Done",
+  failed: "Failed",
+  limit_reached: "Stopped: limit reached",
+  running: "Still running",
+};
+
+/** The plain-text final report: what was done, what was not, and what it cost. */
+export function renderFinalReport(state: WorkspaceStateValue): string {
+  const lines: string[] = [`${STATUS_TITLE[state.status] ?? state.status}: ${state.task}`];
+  if (state.summary) lines.push(state.summary);
+  if (state.stopReason) lines.push(`Reason: ${state.stopReason}`);
+  const done = state.plan.filter((s) => s.status === "done");
+  const notDone = state.plan.filter((s) => s.status !== "done");
+  if (done.length > 0) {
+    lines.push("", "Done:");
+    for (const s of done) lines.push(`  ✓ ${s.id} [${s.agent}] ${s.goal}${s.result ? ` — ${s.result}` : ""}`);
+  }
+  if (notDone.length > 0) {
+    lines.push("", "Not done:");
+    for (const s of notDone) lines.push(`  ✗ ${s.id} [${s.agent}] (${s.status}) ${s.goal}${s.result ? ` — ${s.result}` : ""}`);
+  }
+  lines.push("", `Files changed (${state.filesChanged.length}):`);
+  for (const f of state.filesChanged) lines.push(`  ${f}`);
+  if (state.commands.length > 0) {
+    lines.push("", "Commands:");
+    for (const c of state.commands) {
+      const code = c.timedOut ? "timed out" : `exit ${c.exitCode ?? "?"}`;
+      lines.push(`  [${c.agent} ${c.stepId}] ${c.command} → ${code}`);
+    }
+  }
+  const review = state.reviews.at(-1);
+  lines.push("", `Review: ${review ? `${review.decision} (${review.stepId}) — ${review.summary}` : "none"}`);
+  if (review && review.decision === "changes_requested") {
+    for (const p of review.problems) lines.push(`  - ${p.file ? `${p.file}: ` : ""}${p.problem}`);
+  }
+  const tokens = totalTokens(state);
+  const perRole = Object.entries(state.usage)
+    .map(([role, u]) => `${role} ${u.inputTokens}+${u.outputTokens} (${u.calls} calls)`)
+    .join(", ");
+  lines.push(`Tokens: ${tokens.input} in, ${tokens.output} out${perRole ? ` — ${perRole}` : ""}`);
+  return lines.join("\n");
+}

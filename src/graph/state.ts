@@ -1,0 +1,93 @@
+import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+import {
+  agentReportSchema,
+  caps,
+  commandRecordSchema,
+  countersSchema,
+  findingSchema,
+  limitsSchema,
+  planStepSchema,
+  reviewSchema,
+  routeSchema,
+  sessionStatusSchema,
+  usageByRoleSchema,
+  type UsageByRole,
+} from "./schemas.js";
+
+/** Append, keeping only the newest `max` entries so the channel stays bounded. */
+function appendCapped<T>(max: number) {
+  return (current: T[], next: T[]): T[] => {
+    const merged = current.concat(next);
+    return merged.length > max ? merged.slice(merged.length - max) : merged;
+  };
+}
+
+function unionCapped(max: number) {
+  return (current: string[], next: string[]): string[] => {
+    const merged = [...new Set([...current, ...next])];
+    return merged.length > max ? merged.slice(merged.length - max) : merged;
+  };
+}
+
+function addUsage(current: UsageByRole, next: UsageByRole): UsageByRole {
+  const out: UsageByRole = { ...current };
+  for (const [role, u] of Object.entries(next)) {
+    const prev = out[role] ?? { inputTokens: 0, outputTokens: 0, calls: 0 };
+    out[role] = {
+      inputTokens: prev.inputTokens + u.inputTokens,
+      outputTokens: prev.outputTokens + u.outputTokens,
+      calls: prev.calls + u.calls,
+    };
+  }
+  return out;
+}
+
+/**
+ * The typed shared workspace state of one session (one LangGraph thread).
+ * Large payloads (file contents, command output, transcripts) never enter it: sub-agents keep their
+ * transcripts in their own subgraph and return a compact report.
+ */
+export const WorkspaceState = new StateSchema({
+  task: z.string().default(""),
+  workspace: z.string().default(""),
+  plan: z.array(planStepSchema).default(() => []),
+  /** Step the planner routed to; read by the sub-agent node. */
+  currentStepId: z.string().nullable().default(null),
+  route: routeSchema.nullable().default(null),
+  /** The newest sub-agent report, consumed by the planner on its next turn. */
+  lastReport: agentReportSchema.nullable().default(null),
+  findings: new ReducedValue(z.array(findingSchema).default(() => []), {
+    inputSchema: z.array(findingSchema),
+    reducer: appendCapped(caps.findings),
+  }),
+  filesChanged: new ReducedValue(z.array(z.string()).default(() => []), {
+    inputSchema: z.array(z.string()),
+    reducer: unionCapped(caps.filesChanged),
+  }),
+  commands: new ReducedValue(z.array(commandRecordSchema).default(() => []), {
+    inputSchema: z.array(commandRecordSchema),
+    reducer: appendCapped(caps.commands),
+  }),
+  reviews: new ReducedValue(z.array(reviewSchema).default(() => []), {
+    inputSchema: z.array(reviewSchema),
+    reducer: appendCapped(caps.reviews),
+  }),
+  usage: new ReducedValue(usageByRoleSchema.default(() => ({})), {
+    inputSchema: usageByRoleSchema,
+    reducer: addUsage,
+  }),
+  /** Long-term memories recalled for this task (filled by the memory store; empty when memory is off). */
+  memories: z.array(z.string()).default(() => []),
+  limits: limitsSchema.default(() => limitsSchema.parse({})),
+  counters: countersSchema.default(() => countersSchema.parse({})),
+  status: sessionStatusSchema.default("running"),
+  /** Why the session stopped early, when it did. */
+  stopReason: z.string().default(""),
+  /** The planner's closing summary. */
+  summary: z.string().default(""),
+  finalReport: z.string().default(""),
+});
+
+export type WorkspaceStateValue = typeof WorkspaceState.State;
+export type WorkspaceStateUpdate = typeof WorkspaceState.Update;

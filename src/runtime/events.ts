@@ -1,0 +1,44 @@
+/**
+ * Progress events: the one channel through which the graph, the sub-agents and the tools tell the
+ * outside world (the CLI's human printer, `--json` lines, tests) what is happening.
+ */
+export type AgentName = "researcher" | "coder" | "reviewer";
+export const AGENT_NAMES: readonly AgentName[] = ["researcher", "coder", "reviewer"];
+
+export type StepStatus = "pending" | "in_progress" | "done" | "failed" | "skipped";
+
+export interface PlanStepView {
+  id: string;
+  agent: AgentName;
+  goal: string;
+  status: StepStatus;
+}
+
+export type ProgressEvent =
+  | { type: "session_started"; sessionId: string; task: string; workspace: string; resumed: boolean; model: string }
+  | { type: "plan"; revision: number; steps: PlanStepView[] }
+  | { type: "step_started"; stepId: string; agent: AgentName; goal: string }
+  | { type: "tool_call"; agent: AgentName; stepId: string; tool: string; detail: string }
+  | { type: "tool_result"; agent: AgentName; stepId: string; tool: string; ok: boolean; detail: string }
+  | { type: "command_output"; stream: "stdout" | "stderr"; chunk: string }
+  | { type: "model_call"; agent: AgentName | "planner"; inputTokens: number; outputTokens: number }
+  | { type: "step_finished"; stepId: string; agent: AgentName; status: StepStatus; summary: string }
+  | { type: "review"; stepId: string; decision: "approve" | "changes_requested"; problems: string[] }
+  | { type: "limit_reached"; limit: string; detail: string }
+  | { type: "notice"; level: "info" | "warn" | "error"; message: string }
+  | { type: "session_finished"; sessionId: string; status: string; report: string };
+
+export interface EventSink {
+  emit(event: ProgressEvent): void;
+}
+
+/** A sink that drops everything: the default for library use where nobody is watching. */
+export const silentSink: EventSink = { emit: () => undefined };
+
+/** Collects events in memory; handy for tests and for composing sinks. */
+export class EventRecorder implements EventSink {
+  readonly events: ProgressEvent[] = [];
+  emit(event: ProgressEvent): void {
+    this.events.push(event);
+  }
+}

@@ -1,0 +1,106 @@
+import type Database from "better-sqlite3";
+import type { Clock } from "../runtime/clock.js";
+
+export type SessionRowStatus = "running" | "interrupted" | "done" | "failed" | "limit_reached";
+
+export interface SessionRow {
+  id: string;
+  task: string;
+  workspace: string;
+  model: string;
+  status: SessionRowStatus;
+  createdAt: number;
+  updatedAt: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** Run options (limits) so `resume` continues with the same settings. */
+  options: string;
+}
+
+interface RawRow {
+  id: string;
+  task: string;
+  workspace: string;
+  model: string;
+  status: SessionRowStatus;
+  created_at: number;
+  updated_at: number;
+  input_tokens: number;
+  output_tokens: number;
+  options: string;
+}
+
+function fromRaw(r: RawRow): SessionRow {
+  return {
+    id: r.id,
+    task: r.task,
+    workspace: r.workspace,
+    model: r.model,
+    status: r.status,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    inputTokens: r.input_tokens,
+    outputTokens: r.output_tokens,
+    options: r.options,
+  };
+}
+
+/**
+ * The session index: one small row per session beside the checkpoints (same SQLite file), so
+ * `mini-cursor sessions` can list them without loading any graph state.
+ */
+export class SessionStore {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly clock: Clock,
+  ) {
+    db.exec(`CREATE TABLE IF NOT EXISTS mc_sessions (
+      id TEXT PRIMARY KEY,
+      task TEXT NOT NULL,
+      workspace TEXT NOT NULL,
+      model TEXT NOT NULL DEFAULT '',
+      status TEXT NOT NULL,
+      created_at INTEGER NOT NULL,
+      updated_at INTEGER NOT NULL,
+      input_tokens INTEGER NOT NULL DEFAULT 0,
+      output_tokens INTEGER NOT NULL DEFAULT 0,
+      options TEXT NOT NULL DEFAULT '{}'
+    )`);
+  }
+
+  create(row: Pick<SessionRow, "id" | "task" | "workspace" | "model" | "options">): SessionRow {
+    const now = this.clock.now();
+    this.db
+      .prepare(
+        "INSERT INTO mc_sessions (id, task, workspace, model, status, created_at, updated_at, options) VALUES (?, ?, ?, ?, 'running', ?, ?, ?)",
+      )
+      .run(row.id, row.task, row.workspace, row.model, now, now, row.options);
+    const created = this.get(row.id);
+    if (!created) throw new Error(`session ${row.id} was not stored`);
+    return created;
+  }
+
+  get(id: string): SessionRow | undefined {
+    const raw = this.db.prepare("SELECT * FROM mc_sessions WHERE id = ?").get(id) as RawRow | undefined;
+    return raw ? fromRaw(raw) : undefined;
+  }
+
+  latest(): SessionRow | undefined {
+    const raw = this.db.prepare("SELECT * FROM mc_sessions ORDER BY updated_at DESC, rowid DESC LIMIT 1").get() as RawRow | undefined;
+    return raw ? fromRaw(raw) : undefined;
+  }
+
+  list(limit = 50): SessionRow[] {
+    const rows = this.db.prepare("SELECT * FROM mc_sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?").all(limit) as RawRow[];
+    return rows.map(fromRaw);
+  }
+
+  update(id: string, fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "model">>): void {
+    const current = this.get(id);
+    if (!current) return;
+    const next = { ...current, ...fields };
+    this.db
+      .prepare("UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, model = ?, updated_at = ? WHERE id = ?")
+      .run(next.status, next.inputTokens, next.outputTokens, next.model, this.clock.now(), id);
+  }
+}

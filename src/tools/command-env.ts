@@ -1,0 +1,43 @@
+/**
+ * The environment commands run with: the user's environment minus anything that looks like a secret (the
+ * model sees command output, so a printed key would leak into the transcript and the provider's logs), plus
+ * settings that keep tools from waiting for input that can never come (stdin is closed).
+ */
+const SECRET_NAME_PATTERNS: readonly RegExp[] = [
+  /API_?KEY/i,
+  /TOKEN/i,
+  /SECRET/i,
+  /PASSWORD/i,
+  /PASSWD/i,
+  /CREDENTIAL/i,
+  /PRIVATE_KEY/i,
+  /_KEY$/i,
+  /^(OPENAI|ANTHROPIC|MINI_CURSOR|AWS|GITHUB|GH)_/i,
+];
+
+const NON_INTERACTIVE: Readonly<Record<string, string>> = {
+  CI: "1",
+  NO_COLOR: "1",
+  TERM: "dumb",
+  // git must fail instead of prompting for credentials, and never open a pager.
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+  DEBIAN_FRONTEND: "noninteractive",
+};
+
+/** Overrides NO_COLOR in many tools. */
+const DROPPED_NAMES: ReadonlySet<string> = new Set(["FORCE_COLOR"]);
+
+export function isSecretEnvName(name: string): boolean {
+  return SECRET_NAME_PATTERNS.some((pattern) => pattern.test(name));
+}
+
+export function buildCommandEnv(parentEnv: NodeJS.ProcessEnv): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parentEnv)) {
+    if (value === undefined || isSecretEnvName(name) || DROPPED_NAMES.has(name)) continue;
+    env[name] = value;
+  }
+  return { ...env, ...NON_INTERACTIVE };
+}

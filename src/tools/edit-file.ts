@@ -1,0 +1,146 @@
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import { atomicWriteFile } from "./atomic-write.js";
+import { findClosestRegion } from "./closest-region.js";
+import { LineIndex, numberLines, splitLines } from "./lines.js";
+import { readTextFile } from "./text-file.js";
+import { errorCode, errorMessage, failure, success, type ToolResult } from "./tool-result.js";
+import type { ToolDeps } from "./types.js";
+import { resolveWorkspacePath } from "./workspace-path.js";
+
+/** Regions shown back to the model are cut to this many lines. */
+const MAX_SNIPPET_LINES = 40;
+/** Below this similarity the "closest" region is noise and is not shown. */
+const MIN_CLOSEST_SCORE = 0.3;
+const CONTEXT_LINES = 2;
+
+const schema = z.object({
+  path: z.string().describe('File to edit, relative to the workspace root (e.g. "src/index.ts").'),
+  oldText: z
+    .string()
+    .describe("Exact text to replace, copied from the file including indentation and line breaks (without read_file's line-number prefixes). Include enough surrounding lines to make it unique."),
+  newText: z.string().describe("Text to put in its place (may be empty to delete oldText)."),
+  replaceAll: z
+    .boolean()
+    .default(false)
+    .describe("Replace every occurrence of oldText instead of requiring exactly one. Default false."),
+});
+
+function indexesOf(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let i = text.indexOf(needle); i !== -1; i = text.indexOf(needle, i + needle.length)) found.push(i);
+  return found;
+}
+
+/** Lines `from`..`to` (1-based, inclusive, clamped) with numbers, cut to MAX_SNIPPET_LINES. */
+function snippet(lines: readonly string[], from: number, to: number): string {
+  const start = Math.max(1, from);
+  const end = Math.min(lines.length, to, start + MAX_SNIPPET_LINES - 1);
+  if (end < start) return "(no lines)";
+  const body = numberLines(lines.slice(start - 1, end), start, 300);
+  return end < Math.min(lines.length, to) ? `${body}\n  … (${Math.min(lines.length, to) - end} more lines)` : body;
+}
+
+function notFound(rel: string, text: string, oldText: string): ToolResult {
+  const fileLines = splitLines(text);
+  const region = findClosestRegion(fileLines, splitLines(oldText));
+  const base = `oldText was not found in "${rel}" (it must match exactly, including whitespace and indentation).`;
+  if (!region || region.score < MIN_CLOSEST_SCORE) {
+    return failure(`${base} No similar region was found either. Call read_file on "${rel}" to see its current content, then retry edit_file with text copied from it.`);
+  }
+  const why = region.whitespaceOnly ? " It differs from oldText only in whitespace or indentation." : "";
+  return failure(
+    `${base} The most similar region is lines ${region.startLine}-${region.endLine} (${Math.round(region.score * 100)}% similar).${why}\n` +
+      `${snippet(fileLines, region.startLine - CONTEXT_LINES, region.endLine + CONTEXT_LINES)}\n` +
+      "Retry edit_file with oldText copied exactly from the file (without the line-number prefixes), or call read_file to see more.",
+  );
+}
+
+export function createEditFileTool(deps: ToolDeps) {
+  return tool(
+    async ({ path: inputPath, oldText, newText, replaceAll }): Promise<ToolResult> => {
+      if (oldText === "") {
+        return failure("oldText is empty. To create a file or replace its whole content use write_file; otherwise pass the exact text to replace.");
+      }
+      if (oldText === newText) return failure("oldText and newText are identical, so there is nothing to change. Pass the new text in newText.");
+      const resolved = await resolveWorkspacePath(deps.root, inputPath);
+      if (!resolved.ok) return failure(resolved.error);
+      const { abs, rel } = resolved;
+      const file = await readTextFile(abs);
+      if (!file.ok) {
+        if (file.reason === "missing") {
+          return failure(`file "${rel}" does not exist. To create it call write_file; to find the file you meant call list_directory or search_code.`);
+        }
+        if (file.reason === "directory") return failure(`"${rel}" is a directory; pass the path of a file inside it.`);
+        return failure(`"${rel}" ${file.detail}; edit_file only edits text files.`);
+      }
+      const text = file.text;
+      let find = oldText;
+      let replacement = newText;
+      let found = indexesOf(text, find);
+      // Models write "\n"; files with Windows line endings would otherwise never match.
+      if (found.length === 0 && text.includes("\r\n") && !oldText.includes("\r\n")) {
+        find = oldText.replace(/\n/g, "\r\n");
+        replacement = newText.replace(/\r?\n/g, "\r\n");
+        found = indexesOf(text, find);
+      }
+      if (found.length === 0) return notFound(rel, text, oldText);
+      const before = new LineIndex(text);
+      if (found.length > 1 && !replaceAll) {
+        const at = found.slice(0, 10).map((i) => before.lineAt(i)).join(", ");
+        return failure(
+          `oldText occurs ${found.length} times in "${rel}" (at lines ${at}${found.length > 10 ? ", …" : ""}). ` +
+            "Add surrounding lines to oldText so it matches exactly one place, or set replaceAll=true to replace every occurrence.",
+        );
+      }
+
+      const pieces: string[] = [];
+      let last = 0;
+      for (const index of found) {
+        pieces.push(text.slice(last, index), replacement);
+        last = index + find.length;
+      }
+      pieces.push(text.slice(last));
+      const result = pieces.join("");
+      try {
+        await atomicWriteFile(abs, result);
+      } catch (error) {
+        return failure(`could not write "${rel}" (${errorCode(error) ?? errorMessage(error)}); the file is unchanged. Check permissions.`);
+      }
+
+      const after = new LineIndex(result);
+      const shift = replacement.length - find.length;
+      const ranges = found.map((index, k) => {
+        const newStart = index + k * shift;
+        const oldFrom = before.lineAt(index);
+        const oldTo = before.lineAt(index + find.length - 1);
+        const newFrom = after.lineAt(newStart);
+        const newTo = replacement.length > 0 ? after.lineAt(newStart + replacement.length - 1) : newFrom;
+        return { oldFrom, oldTo, newFrom, newTo };
+      });
+      const span = (a: number, b: number): string => (a === b ? `line ${a}` : `lines ${a}-${b}`);
+      const resultLines = splitLines(result);
+      const parts = [
+        `Edited "${rel}": replaced ${found.length} occurrence${found.length === 1 ? "" : "s"}.`,
+        ...ranges.slice(0, 20).map((r) =>
+          replacement.length > 0 ? `- old ${span(r.oldFrom, r.oldTo)} → now ${span(r.newFrom, r.newTo)}` : `- deleted old ${span(r.oldFrom, r.oldTo)}`,
+        ),
+      ];
+      if (ranges.length > 20) parts.push(`- … and ${ranges.length - 20} more`);
+      const first = ranges[0];
+      if (first && ranges.length <= 3) {
+        parts.push(`The file now reads (around the first change):`, snippet(resultLines, first.newFrom - CONTEXT_LINES, first.newTo + CONTEXT_LINES));
+      }
+      return success(parts.join("\n"), { filesChanged: [rel] });
+    },
+    {
+      name: "edit_file",
+      description:
+        "Edit a text file by replacing exact text: oldText must match the file exactly (whitespace included) and, unless replaceAll is true, exactly once. " +
+        "Copy oldText from read_file output without the line-number prefixes and include a few surrounding lines to make it unique. " +
+        "If oldText is not found, the result shows the most similar region so you can retry. Use write_file to create files.",
+      schema,
+      responseFormat: "content_and_artifact",
+    },
+  );
+}

@@ -1,0 +1,41 @@
+import { createEditFileTool } from "./edit-file.js";
+import { createExecuteCommandTool } from "./execute-command.js";
+import { createListDirectoryTool } from "./list-directory.js";
+import { createReadFileTool } from "./read-file.js";
+import { createSearchCodeTool } from "./search-code.js";
+import type { ToolDeps, WorkspaceTool } from "./types.js";
+import { createWriteFileTool } from "./write-file.js";
+
+export { createEditFileTool } from "./edit-file.js";
+export { createExecuteCommandTool, DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS } from "./execute-command.js";
+export type { ExecuteCommandOptions } from "./execute-command.js";
+export { createListDirectoryTool } from "./list-directory.js";
+export { createReadFileTool, DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
+export { createSearchCodeTool } from "./search-code.js";
+export { createWriteFileTool } from "./write-file.js";
+export { buildCommandEnv, isSecretEnvName } from "./command-env.js";
+export { killActiveCommands, activeCommandCount } from "./active-commands.js";
+export { resolveWorkspacePath, isInsideRoot, toDisplayPath, type WorkspacePath } from "./workspace-path.js";
+export type { ToolDeps, ToolArtifact, WorkspaceTool } from "./types.js";
+
+/** Every workspace tool by the name the model calls it. */
+export const TOOL_FACTORIES = {
+  read_file: createReadFileTool,
+  list_directory: createListDirectoryTool,
+  search_code: createSearchCodeTool,
+  write_file: createWriteFileTool,
+  edit_file: createEditFileTool,
+  execute_command: createExecuteCommandTool,
+} as const satisfies Record<string, (deps: ToolDeps) => WorkspaceTool>;
+
+export type ToolName = keyof typeof TOOL_FACTORIES;
+
+export const TOOL_NAMES = Object.keys(TOOL_FACTORIES) as ToolName[];
+
+/** Tools that never change the workspace (for the researcher and reviewer). */
+export const READ_TOOLS = ["read_file", "list_directory", "search_code"] as const satisfies readonly ToolName[];
+
+/** Builds the named tools (all of them by default) for one workspace. */
+export function createWorkspaceTools(deps: ToolDeps, names: readonly ToolName[] = TOOL_NAMES): WorkspaceTool[] {
+  return names.map((name) => TOOL_FACTORIES[name](deps));
+}

@@ -1,0 +1,206 @@
+import { spawn } from "node:child_process";
+import { promises as fs } from "node:fs";
+import { createInterface } from "node:readline";
+import { tool } from "@langchain/core/tools";
+import { rgPath } from "@vscode/ripgrep";
+import { z } from "zod";
+import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
+import { truncateLine } from "./lines.js";
+import { failure, success, type ToolResult } from "./tool-result.js";
+import type { ToolDeps } from "./types.js";
+import { resolveWorkspacePath } from "./workspace-path.js";
+
+export const SEARCH_TIMEOUT_MS = 20_000;
+const MAX_MATCH_LINE_CHARS = 300;
+const MAX_STDERR_CHARS = 4000;
+
+const schema = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe("Regular expression to search for (Rust regex syntax, like PCRE without look-around). Escape special characters such as ( [ { . * + ? | with a backslash to match them literally."),
+  glob: z
+    .union([z.string(), z.array(z.string())])
+    .optional()
+    .describe('Only search files matching this glob or these globs, e.g. "*.ts" or ["src/**/*.ts", "!**/*.test.ts"]. A leading "!" excludes; globs containing "/" are matched against paths relative to the workspace root.'),
+  path: z
+    .string()
+    .optional()
+    .describe("Sub-folder (or single file) to search, relative to the workspace root. Omit to search the whole workspace."),
+  caseSensitive: z
+    .boolean()
+    .optional()
+    .describe("true: match case exactly; false: ignore case. Omit for smart case (case-insensitive unless the pattern contains an uppercase letter)."),
+  maxResults: z
+    .number()
+    .int()
+    .min(1)
+    .max(1000)
+    .default(100)
+    .describe("Maximum number of matching lines to return (default 100)."),
+});
+
+interface RgMatch {
+  file: string;
+  line: number;
+  text: string;
+}
+
+/** ripgrep's JSON gives text as `{text}` or, when it is not valid UTF-8, as base64 `{bytes}`. */
+function rgText(value: unknown): string {
+  if (typeof value !== "object" || value === null) return "";
+  if ("text" in value && typeof value.text === "string") return value.text;
+  if ("bytes" in value && typeof value.bytes === "string") return Buffer.from(value.bytes, "base64").toString("utf8");
+  return "";
+}
+
+function parseMatch(line: string): RgMatch | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== "object" || message === null || !("type" in message) || message.type !== "match") return undefined;
+  if (!("data" in message) || typeof message.data !== "object" || message.data === null) return undefined;
+  const data = message.data as { path?: unknown; lines?: unknown; line_number?: unknown };
+  const file = rgText(data.path).replace(/^\.\//, "");
+  const text = rgText(data.lines).replace(/\r?\n$/, "");
+  return { file, line: typeof data.line_number === "number" ? data.line_number : 0, text };
+}
+
+interface RgRun {
+  matches: RgMatch[];
+  more: boolean;
+  timedOut: boolean;
+  exitCode: number | null;
+  stderr: string;
+  spawnError?: string;
+}
+
+function runRipgrep(root: string, args: string[], maxResults: number): Promise<RgRun> {
+  return new Promise((resolve) => {
+    const run: RgRun = { matches: [], more: false, timedOut: false, exitCode: null, stderr: "" };
+    const child = spawn(rgPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const timer = setTimeout(() => {
+      run.timedOut = true;
+      child.kill("SIGKILL");
+    }, SEARCH_TIMEOUT_MS);
+    child.stderr.setEncoding("utf8");
+    child.stderr.on("data", (chunk: string) => {
+      if (run.stderr.length < MAX_STDERR_CHARS) run.stderr += chunk;
+    });
+    const lines = createInterface({ input: child.stdout });
+    lines.on("line", (line) => {
+      if (run.more) return;
+      const match = parseMatch(line);
+      if (!match) return;
+      if (run.matches.length >= maxResults) {
+        // Enough: stop ripgrep instead of reading every remaining match.
+        run.more = true;
+        child.kill("SIGTERM");
+        return;
+      }
+      run.matches.push(match);
+    });
+    child.on("error", (error) => {
+      run.spawnError = error.message;
+    });
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      run.exitCode = code;
+      resolve(run);
+    });
+  });
+}
+
+export function createSearchCodeTool(deps: ToolDeps) {
+  const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
+  return tool(
+    async ({ pattern, glob, path: inputPath, caseSensitive, maxResults }): Promise<ToolResult> => {
+      let scope = ".";
+      if (inputPath !== undefined && inputPath !== "" && inputPath !== ".") {
+        const resolved = await resolveWorkspacePath(deps.root, inputPath);
+        if (!resolved.ok) return failure(resolved.error);
+        const exists = await fs.stat(resolved.abs).then(() => true, () => false);
+        if (!exists) {
+          return failure(`path "${resolved.rel}" does not exist; call list_directory to find the right folder, or omit path to search everywhere.`);
+        }
+        scope = resolved.rel;
+      }
+      const globs = glob === undefined ? [] : Array.isArray(glob) ? glob : [glob];
+      const caseFlag = caseSensitive === undefined ? "--smart-case" : caseSensitive ? "--case-sensitive" : "--ignore-case";
+      const args = [
+        "--json",
+        "--no-config",
+        "--hidden",
+        // Respect .gitignore even when the workspace is not (yet) a git repository.
+        "--no-require-git",
+        "--sort",
+        "path",
+        caseFlag,
+        ...globs.flatMap((g) => ["--glob", g]),
+        // After the model's globs so these exclusions win.
+        ...["!.git", "!node_modules", "!.mini-cursor"].flatMap((g) => ["--glob", g]),
+        "--regexp",
+        pattern,
+        "--",
+        scope,
+      ];
+      const run = await runRipgrep(deps.root, args, maxResults);
+      if (run.spawnError) return failure(`could not run ripgrep (${run.spawnError}); use execute_command with grep -rn instead.`);
+      const stderr = run.stderr.trim();
+      const where = scope === "." ? "the workspace" : `"${scope}"`;
+      if (run.matches.length === 0 && !run.timedOut && run.exitCode === 2) {
+        if (/regex/i.test(stderr)) {
+          return failure(`invalid regex pattern ${JSON.stringify(pattern)}:\n${stderr}\nFix the pattern (escape special characters such as ( [ { . * + ? | with a backslash to match them literally) and call search_code again.`);
+        }
+        if (/glob/i.test(stderr)) {
+          return failure(`invalid glob ${JSON.stringify(globs)}:\n${stderr}\nFix the glob (e.g. "*.ts" or "src/**/*.ts") and call search_code again.`);
+        }
+        return failure(`search failed:\n${stderr}\nCheck the arguments and call search_code again.`);
+      }
+      if (run.matches.length === 0) {
+        if (run.timedOut) {
+          return failure(`search timed out after ${SEARCH_TIMEOUT_MS / 1000} s without matches; narrow it with path or glob.`);
+        }
+        const filters = globs.length > 0 ? ` with glob ${JSON.stringify(globs)}` : "";
+        return success(
+          `No matches for /${pattern}/ in ${where}${filters} (files ignored by .gitignore are not searched). ` +
+            "Broaden the search: try a shorter or simpler pattern, caseSensitive=false, fewer globs, or a wider path.",
+        );
+      }
+
+      const out: string[] = [];
+      let used = 0;
+      let cutBySize = false;
+      for (const m of run.matches) {
+        const line = `${m.file}:${m.line}: ${truncateLine(m.text.trim(), MAX_MATCH_LINE_CHARS)}`;
+        if (out.length > 0 && used + line.length + 1 > limit) {
+          cutBySize = true;
+          break;
+        }
+        out.push(line);
+        used += line.length + 1;
+      }
+      const files = new Set(run.matches.slice(0, out.length).map((m) => m.file)).size;
+      const notes: string[] = [];
+      if (run.more || cutBySize) {
+        notes.push(`[showing the first ${out.length} matches; more exist. Narrow with path, glob or a more specific pattern${run.more ? `, or raise maxResults (now ${maxResults})` : ""}]`);
+      }
+      if (run.timedOut) notes.push(`[search timed out after ${SEARCH_TIMEOUT_MS / 1000} s; results are incomplete; narrow it with path or glob]`);
+      if (run.exitCode === 2 && stderr) notes.push(`[some files could not be searched: ${truncateLine(stderr.split("\n")[0] ?? "", 200)}]`);
+      const header = `${out.length} matching line${out.length === 1 ? "" : "s"} in ${files} file${files === 1 ? "" : "s"} for /${pattern}/ in ${where} (format path:line: text):`;
+      return success([header, ...out, ...notes].join("\n"));
+    },
+    {
+      name: "search_code",
+      description:
+        "Search file contents in the workspace with a regular expression (ripgrep). Returns matching lines as `path:line: text`, sorted by path. " +
+        "Respects .gitignore; skips .git, node_modules and .mini-cursor. Filter files with glob (e.g. \"*.ts\") and folders with path. " +
+        "Use it to find definitions and usages, then read_file around the reported line numbers.",
+      schema,
+      responseFormat: "content_and_artifact",
+    },
+  );
+}

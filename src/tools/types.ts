@@ -1,0 +1,26 @@
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { ProgressEvent } from "../runtime/events.js";
+
+/**
+ * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);
+ * all path arguments are confined to it.
+ */
+export interface ToolDeps {
+  root: string;
+  /** Live progress, e.g. command output as it streams. */
+  emit?: (event: ProgressEvent) => void;
+  /** execute_command defaults; the model may ask for less or more time within maxTimeoutMs. */
+  commandTimeoutMs?: number;
+  maxCommandTimeoutMs?: number;
+  /** Characters of command output or file content returned to the model before head/tail truncation. */
+  outputLimitChars?: number;
+}
+
+/** What happened, for the harness (not the model): files touched and commands run. */
+export interface ToolArtifact {
+  ok: boolean;
+  filesChanged?: string[];
+  command?: { command: string; cwd: string; exitCode: number | null; timedOut: boolean; durationMs: number };
+}
+
+export type WorkspaceTool = StructuredToolInterface;

@@ -1,0 +1,101 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { errorCode } from "./tool-result.js";
+
+/**
+ * Confines model-supplied paths to the workspace. String checks are not enough: symlinks (also dangling ones,
+ * and folders that a not-yet-existing file would be created under) can point anywhere, so every component is
+ * resolved the way the kernel would before the result is compared with the root.
+ */
+export type WorkspacePath = { ok: true; abs: string; rel: string } | { ok: false; error: string };
+
+/** Same limit as Linux's MAXSYMLINKS: more hops than this is a loop. */
+const MAX_SYMLINK_HOPS = 40;
+
+/** True when `abs` is `root` itself or below it. Both must be absolute and normalized. */
+export function isInsideRoot(root: string, abs: string): boolean {
+  const rel = path.relative(root, abs);
+  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
+}
+
+/** A path for messages to the model: relative to the root ("." for the root), absolute if outside. */
+export function toDisplayPath(root: string, abs: string): string {
+  if (!isInsideRoot(root, abs)) return abs;
+  const rel = path.relative(root, abs);
+  return rel === "" ? "." : rel.split(path.sep).join("/");
+}
+
+function components(p: string): string[] {
+  return p.split(path.sep).filter((part) => part !== "" && part !== ".");
+}
+
+/**
+ * Walks `start` one component at a time, following each symlink (dangling or not) by reading it, and keeps
+ * missing components as they are. Returns null on a symlink loop.
+ */
+async function followSymlinks(start: string): Promise<{ real: string; viaSymlink: boolean } | null> {
+  const pending = components(start);
+  let current = path.parse(start).root;
+  let hops = 0;
+  let viaSymlink = false;
+  for (let part = pending.shift(); part !== undefined; part = pending.shift()) {
+    if (part === "..") {
+      current = path.dirname(current);
+      continue;
+    }
+    const next = path.join(current, part);
+    // Always lstat, even below a missing component: "missing/../link" must still see that link.
+    let isLink = false;
+    try {
+      isLink = (await fs.lstat(next)).isSymbolicLink();
+    } catch (error) {
+      const code = errorCode(error);
+      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+    }
+    if (!isLink) {
+      current = next;
+      continue;
+    }
+    hops += 1;
+    if (hops > MAX_SYMLINK_HOPS) return null;
+    viaSymlink = true;
+    const target = await fs.readlink(next);
+    if (path.isAbsolute(target)) current = path.parse(target).root;
+    pending.unshift(...components(target));
+  }
+  return { real: current, viaSymlink };
+}
+
+/**
+ * Resolves `inputPath` (relative to `root`, or absolute) to its real location and checks it lies inside `root`
+ * (which must already be a real path). On success `abs` is the real path to operate on and `rel` its display
+ * form. On failure `error` is a sentence for the model (without the "Error: " prefix the tools add).
+ */
+export async function resolveWorkspacePath(root: string, inputPath: string): Promise<WorkspacePath> {
+  const outside = (where: string): WorkspacePath => ({
+    ok: false,
+    error: `path "${inputPath}" ${where} outside the workspace ${root}; use a path inside it.`,
+  });
+  if (inputPath.trim() === "") {
+    return { ok: false, error: 'path is empty; pass a path relative to the workspace root, e.g. "src/index.ts" or ".".' };
+  }
+  if (inputPath.includes("\0")) {
+    return { ok: false, error: `path "${inputPath}" contains a NUL character; pass a plain file path.` };
+  }
+  const start = path.isAbsolute(inputPath) ? inputPath : `${root}${path.sep}${inputPath}`;
+  // A plain ".." escape gets the simplest message; symlinks are checked below.
+  if (!isInsideRoot(root, path.resolve(start))) return outside("is");
+  let followed: Awaited<ReturnType<typeof followSymlinks>>;
+  try {
+    followed = await followSymlinks(start);
+  } catch (error) {
+    return { ok: false, error: `cannot resolve path "${inputPath}" (${errorCode(error) ?? String(error)}); check the path.` };
+  }
+  if (followed === null) {
+    return { ok: false, error: `path "${inputPath}" has too many levels of symbolic links (a loop?); use another path.` };
+  }
+  if (!isInsideRoot(root, followed.real)) {
+    return followed.viaSymlink ? outside(`resolves through a symlink to ${followed.real}, which is`) : outside("is");
+  }
+  return { ok: true, abs: followed.real, rel: toDisplayPath(root, followed.real) };
+}

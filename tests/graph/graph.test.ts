@@ -1,0 +1,199 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { compileGraph } from "../../src/graph/build-graph.js";
+import { DEFAULT_LIMITS, type Limits } from "../../src/graph/schemas.js";
+import type { WorkspaceStateValue } from "../../src/graph/state.js";
+import { memoryOff } from "../../src/memory/types.js";
+import { EventRecorder } from "../../src/runtime/events.js";
+import { calls, finishPlan, plan, say, scriptedModels, type Reply } from "./scripted-models.js";
+
+let root = "";
+beforeEach(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "mc-graph-")));
+  await fs.writeFile(path.join(root, "package.json"), '{"name":"demo","type":"module"}\n');
+});
+afterEach(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+async function runGraph(script: Partial<Record<"planner" | "researcher" | "coder" | "reviewer", Reply[]>>, limits: Partial<Limits> = {}) {
+  const models = scriptedModels(script);
+  const events = new EventRecorder();
+  const graph = compileGraph({ models, events, clock: { now: () => 0 }, memory: memoryOff }, new MemorySaver());
+  const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
+  await graph.invoke({ task: "add a sum module with a test", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits } }, config);
+  const state = (await graph.getState(config)).values as WorkspaceStateValue;
+  return { state, events, seen: models.seen };
+}
+
+function toolMessages(messages: BaseMessage[]): ToolMessage[] {
+  return messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+}
+
+describe("planner → sub-agents graph", () => {
+  it("plans, researches, codes, fixes what review found, re-reviews and finishes", async () => {
+    const { state, events, seen } = await runGraph({
+      planner: [
+        plan([
+          { agent: "researcher", goal: "Look at the project layout" },
+          { agent: "coder", goal: "Write sum.js and check it", acceptanceCriteria: ["node check passes"] },
+          { agent: "reviewer", goal: "Review sum.js" },
+        ]),
+        plan([
+          { agent: "coder", goal: "Write sum.js and check it" },
+          { agent: "reviewer", goal: "Review sum.js" },
+        ]),
+        plan([{ agent: "reviewer", goal: "Review sum.js" }]),
+        plan([{ agent: "reviewer", goal: "Review the fix" }]),
+        finishPlan("sum.js written and reviewed"),
+      ],
+      researcher: [
+        calls({ name: "list_directory", args: { path: "." } }),
+        calls({ name: "submit_findings", args: { summary: "An empty ESM package.", findings: [{ source: "package.json:1", note: "type is module" }] } }),
+      ],
+      coder: [
+        calls({ name: "write_file", args: { path: "src/sum.js", content: "export const sum = (a, b) => a - b;\n" } }),
+        calls({ name: "execute_command", args: { command: "node -e \"import('./src/sum.js').then(m => process.exit(m.sum(2, 2) === 4 ? 0 : 3))\"" } }),
+        calls({ name: "submit_work", args: { status: "done", summary: "wrote src/sum.js" } }),
+        // The fix run, briefed with the reviewer's problem:
+        calls({ name: "edit_file", args: { path: "src/sum.js", oldText: "a - b", newText: "a + b" } }),
+        calls({ name: "submit_work", args: { status: "done", summary: "fixed the operator" } }),
+      ],
+      reviewer: [
+        calls({ name: "execute_command", args: { command: "node -e \"import('./src/sum.js').then(m => process.exit(m.sum(2, 2) === 4 ? 0 : 3))\"" } }),
+        calls({ name: "submit_review", args: { decision: "changes_requested", summary: "sum subtracts", problems: [{ file: "src/sum.js", problem: "uses - instead of +", fix: "use +" }] } }),
+        calls({ name: "execute_command", args: { command: "node -e \"import('./src/sum.js').then(m => process.exit(m.sum(2, 2) === 4 ? 0 : 3))\"" } }),
+        calls({ name: "submit_review", args: { decision: "approve", summary: "sum works" } }),
+      ],
+    });
+
+    expect(state.status).toBe("done");
+    expect(await fs.readFile(path.join(root, "src/sum.js"), "utf8")).toBe("export const sum = (a, b) => a + b;\n");
+    expect(state.filesChanged).toEqual(["src/sum.js"]);
+    expect(state.commands.map((c) => [c.agent, c.exitCode])).toEqual([
+      ["coder", 3],
+      ["reviewer", 3],
+      ["reviewer", 0],
+    ]);
+    expect(state.reviews.map((r) => r.decision)).toEqual(["changes_requested", "approve"]);
+    expect(state.findings).toEqual([{ stepId: "s1", source: "package.json:1", note: "type is module" }]);
+    expect(state.plan.every((s) => s.status === "done")).toBe(true);
+    expect(state.usage.coder?.calls).toBe(5);
+    expect(state.usage.planner?.calls).toBe(5);
+    expect(state.counters).toMatchObject({ agentRuns: 5, reviewRounds: 1 });
+    expect(state.finalReport).toContain("Review: approve");
+
+    // The fix run's brief carries the reviewer's concrete problem.
+    const fixBrief = seen.coder?.[3]?.[1]?.content;
+    expect(String(fixBrief)).toContain("uses - instead of +");
+    // The planner sees compact reports, never a sub-agent transcript.
+    const plannerPrompt = String(seen.planner?.[1]?.[1]?.content);
+    expect(plannerPrompt).toContain("Latest report (s1, researcher, done)");
+    expect(plannerPrompt).not.toContain("list_directory");
+    expect(events.events.filter((e) => e.type === "step_started").map((e) => (e.type === "step_started" ? e.agent : ""))).toEqual([
+      "researcher",
+      "coder",
+      "reviewer",
+      "coder",
+      "reviewer",
+    ]);
+  });
+
+  it("gives tool errors the model can correct: unknown tool, bad arguments, invalid JSON", async () => {
+    const invalidJson = new AIMessage({
+      content: "",
+      tool_calls: [],
+      invalid_tool_calls: [{ id: "bad_1", name: "read_file", args: "{path: oops", error: "Unexpected token", type: "invalid_tool_call" }],
+    });
+    const { state, seen } = await runGraph({
+      planner: [plan([{ agent: "researcher", goal: "Look around" }]), finishPlan("looked")],
+      researcher: [
+        calls({ name: "write_file", args: { path: "evil.txt", content: "x" } }),
+        calls({ name: "read_file", args: { startLine: 2 } }),
+        invalidJson,
+        calls({ name: "submit_findings", args: { summary: "done", findings: [] } }),
+      ],
+    });
+    expect(state.status).toBe("done");
+    await expect(fs.access(path.join(root, "evil.txt"))).rejects.toThrow();
+    const lastCall = seen.researcher?.[3] ?? [];
+    const errors = toolMessages(lastCall).map((m) => String(m.content));
+    expect(errors[0]).toMatch(/tool "write_file" is not available to the researcher/);
+    expect(errors[1]).toMatch(/^Error: invalid arguments for read_file/);
+    expect(errors[2]).toMatch(/not valid JSON/);
+    // Every error answers the call it belongs to, so the transcript stays valid for the API.
+    const aiIds = lastCall.filter((m): m is AIMessage => AIMessage.isInstance(m)).flatMap((m) => (m.tool_calls ?? []).map((c) => c.id));
+    expect(toolMessages(lastCall).map((m) => m.tool_call_id)).toEqual(aiIds);
+  });
+
+  it("stops cleanly at the sub-agent run limit and reports what was not done", async () => {
+    const { state, events } = await runGraph(
+      {
+        planner: [
+          plan([
+            { agent: "researcher", goal: "Look around" },
+            { agent: "coder", goal: "Change things" },
+          ]),
+          plan([{ agent: "coder", goal: "Change things" }]),
+        ],
+        researcher: [calls({ name: "submit_findings", args: { summary: "seen", findings: [] } })],
+      },
+      { maxAgentRuns: 1 },
+    );
+    expect(state.status).toBe("limit_reached");
+    expect(state.stopReason).toMatch(/sub-agent runs/);
+    expect(state.plan.map((s) => s.status)).toEqual(["done", "skipped"]);
+    expect(state.finalReport).toMatch(/Not done:[\s\S]*Change things/);
+    expect(events.events.some((e) => e.type === "limit_reached")).toBe(true);
+  });
+
+  it("stops a sub-agent at its model-call limit and lets the planner decide", async () => {
+    const { state } = await runGraph(
+      {
+        planner: [plan([{ agent: "researcher", goal: "Look around" }]), finishPlan("gave up", "failed")],
+        researcher: [calls({ name: "list_directory", args: {} }), calls({ name: "list_directory", args: {} })],
+      },
+      { maxModelCallsPerRun: 2 },
+    );
+    expect(state.plan[0]).toMatchObject({ status: "failed" });
+    expect(state.plan[0]?.result).toMatch(/model-call limit/);
+    expect(state.status).toBe("failed");
+  });
+
+  it("reminds a reviewer that answers in prose, then records a missing verdict", async () => {
+    const { state, seen } = await runGraph({
+      planner: [plan([{ agent: "reviewer", goal: "Review" }]), finishPlan("no verdict", "failed")],
+      reviewer: [say("Looks fine to me."), say("Still fine.")],
+    });
+    expect(String(seen.reviewer?.[1]?.at(-1)?.content)).toMatch(/must end by calling the submit_review tool/);
+    expect(state.plan[0]?.result).toMatch(/without a verdict/);
+  });
+
+  it("asks the planner again when its plan fails validation", async () => {
+    const { state, seen } = await runGraph({
+      planner: [
+        calls({ name: "update_plan", args: { remainingSteps: [{ agent: "wizard", goal: "magic" }] } }),
+        finishPlan("nothing to do"),
+      ],
+    });
+    expect(state.status).toBe("done");
+    expect(toolMessages(seen.planner?.[1] ?? []).map((m) => String(m.content))[0]).toMatch(/remainingSteps\.0\.agent/);
+  });
+
+  it("enforces a final review when the planner wants to finish with unreviewed changes", async () => {
+    const { state } = await runGraph({
+      planner: [plan([{ agent: "coder", goal: "Write a file" }]), finishPlan("done"), finishPlan("reviewed")],
+      coder: [
+        calls({ name: "write_file", args: { path: "a.txt", content: "a" } }),
+        calls({ name: "submit_work", args: { status: "done", summary: "wrote a.txt" } }),
+      ],
+      reviewer: [calls({ name: "submit_review", args: { decision: "approve", summary: "fine" } })],
+    });
+    expect(state.plan.map((s) => s.agent)).toEqual(["coder", "reviewer"]);
+    expect(state.status).toBe("done");
+  });
+});

@@ -1,0 +1,107 @@
+import { describe, expect, it } from "vitest";
+import {
+  applyReport,
+  hasUnreviewedChanges,
+  insertReviewFix,
+  nextPendingStep,
+  replacePending,
+} from "../../src/graph/nodes/planner/plan-ops.js";
+import { routeFromPlanner } from "../../src/graph/routing.js";
+import type { PlanStep } from "../../src/graph/schemas.js";
+import { WorkspaceState } from "../../src/graph/state.js";
+
+const step = (id: string, agent: PlanStep["agent"], status: PlanStep["status"]): PlanStep => ({
+  id,
+  agent,
+  goal: `goal ${id}`,
+  acceptanceCriteria: [],
+  status,
+  result: "",
+});
+
+describe("plan operations", () => {
+  it("replaces only pending steps and keeps ids unique", () => {
+    const plan = [step("s1", "researcher", "done"), step("s2", "coder", "pending")];
+    const next = replacePending(plan, [
+      { agent: "coder", goal: "write it", acceptanceCriteria: [] },
+      { agent: "reviewer", goal: "check it", acceptanceCriteria: ["tests pass"] },
+    ]);
+    expect(next.map((s) => s.id)).toEqual(["s1", "s3", "s4"]);
+    expect(next[2]?.acceptanceCriteria).toEqual(["tests pass"]);
+  });
+
+  it("applies a report to its step", () => {
+    const plan = applyReport([step("s1", "coder", "in_progress")], {
+      stepId: "s1",
+      agent: "coder",
+      status: "incomplete",
+      summary: "ran out of calls",
+      filesChanged: [],
+      commands: [],
+      findings: [],
+      modelCalls: 3,
+    });
+    expect(plan[0]).toMatchObject({ status: "failed", result: "ran out of calls" });
+  });
+
+  it("turns a review that requests changes into a fix step and a new review ahead of pending steps", () => {
+    const plan = [step("s1", "coder", "done"), step("s2", "reviewer", "done"), step("s3", "coder", "pending")];
+    const next = insertReviewFix(plan, {
+      stepId: "s2",
+      decision: "changes_requested",
+      summary: "the test fails",
+      problems: [{ file: "a.ts", problem: "off by one" }],
+    });
+    expect(next.map((s) => [s.id, s.agent, s.status])).toEqual([
+      ["s1", "coder", "done"],
+      ["s2", "reviewer", "done"],
+      ["s4", "coder", "pending"],
+      ["s5", "reviewer", "pending"],
+      ["s3", "coder", "pending"],
+    ]);
+    expect(next[2]?.fixesReview).toBe("s2");
+    expect(nextPendingStep(next)?.id).toBe("s4");
+  });
+
+  it("knows when a change has not been reviewed", () => {
+    const plan = [step("s1", "coder", "done"), step("s2", "reviewer", "done"), step("s3", "coder", "done")];
+    const approve = { stepId: "s2", decision: "approve" as const, summary: "ok", problems: [] };
+    expect(hasUnreviewedChanges(plan.slice(0, 2), [approve])).toBe(false);
+    expect(hasUnreviewedChanges(plan, [approve])).toBe(true);
+    expect(hasUnreviewedChanges(plan.slice(0, 2), [{ ...approve, decision: "changes_requested" }])).toBe(true);
+  });
+});
+
+describe("routing", () => {
+  const base = WorkspaceState;
+  it("routes to the planner's choice while running and to finish otherwise", () => {
+    const state = { ...defaults(), route: "coder" as const };
+    expect(routeFromPlanner(state)).toBe("coder");
+    expect(routeFromPlanner({ ...state, status: "limit_reached" })).toBe("finish");
+    expect(routeFromPlanner({ ...state, route: null })).toBe("finish");
+    expect(base).toBeDefined();
+  });
+});
+
+function defaults(): typeof WorkspaceState.State {
+  return {
+    task: "t",
+    workspace: "/w",
+    plan: [],
+    currentStepId: null,
+    route: null,
+    lastReport: null,
+    findings: [],
+    filesChanged: [],
+    commands: [],
+    reviews: [],
+    usage: {},
+    memories: [],
+    limits: { maxPlanRevisions: 5, maxAgentRuns: 5, maxReviewRounds: 2, maxModelCallsPerRun: 5 },
+    counters: { planRevisions: 0, agentRuns: 0, reviewRounds: 0 },
+    status: "running",
+    stopReason: "",
+    summary: "",
+    finalReport: "",
+  };
+}
