@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentName, ProgressEvent } from "../../runtime/events.js";
 import type { FinishToolSpec } from "../types.js";
 import type { LoopStateUpdate, LoopStateValue } from "./loop-state.js";
@@ -15,6 +16,12 @@ export interface ModelNodeDeps {
   /** Upper bound for one call including retries, so a stalled endpoint cannot hang the run. */
   callTimeoutMs: number;
   emit: (event: ProgressEvent) => void;
+}
+
+/** The run's own abort (Ctrl-C) or the per-call deadline, whichever comes first. */
+export function callSignal(runSignal: AbortSignal | undefined, timeoutMs: number): AbortSignal {
+  const deadline = AbortSignal.timeout(timeoutMs);
+  return runSignal ? AbortSignal.any([runSignal, deadline]) : deadline;
 }
 
 export function textOf(message: BaseMessage | undefined): string {
@@ -59,9 +66,9 @@ export function createModelNode(deps: ModelNodeDeps) {
   if (!deps.model.bindTools) throw new Error(`the model for ${deps.agent} does not support tool calling`);
   const bound = deps.model.bindTools([...deps.tools, finishDefinition]);
 
-  return async (state: LoopStateValue): Promise<LoopStateUpdate> => {
+  return async (state: LoopStateValue, config: LangGraphRunnableConfig): Promise<LoopStateUpdate> => {
     if (state.modelCalls >= deps.maxModelCalls) return { stopReason: "call_limit" };
-    const raw = await bound.invoke(state.messages, { signal: AbortSignal.timeout(deps.callTimeoutMs) });
+    const raw = await bound.invoke(state.messages, { signal: callSignal(config.signal, deps.callTimeoutMs) });
     const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));
     const inputTokens = reply.usage_metadata?.input_tokens ?? 0;
     const outputTokens = reply.usage_metadata?.output_tokens ?? 0;

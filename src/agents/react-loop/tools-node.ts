@@ -1,5 +1,6 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { ToolInputParsingException, type StructuredToolInterface } from "@langchain/core/tools";
+import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { z } from "zod";
 import type { AgentName, ProgressEvent } from "../../runtime/events.js";
 import type { ToolArtifact } from "../../tools/types.js";
@@ -46,7 +47,7 @@ export function createToolsNode(deps: ToolsNodeDeps) {
   const byName = new Map(deps.tools.map((t) => [t.name, t]));
   const available = [...byName.keys(), deps.finishTool.name].join(", ");
 
-  return async (state: LoopStateValue): Promise<LoopStateUpdate> => {
+  return async (state: LoopStateValue, config: LangGraphRunnableConfig): Promise<LoopStateUpdate> => {
     const last = state.messages.at(-1);
     if (!last || !AIMessage.isInstance(last)) return {};
     const invalid = new Map((last.invalid_tool_calls ?? []).map((c) => [c.id ?? "", c]));
@@ -84,7 +85,7 @@ export function createToolsNode(deps: ToolsNodeDeps) {
       }
       deps.emit({ type: "tool_call", agent: deps.agent, stepId: deps.stepId, tool: name, detail: describeCall(call.args) });
       try {
-        const result: unknown = await tool.invoke({ id, name, args: call.args, type: "tool_call" });
+        const result: unknown = await tool.invoke({ id, name, args: call.args, type: "tool_call" }, { signal: config.signal });
         const message =
           result instanceof ToolMessage
             ? result

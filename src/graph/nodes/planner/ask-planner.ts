@@ -1,6 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { textOf } from "../../../agents/react-loop/model-node.js";
+import { callSignal, textOf } from "../../../agents/react-loop/model-node.js";
 import { PLAN_TOOL_REMINDER, PLANNER_SYSTEM_PROMPT } from "./prompt.js";
 import { PLAN_TOOL_NAME, planToolDefinition, planToolSchema, type PlanToolArgs } from "./plan-tool.js";
 
@@ -30,14 +30,19 @@ function jsonFromText(text: string): unknown {
  * One planner decision, validated by zod. Invalid answers go back to the model with the validation error
  * (a few attempts) instead of failing the session.
  */
-export async function askPlanner(model: BaseChatModel, context: string, callTimeoutMs: number): Promise<PlannerAnswer> {
+export async function askPlanner(
+  model: BaseChatModel,
+  context: string,
+  callTimeoutMs: number,
+  runSignal?: AbortSignal,
+): Promise<PlannerAnswer> {
   if (!model.bindTools) throw new Error("the planner model does not support tool calling");
   const bound = model.bindTools([planToolDefinition]);
   const messages: BaseMessage[] = [new SystemMessage(PLANNER_SYSTEM_PROMPT), new HumanMessage(context)];
   const answer: PlannerAnswer = { args: null, error: "", inputTokens: 0, outputTokens: 0, calls: 0 };
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const raw = await bound.invoke(messages, { signal: AbortSignal.timeout(callTimeoutMs) });
+    const raw = await bound.invoke(messages, { signal: callSignal(runSignal, callTimeoutMs) });
     const reply = AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) });
     answer.calls += 1;
     answer.inputTokens += reply.usage_metadata?.input_tokens ?? 0;

@@ -81,7 +81,7 @@ export function createPlannerNode(deps: GraphDeps) {
       return stop("limit_reached", `plan revisions: the limit of ${limits.maxPlanRevisions} revisions was reached`);
     }
     const context = renderPlannerContext({ ...state, workspace, plan, memories, counters }, report);
-    const answer = await askPlanner(deps.models.forRole("planner"), context, callTimeoutMs);
+    const answer = await askPlanner(deps.models.forRole("planner"), context, callTimeoutMs, config.signal);
     emit({ type: "model_call", agent: "planner", inputTokens: answer.inputTokens, outputTokens: answer.outputTokens });
     update.usage = { planner: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, calls: answer.calls } };
     if (isRevision) counters.planRevisions += 1;

@@ -1,0 +1,144 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Clock } from "../../src/runtime/clock.js";
+import { openSessionDatabase, type SessionDatabase } from "../../src/sessions/database.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+
+class FakeClock implements Clock {
+  constructor(public time: number) {}
+  now(): number {
+    return this.time;
+  }
+}
+
+let ws: TempWorkspace;
+const open: SessionDatabase[] = [];
+
+function openDb(clock: Clock): SessionDatabase {
+  const db = openSessionDatabase(ws.root, clock);
+  open.push(db);
+  return db;
+}
+
+beforeEach(async () => {
+  ws = await makeTempWorkspace();
+});
+
+afterEach(async () => {
+  for (const db of open.splice(0)) db.close();
+  await ws.cleanup();
+});
+
+const base = (id: string) => ({ id, task: `task ${id}`, workspace: "/w", model: "m1", options: '{"maxSteps":3}' });
+
+describe("openSessionDatabase", () => {
+  it("creates the SQLite file under <workspace>/.mini-cursor/", () => {
+    const db = openDb(new FakeClock(1));
+    expect(fs.statSync(path.join(ws.root, ".mini-cursor", "sessions.sqlite")).isFile()).toBe(true);
+    expect(db.db.name).toBe(path.join(ws.root, ".mini-cursor", "sessions.sqlite"));
+    expect(db.db.pragma("journal_mode", { simple: true })).toBe("wal");
+  });
+
+  it("two opens of the same file see each other's rows", () => {
+    const clock = new FakeClock(1000);
+    const a = openDb(clock);
+    const b = openDb(clock);
+    a.sessions.create(base("from-a"));
+    expect(b.sessions.get("from-a")?.task).toBe("task from-a");
+    b.sessions.update("from-a", { status: "done" });
+    expect(a.sessions.get("from-a")?.status).toBe("done");
+  });
+
+  it("keeps rows after close and reopen", () => {
+    const first = openSessionDatabase(ws.root, new FakeClock(5));
+    first.sessions.create(base("kept"));
+    first.close();
+    const second = openDb(new FakeClock(6));
+    expect(second.sessions.get("kept")?.createdAt).toBe(5);
+  });
+});
+
+describe("SessionStore", () => {
+  let clock: FakeClock;
+  let db: SessionDatabase;
+  beforeEach(() => {
+    clock = new FakeClock(1_700_000_000_000);
+    db = openDb(clock);
+  });
+
+  it("creates a running row stamped with the clock", () => {
+    const row = db.sessions.create(base("s1"));
+    expect(row).toEqual({
+      id: "s1",
+      task: "task s1",
+      workspace: "/w",
+      model: "m1",
+      status: "running",
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_000,
+      inputTokens: 0,
+      outputTokens: 0,
+      options: '{"maxSteps":3}',
+    });
+    expect(db.sessions.get("s1")).toEqual(row);
+  });
+
+  it("returns undefined for unknown ids and an empty store", () => {
+    expect(db.sessions.get("nope")).toBeUndefined();
+    expect(db.sessions.latest()).toBeUndefined();
+    expect(db.sessions.list()).toEqual([]);
+  });
+
+  it("rejects a duplicate id", () => {
+    db.sessions.create(base("dup"));
+    expect(() => db.sessions.create(base("dup"))).toThrow();
+  });
+
+  it("updates chosen fields and the update time only", () => {
+    db.sessions.create(base("s1"));
+    clock.time += 500;
+    db.sessions.update("s1", { status: "interrupted", inputTokens: 120, outputTokens: 30 });
+    const row = db.sessions.get("s1");
+    expect(row).toMatchObject({
+      status: "interrupted",
+      inputTokens: 120,
+      outputTokens: 30,
+      model: "m1",
+      task: "task s1",
+      createdAt: 1_700_000_000_000,
+      updatedAt: 1_700_000_000_500,
+    });
+    clock.time += 1;
+    db.sessions.update("s1", { model: "m2" });
+    expect(db.sessions.get("s1")).toMatchObject({ model: "m2", status: "interrupted", inputTokens: 120, updatedAt: 1_700_000_000_501 });
+  });
+
+  it("ignores updates of unknown sessions", () => {
+    db.sessions.update("ghost", { status: "done" });
+    expect(db.sessions.get("ghost")).toBeUndefined();
+  });
+
+  it("lists most recently updated first, and latest is the head of the list", () => {
+    db.sessions.create(base("old"));
+    clock.time += 10;
+    db.sessions.create(base("mid"));
+    clock.time += 10;
+    db.sessions.create(base("new"));
+    expect(db.sessions.list().map((r) => r.id)).toEqual(["new", "mid", "old"]);
+    expect(db.sessions.latest()?.id).toBe("new");
+
+    clock.time += 10;
+    db.sessions.update("old", { status: "done" });
+    expect(db.sessions.list().map((r) => r.id)).toEqual(["old", "new", "mid"]);
+    expect(db.sessions.latest()?.id).toBe("old");
+    expect(db.sessions.list(2).map((r) => r.id)).toEqual(["old", "new"]);
+  });
+
+  it("breaks ties in update time by insertion order, newest first", () => {
+    db.sessions.create(base("first"));
+    db.sessions.create(base("second"));
+    expect(db.sessions.latest()?.id).toBe("second");
+    expect(db.sessions.list().map((r) => r.id)).toEqual(["second", "first"]);
+  });
+});
