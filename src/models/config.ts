@@ -35,11 +35,12 @@ export const MODEL_HELP = [
   "  vLLM:     OPENAI_BASE_URL=http://127.0.0.1:8000/v1 MINI_CURSOR_MODEL=<served model name>",
 ].join("\n");
 
-function positiveInt(value: string | undefined, fallback: number, name: string): number {
+function wholeNumber(value: string | undefined, fallback: number, name: string, min: number): number {
   if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isFinite(n) || n < 0) throw new ModelConfigError(`${name} must be a non-negative number, got "${value}"`);
-  return Math.floor(n);
+  if (!/^\d+$/.test(value) || Number(value) < min) {
+    throw new ModelConfigError(`${name} must be a whole number of at least ${min}, got "${value}"`);
+  }
+  return Number(value);
 }
 
 function roleModelsFromEnv(env: NodeJS.ProcessEnv): Partial<Record<ModelRole, string>> {
@@ -64,8 +65,8 @@ export async function resolveModelSettings(
   env: NodeJS.ProcessEnv,
   probeOllama: OllamaProbe,
 ): Promise<ModelSettings> {
-  const timeoutMs = positiveInt(env.MINI_CURSOR_MODEL_TIMEOUT_MS, 120_000, "MINI_CURSOR_MODEL_TIMEOUT_MS");
-  const maxRetries = positiveInt(env.MINI_CURSOR_MODEL_RETRIES, 2, "MINI_CURSOR_MODEL_RETRIES");
+  const timeoutMs = wholeNumber(env.MINI_CURSOR_MODEL_TIMEOUT_MS, 120_000, "MINI_CURSOR_MODEL_TIMEOUT_MS", 1);
+  const maxRetries = wholeNumber(env.MINI_CURSOR_MODEL_RETRIES, 2, "MINI_CURSOR_MODEL_RETRIES", 0);
   const roleModels = roleModelsFromEnv(env);
   const baseUrl = flags.baseUrl ?? env.OPENAI_BASE_URL ?? undefined;
   const apiKey = env.OPENAI_API_KEY;
@@ -97,7 +98,7 @@ export async function resolveModelSettings(
       roleModels,
       timeoutMs,
       maxRetries,
-      source: `local Ollama at ${ollamaHost} (no endpoint configured)`,
+      source: `local Ollama found at ${ollamaHost} (no endpoint configured)`,
     };
   }
   throw new ModelConfigError(MODEL_HELP);

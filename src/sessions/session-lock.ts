@@ -46,7 +46,8 @@ export class SessionLock {
         // The owner created the file but has not written its pid yet.
         throw new SessionBusyError(`session ${sessionId} is being started by another process`);
       }
-      if (owner !== null && owner !== process.pid && alive(owner)) {
+      // Our own pid counts as held too: one process must not run a session twice either.
+      if (owner !== null && alive(owner)) {
         throw new SessionBusyError(`session ${sessionId} is already running in process ${owner}; wait for it or stop it first`);
       }
       // Stale: its process died without cleaning up. Remove and try again (another taker may win the race).

@@ -39,7 +39,7 @@ describe("HumanPrinter", () => {
     expect(lines).toContain("mini-cursor session 20260101-000000-abcd");
     expect(lines).toContain("  task: fix the bug");
     expect(lines).toContain("  ✓ s1 researcher find the bug");
-    expect(lines).toContain("  · s2 coder       fix it");
+    expect(lines).toContain("  · s2 coder      fix it");
     expect(lines).toContain("▶ s2 coder: fix it");
     expect(out.text).not.toContain(ESC);
   });
@@ -74,7 +74,13 @@ describe("HumanPrinter", () => {
 
   it("turns carriage-return progress into separate lines", () => {
     printer.emit({ type: "command_output", stream: "stdout", chunk: "10%\r50%\r100%\r\n" });
-    expect(out.text).toBe("    │ 10%\n    │ 50%\n    │ 100%\r\n");
+    expect(out.text).toBe("    │ 10%\n    │ 50%\n    │ 100%\n");
+  });
+
+  it("treats a CRLF split across chunks as one line break", () => {
+    printer.emit({ type: "command_output", stream: "stdout", chunk: "one\r" });
+    printer.emit({ type: "command_output", stream: "stdout", chunk: "\ntwo\r\n" });
+    expect(out.text).toBe("    │ one\n    │ two\n");
   });
 
   it("shows step results, reviews, limits and notices", () => {

@@ -4,6 +4,7 @@ import {
   hasUnreviewedChanges,
   insertReviewFix,
   nextPendingStep,
+  pendingChanged,
   replacePending,
 } from "../../src/graph/nodes/planner/plan-ops.js";
 import { routeFromPlanner } from "../../src/graph/routing.js";
@@ -105,3 +106,20 @@ function defaults(): typeof WorkspaceState.State {
     finalReport: "",
   };
 }
+
+describe("stable step ids", () => {
+  it("keeps the id of a pending step the planner repeats, and its criteria when none are given", () => {
+    const plan: PlanStep[] = [
+      { id: "s1", agent: "coder", goal: "write", acceptanceCriteria: [], status: "done", result: "ok" },
+      { id: "s2", agent: "reviewer", goal: "review it", acceptanceCriteria: ["tests pass"], status: "pending", result: "" },
+    ];
+    const next = replacePending(plan, [
+      { agent: "coder", goal: "also docs", acceptanceCriteria: [] },
+      { agent: "reviewer", goal: "review it", acceptanceCriteria: [] },
+    ]);
+    expect(next.map((s) => s.id)).toEqual(["s1", "s3", "s2"]);
+    expect(next[2]?.acceptanceCriteria).toEqual(["tests pass"]);
+    expect(pendingChanged(plan, next)).toBe(true);
+    expect(pendingChanged(plan, replacePending(plan, [{ agent: "reviewer", goal: "review it", acceptanceCriteria: [] }]))).toBe(false);
+  });
+});

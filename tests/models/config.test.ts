@@ -158,7 +158,7 @@ describe("resolveModelSettings", () => {
     expect(s.maxRetries).toBe(0);
   });
 
-  it.each(["abc", "-1", "Infinity", "12ms"])("rejects MINI_CURSOR_MODEL_TIMEOUT_MS=%s", async (value) => {
+  it.each(["abc", "-1", "Infinity", "12ms", "0", "0.5", "1e3"])("rejects MINI_CURSOR_MODEL_TIMEOUT_MS=%s", async (value) => {
     const err = await configError(
       resolveModelSettings({}, { OPENAI_API_KEY: "k", MINI_CURSOR_MODEL_TIMEOUT_MS: value }, probe(null)),
     );

@@ -80,6 +80,13 @@ describe("SessionLock", () => {
     lock.release(); // twice is harmless
   });
 
+  it("refuses a second acquire of a held session in the same process", () => {
+    const lock = SessionLock.acquire(ws.root, "s1");
+    expect(() => SessionLock.acquire(ws.root, "s1")).toThrow(SessionBusyError);
+    expect(SessionLock.isHeld(ws.root, "s1")).toBe(true);
+    lock.release();
+  });
+
   it("locks sessions independently", () => {
     const a = SessionLock.acquire(ws.root, "a");
     const b = SessionLock.acquire(ws.root, "b");

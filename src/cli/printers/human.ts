@@ -10,6 +10,8 @@ const ICON: Record<string, string> = { done: "✓", failed: "✗", skipped: "–
 /** Progress a person can follow: agent and step, each tool call, command output as it streams, the summary. */
 export class HumanPrinter implements EventSink {
   private atLineStart = true;
+  /** The last chunk ended in "\r": a "\n" starting the next one completes the same line break. */
+  private pendingCR = false;
   private readonly color: boolean;
 
   constructor(private readonly out: Output) {
@@ -74,7 +76,10 @@ export class HumanPrinter implements EventSink {
 
   /** Command output, indented, line by line as it arrives. */
   private streamOutput(chunk: string): void {
-    const text = chunk.replace(/\r(?!\n)/g, "\n");
+    let text = chunk;
+    if (this.pendingCR && text.startsWith("\n")) text = text.slice(1);
+    this.pendingCR = text.endsWith("\r");
+    text = text.replace(/\r\n?/g, "\n");
     let out = "";
     for (const ch of text) {
       if (this.atLineStart) out += this.paint(2, "    │ ");

@@ -12,6 +12,7 @@ import {
   insertReviewFix,
   markInProgress,
   nextPendingStep,
+  pendingChanged,
   replacePending,
   skipPending,
 } from "./plan-ops.js";
@@ -88,6 +89,7 @@ export function createPlannerNode(deps: GraphDeps) {
     if (!answer.args) return stop("failed", `the planner gave no valid plan after ${answer.calls} attempts (${answer.error})`);
 
     const args = answer.args;
+    const beforeRevision = plan;
     plan = replacePending(plan, args.finished ? [] : args.remainingSteps);
     const wantsDone = args.finished ? args.outcome !== "failed" : nextPendingStep(plan) === undefined;
     if (wantsDone && hasUnreviewedChanges(plan, state.reviews) && counters.agentRuns < limits.maxAgentRuns) {
@@ -95,7 +97,7 @@ export function createPlannerNode(deps: GraphDeps) {
       emit({ type: "notice", level: "info", message: "Changes since the last approval are unreviewed: adding a final review." });
       plan = [...plan, finalReviewStep(plan)];
     }
-    publish(plan);
+    if (!isRevision || pendingChanged(beforeRevision, plan)) publish(plan);
     const next = nextPendingStep(plan);
     if (!next) {
       const outcome: SessionStatus = args.finished && args.outcome === "failed" ? "failed" : "done";

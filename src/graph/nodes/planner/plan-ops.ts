@@ -16,19 +16,39 @@ export function applyReport(plan: PlanStep[], report: AgentReport): PlanStep[] {
   );
 }
 
-/** Completed and failed steps stay; pending steps are replaced by the planner's new remaining steps. */
+/**
+ * Completed and failed steps stay; pending steps are replaced by the planner's new remaining steps.
+ * A remaining step that repeats a pending one (same agent and goal) keeps its id, so ids stay stable.
+ */
 export function replacePending(plan: PlanStep[], remaining: PlanToolArgs["remainingSteps"]): PlanStep[] {
   const kept = plan.filter((s) => s.status !== "pending" && s.status !== "in_progress");
+  const reusable = plan.filter((s) => s.status === "pending");
   const id = nextId(plan);
-  const fresh: PlanStep[] = remaining.map((r) => ({
-    id: id(),
-    agent: r.agent,
-    goal: clip(r.goal, caps.text),
-    acceptanceCriteria: r.acceptanceCriteria.slice(0, caps.criteria).map((c) => clip(c, 200)),
-    status: "pending",
-    result: "",
-  }));
+  const fresh: PlanStep[] = remaining.map((r) => {
+    const goal = clip(r.goal, caps.text);
+    const same = reusable.findIndex((s) => s.agent === r.agent && s.goal === goal);
+    const previous = same >= 0 ? reusable.splice(same, 1)[0] : undefined;
+    return {
+      ...(previous ?? {}),
+      id: previous?.id ?? id(),
+      agent: r.agent,
+      goal,
+      acceptanceCriteria:
+        r.acceptanceCriteria.length > 0 || !previous
+          ? r.acceptanceCriteria.slice(0, caps.criteria).map((c) => clip(c, 200))
+          : previous.acceptanceCriteria,
+      status: "pending",
+      result: "",
+    };
+  });
   return [...kept, ...fresh];
+}
+
+/** True when the pending part of the plan differs (what a person watching needs to see again). */
+export function pendingChanged(before: PlanStep[], after: PlanStep[]): boolean {
+  const pending = (plan: PlanStep[]) =>
+    JSON.stringify(plan.filter((s) => s.status === "pending").map((s) => [s.id, s.agent, s.goal]));
+  return pending(before) !== pending(after);
 }
 
 /** A review that requests changes becomes a coder fix step and a fresh review, ahead of other pending steps. */
