@@ -64,6 +64,9 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   };
   sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  if (o.models.settings.source.startsWith("local Ollama")) {
+    o.printer.emit({ type: "notice", level: "info", message: `No model endpoint configured: using the ${o.models.settings.source.replace(/ \(.*\)$/, "")} with model ${o.models.settings.model}.` });
+  }
   try {
     const input = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits } : null;
     await graph.invoke(input, config);

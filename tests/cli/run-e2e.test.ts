@@ -109,6 +109,14 @@ describe("mini-cursor run (built CLI against a scripted OpenAI-compatible server
     expect(result.stderr).toMatch(/Ollama/);
   });
 
+  it("finds a local Ollama when no endpoint is configured, and says so", async () => {
+    const host = new URL(server.baseUrl).host;
+    const result = await runCli(["run", "Add greet with a test"], { cwd: ws.root, env: { OLLAMA_HOST: host } });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`No model endpoint configured: using the local Ollama found at http://${host} with model scripted-model`);
+    expect(server.requests.every((r) => r.model === "scripted-model")).toBe(true);
+  });
+
   it("answers --help and --version", async () => {
     const help = await runCli(["--help"], { cwd: ws.root, env });
     expect(help.code).toBe(0);

@@ -9,6 +9,7 @@
  * Routes:
  * - `POST /v1/chat/completions`: JSON reply, or SSE when the body has `stream: true`.
  * - `GET /v1/models`: a list with one model ({@link SCRIPTED_MODEL_ID}).
+ * - `GET /api/tags`: the same model, as Ollama lists it.
  * - anything else: 404 with an OpenAI-style error body.
  *
  * Notes for test authors:
@@ -461,6 +462,11 @@ export async function startScriptedOpenAIServer(script: Script): Promise<Scripte
         object: "list",
         data: [{ id: SCRIPTED_MODEL_ID, object: "model", created: 0, owned_by: "scripted" }],
       });
+      return;
+    }
+    if (route === "GET /api/tags") {
+      // Ollama's model list, so the server can also play a local Ollama found by its probe.
+      sendJson(res, 200, { models: [{ name: SCRIPTED_MODEL_ID }] });
       return;
     }
     const hint =
