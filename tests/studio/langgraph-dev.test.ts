@@ -1,0 +1,190 @@
+/**
+ * End to end through `langgraph dev`: the graph registered in langgraph.json, served by the LangGraph CLI's dev
+ * server, driven with the `@langchain/langgraph-sdk` client, talking to a scripted OpenAI-compatible model over
+ * HTTP. Checks what Studio relies on: the assistant exists, a thread run takes its workspace and model from the
+ * run's configurable settings, progress events reach the custom stream, and the thread state can be read back.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
+import type { WorkspaceStateValue } from "../../src/graph/state.js";
+import type { ProgressEvent } from "../../src/runtime/events.js";
+import {
+  hasToolResult,
+  startScriptedOpenAIServer,
+  type ScriptedReply,
+  type ScriptedRequest,
+  type ScriptedServer,
+} from "../helpers/scripted-openai-server.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { groupMembers, startDevServer, type DevServer } from "./dev-server.js";
+
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const GRAPH_ID = "mini-cursor";
+const READY_TIMEOUT_MS = 75_000;
+const RUN_TIMEOUT_MS = 40_000;
+
+type Role = "planner" | "researcher" | "coder" | "reviewer" | "unknown";
+
+function roleOf(req: ScriptedRequest): Role {
+  if (req.toolNames.includes("update_plan")) return "planner";
+  if (req.toolNames.includes("submit_work")) return "coder";
+  if (req.toolNames.includes("submit_review")) return "reviewer";
+  if (req.toolNames.includes("submit_findings")) return "researcher";
+  return "unknown";
+}
+
+/**
+ * Planner: one coder step on the first turn, then finish. Coder: write hello.txt, then submit. Reviewer (the final
+ * review the graph adds for unreviewed changes): approve. Decided from the request itself, so a retried request
+ * gets the same answer.
+ */
+function script(req: ScriptedRequest): ScriptedReply {
+  const role = roleOf(req);
+  if (role === "planner") {
+    const firstTurn = req.messages.some((m) => m.content.includes("There is no plan yet"));
+    return firstTurn
+      ? {
+          toolCalls: [
+            {
+              name: "update_plan",
+              args: {
+                remainingSteps: [{ agent: "coder", goal: "Create hello.txt containing hi", acceptanceCriteria: ["hello.txt contains hi"] }],
+                finished: false,
+              },
+            },
+          ],
+        }
+      : { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "hello.txt created" } }] };
+  }
+  if (role === "coder") {
+    return hasToolResult(req, "write_file")
+      ? { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "wrote hello.txt" } }] }
+      : { toolCalls: [{ name: "write_file", args: { path: "hello.txt", content: "hi" } }] };
+  }
+  if (role === "reviewer") {
+    return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "hello.txt contains hi", problems: [] } }] };
+  }
+  throw new Error(`unexpected request (tools: ${req.toolNames.join(", ")})`);
+}
+
+function isProgressEvent(value: unknown): value is ProgressEvent {
+  return typeof value === "object" && value !== null && typeof (value as { type?: unknown }).type === "string";
+}
+
+let model: ScriptedServer | undefined;
+let server: DevServer | undefined;
+let workspace: TempWorkspace | undefined;
+
+beforeAll(async () => {
+  model = await startScriptedOpenAIServer(script);
+  workspace = await makeTempWorkspace({ "README.md": "# demo\n" });
+  server = await startDevServer({ repoRoot: REPO_ROOT, readyTimeoutMs: READY_TIMEOUT_MS });
+}, READY_TIMEOUT_MS + 15_000);
+
+afterAll(async () => {
+  const pgid = server?.pgid;
+  const projectDir = server?.projectDir;
+  // Each step runs even when an earlier one throws; the first error is reported.
+  const results = await Promise.allSettled([server?.stop(), model?.close(), workspace?.cleanup()]);
+  if (pgid !== undefined) expect(groupMembers(pgid)).toEqual([]);
+  if (projectDir !== undefined) await expect(readFile(path.join(projectDir, "langgraph.json"))).rejects.toThrow();
+  const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
+  if (failed) throw failed.reason;
+}, 30_000);
+
+describe("langgraph dev serves the mini-cursor graph", () => {
+  it(
+    "runs a task from Studio-style configurable settings and streams progress",
+    async () => {
+      if (!server || !model || !workspace) throw new Error("beforeAll did not finish");
+      const dev = server;
+      onTestFailed(() => {
+        console.error(`langgraph dev output (last lines):\n${dev.logTail()}`);
+      });
+
+      const client = new Client({ apiUrl: dev.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
+
+      const assistants = await client.assistants.search({ graphId: GRAPH_ID });
+      const assistant = assistants.find((a) => a.graph_id === GRAPH_ID);
+      expect(assistant).toBeDefined();
+      if (!assistant) return;
+
+      const thread = await client.threads.create();
+      const config = {
+        configurable: { workspace: workspace.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test" },
+        recursionLimit: 60,
+      };
+
+      const progress: ProgressEvent[] = [];
+      const errors: unknown[] = [];
+      let lastValues: unknown;
+      const started = Date.now();
+      for await (const chunk of client.runs.stream(thread.thread_id, assistant.assistant_id, {
+        input: { task: "create hello.txt containing hi" },
+        config,
+        streamMode: ["values", "custom"],
+        signal: AbortSignal.timeout(RUN_TIMEOUT_MS),
+      })) {
+        if (chunk.event === "custom") {
+          if (isProgressEvent(chunk.data)) progress.push(chunk.data);
+        } else if (chunk.event === "values") {
+          lastValues = chunk.data;
+        } else if (chunk.event === "error") {
+          errors.push(chunk.data);
+        }
+      }
+      const runMs = Date.now() - started;
+
+      expect(errors).toEqual([]);
+      expect(model.scriptErrors).toEqual([]);
+
+      // Final state, as streamed.
+      const values = lastValues as Partial<WorkspaceStateValue> | undefined;
+      expect(values?.status).toBe("done");
+      expect(values?.filesChanged).toEqual(["hello.txt"]);
+      expect(values?.workspace).toBe(workspace.root);
+      expect(typeof values?.finalReport).toBe("string");
+      expect(values?.finalReport).toContain("hello.txt");
+      expect(values?.plan?.map((s) => [s.agent, s.status])).toEqual([
+        ["coder", "done"],
+        ["reviewer", "done"],
+      ]);
+      expect(values?.reviews?.map((r) => r.decision)).toEqual(["approve"]);
+
+      // The file really exists.
+      expect(await readFile(path.join(workspace.root, "hello.txt"), "utf8")).toBe("hi");
+
+      // Every model request went to the scripted server under the configured model name, role by role.
+      expect(model.requests.map(roleOf)).toEqual(["planner", "coder", "coder", "planner", "reviewer", "planner"]);
+      expect(new Set(model.requests.map((r) => r.model))).toEqual(new Set(["scripted"]));
+
+      // Progress reached the custom stream.
+      const types = progress.map((e) => e.type);
+      expect(types).toContain("plan");
+      expect(types).toContain("model_call");
+      const stepsStarted = progress.flatMap((e) => (e.type === "step_started" ? [e.agent] : []));
+      expect(stepsStarted).toEqual(["coder", "reviewer"]);
+      const stepsFinished = progress.flatMap((e) => (e.type === "step_finished" ? [[e.agent, e.status]] : []));
+      expect(stepsFinished).toEqual([
+        ["coder", "done"],
+        ["reviewer", "done"],
+      ]);
+
+      // The thread's state is retrievable and matches, with nothing left to run.
+      const state = await client.threads.getState<WorkspaceStateValue>(thread.thread_id);
+      expect(state.next).toEqual([]);
+      expect(state.values.status).toBe("done");
+      expect(state.values.filesChanged).toEqual(["hello.txt"]);
+      expect(state.values.finalReport).toBe(values?.finalReport);
+
+      const runs = await client.runs.list(thread.thread_id);
+      expect(runs.map((r) => r.status)).toEqual(["success"]);
+
+      console.info(`langgraph dev run took ${runMs} ms; ${progress.length} custom events: ${[...new Set(types)].join(", ")}`);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
+});
