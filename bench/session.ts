@@ -57,7 +57,7 @@ export async function runSession(
     const now = performance.now();
     for (const [node, update] of Object.entries(chunk)) {
       steps.push({ node, ms: now - previous });
-      if (update?.counters) agentRuns = update.counters.agentRuns;
+      if (update?.counters?.agentRuns !== undefined) agentRuns = update.counters.agentRuns;
       if (update?.status) status = update.status;
     }
     previous = now;
