@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
 import { systemClock } from "../runtime/clock.js";
-import { resumeCommand } from "./commands/resume.js";
-import { runCommand } from "./commands/run.js";
-import { sessionsCommand } from "./commands/sessions.js";
 import { EXIT, UsageError } from "./exit-codes.js";
-import { MAIN_HELP } from "./help.js";
+import { MAIN_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 
-const COMMANDS = { run: runCommand, resume: resumeCommand, sessions: sessionsCommand } as const;
+type Command = (argv: string[], io: CliIo, clock: typeof systemClock) => Promise<number>;
+
+/** Loaded on demand: LangGraph, LangChain and SQLite take most of a second to import, `--help` needs none. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  run: async () => (await import("./commands/run.js")).runCommand,
+  resume: async () => (await import("./commands/resume.js")).resumeCommand,
+  sessions: async () => (await import("./commands/sessions.js")).sessionsCommand,
+};
 
 function version(): string {
   const require = createRequire(import.meta.url);
@@ -26,12 +30,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stdout.write(`${version()}\n`);
     return EXIT.done;
   }
-  if (!(command in COMMANDS)) {
+  const load = COMMANDS[command];
+  const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP };
+  if (load && (rest.includes("--help") || rest.includes("-h"))) {
+    io.stdout.write(`${help[command]}\n`);
+    return EXIT.done;
+  }
+  if (!load) {
     io.stderr.write(`mini-cursor: unknown command "${command}" (commands: run, resume, sessions; see --help)\n`);
     return EXIT.usage;
   }
   try {
-    return await COMMANDS[command as keyof typeof COMMANDS](rest, io, systemClock);
+    const run = await load();
+    return await run(rest, io, systemClock);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr.write(`mini-cursor: ${error.message}\n`);

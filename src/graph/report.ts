@@ -24,6 +24,10 @@ export function renderFinalReport(state: WorkspaceStateValue): string {
   if (state.stopReason) lines.push(`Reason: ${state.stopReason}`);
   const done = state.plan.filter((s) => s.status === "done");
   const notDone = state.plan.filter((s) => s.status !== "done");
+  const f = state.foldedSteps;
+  if (f.done + f.failed + f.skipped > 0) {
+    lines.push("", `Earlier steps (folded): ${f.done} done, ${f.failed} failed, ${f.skipped} skipped.`);
+  }
   if (done.length > 0) {
     lines.push("", "Done:");
     for (const s of done) lines.push(`  ✓ ${s.id} [${s.agent}] ${s.goal}${s.result ? ` — ${s.result}` : ""}`);

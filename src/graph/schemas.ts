@@ -13,6 +13,10 @@ export const caps = {
   reviews: 6,
   filesChanged: 300,
   criteria: 6,
+  /** Finished steps kept in full in the plan; older ones are folded into counts. */
+  finishedSteps: 16,
+  /** Pending steps a planner turn may set. */
+  pendingSteps: 12,
 } as const;
 
 export const agentNameSchema = z.enum(["researcher", "coder", "reviewer"]);
@@ -100,6 +104,14 @@ export const countersSchema = z.object({
   reviewRounds: z.number().default(0),
 });
 export type Counters = z.infer<typeof countersSchema>;
+
+/** Finished steps folded out of the plan to keep it bounded (see caps.finishedSteps). */
+export const foldedStepsSchema = z.object({
+  done: z.number().default(0),
+  failed: z.number().default(0),
+  skipped: z.number().default(0),
+});
+export type FoldedSteps = z.infer<typeof foldedStepsSchema>;
 
 export const sessionStatusSchema = z.enum(["running", "done", "failed", "limit_reached"]);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;

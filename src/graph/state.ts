@@ -6,6 +6,7 @@ import {
   commandRecordSchema,
   countersSchema,
   findingSchema,
+  foldedStepsSchema,
   limitsSchema,
   planStepSchema,
   reviewSchema,
@@ -51,7 +52,9 @@ function addUsage(current: UsageByRole, next: UsageByRole): UsageByRole {
 export const WorkspaceState = new StateSchema({
   task: z.string().default(""),
   workspace: z.string().default(""),
+  /** The plan: pending steps and the newest finished ones (older finished steps are counted in foldedSteps). */
   plan: z.array(planStepSchema).default(() => []),
+  foldedSteps: foldedStepsSchema.default(() => foldedStepsSchema.parse({})),
   /** Step the planner routed to; read by the sub-agent node. */
   currentStepId: z.string().nullable().default(null),
   route: routeSchema.nullable().default(null),

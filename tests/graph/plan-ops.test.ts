@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   applyReport,
+  foldFinished,
   hasUnreviewedChanges,
   insertReviewFix,
   nextPendingStep,
@@ -89,6 +90,7 @@ function defaults(): typeof WorkspaceState.State {
     task: "t",
     workspace: "/w",
     plan: [],
+    foldedSteps: { done: 0, failed: 0, skipped: 0 },
     currentStepId: null,
     route: null,
     lastReport: null,
@@ -121,5 +123,30 @@ describe("stable step ids", () => {
     expect(next[2]?.acceptanceCriteria).toEqual(["tests pass"]);
     expect(pendingChanged(plan, next)).toBe(true);
     expect(pendingChanged(plan, replacePending(plan, [{ agent: "reviewer", goal: "review it", acceptanceCriteria: [] }]))).toBe(false);
+  });
+});
+
+describe("bounded plan", () => {
+  it("folds the oldest finished steps into counts, keeping pending steps and the newest id", () => {
+    const plan = [
+      step("s1", "researcher", "done"),
+      step("s2", "coder", "failed"),
+      step("s3", "coder", "done"),
+      step("s4", "reviewer", "done"),
+      step("s5", "coder", "pending"),
+    ];
+    const { plan: kept, folded } = foldFinished(plan, { done: 1, failed: 0, skipped: 0 }, 1);
+    expect(kept.map((s) => s.id)).toEqual(["s4", "s5"]);
+    expect(folded).toEqual({ done: 3, failed: 1, skipped: 0 });
+    // New ids continue after the highest one, even if it was a finished step.
+    const onlyFinished = foldFinished([step("s1", "coder", "done"), step("s9", "reviewer", "done")], { done: 0, failed: 0, skipped: 0 }, 0);
+    expect(onlyFinished.plan.map((s) => s.id)).toEqual(["s9"]);
+    expect(replacePending(onlyFinished.plan, [{ agent: "coder", goal: "next", acceptanceCriteria: [] }]).at(-1)?.id).toBe("s10");
+  });
+
+  it("leaves a short plan alone", () => {
+    const plan = [step("s1", "coder", "done"), step("s2", "coder", "pending")];
+    const folded = { done: 0, failed: 0, skipped: 0 };
+    expect(foldFinished(plan, folded)).toEqual({ plan, folded });
   });
 });

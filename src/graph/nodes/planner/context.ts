@@ -15,6 +15,8 @@ export function renderPlannerContext(state: WorkspaceStateValue, report: AgentRe
     lines.push("", "There is no plan yet. Make the first plan.");
   } else {
     lines.push("", "Plan:");
+    const f = state.foldedSteps;
+    if (f.done + f.failed + f.skipped > 0) lines.push(`- (${f.done} earlier steps done, ${f.failed} failed, ${f.skipped} skipped; details folded)`);
     for (const s of state.plan) {
       const result = s.result ? ` → ${s.result}` : "";
       lines.push(`- ${s.id} [${s.agent}] ${s.status}: ${clip(s.goal, 240)}${result}`);

@@ -8,6 +8,7 @@ import { renderPlannerContext } from "./context.js";
 import {
   applyReport,
   finalReviewStep,
+  foldFinished,
   hasUnreviewedChanges,
   insertReviewFix,
   markInProgress,
@@ -36,8 +37,13 @@ export function createPlannerNode(deps: GraphDeps) {
     const limits = state.limits;
     const counters = { ...state.counters };
     const report = state.lastReport;
-    let plan: PlanStep[] = report ? applyReport(state.plan, report) : state.plan;
-    if (report) update.lastReport = null;
+    let plan: PlanStep[] = state.plan;
+    if (report) {
+      const folded = foldFinished(applyReport(state.plan, report), state.foldedSteps);
+      plan = folded.plan;
+      if (folded.folded !== state.foldedSteps) update.foldedSteps = folded.folded;
+      update.lastReport = null;
+    }
 
     const workspace = workspaceFrom(state, config);
     if (workspace !== state.workspace) update.workspace = workspace;

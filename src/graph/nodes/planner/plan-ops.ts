@@ -1,10 +1,14 @@
-import { caps, clip, type AgentReport, type PlanStep, type Review } from "../../schemas.js";
+import { caps, clip, type AgentReport, type FoldedSteps, type PlanStep, type Review } from "../../schemas.js";
 import type { PlanToolArgs } from "./plan-tool.js";
 
 /** Pure plan bookkeeping, kept apart from model calls so routing is easy to test. */
 
+function idNumber(step: PlanStep): number {
+  return Number(/^s(\d+)$/.exec(step.id)?.[1] ?? 0);
+}
+
 function nextId(plan: PlanStep[]): () => string {
-  let n = plan.reduce((max, s) => Math.max(max, Number(/^s(\d+)$/.exec(s.id)?.[1] ?? 0)), 0);
+  let n = plan.reduce((max, s) => Math.max(max, idNumber(s)), 0);
   return () => `s${++n}`;
 }
 
@@ -110,4 +114,22 @@ export function finalReviewStep(plan: PlanStep[]): PlanStep {
     status: "pending",
     result: "",
   };
+}
+
+/**
+ * Keeps the plan bounded: only the newest `keep` finished steps stay in full, older ones become counts.
+ * A checkpoint stores the whole plan at every step, so an ever-growing plan would make storage quadratic.
+ */
+export function foldFinished(plan: PlanStep[], folded: FoldedSteps, keep: number = caps.finishedSteps): { plan: PlanStep[]; folded: FoldedSteps } {
+  // The step with the highest id is never folded: new ids continue from it.
+  const top = Math.max(0, ...plan.map(idNumber));
+  const finished = plan.filter((s) => (s.status === "done" || s.status === "failed" || s.status === "skipped") && idNumber(s) !== top);
+  const excess = finished.length - keep;
+  if (excess <= 0) return { plan, folded };
+  const drop = new Set(finished.slice(0, excess).map((s) => s.id));
+  const next = { ...folded };
+  for (const s of finished.slice(0, excess)) {
+    if (s.status === "done" || s.status === "failed" || s.status === "skipped") next[s.status] += 1;
+  }
+  return { plan: plan.filter((s) => !drop.has(s.id)), folded: next };
 }

@@ -11,7 +11,8 @@ export const planToolSchema = z.object({
         acceptanceCriteria: z.array(z.string()).default([]).describe("Concrete, checkable conditions for the step to be done."),
       }),
     )
-    .describe("The steps still to do, in order. Replaces all pending steps. Empty when finished."),
+    .max(12)
+    .describe("The steps still to do, in order (at most 12). Replaces all pending steps. Empty when finished."),
   finished: z.boolean().default(false).describe("true when the task is complete or cannot be completed."),
   outcome: z.enum(["done", "failed"]).optional().describe('When finished: "done" or "failed".'),
   summary: z.string().optional().describe("When finished: what was achieved, or why the task failed."),
