@@ -117,6 +117,33 @@ describe("mini-cursor run (built CLI against a scripted OpenAI-compatible server
     expect(server.requests.every((r) => r.model === "scripted-model")).toBe(true);
   });
 
+  it("retries a failed model request and gives up on a stalled one with a resumable error", async () => {
+    await server.close();
+    let failedOnce = false;
+    let stall = true;
+    server = await startScriptedOpenAIServer((req) => {
+      if (!failedOnce) {
+        failedOnce = true;
+        return { httpStatus: 500, error: "temporary failure" };
+      }
+      if (stall && roleOf(req) === "reviewer") return { hangMs: 30_000 };
+      return greetScript(req);
+    });
+    env = { ...env, OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL_TIMEOUT_MS: "700", MINI_CURSOR_MODEL_RETRIES: "1" };
+    const stalled = await runCli(["run", "Add greet with a test"], { cwd: ws.root, env });
+    expect(stalled.code).toBe(1);
+    expect(stalled.stdout).toMatch(/The session stopped on an error: .*(timed out|timeout|abort)/i);
+    expect(stalled.stdout).toMatch(/Resume with: mini-cursor resume \S+/);
+    expect(server.requests[0]?.index).toBe(0);
+    // The 500 was retried: the planner's first request came twice.
+    expect(server.requests.filter((r) => r.messages.some((m) => m.content.includes("There is no plan yet")))).toHaveLength(2);
+
+    stall = false;
+    const resumed = await runCli(["resume"], { cwd: ws.root, env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("review: approve");
+  });
+
   it("answers --help and --version", async () => {
     const help = await runCli(["--help"], { cwd: ws.root, env });
     expect(help.code).toBe(0);
