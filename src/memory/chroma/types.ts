@@ -1,0 +1,15 @@
+/** A Chroma server the memory store can talk to. */
+export interface ChromaEndpoint {
+  /** Base URL, e.g. http://127.0.0.1:8123 */
+  url: string;
+  host: string;
+  port: number;
+  ssl: boolean;
+  /** True when this process started the server (and so must stop it). */
+  startedByUs: boolean;
+  /** Stops the server if this process started it; a no-op otherwise. Safe to call twice. */
+  stop(): Promise<void>;
+}
+
+/** Chroma could not be started or reached; the message says why, in one sentence a user can act on. */
+export class ChromaUnavailableError extends Error {}
