@@ -129,10 +129,10 @@ export async function benchSubAgentParts(iterations: number): Promise<void> {
     };
     const brief = "Task: bench\nStep s1: look around.";
     // Warm-up round, then the measured rounds.
-    await time(() => runReactLoop(options(), spec.systemPrompt(workspace), brief));
+    await time(() => runReactLoop(options(), spec.systemPrompt(workspace, spec.tools), brief));
     const tools = await time(() => spec.tools.map((name) => TOOL_FACTORIES[name]({ root: workspace, emit })));
     const compile = await time(() => buildReactLoop(options()));
-    const run = await time(() => runReactLoop(options(), spec.systemPrompt(workspace), brief));
+    const run = await time(() => runReactLoop(options(), spec.systemPrompt(workspace, spec.tools), brief));
     printTable(
       `   Inside one researcher superstep (${iterations} iterations each, instant model)`,
       ["part", "median", "p95"],

@@ -42,7 +42,8 @@ export interface AgentSpec {
   finishTool: FinishToolSpec;
   /** A plain-text ending is accepted as the summary unless the agent must return structured output. */
   requireFinishTool: boolean;
-  systemPrompt(workspace: string): string;
+  /** `tools` are the names the agent really has in this run, its finish tool included. */
+  systemPrompt(workspace: string, tools: readonly string[]): string;
   brief(ctx: BriefContext): string;
   toReport(outcome: LoopOutcome, stepId: string): AgentReport;
 }

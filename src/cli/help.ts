@@ -4,6 +4,7 @@ Usage:
   mini-cursor run "<task>" [options]     start a session on a task
   mini-cursor resume [SESSION] [options] continue a session (the latest by default)
   mini-cursor sessions [options]         list sessions of a workspace
+  mini-cursor memory <command> [options] long-term memory: search, list, add, forget, stats, reindex
   mini-cursor <command> --help           help for a command
   mini-cursor --version
 
@@ -44,3 +45,26 @@ Options:
   --workspace DIR   project folder (default: current folder)
   --json            print a JSON array
   -h, --help        show this help`;
+
+export const MEMORY_HELP = `Usage: mini-cursor memory <command> [options]
+
+Long-term memory shared by all sessions (a Chroma collection; memories are scoped by workspace).
+
+Commands:
+  search "<query>"   memories most relevant to the query: this workspace first, then others
+  list               memories of this workspace, newest first (--all: every workspace)
+  add "<note>"       remember a note for this workspace (near-duplicates are merged)
+  forget <id>        delete one memory (ids are shown by list and search)
+  stats              counts by kind and workspace, embedder, server
+  reindex            re-embed every memory with the current embedder (after changing it)
+
+Options:
+  --workspace DIR    the workspace memories belong to (default: current folder)
+  --all              list: every workspace
+  --kind KIND        summary, decision, lesson, finding, file, command or note
+  --limit N          how many to show
+  --json             print JSON
+  -h, --help         show this help
+
+Configuration: CHROMA_URL (use a running server), MINI_CURSOR_DATA_DIR, MINI_CURSOR_EMBEDDINGS,
+MINI_CURSOR_MEMORY_COLLECTION, MINI_CURSOR_MEMORY=off (see README).`;

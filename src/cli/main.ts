@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import { systemClock } from "../runtime/clock.js";
 import { EXIT, UsageError } from "./exit-codes.js";
-import { MAIN_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
+import { MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 
 type Command = (argv: string[], io: CliIo, clock: typeof systemClock) => Promise<number>;
@@ -12,6 +12,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   run: async () => (await import("./commands/run.js")).runCommand,
   resume: async () => (await import("./commands/resume.js")).resumeCommand,
   sessions: async () => (await import("./commands/sessions.js")).sessionsCommand,
+  memory: async () => (await import("./commands/memory.js")).memoryCommand,
 };
 
 function version(): string {
@@ -31,13 +32,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return EXIT.done;
   }
   const load = COMMANDS[command];
-  const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP };
+  const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP, memory: MEMORY_HELP };
   if (load && (rest.includes("--help") || rest.includes("-h"))) {
     io.stdout.write(`${help[command]}\n`);
     return EXIT.done;
   }
   if (!load) {
-    io.stderr.write(`mini-cursor: unknown command "${command}" (commands: run, resume, sessions; see --help)\n`);
+    io.stderr.write(`mini-cursor: unknown command "${command}" (commands: run, resume, sessions, memory; see --help)\n`);
     return EXIT.usage;
   }
   try {

@@ -2,7 +2,7 @@ import { compileGraph } from "../graph/build-graph.js";
 import { renderFinalReport, totalTokens } from "../graph/report.js";
 import type { Limits } from "../graph/schemas.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
-import { memoryOff } from "../memory/types.js";
+import { openMemory } from "../memory/open-memory.js";
 import type { Clock } from "../runtime/clock.js";
 import type { EventSink } from "../runtime/events.js";
 import { killActiveCommands } from "../tools/active-commands.js";
@@ -25,6 +25,7 @@ export interface SessionRunOptions {
   database: SessionDatabase;
   printer: EventSink;
   clock: Clock;
+  env: NodeJS.ProcessEnv;
 }
 
 /**
@@ -45,12 +46,17 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const { sessions } = o.database;
+  const memory = await openMemory({
+    env: o.env,
+    clock: o.clock,
+    onOff: (reason) => o.printer.emit({ type: "notice", level: "warn", message: `Memory is off from now on: ${reason}` }),
+  });
   const graph = compileGraph(
     {
       models: o.models.provider,
       events: o.printer,
       clock: o.clock,
-      memory: memoryOff,
+      memory: memory.store,
       tools: { commandTimeoutMs: o.commandTimeoutMs },
       callTimeoutMs: o.models.settings.timeoutMs * (o.models.settings.maxRetries + 1) + 5_000,
     },
@@ -64,6 +70,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   };
   sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  const explicitlyOff = o.env.MINI_CURSOR_MEMORY === "off";
+  o.printer.emit(
+    memory.store.enabled || explicitlyOff
+      ? { type: "notice", level: "info", message: `Memory: ${memory.status}` }
+      : { type: "notice", level: "warn", message: `Memory is off: ${memory.status}. The session goes on without it.` },
+  );
   if (o.models.settings.source.startsWith("local Ollama")) {
     o.printer.emit({ type: "notice", level: "info", message: `No model endpoint configured: using the ${o.models.settings.source.replace(/ \(.*\)$/, "")} with model ${o.models.settings.model}.` });
   }
@@ -90,6 +102,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    await memory.close();
     lock.release();
   }
 }

@@ -1,23 +1,68 @@
+import type { CommandRecord, Review } from "../graph/schemas.js";
+
 /**
- * Long-term memory seam. The planner recalls memories for the task before planning and the finish node
- * stores what the session learned. The Chroma-backed store plugs in here; without one, memory is off.
+ * Long-term memory seam. The planner recalls memories for the task before planning, the researcher searches
+ * them with `memory_search`, and the finish node stores what the session learned.
  */
+export const MEMORY_KINDS = ["summary", "decision", "lesson", "finding", "file", "command", "note"] as const;
+export type MemoryKind = (typeof MEMORY_KINDS)[number];
+
+export interface MemoryRecord {
+  id: string;
+  text: string;
+  kind: MemoryKind;
+  workspace: string;
+  session: string;
+  /** Where a finding comes from (file:line, command), when known. */
+  source: string;
+  createdAt: number;
+  updatedAt: number;
+  /** How many near-duplicates were merged into this record. */
+  mergedCount: number;
+}
+
+export interface MemoryHit extends MemoryRecord {
+  /** Cosine similarity to the query, 0..1. */
+  score: number;
+  /** True when the memory belongs to the workspace the query came from. */
+  sameWorkspace: boolean;
+}
+
+export interface MemoryQuery {
+  query: string;
+  workspace: string;
+  limit: number;
+  /** "workspace": only this workspace; "all": this workspace first, then the others. */
+  scope?: "workspace" | "all";
+  kinds?: MemoryKind[];
+}
+
+/** What the finish node hands to memory: the outcome and the small facts of the session. */
 export interface SessionOutcome {
   sessionId: string;
   workspace: string;
   task: string;
   status: string;
-  report: string;
+  summary: string;
+  stopReason: string;
+  plan: { id: string; agent: string; goal: string; status: string; result: string }[];
+  findings: { source: string; note: string }[];
+  reviews: Review[];
+  commands: CommandRecord[];
+  filesChanged: string[];
 }
 
 export interface MemoryStore {
   readonly enabled: boolean;
+  /** Memory lines for the planner's context: this workspace first, then global, most relevant first. */
   recall(query: { task: string; workspace: string; limit: number }): Promise<string[]>;
+  search(query: MemoryQuery): Promise<MemoryHit[]>;
   remember(outcome: SessionOutcome): Promise<void>;
 }
 
 export const memoryOff: MemoryStore = {
   enabled: false,
   recall: async () => [],
+  search: async () => [],
   remember: async () => undefined,
 };

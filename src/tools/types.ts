@@ -1,4 +1,5 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { MemoryStore } from "../memory/types.js";
 import type { ProgressEvent } from "../runtime/events.js";
 
 /**
@@ -14,6 +15,8 @@ export interface ToolDeps {
   maxCommandTimeoutMs?: number;
   /** Characters of command output or file content returned to the model before head/tail truncation. */
   outputLimitChars?: number;
+  /** Long-term memory for memory_search; the tool is only offered when it is enabled. */
+  memory?: MemoryStore;
 }
 
 /** What happened, for the harness (not the model): files touched and commands run. */

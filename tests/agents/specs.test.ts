@@ -18,7 +18,7 @@ afterEach(async () => {
 
 describe("per-agent tool restriction", () => {
   it("gives each agent exactly its tools", () => {
-    expect(AGENT_SPECS.researcher.tools).toEqual(["read_file", "list_directory", "search_code"]);
+    expect(AGENT_SPECS.researcher.tools).toEqual(["read_file", "list_directory", "search_code", "memory_search"]);
     expect(AGENT_SPECS.coder.tools).toEqual(["read_file", "list_directory", "search_code", "write_file", "edit_file", "execute_command"]);
     expect(AGENT_SPECS.reviewer.tools).toEqual(["read_file", "list_directory", "search_code", "execute_command"]);
   });
@@ -43,7 +43,7 @@ describe("per-agent tool restriction", () => {
         callTimeoutMs: 10_000,
         emit: () => undefined,
       },
-      spec.systemPrompt(ws.root),
+      spec.systemPrompt(ws.root, [...spec.tools, spec.finishTool.name]),
       "brief",
     );
     expect(outcome.stopReason).toBe("finished");
@@ -56,7 +56,7 @@ describe("per-agent tool restriction", () => {
 
   it("states the workspace, the role and the tools in every system prompt", () => {
     for (const spec of Object.values(AGENT_SPECS)) {
-      const prompt = spec.systemPrompt("/some/workspace");
+      const prompt = spec.systemPrompt("/some/workspace", [...spec.tools, spec.finishTool.name]);
       expect(prompt).toContain("/some/workspace");
       expect(prompt).toContain(`You are the ${spec.name}`);
       for (const tool of spec.tools) expect(prompt).toContain(tool);

@@ -15,7 +15,8 @@ export interface CliRun {
 export function startCli(args: string[], options: { cwd: string; env: Record<string, string> }): CliRun {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...options.env },
+    // Memory is off unless a test turns it on (tests/memory): no test may start Chroma in the user's data folder.
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", ...options.env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";

@@ -10,6 +10,6 @@ export const CODER_RULES = `Rules:
 - After changing code, run the relevant tests or type check and fix what fails before you finish.
 - When the step is done (or you are truly blocked), call submit_work once with a short summary: what you changed, which command proves it and its result. If blocked, set status "blocked" and say why.`;
 
-export function coderSystemPrompt(workspace: string): string {
-  return `${CODER_ROLE}\n\nWorkspace root: ${workspace}\nYour tools: read_file, list_directory, search_code, write_file, edit_file, execute_command, submit_work.\n\n${CODER_RULES}`;
+export function coderSystemPrompt(workspace: string, tools: readonly string[]): string {
+  return `${CODER_ROLE}\n\nWorkspace root: ${workspace}\nYour tools: ${tools.join(", ")}.\n\n${CODER_RULES}`;
 }

@@ -8,6 +8,6 @@ export const REVIEWER_RULES = `Rules:
 - Every problem must say which file, what is wrong and how to fix it, so the coder can act without guessing.
 - Finish by calling submit_review exactly once: decision "approve" or "changes_requested" with the problems.`;
 
-export function reviewerSystemPrompt(workspace: string): string {
-  return `${REVIEWER_ROLE}\n\nWorkspace root: ${workspace}\nYour tools: read_file, list_directory, search_code, execute_command, submit_review.\n\n${REVIEWER_RULES}`;
+export function reviewerSystemPrompt(workspace: string, tools: readonly string[]): string {
+  return `${REVIEWER_ROLE}\n\nWorkspace root: ${workspace}\nYour tools: ${tools.join(", ")}.\n\n${REVIEWER_RULES}`;
 }

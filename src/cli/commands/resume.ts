@@ -57,6 +57,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       database,
       printer,
       clock,
+      env: io.env,
     });
   } finally {
     database.close();

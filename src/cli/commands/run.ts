@@ -62,6 +62,7 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
       database,
       printer,
       clock,
+      env: io.env,
     });
   } finally {
     database.close();

@@ -11,7 +11,19 @@ export function createFinishNode(deps: GraphDeps) {
     const finalReport = renderFinalReport({ ...state, status });
     const sessionId = typeof config.configurable?.thread_id === "string" ? config.configurable.thread_id : "";
     try {
-      await deps.memory.remember({ sessionId, workspace: state.workspace, task: state.task, status, report: finalReport });
+      await deps.memory.remember({
+        sessionId,
+        workspace: state.workspace,
+        task: state.task,
+        status,
+        summary: state.summary,
+        stopReason: state.stopReason,
+        plan: state.plan.map(({ id, agent, goal, status: stepStatus, result }) => ({ id, agent, goal, status: stepStatus, result })),
+        findings: state.findings.map(({ source, note }) => ({ source, note })),
+        reviews: state.reviews,
+        commands: state.commands,
+        filesChanged: state.filesChanged,
+      });
     } catch (error) {
       // Memory is a bonus: never lose a finished session over it.
       logger.warn(`could not store the session in memory: ${error instanceof Error ? error.message : String(error)}`);

@@ -30,7 +30,9 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
       return { lastReport: report, counters: runs };
     }
     emit({ type: "step_started", stepId: step.id, agent: spec.name, goal: step.goal });
-    const tools = spec.tools.map((name) => TOOL_FACTORIES[name]({ ...deps.tools, root: state.workspace, emit }));
+    // memory_search exists only while long-term memory is on.
+    const names = spec.tools.filter((name) => name !== "memory_search" || deps.memory.enabled);
+    const tools = names.map((name) => TOOL_FACTORIES[name]({ ...deps.tools, root: state.workspace, emit, memory: deps.memory }));
     const lastReview = state.reviews.at(-1) ?? null;
     const outcome = await runReactLoop(
       {
@@ -44,7 +46,7 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
         callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         emit,
       },
-      spec.systemPrompt(state.workspace),
+      spec.systemPrompt(state.workspace, [...names, spec.finishTool.name]),
       spec.brief({
         task: state.task,
         workspace: state.workspace,

@@ -1,0 +1,116 @@
+import { openMemory, type MemoryRuntime } from "../../memory/open-memory.js";
+import { chromaClient, DEFAULT_COLLECTION, EmbedderMismatchError, reindexCollection } from "../../memory/collection.js";
+import { defaultDataDir, ensureChromaServer } from "../../memory/chroma/server.js";
+import { resolveEmbedder } from "../../memory/embeddings/index.js";
+import { formatHit } from "../../memory/format.js";
+import { MEMORY_KINDS, type MemoryKind } from "../../memory/types.js";
+import type { Clock } from "../../runtime/clock.js";
+import { COMMON_OPTIONS, parse, positiveInt, resolveWorkspace } from "../args.js";
+import { EXIT, UsageError } from "../exit-codes.js";
+import { MEMORY_HELP } from "../help.js";
+import type { CliIo } from "../io.js";
+
+const MEMORY_OPTIONS = {
+  ...COMMON_OPTIONS,
+  all: { type: "boolean" },
+  kind: { type: "string" },
+  limit: { type: "string" },
+} as const;
+
+class MemoryUnavailableError extends Error {}
+
+function kindOption(value: string | undefined): MemoryKind | undefined {
+  if (value === undefined) return undefined;
+  const kind = MEMORY_KINDS.find((k) => k === value);
+  if (!kind) throw new UsageError(`--kind must be one of ${MEMORY_KINDS.join(", ")}, got "${value}"`);
+  return kind;
+}
+
+function write(io: CliIo, json: boolean, data: unknown, text: string): void {
+  io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
+}
+
+/** `mini-cursor memory search|list|add|forget|stats|reindex`. */
+export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === "--help" || sub === "-h") {
+    io.stdout.write(`${MEMORY_HELP}\n`);
+    return sub === undefined ? EXIT.usage : EXIT.done;
+  }
+  const { values, positionals } = parse(rest, MEMORY_OPTIONS);
+  if (values.help) {
+    io.stdout.write(`${MEMORY_HELP}\n`);
+    return EXIT.done;
+  }
+  const json = values.json ?? false;
+  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const limit = positiveInt(values.limit, "--limit");
+  const kind = kindOption(values.kind);
+  const text = positionals.join(" ").trim();
+
+  if (sub === "reindex") return reindex(io, json, clock);
+  const handlers: Record<string, (runtime: Required<Pick<MemoryRuntime, "chroma">> & MemoryRuntime) => Promise<number>> = {
+    async search({ chroma }) {
+      if (!text) throw new UsageError('missing query: mini-cursor memory search "<query>"');
+      const hits = await chroma.search({ query: text, workspace, limit: limit ?? 8, scope: "all", ...(kind ? { kinds: [kind] } : {}) });
+      write(io, json, hits, hits.length === 0 ? "No memories match." : hits.map((h) => `${h.id}  ${h.score.toFixed(2)}  ${formatHit(h)}`).join("\n"));
+      return EXIT.done;
+    },
+    async list({ chroma }) {
+      const records = await chroma.list({ ...(values.all ? {} : { workspace }), ...(kind ? { kind } : {}), limit: limit ?? 50 });
+      const lines = records.map((r) => `${r.id}  ${new Date(r.updatedAt).toISOString().slice(0, 10)}  [${r.kind}]${values.all ? ` ${r.workspace}` : ""}  ${r.text}`);
+      write(io, json, records, records.length === 0 ? `No memories${values.all ? "" : ` for ${workspace}`} yet.` : lines.join("\n"));
+      return EXIT.done;
+    },
+    async add({ chroma }) {
+      if (!text) throw new UsageError('missing note: mini-cursor memory add "<note>"');
+      const [result] = await chroma.add([{ kind: kind ?? "note", text, source: "user" }], { workspace, session: "user" });
+      write(io, json, result, result?.merged ? `Merged into the similar memory ${result.id}.` : `Added ${result?.id}.`);
+      return EXIT.done;
+    },
+    async forget({ chroma }) {
+      if (!text || positionals.length !== 1) throw new UsageError("usage: mini-cursor memory forget <id> (ids are shown by memory list and memory search)");
+      const removed = await chroma.forget(text);
+      write(io, json, { id: text, removed }, removed ? `Forgot ${text}.` : `No memory with id ${text}.`);
+      return removed ? EXIT.done : EXIT.failed;
+    },
+    async stats({ chroma, status }) {
+      const stats = await chroma.stats();
+      const kinds = Object.entries(stats.byKind).map(([k, n]) => `${k} ${n}`).join(", ");
+      const here = stats.byWorkspace[workspace] ?? 0;
+      write(io, json, { ...stats, server: status }, `${stats.count} memories (${here} for this workspace)${kinds ? `: ${kinds}` : ""}\n${status}`);
+      return EXIT.done;
+    },
+  };
+  const handler = handlers[sub];
+  if (!handler) throw new UsageError(`unknown memory command "${sub}" (search, list, add, forget, stats, reindex)`);
+
+  const runtime = await openMemory({ env: { ...io.env, MINI_CURSOR_MEMORY: "on" }, clock });
+  try {
+    const { chroma } = runtime;
+    if (runtime.failure instanceof EmbedderMismatchError) throw new UsageError(runtime.status);
+    if (!chroma) throw new MemoryUnavailableError(`memory is unavailable: ${runtime.status}`);
+    return await handler({ ...runtime, chroma });
+  } catch (error) {
+    if (error instanceof MemoryUnavailableError) {
+      io.stderr.write(`mini-cursor: ${error.message}\n`);
+      return EXIT.failed;
+    }
+    throw error;
+  } finally {
+    await runtime.close();
+  }
+}
+
+async function reindex(io: CliIo, json: boolean, clock: Clock): Promise<number> {
+  const embedder = resolveEmbedder(io.env);
+  const endpoint = await ensureChromaServer({ dataDir: defaultDataDir(io.env), chromaUrl: io.env.CHROMA_URL || undefined, env: io.env });
+  try {
+    const name = io.env.MINI_CURSOR_MEMORY_COLLECTION || DEFAULT_COLLECTION;
+    const count = await reindexCollection(chromaClient(endpoint), name, embedder, clock.now());
+    write(io, json, { collection: name, embedder: embedder.id, count }, `Re-embedded ${count} memories of ${name} with ${embedder.id}.`);
+    return EXIT.done;
+  } finally {
+    await endpoint.stop();
+  }
+}

@@ -1,0 +1,165 @@
+/**
+ * Runs the Chroma server that ships with the `chromadb` package as a child process: find its CLI, spawn it on a
+ * free loopback port, wait for the heartbeat, and stop it.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import net from "node:net";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { probeHeartbeat } from "./heartbeat.js";
+import { logTail } from "./server-log.js";
+import { ChromaUnavailableError } from "./types.js";
+
+export const LOCAL_HOST = "127.0.0.1";
+const POLL_MS = 50;
+const PROBE_TIMEOUT_MS = 500;
+/** Another process can grab the port between our probe and Chroma's bind; try a few fresh ports. */
+const PORT_ATTEMPTS = 3;
+const STOP_GRACE_MS = 5_000;
+
+export interface LocalServer {
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  exited: Promise<void>;
+}
+
+export interface StartOptions {
+  chromaDir: string;
+  logFile: string;
+  env: NodeJS.ProcessEnv;
+  startTimeoutMs: number;
+  /** Try this port first (a restart that keeps its URL); falls back to a free one if it is taken. */
+  preferredPort?: number;
+}
+
+/** The `chromadb` package's CLI script. Its `exports` hide package.json, so walk up from the main entry. */
+export function chromaCliPath(): string {
+  const require = createRequire(import.meta.url);
+  let entry: string;
+  try {
+    entry = require.resolve("chromadb");
+  } catch {
+    throw new ChromaUnavailableError("the chromadb package is not installed; reinstall mini-cursor's dependencies");
+  }
+  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
+    const cli = path.join(dir, "dist", "cli.mjs");
+    if (isChromadbRoot(dir) && fs.existsSync(cli)) return cli;
+  }
+  throw new ChromaUnavailableError(`cannot find the chromadb CLI near ${entry}; reinstall mini-cursor's dependencies`);
+}
+
+export async function startLocalServer(options: StartOptions): Promise<LocalServer> {
+  const cli = chromaCliPath();
+  const deadline = Date.now() + options.startTimeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    const port = attempt === 1 && options.preferredPort ? options.preferredPort : await freeLoopbackPort();
+    const server = spawnServer(cli, port, options);
+    const outcome = await waitUntilUp(server, deadline);
+    if (outcome === "up") return server;
+    if (outcome === "timeout") {
+      await stopLocalServer(server);
+      throw new ChromaUnavailableError(
+        `the local Chroma server did not answer within ${options.startTimeoutMs / 1000} s (log: ${options.logFile})`,
+      );
+    }
+    await server.exited;
+    const tail = logTail(options.logFile);
+    if (/is not available/.test(tail) && attempt < PORT_ATTEMPTS + (options.preferredPort ? 1 : 0)) continue;
+    const how = server.child.signalCode ?? `code ${String(server.child.exitCode)}`;
+    throw new ChromaUnavailableError(
+      `the local Chroma server exited while starting (${how}): ${tail || "no output"} (log: ${options.logFile})`,
+    );
+  }
+}
+
+/** SIGTERM, then SIGKILL if it has not exited after a grace period. Resolves once it is gone. */
+export async function stopLocalServer(server: LocalServer): Promise<void> {
+  const { child } = server;
+  if (hasExited(child)) return;
+  // The child is unref'd so it never holds the CLI open; while we wait for it, it must.
+  child.ref();
+  child.kill("SIGTERM");
+  if (await exitsWithin(server, STOP_GRACE_MS)) return;
+  child.kill("SIGKILL");
+  await exitsWithin(server, STOP_GRACE_MS);
+}
+
+async function exitsWithin(server: LocalServer, ms: number): Promise<boolean> {
+  // Cancel the timer once the child exits, or it would keep the process alive for the whole grace period.
+  const abort = new AbortController();
+  const timeout = sleep(ms, false, { signal: abort.signal }).catch(() => true);
+  const exited = await Promise.race([server.exited.then(() => true), timeout]);
+  abort.abort();
+  return exited;
+}
+
+function spawnServer(cli: string, port: number, options: StartOptions): LocalServer {
+  let logFd: number;
+  try {
+    logFd = fs.openSync(options.logFile, "w");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
+    throw new ChromaUnavailableError(`cannot write the Chroma log ${options.logFile} (${code}); make its folder writable`);
+  }
+  let child: ChildProcess;
+  try {
+    const args = [cli, "run", "--path", options.chromaDir, "--host", LOCAL_HOST, "--port", String(port)];
+    // Own process group: a Ctrl-C in the terminal goes to the CLI, which decides when memory stops.
+    child = spawn(process.execPath, args, { stdio: ["ignore", logFd, logFd], env: options.env, detached: true });
+  } finally {
+    fs.closeSync(logFd);
+  }
+  const exited = new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.once("error", (error) => {
+      fs.appendFileSync(options.logFile, `spawn failed: ${error.message}\n`);
+      resolve();
+    });
+  });
+  child.unref();
+  return { child, pid: child.pid ?? -1, port, exited };
+}
+
+async function waitUntilUp(server: LocalServer, deadline: number): Promise<"up" | "exited" | "timeout"> {
+  let exited = false;
+  void server.exited.then(() => {
+    exited = true;
+  });
+  const url = `http://${LOCAL_HOST}:${server.port}`;
+  while (Date.now() < deadline) {
+    if (exited || server.pid < 0) return "exited";
+    if ((await probeHeartbeat(url, PROBE_TIMEOUT_MS)).ok) return "up";
+    if (exited) return "exited";
+    await sleep(POLL_MS);
+  }
+  return "timeout";
+}
+
+function hasExited(child: ChildProcess): boolean {
+  return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
+}
+
+function isChromadbRoot(dir: string): boolean {
+  try {
+    const pkg: unknown = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
+    return typeof pkg === "object" && pkg !== null && (pkg as { name?: unknown }).name === "chromadb";
+  } catch {
+    return false;
+  }
+}
+
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.once("error", reject);
+    probe.listen(0, LOCAL_HOST, () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      probe.close(() => (port > 0 ? resolve(port) : reject(new Error("no free TCP port on 127.0.0.1"))));
+    });
+  });
+}

@@ -1,0 +1,208 @@
+/**
+ * Finds or starts the Chroma server that long-term memory talks to: a user-given URL (CHROMA_URL or config), or
+ * a local server persisted under the memory data dir, shared by every mini-cursor process using that dir.
+ */
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { logger } from "../../runtime/logger.js";
+import { probeHeartbeat } from "./heartbeat.js";
+import { LOCAL_HOST, startLocalServer, stopLocalServer, type LocalServer } from "./local-process.js";
+import { acquireStartLock } from "./start-lock.js";
+import {
+  processAlive,
+  readServerState,
+  removeServerState,
+  removeServerStateIfOwned,
+  serverPaths,
+  writeServerState,
+  type ServerState,
+} from "./state-file.js";
+import { ChromaUnavailableError, type ChromaEndpoint } from "./types.js";
+
+export { chromaHeartbeat } from "./heartbeat.js";
+
+export interface EnsureChromaOptions {
+  /** Memory data dir; a local server keeps its files here. Ignored when `chromaUrl` is set. */
+  dataDir: string;
+  /** A running server to use instead of a local one (CHROMA_URL or config); "" counts as unset. */
+  chromaUrl?: string;
+  /** How long a local server may take to answer its first heartbeat. */
+  startTimeoutMs?: number;
+  /** Environment for the local server process. */
+  env?: NodeJS.ProcessEnv;
+}
+
+const DEFAULT_START_TIMEOUT_MS = 20_000;
+const REMOTE_HEARTBEAT_MS = 2_000;
+/** A reused server gets a few tries: it may be busy (e.g. compacting) rather than gone. */
+const REUSE_PROBES_MS = [500, 1_000, 2_000];
+const REUSE_PROBE_GAP_MS = 200;
+/** Waiting for another process's start: its own start timeout plus time to write state and let go. */
+const LOCK_SLACK_MS = 10_000;
+
+export async function ensureChromaServer(options: EnsureChromaOptions): Promise<ChromaEndpoint> {
+  const chromaUrl = options.chromaUrl?.trim();
+  if (chromaUrl) return connectRemote(chromaUrl);
+  return ensureLocal(options);
+}
+
+/** `$MINI_CURSOR_DATA_DIR`, else `$XDG_DATA_HOME/mini-cursor`, else `~/.local/share/mini-cursor`. */
+export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.MINI_CURSOR_DATA_DIR) return path.resolve(env.MINI_CURSOR_DATA_DIR);
+  // The XDG spec says relative values are invalid and must be ignored.
+  if (env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME)) return path.join(env.XDG_DATA_HOME, "mini-cursor");
+  return path.join(env.HOME || os.homedir(), ".local", "share", "mini-cursor");
+}
+
+async function connectRemote(raw: string): Promise<ChromaEndpoint> {
+  const endpoint = parseChromaUrl(raw);
+  const probe = await probeHeartbeat(endpoint.url, REMOTE_HEARTBEAT_MS);
+  if (!probe.ok) throw new ChromaUnavailableError(`Chroma at ${endpoint.url} is unreachable (${probe.reason})`);
+  logger.debug(`memory: using Chroma at ${endpoint.url}`);
+  return { ...endpoint, startedByUs: false, stop: async () => undefined };
+}
+
+function parseChromaUrl(raw: string): Omit<ChromaEndpoint, "startedByUs" | "stop"> {
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    throw new ChromaUnavailableError(`Chroma URL "${raw}" is not a valid URL; use e.g. http://localhost:8000`);
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") {
+    throw new ChromaUnavailableError(`Chroma URL "${raw}" must start with http:// or https://`);
+  }
+  // The client is built from host/port/ssl alone, so a path or query would be silently dropped.
+  if ((parsed.pathname !== "/" && parsed.pathname !== "") || parsed.search !== "" || parsed.username !== "") {
+    throw new ChromaUnavailableError(`Chroma URL "${raw}" must be a bare server address such as http://localhost:8000`);
+  }
+  const ssl = parsed.protocol === "https:";
+  // Chroma's conventional port for plain http; an https URL without a port means 443 like any other URL.
+  const port = parsed.port ? Number(parsed.port) : ssl ? 443 : 8000;
+  const host = parsed.hostname;
+  return { url: `${parsed.protocol}//${host}:${port}`, host, port, ssl };
+}
+
+async function ensureLocal(options: EnsureChromaOptions): Promise<ChromaEndpoint> {
+  const dataDir = path.resolve(options.dataDir);
+  const paths = serverPaths(dataDir);
+  prepareDataDir(dataDir, paths.chromaDir);
+  const startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  const release = await withDataDirErrors(dataDir, () => acquireStartLock(paths.lockFile, startTimeoutMs + LOCK_SLACK_MS));
+  try {
+    const reused = await reuseRunning(dataDir);
+    if (reused !== null) return reused;
+    const began = Date.now();
+    const server = await startLocalServer({
+      chromaDir: paths.chromaDir,
+      logFile: paths.logFile,
+      env: options.env ?? process.env,
+      startTimeoutMs,
+    });
+    try {
+      writeServerState(dataDir, { pid: server.pid, port: server.port, startedAt: Date.now() });
+    } catch (error) {
+      await stopLocalServer(server);
+      throw dataDirError(dataDir, error);
+    }
+    logger.debug(`memory: started Chroma (pid ${server.pid}) on port ${server.port} in ${Date.now() - began} ms`);
+    return ownedEndpoint(dataDir, server);
+  } finally {
+    release();
+  }
+}
+
+/** The server a state file names, if it is alive and answering; clears state that names a dead server. */
+async function reuseRunning(dataDir: string): Promise<ChromaEndpoint | null> {
+  const state = readServerState(dataDir);
+  if (state === null) return null;
+  const url = localUrl(state.port);
+  for (const timeoutMs of REUSE_PROBES_MS) {
+    // Checked before every probe: its owner may be stopping it right now.
+    if (!processAlive(state.pid)) {
+      removeServerState(dataDir);
+      return null;
+    }
+    if ((await probeHeartbeat(url, timeoutMs)).ok) {
+      logger.debug(`memory: reusing Chroma (pid ${state.pid}) on port ${state.port}`);
+      return { url, host: LOCAL_HOST, port: state.port, ssl: false, startedByUs: false, stop: async () => undefined };
+    }
+    await sleep(REUSE_PROBE_GAP_MS);
+  }
+  if (!processAlive(state.pid) || !isChromaProcess(state)) {
+    // Gone, or the pid was reused by an unrelated process (e.g. after a reboot): the state is stale.
+    removeServerState(dataDir);
+    return null;
+  }
+  throw new ChromaUnavailableError(
+    `the Chroma server for ${dataDir} (pid ${state.pid}, port ${state.port}) is running but not answering; stop it and try again`,
+  );
+}
+
+function ownedEndpoint(dataDir: string, server: LocalServer): ChromaEndpoint {
+  // Last resort on a normal exit without stop(): signal the server synchronously (it handles SIGTERM cleanly).
+  const onExit = (): void => {
+    try {
+      process.kill(server.pid, "SIGTERM");
+      removeServerStateIfOwned(dataDir, server.pid);
+    } catch {
+      // Already gone, or the data dir vanished: nothing left to clean.
+    }
+  };
+  process.on("exit", onExit);
+  let stopping: Promise<void> | null = null;
+  const stop = (): Promise<void> => {
+    stopping ??= (async () => {
+      await stopLocalServer(server);
+      process.off("exit", onExit);
+      try {
+        removeServerStateIfOwned(dataDir, server.pid);
+      } catch (error) {
+        logger.warn(`memory: could not remove Chroma state file in ${dataDir}: ${(error as Error).message}`);
+      }
+    })();
+    return stopping;
+  };
+  return { url: localUrl(server.port), host: LOCAL_HOST, port: server.port, ssl: false, startedByUs: true, stop };
+}
+
+function prepareDataDir(dataDir: string, chromaDir: string): void {
+  try {
+    fs.mkdirSync(chromaDir, { recursive: true });
+    fs.accessSync(dataDir, fs.constants.W_OK);
+  } catch (error) {
+    throw dataDirError(dataDir, error);
+  }
+}
+
+async function withDataDirErrors<T>(dataDir: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw dataDirError(dataDir, error);
+  }
+}
+
+function dataDirError(dataDir: string, error: unknown): Error {
+  if (error instanceof ChromaUnavailableError) return error;
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason = code ?? (error instanceof Error ? error.message : String(error));
+  return new ChromaUnavailableError(
+    `cannot write the memory data dir ${dataDir} (${reason}); make it writable or set MINI_CURSOR_DATA_DIR to another folder`,
+  );
+}
+
+/** On Linux, whether the pid runs the chromadb CLI; elsewhere we cannot tell and say no. */
+function isChromaProcess(state: ServerState): boolean {
+  try {
+    return fs.readFileSync(`/proc/${state.pid}/cmdline`, "utf8").includes("cli.mjs");
+  } catch {
+    return false;
+  }
+}
+
+function localUrl(port: number): string {
+  return `http://${LOCAL_HOST}:${port}`;
+}

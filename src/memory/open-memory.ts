@@ -1,0 +1,58 @@
+import type { Clock } from "../runtime/clock.js";
+import { ChromaMemory } from "./chroma-memory.js";
+import { defaultDataDir, ensureChromaServer } from "./chroma/server.js";
+import type { ChromaEndpoint } from "./chroma/types.js";
+import { chromaClient, DEFAULT_COLLECTION, openCollection } from "./collection.js";
+import { resolveEmbedder } from "./embeddings/index.js";
+import { ResilientMemory } from "./resilient.js";
+import { memoryOff, type MemoryStore } from "./types.js";
+
+export interface MemoryRuntime {
+  /** What the graph uses: the store, or memoryOff. */
+  store: MemoryStore;
+  /** The full store for the `memory` commands; absent when memory is off. */
+  chroma?: ChromaMemory;
+  endpoint?: ChromaEndpoint;
+  /** One line for the user: where memory lives, or why it is off. */
+  status: string;
+  /** Why memory is off, when it failed to open. */
+  failure?: unknown;
+  /** Stops the Chroma server if this process started it. */
+  close(): Promise<void>;
+}
+
+export interface OpenMemoryOptions {
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  /** Told once if memory fails during the session. */
+  onOff?: (reason: string) => void;
+}
+
+const off = (status: string): MemoryRuntime => ({ store: memoryOff, status, close: async () => undefined });
+
+/**
+ * Starts (or reuses, or connects to) Chroma and opens the memory collection. Any failure leaves memory
+ * off with the reason, never an error: a session without memory is still a session.
+ */
+export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
+  if (o.env.MINI_CURSOR_MEMORY === "off") return off("memory is disabled (MINI_CURSOR_MEMORY=off)");
+  let endpoint: ChromaEndpoint | undefined;
+  try {
+    const embedder = resolveEmbedder(o.env);
+    endpoint = await ensureChromaServer({ dataDir: defaultDataDir(o.env), chromaUrl: o.env.CHROMA_URL || undefined, env: o.env });
+    const name = o.env.MINI_CURSOR_MEMORY_COLLECTION || DEFAULT_COLLECTION;
+    const collection = await openCollection(chromaClient(endpoint), name, embedder);
+    const chroma = new ChromaMemory({ collection, embedder, clock: o.clock });
+    const opened = endpoint;
+    return {
+      store: new ResilientMemory(chroma, (reason) => o.onOff?.(reason)),
+      chroma,
+      endpoint,
+      status: `Chroma at ${endpoint.url}${endpoint.startedByUs ? " (started for this session)" : ""}, collection ${name}, embedder ${embedder.id}`,
+      close: () => opened.stop(),
+    };
+  } catch (error) {
+    await endpoint?.stop();
+    return { ...off(error instanceof Error ? error.message : String(error)), failure: error };
+  }
+}

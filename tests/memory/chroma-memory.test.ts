@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ChromaMemory } from "../../src/memory/chroma-memory.js";
+import { chromaClient, EmbedderMismatchError, openCollection, reindexCollection } from "../../src/memory/collection.js";
+import type { ChromaEndpoint } from "../../src/memory/chroma/types.js";
+import { createLocalHashEmbedder } from "../../src/memory/embeddings/local-hash.js";
+import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
+
+let chroma: TestChroma;
+let counter = 0;
+let now = 1_000;
+const clock = { now: () => now };
+
+function endpoint(): ChromaEndpoint {
+  const url = new URL(chroma.url);
+  return { url: chroma.url, host: url.hostname, port: Number(url.port), ssl: false, startedByUs: false, stop: async () => undefined };
+}
+
+async function freshMemory(dimension = 512): Promise<ChromaMemory> {
+  const embedder = createLocalHashEmbedder({ dimension });
+  const collection = await openCollection(chromaClient(endpoint()), `memory-test-${++counter}`, embedder);
+  return new ChromaMemory({ collection, embedder, clock });
+}
+
+beforeAll(async () => {
+  chroma = await startTestChroma();
+});
+afterAll(async () => {
+  await chroma.stop();
+});
+
+describe("ChromaMemory against a real Chroma server", () => {
+  it("finds relevant memories, this workspace first, then other workspaces", async () => {
+    const memory = await freshMemory();
+    await memory.add(
+      [
+        { kind: "lesson", text: "vitest needs --run in CI or it waits for file changes", source: "" },
+        { kind: "finding", text: "the API routes live in src/server/routes.ts", source: "src/server/routes.ts:1" },
+      ],
+      { workspace: "/a", session: "s1" },
+    );
+    await memory.add([{ kind: "lesson", text: "vitest in CI must be started with vitest run", source: "" }], { workspace: "/b", session: "s2" });
+
+    const hits = await memory.search({ query: "how do I run vitest in CI", workspace: "/a", limit: 3, scope: "all" });
+    expect(hits.map((h) => [h.workspace, h.sameWorkspace])).toEqual([
+      ["/a", true],
+      ["/a", true],
+      ["/b", false],
+    ]);
+    expect(hits[0]?.text).toContain("vitest needs --run");
+    expect(hits[0]?.score).toBeGreaterThan(hits[1]?.score ?? 1);
+
+    const onlyHere = await memory.search({ query: "vitest", workspace: "/a", limit: 5, scope: "workspace" });
+    expect(onlyHere.every((h) => h.workspace === "/a")).toBe(true);
+    const lessons = await memory.search({ query: "routes", workspace: "/a", limit: 5, kinds: ["finding"] });
+    expect(lessons.map((h) => h.kind)).toEqual(["finding"]);
+    expect(lessons[0]?.source).toBe("src/server/routes.ts:1");
+
+    const recalled = await memory.recall({ task: "make vitest work in CI", workspace: "/a", limit: 2 });
+    expect(recalled[0]).toMatch(/^\[lesson, this workspace, 1970-01-01\] vitest needs --run/);
+  });
+
+  it("merges a near-duplicate into the existing memory instead of piling it up", async () => {
+    const memory = await freshMemory();
+    const [first] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], { workspace: "/a", session: "s1" });
+    now = 2_000;
+    const [second] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed, npm install jest fixed it.", source: "" }], { workspace: "/a", session: "s2" });
+    expect(second).toEqual({ id: first?.id, merged: true });
+    const [other] = await memory.add([{ kind: "lesson", text: "the docker build needs the .dockerignore to skip node_modules", source: "" }], { workspace: "/a", session: "s2" });
+    expect(other?.merged).toBe(false);
+    // Same text in another workspace is its own memory.
+    const [elsewhere] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], { workspace: "/b", session: "s3" });
+    expect(elsewhere?.merged).toBe(false);
+
+    const listed = await memory.list({ workspace: "/a", limit: 10 });
+    expect(listed).toHaveLength(2);
+    const merged = listed.find((r) => r.id === first?.id);
+    expect(merged).toMatchObject({ mergedCount: 1, session: "s2", createdAt: 1_000, updatedAt: 2_000 });
+    const stats = await memory.stats();
+    expect(stats).toMatchObject({ count: 3, byKind: { lesson: 3 }, byWorkspace: { "/a": 2, "/b": 1 }, embedder: "local-hash-v1", dimension: 512 });
+
+    expect(await memory.forget(first?.id ?? "")).toBe(true);
+    expect(await memory.forget(first?.id ?? "")).toBe(false);
+    expect((await memory.list({ workspace: "/a", limit: 10 })).map((r) => r.id)).toEqual([other?.id]);
+  });
+
+  it("refuses a collection built by another embedder, saying how to fix it, and reindexes it", async () => {
+    const name = `memory-test-${++counter}`;
+    const client = chromaClient(endpoint());
+    const small = createLocalHashEmbedder({ dimension: 256 });
+    const built = new ChromaMemory({ collection: await openCollection(client, name, small), embedder: small, clock });
+    await built.add([{ kind: "note", text: "deploys go through the staging branch first", source: "user" }], { workspace: "/a", session: "user" });
+
+    const big = createLocalHashEmbedder({ dimension: 512 });
+    const error = await openCollection(client, name, big).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(EmbedderMismatchError);
+    expect(String(error)).toMatch(/built with embedder local-hash-v1 \(256 dimensions\).*current embedder is local-hash-v1 \(512 dimensions\)/);
+    expect(String(error)).toMatch(/mini-cursor memory reindex|MINI_CURSOR_MEMORY_COLLECTION/);
+
+    expect(await reindexCollection(client, name, big, 42)).toBe(1);
+    const reopened = new ChromaMemory({ collection: await openCollection(client, name, big), embedder: big, clock });
+    const hits = await reopened.search({ query: "staging branch deploys", workspace: "/a", limit: 1 });
+    expect(hits[0]?.text).toBe("deploys go through the staging branch first");
+  });
+
+  it("keeps memories across a server restart", async () => {
+    const memory = await freshMemory();
+    const name = `memory-test-${counter}`;
+    await memory.add([{ kind: "decision", text: "we store sessions in SQLite next to the workspace", source: "" }], { workspace: "/a", session: "s1" });
+    await chroma.restart();
+    const embedder = createLocalHashEmbedder({ dimension: 512 });
+    const again = new ChromaMemory({ collection: await openCollection(chromaClient(endpoint()), name, embedder), embedder, clock });
+    const hits = await again.search({ query: "where are sessions stored", workspace: "/a", limit: 1 });
+    expect(hits[0]?.text).toBe("we store sessions in SQLite next to the workspace");
+  });
+});
