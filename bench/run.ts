@@ -2,6 +2,8 @@ import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { benchColdStart } from "./cold-start.js";
 import { benchGrowth } from "./growth.js";
+import { benchMemoryLatency } from "./memory-latency.js";
+import { benchRecall } from "./memory-recall.js";
 import { benchOverhead, benchSubAgentParts } from "./overhead.js";
 
 /**
@@ -17,6 +19,9 @@ await benchOverhead(100, 3);
 await benchSubAgentParts(200);
 await benchGrowth([10, 50, 100]);
 benchColdStart(10, 5);
+console.log("\n4. Long-term memory");
+await benchMemoryLatency();
+await benchRecall();
 
 console.log(`\nLoad average at end: ${load()}`);
 console.log(`Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -10,6 +10,7 @@
  * - `POST /v1/chat/completions`: JSON reply, or SSE when the body has `stream: true`.
  * - `GET /v1/models`: a list with one model ({@link SCRIPTED_MODEL_ID}).
  * - `GET /api/tags`: the same model, as Ollama lists it.
+ * - `POST /v1/embeddings`: deterministic 16-dimension vectors ({@link scriptedEmbedding}).
  * - anything else: 404 with an OpenAI-style error body.
  *
  * Notes for test authors:
@@ -17,7 +18,7 @@
  *   the script again each time. Build the model with `maxRetries: 0` when a test expects an error.
  * - Every reply carries a `usage` object (scripted or estimated at chars/4) so the client never needs a tokenizer.
  */
-import http from "node:http";
+import http, { type IncomingMessage } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
 export interface ScriptedToolCall {
@@ -447,6 +448,13 @@ export async function startScriptedOpenAIServer(script: Script): Promise<Scripte
   const server = http.createServer((httpReq, res) => {
     const path = (httpReq.url ?? "/").split("?")[0] ?? "/";
     const route = `${httpReq.method ?? "GET"} ${path.replace(/\/+$/, "")}`;
+    if (route === "POST /v1/embeddings") {
+      readEmbeddingInputs(httpReq).then(
+        (inputs) => sendJson(res, 200, { object: "list", model: "scripted-embed", data: inputs.map((text, index) => ({ object: "embedding", index, embedding: scriptedEmbedding(text) })) }),
+        (err: unknown) => sendError(res, 400, `scripted server: ${err instanceof Error ? err.message : String(err)}`),
+      );
+      return;
+    }
     if (route === "POST /v1/chat/completions") {
       handleChat(httpReq, res).catch((err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
@@ -505,4 +513,22 @@ export async function startScriptedOpenAIServer(script: Script): Promise<Scripte
   };
 
   return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, scriptErrors, close };
+}
+
+/** A deterministic 16-dimension embedding (letter counts folded), enough to play an embeddings endpoint. */
+export function scriptedEmbedding(text: string): number[] {
+  const v = new Array<number>(16).fill(0);
+  for (const ch of text.toLowerCase()) v[ch.charCodeAt(0) % 16] = (v[ch.charCodeAt(0) % 16] ?? 0) + 1;
+  const norm = Math.sqrt(v.reduce((a, b) => a + b * b, 0)) || 1;
+  return v.map((x) => x / norm);
+}
+
+async function readEmbeddingInputs(req: IncomingMessage): Promise<string[]> {
+  let raw = "";
+  for await (const chunk of req) raw += String(chunk);
+  const body: unknown = JSON.parse(raw);
+  const input = typeof body === "object" && body !== null && "input" in body ? body.input : undefined;
+  if (typeof input === "string") return [input];
+  if (Array.isArray(input) && input.every((i): i is string => typeof i === "string")) return input;
+  throw new Error("input must be a string or an array of strings");
 }
