@@ -9,6 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { logger } from "../../runtime/logger.js";
 import { probeHeartbeat } from "./heartbeat.js";
 import { LOCAL_HOST, startLocalServer, stopLocalServer, type LocalServer } from "./local-process.js";
+import { dropLease, liveLeases, takeLease } from "./leases.js";
 import { acquireStartLock } from "./start-lock.js";
 import {
   processAlive,
@@ -127,7 +128,14 @@ async function reuseRunning(dataDir: string): Promise<ChromaEndpoint | null> {
     }
     if ((await probeHeartbeat(url, timeoutMs)).ok) {
       logger.debug(`memory: reusing Chroma (pid ${state.pid}) on port ${state.port}`);
-      return { url, host: LOCAL_HOST, port: state.port, ssl: false, startedByUs: false, stop: async () => undefined };
+      const lease = takeLease(dataDir);
+      const onExit = exitHook(dataDir, lease, state.pid);
+      process.on("exit", onExit);
+      const stop = once(async () => {
+        process.off("exit", onExit);
+        await releaseShared(dataDir, lease, state);
+      });
+      return { url, host: LOCAL_HOST, port: state.port, ssl: false, startedByUs: false, stop };
     }
     await sleep(REUSE_PROBE_GAP_MS);
   }
@@ -142,30 +150,72 @@ async function reuseRunning(dataDir: string): Promise<ChromaEndpoint | null> {
 }
 
 function ownedEndpoint(dataDir: string, server: LocalServer): ChromaEndpoint {
-  // Last resort on a normal exit without stop(): signal the server synchronously (it handles SIGTERM cleanly).
-  const onExit = (): void => {
+  const lease = takeLease(dataDir);
+  const onExit = exitHook(dataDir, lease, server.pid);
+  process.on("exit", onExit);
+  const stop = once(async () => {
+    process.off("exit", onExit);
+    const release = await acquireStartLock(serverPaths(dataDir).lockFile, LOCK_SLACK_MS);
     try {
-      process.kill(server.pid, "SIGTERM");
+      dropLease(dataDir, lease);
+      // Another session reuses the server: leave it running; the last one to let go stops it.
+      if (liveLeases(dataDir).length > 0) return;
+      await stopLocalServer(server);
       removeServerStateIfOwned(dataDir, server.pid);
+    } catch (error) {
+      logger.warn(`memory: could not stop Chroma in ${dataDir}: ${(error as Error).message}`);
+    } finally {
+      release();
+    }
+  });
+  return { url: localUrl(server.port), host: LOCAL_HOST, port: server.port, ssl: false, startedByUs: true, stop };
+}
+
+/**
+ * Last resort on a normal exit without stop(): signal the server synchronously (it handles SIGTERM cleanly)
+ * when no other live process still uses it. Exit handlers cannot wait or lock, so two processes exiting at
+ * the same instant may both leave it running; the next session then reuses it and stops it when done.
+ */
+function exitHook(dataDir: string, lease: string, pid: number): () => void {
+  return () => {
+    try {
+      dropLease(dataDir, lease);
+      if (liveLeases(dataDir).length > 0) return;
+      process.kill(pid, "SIGTERM");
+      removeServerStateIfOwned(dataDir, pid);
     } catch {
       // Already gone, or the data dir vanished: nothing left to clean.
     }
   };
-  process.on("exit", onExit);
-  let stopping: Promise<void> | null = null;
-  const stop = (): Promise<void> => {
-    stopping ??= (async () => {
-      await stopLocalServer(server);
-      process.off("exit", onExit);
-      try {
-        removeServerStateIfOwned(dataDir, server.pid);
-      } catch (error) {
-        logger.warn(`memory: could not remove Chroma state file in ${dataDir}: ${(error as Error).message}`);
-      }
-    })();
-    return stopping;
-  };
-  return { url: localUrl(server.port), host: LOCAL_HOST, port: server.port, ssl: false, startedByUs: true, stop };
+}
+
+/** A reused server: when this was its last user, stop it (the process that started it may be long gone). */
+async function releaseShared(dataDir: string, lease: string, state: ServerState): Promise<void> {
+  const release = await acquireStartLock(serverPaths(dataDir).lockFile, LOCK_SLACK_MS);
+  try {
+    dropLease(dataDir, lease);
+    if (liveLeases(dataDir).length > 0) return;
+    const current = readServerState(dataDir);
+    if (current?.pid !== state.pid || !processAlive(state.pid) || !isChromaProcess(state)) return;
+    await stopByPid(state.pid);
+    removeServerStateIfOwned(dataDir, state.pid);
+  } catch (error) {
+    logger.warn(`memory: could not stop Chroma in ${dataDir}: ${(error as Error).message}`);
+  } finally {
+    release();
+  }
+}
+
+async function stopByPid(pid: number): Promise<void> {
+  process.kill(pid, "SIGTERM");
+  for (let waited = 0; waited < 3_000 && processAlive(pid); waited += 50) await sleep(50);
+  if (processAlive(pid)) process.kill(pid, "SIGKILL");
+  for (let waited = 0; waited < 2_000 && processAlive(pid); waited += 50) await sleep(50);
+}
+
+function once(run: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | null = null;
+  return () => (running ??= run());
 }
 
 function prepareDataDir(dataDir: string, chromaDir: string): void {

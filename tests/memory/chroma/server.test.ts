@@ -71,9 +71,27 @@ describe("ensureChromaServer: local server", () => {
     const first = await ensure(dataDir);
     const second = await ensure(dataDir);
     expect(second).toMatchObject({ startedByUs: false, port: first.port, url: first.url });
-    await second.stop(); // a reuser's stop leaves the server alone
+    await second.stop(); // the starter still uses it: a reuser's stop leaves it alone
     expect(await chromaHeartbeat(first.url, 2_000)).toBe(true);
     expect(serverPids(dataDir)).toHaveLength(1);
+  });
+
+  it("keeps the server for a session still using it when the starter stops; the last user stops it", async () => {
+    const dataDir = await tempDir();
+    const starter = await ensure(dataDir);
+    const user = await ensure(dataDir);
+    const pid = readServerState(dataDir)?.pid ?? -1;
+    await starter.stop();
+    expect(await chromaHeartbeat(user.url, 2_000)).toBe(true);
+    // A third session arriving now reuses the same server.
+    const late = await ensure(dataDir);
+    expect(late).toMatchObject({ startedByUs: false, port: user.port });
+    await user.stop();
+    expect(processAlive(pid)).toBe(true);
+    await late.stop();
+    expect(processAlive(pid)).toBe(false);
+    expect(fs.existsSync(serverPaths(dataDir).stateFile)).toBe(false);
+    expect(serverPids(dataDir)).toEqual([]);
   });
 
   it("stop() stops the server, reaps the pid and removes the state file; a second stop() is harmless", async () => {
@@ -143,7 +161,7 @@ describe("ensureChromaServer: local server", () => {
     expect(serverPids(dataDir)).toHaveLength(1);
   });
 
-  it("starts exactly one server when two processes race, and the owner's exit stops it", async () => {
+  it("starts exactly one server when two processes race, and the last one to exit stops it", async () => {
     const dataDir = await tempDir();
     const script = [
       `const { ensureChromaServer } = await import(${JSON.stringify(SERVER_TS)});`,
@@ -162,7 +180,12 @@ describe("ensureChromaServer: local server", () => {
       expect(parsed[0]?.port).toBe(parsed[1]?.port);
       const pids = serverPids(dataDir);
       expect(pids).toHaveLength(1);
-      await Promise.all(children.map((child) => endStdinAndWait(child)));
+      // The first to exit leaves the server to the other; the last one's exit hook stops it.
+      const [first, last] = children;
+      if (!first || !last) throw new Error("two children expected");
+      await endStdinAndWait(first);
+      expect(processAlive(pids[0] ?? -1)).toBe(true);
+      await endStdinAndWait(last);
       // The hook only signals (exit handlers cannot wait); the server, no child of ours, goes a moment later.
       await vi.waitFor(() => expect(processAlive(pids[0] ?? -1)).toBe(false), { timeout: 10_000, interval: 25 });
       expect(fs.existsSync(serverPaths(dataDir).stateFile)).toBe(false);
