@@ -279,13 +279,27 @@ describe("startScriptedOpenAIServer with the real ChatOpenAICompletions client",
     expect(server.requests.map((r) => r.stream)).toEqual([false, false, true]);
   });
 
+  it("serves embeddings deterministically", async () => {
+    const server = await start(() => ({ content: "unused" }));
+    const answer = async (input: string | string[]) => {
+      const res = await fetch(`${server.baseUrl}/embeddings`, { method: "POST", body: JSON.stringify({ model: "m", input }) });
+      return (await res.json()) as { data: { index: number; embedding: number[] }[] };
+    };
+    const one = await answer("hello");
+    const two = await answer(["hello", "world"]);
+    expect(one.data[0]?.embedding).toHaveLength(16);
+    expect(two.data.map((d) => d.index)).toEqual([0, 1]);
+    expect(two.data[0]?.embedding).toEqual(one.data[0]?.embedding);
+    expect(two.data[1]?.embedding).not.toEqual(one.data[0]?.embedding);
+  });
+
   it("serves /v1/models, 404s unknown routes, and rejects a non-JSON body", async () => {
     const server = await start(() => ({ content: "unused" }));
     const models = await fetch(`${server.baseUrl}/models`);
     expect(models.status).toBe(200);
     expect(await models.json()).toMatchObject({ object: "list", data: [{ id: SCRIPTED_MODEL_ID, object: "model" }] });
 
-    const missing = await fetch(`${server.baseUrl}/embeddings`, { method: "POST", body: "{}" });
+    const missing = await fetch(`${server.baseUrl}/completions`, { method: "POST", body: "{}" });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toMatchObject({ error: { type: "not_found_error" } });
 
