@@ -21,6 +21,12 @@ export function memoryScript(req: ScriptedRequest): ScriptedReply {
   const text = userText(req);
   const done = toolResults(req).length;
   if (role === "planner") {
+    if (text.includes("There is no plan yet") && text.includes("Task: Research")) {
+      return call("update_plan", { remainingSteps: [{ agent: "researcher", goal: "Find what earlier sessions learned about greet", acceptanceCriteria: [] }], finished: false });
+    }
+    if (text.includes("Task: Research")) {
+      return call("update_plan", { remainingSteps: [], finished: true, outcome: "done", summary: "Researched." });
+    }
     if (text.includes("There is no plan yet")) {
       return call("update_plan", {
         remainingSteps: [
@@ -49,6 +55,9 @@ export function memoryScript(req: ScriptedRequest): ScriptedReply {
     if (firstReview) return call("submit_review", { decision: "changes_requested", summary: "names are not trimmed", problems: [{ file: "src/greet.js", problem: REVIEW_PROBLEM, fix: "call name.trim()" }] });
     return call("submit_review", { decision: "approve", summary: "fine" });
   }
-  if (role === "researcher") return call("submit_findings", { summary: "nothing", findings: [] });
+  if (role === "researcher") {
+    if (done === 0) return call("memory_search", { query: "greet name whitespace trim" });
+    return call("submit_findings", { summary: "memory knows about trimming", findings: [{ source: "memory", note: "greet trims names" }] });
+  }
   return { content: "nothing to do" };
 }
