@@ -3,6 +3,7 @@ import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { AGENT_SPECS } from "../src/agents/index.js";
 import { buildReactLoop, runReactLoop, type ReactLoopOptions } from "../src/agents/react-loop/index.js";
 import { TOOL_FACTORIES } from "../src/tools/index.js";
+import { DEFAULT_SAFETY } from "../src/safety/policy.js";
 import { benchModels } from "./scripted.js";
 import { openSessionDatabase } from "../src/sessions/database.js";
 import { countCheckpoints, makeWorkspace, removeWorkspace, runSession, type StepTiming } from "./session.js";
@@ -117,6 +118,8 @@ export async function benchSubAgentParts(iterations: number): Promise<void> {
       maxModelCalls: 30,
       callTimeoutMs: 60_000,
       emit,
+      workspace,
+      safety: { ...DEFAULT_SAFETY, approval: "auto" },
     });
     const time = async (fn: () => unknown): Promise<number[]> => {
       const out: number[] = [];

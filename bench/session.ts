@@ -1,3 +1,4 @@
+import { DEFAULT_SAFETY } from "../src/safety/policy.js";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -52,7 +53,7 @@ export async function runSession(
 
   const start = performance.now();
   let previous = start;
-  const stream = await graph.stream({ task: "Add a --config option to every module and test it", workspace, limits }, { ...config, streamMode: "updates" });
+  const stream = await graph.stream({ task: "Add a --config option to every module and test it", workspace, limits, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, { ...config, streamMode: "updates" });
   for await (const chunk of stream) {
     const now = performance.now();
     for (const [node, update] of Object.entries(chunk)) {

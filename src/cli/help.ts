@@ -4,7 +4,10 @@ Usage:
   mini-cursor run "<task>" [options]     start a session on a task
   mini-cursor resume [SESSION] [options] continue a session (the latest by default)
   mini-cursor sessions [options]         list sessions of a workspace
+  mini-cursor diff [SESSION] [options]   what a session changed
+  mini-cursor undo [SESSION] [options]   restore every file a session changed, created or deleted
   mini-cursor memory <command> [options] long-term memory: search, list, add, forget, stats, reindex
+  mini-cursor doctor [options]           sandbox, model, memory and tools: what is in use and why
   mini-cursor <command> --help           help for a command
   mini-cursor --version
 
@@ -22,6 +25,10 @@ Options:
   --max-review-rounds N   review → fix rounds before stopping (default 3)
   --max-model-calls N     model calls per sub-agent run (default 30)
   --command-timeout SECS  default timeout of one command (default 120)
+  --approval MODE         ask (default): ask before each command; auto: run without asking (deny
+                          rules still apply); read-only: no file changes, no commands
+  --approve-file-changes  in ask mode, also ask before each file change (shows the change)
+  --allow-network         let sandboxed commands use the network
   --json                  print one JSON event per line instead of progress text
   -h, --help              show this help`;
 

@@ -5,6 +5,7 @@ import { JsonPrinter } from "./printers/json.js";
 
 /** The process surroundings a command uses, passed in so commands stay testable. */
 export interface CliIo {
+  stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   stdout: Output;
   stderr: Output;
   env: NodeJS.ProcessEnv;

@@ -13,6 +13,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   resume: async () => (await import("./commands/resume.js")).resumeCommand,
   sessions: async () => (await import("./commands/sessions.js")).sessionsCommand,
   memory: async () => (await import("./commands/memory.js")).memoryCommand,
+  diff: async () => (await import("./commands/diff.js")).diffCommand,
+  undo: async () => (await import("./commands/undo.js")).undoCommand,
 };
 
 function version(): string {
@@ -33,12 +35,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const load = COMMANDS[command];
   const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP, memory: MEMORY_HELP };
-  if (load && (rest.includes("--help") || rest.includes("-h"))) {
-    io.stdout.write(`${help[command]}\n`);
+  const quickHelp = help[command];
+  if (load && quickHelp && (rest.includes("--help") || rest.includes("-h"))) {
+    io.stdout.write(`${quickHelp}\n`);
     return EXIT.done;
   }
   if (!load) {
-    io.stderr.write(`mini-cursor: unknown command "${command}" (commands: run, resume, sessions, memory; see --help)\n`);
+    io.stderr.write(`mini-cursor: unknown command "${command}" (commands: run, resume, sessions, diff, undo, memory, doctor; see --help)\n`);
     return EXIT.usage;
   }
   try {
@@ -54,7 +57,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const io: CliIo = { stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
 // Exit explicitly once output is flushed: keep-alive sockets of the HTTP client must not hold the process.
 const exit = (code: number) => process.stdout.write("", () => process.exit(code));
 main(process.argv.slice(2), io).then(exit, (error: unknown) => {

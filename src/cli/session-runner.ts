@@ -1,4 +1,8 @@
+import { Command } from "@langchain/langgraph";
 import { compileGraph } from "../graph/build-graph.js";
+import { isApprovalRequest, type ApprovalRequest, type SafetyPolicy } from "../safety/policy.js";
+import type { ApprovalPrompter } from "./approval-prompt.js";
+import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { renderFinalReport, totalTokens } from "../graph/report.js";
 import type { Limits } from "../graph/schemas.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
@@ -26,6 +30,8 @@ export interface SessionRunOptions {
   printer: EventSink;
   clock: Clock;
   env: NodeJS.ProcessEnv;
+  safety: SafetyPolicy;
+  prompter: ApprovalPrompter;
 }
 
 /**
@@ -46,6 +52,11 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const { sessions } = o.database;
+  // Undo: the workspace as it was before this session first changed it (a resumed session keeps its first).
+  const undo = new UndoRecorder(ShadowStore.open(o.workspace, { env: o.env, clock: o.clock }), o.sessionId, (message) =>
+    o.printer.emit({ type: "notice", level: "warn", message: `Undo: ${message}` }),
+  );
+  await undo.before();
   const memory = await openMemory({
     env: o.env,
     clock: o.clock,
@@ -59,6 +70,9 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       memory: memory.store,
       tools: { commandTimeoutMs: o.commandTimeoutMs },
       callTimeoutMs: o.models.settings.timeoutMs * (o.models.settings.maxRetries + 1) + 5_000,
+      afterStep: async () => {
+        await undo.after();
+      },
     },
     o.database.checkpointer,
   );
@@ -80,8 +94,23 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.printer.emit({ type: "notice", level: "info", message: `No model endpoint configured: using the ${o.models.settings.source.replace(/ \(.*\)$/, "")} with model ${o.models.settings.model}.` });
   }
   try {
-    const input = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits } : null;
-    await graph.invoke(input, config);
+    let input: GraphInput = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits, safety: o.safety } : null;
+    for (;;) {
+      const result: unknown = await graph.invoke(input, config);
+      const request = pendingApproval(result);
+      if (!request) break;
+      // The graph paused before a command or file change: ask, then resume it with the answer.
+      o.printer.emit({ ...request, type: "approval_requested" });
+      const answer = await o.prompter.ask(request);
+      if (!answer) {
+        sessions.update(o.sessionId, { status: "awaiting_approval" });
+        o.printer.emit({ type: "approval_answered", decision: "pending", detail: "no answer (stdin closed)" });
+        o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `Waiting for approval. Answer it with: mini-cursor resume ${o.sessionId}` });
+        return EXIT.interrupted;
+      }
+      o.printer.emit({ type: "approval_answered", decision: answer.decision, detail: answer.decision === "reject" ? answer.reason : answer.decision === "always" ? answer.pattern : "" });
+      input = new Command({ resume: answer });
+    }
     const state = (await graph.getState(config)).values as WorkspaceStateValue;
     const tokens = totalTokens(state);
     const status = state.status === "running" ? "failed" : state.status;
@@ -102,10 +131,26 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    o.prompter.close();
+    await undo.after();
     await memory.close();
     lock.release();
   }
 }
+
+/** The approval request a paused run returned, if it paused for one. */
+function pendingApproval(result: unknown): ApprovalRequest | null {
+  if (typeof result !== "object" || result === null || !("__interrupt__" in result)) return null;
+  const interrupts = (result as { __interrupt__: unknown }).__interrupt__;
+  if (!Array.isArray(interrupts)) return null;
+  for (const item of interrupts) {
+    const value: unknown = typeof item === "object" && item !== null && "value" in item ? item.value : undefined;
+    if (isApprovalRequest(value)) return value;
+  }
+  return null;
+}
+
+type GraphInput = Parameters<ReturnType<typeof compileGraph>["invoke"]>[0];
 
 async function recordProgress(graph: ReturnType<typeof compileGraph>, config: { configurable: { thread_id: string } }, o: SessionRunOptions) {
   try {

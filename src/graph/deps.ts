@@ -14,6 +14,8 @@ export interface GraphDeps {
   tools?: Omit<ToolDeps, "root" | "emit">;
   /** Upper bound for one model call including retries. */
   callTimeoutMs?: number;
+  /** Called after every sub-agent run (e.g. to snapshot the workspace for undo); must not throw. */
+  afterStep?: () => Promise<void>;
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;

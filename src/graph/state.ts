@@ -1,5 +1,6 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
+import { DEFAULT_SAFETY, safetyPolicySchema } from "../safety/policy.js";
 import {
   agentReportSchema,
   caps,
@@ -83,6 +84,13 @@ export const WorkspaceState = new StateSchema({
   /** Long-term memories recalled for this task (filled by the memory store; empty when memory is off). */
   memories: z.array(z.string()).default(() => []),
   limits: limitsSchema.default(() => limitsSchema.parse({})),
+  /** Approval mode and command rules for this session. */
+  safety: safetyPolicySchema.default(() => DEFAULT_SAFETY),
+  /** Command patterns a person allowed "always" during this session. */
+  approvedPatterns: new ReducedValue(z.array(z.string()).default(() => []), {
+    inputSchema: z.array(z.string()),
+    reducer: unionCapped(50),
+  }),
   counters: countersSchema.default(() => countersSchema.parse({})),
   status: sessionStatusSchema.default("running"),
   /** Why the session stopped early, when it did. */

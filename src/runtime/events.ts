@@ -26,6 +26,18 @@ export type ProgressEvent =
   | { type: "review"; stepId: string; decision: "approve" | "changes_requested"; problems: string[] }
   | { type: "limit_reached"; limit: string; detail: string }
   | { type: "notice"; level: "info" | "warn" | "error"; message: string }
+  | {
+      type: "approval_requested";
+      kind: "command" | "file_change";
+      agent: string;
+      stepId: string;
+      tool: string;
+      subject: string;
+      cwd: string;
+      preview: string;
+      suggestedPattern: string;
+    }
+  | { type: "approval_answered"; decision: "approve" | "reject" | "always" | "pending"; detail: string }
   | { type: "session_finished"; sessionId: string; status: string; report: string };
 
 export interface EventSink {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../src/agents/index.js";
 import { runReactLoop } from "../../src/agents/react-loop/index.js";
 import type { AgentSpec } from "../../src/agents/types.js";
+import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
 import { TOOL_FACTORIES } from "../../src/tools/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../graph/scripted-models.js";
@@ -42,6 +43,8 @@ describe("per-agent tool restriction", () => {
         maxModelCalls: 5,
         callTimeoutMs: 10_000,
         emit: () => undefined,
+        workspace: ws.root,
+        safety: { ...DEFAULT_SAFETY, approval: "auto" },
       },
       spec.systemPrompt(ws.root, [...spec.tools, spec.finishTool.name]),
       "brief",

@@ -12,13 +12,22 @@ export interface CliRun {
 }
 
 /** The built CLI as a real child process (as a user runs it), with a clean, explicit environment. */
-export function startCli(args: string[], options: { cwd: string; env: Record<string, string> }): CliRun {
+export interface CliOptions {
+  cwd: string;
+  env: Record<string, string>;
+  /** Written to the CLI's stdin (approval answers, one per line), then stdin is closed. */
+  input?: string;
+}
+
+export function startCli(args: string[], options: CliOptions): CliRun {
   const child = spawn(process.execPath, [CLI, ...args], {
     cwd: options.cwd,
     // Memory is off unless a test turns it on (tests/memory): no test may start Chroma in the user's data folder.
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
+    // Approvals are automatic unless a test asks for them (tests/safety): no test waits for a person.
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", MINI_CURSOR_APPROVAL: "auto", ...options.env },
+    stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  if (options.input !== undefined) child.stdin?.end(options.input);
   let out = "";
   let err = "";
   child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
@@ -29,7 +38,7 @@ export function startCli(args: string[], options: { cwd: string; env: Record<str
   return { child, stdout: () => out, stderr: () => err, done };
 }
 
-export async function runCli(args: string[], options: { cwd: string; env: Record<string, string> }) {
+export async function runCli(args: string[], options: CliOptions) {
   const run = startCli(args, options);
   const { code } = await run.done;
   return { code, stdout: run.stdout(), stderr: run.stderr() };

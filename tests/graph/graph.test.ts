@@ -8,6 +8,7 @@ import { compileGraph } from "../../src/graph/build-graph.js";
 import { DEFAULT_LIMITS, type Limits } from "../../src/graph/schemas.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
 import { memoryOff } from "../../src/memory/types.js";
+import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
 import { EventRecorder } from "../../src/runtime/events.js";
 import { calls, finishPlan, plan, say, scriptedModels, type Reply } from "./scripted-models.js";
 
@@ -25,7 +26,7 @@ async function runGraph(script: Partial<Record<"planner" | "researcher" | "coder
   const events = new EventRecorder();
   const graph = compileGraph({ models, events, clock: { now: () => 0 }, memory: memoryOff }, new MemorySaver());
   const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
-  await graph.invoke({ task: "add a sum module with a test", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits } }, config);
+  await graph.invoke({ task: "add a sum module with a test", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
   const state = (await graph.getState(config)).values as WorkspaceStateValue;
   return { state, events, seen: models.seen };
 }

@@ -102,6 +102,8 @@ function defaults(): typeof WorkspaceState.State {
     memories: [],
     limits: { maxPlanRevisions: 5, maxAgentRuns: 5, maxReviewRounds: 2, maxModelCallsPerRun: 5 },
     counters: { planRevisions: 0, agentRuns: 0, reviewRounds: 0 },
+    safety: { approval: "auto", approveFileChanges: false, allow: [], deny: [], allowNetwork: false },
+    approvedPatterns: [],
     status: "running",
     stopReason: "",
     summary: "",

@@ -59,6 +59,11 @@ function script(req: ScriptedRequest): ScriptedReply {
         }
       : { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "hello.txt created" } }] };
   }
+  if (role === "coder" && req.messages.some((m) => m.content.includes("Overall task: count the files"))) {
+    return hasToolResult(req, "execute_command")
+      ? { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "counted" } }] }
+      : { toolCalls: [{ name: "execute_command", args: { command: "ls | wc -l > count.txt" } }] };
+  }
   if (role === "coder") {
     return hasToolResult(req, "write_file")
       ? { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "wrote hello.txt" } }] }
@@ -184,6 +189,33 @@ describe("langgraph dev serves the mini-cursor graph", () => {
       expect(runs.map((r) => r.status)).toEqual(["success"]);
 
       console.info(`langgraph dev run took ${runMs} ms; ${progress.length} custom events: ${[...new Set(types)].join(", ")}`);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    "pauses for approval with an interrupt and resumes from the API",
+    async () => {
+      if (!server || !model || !workspace) throw new Error("beforeAll did not finish");
+      const client = new Client({ apiUrl: server.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
+      const thread = await client.threads.create();
+      const config = {
+        configurable: { workspace: workspace.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test", approval: "ask" },
+        recursionLimit: 60,
+      };
+      await client.runs.wait(thread.thread_id, GRAPH_ID, { input: { task: "count the files" }, config });
+
+      const paused = await client.threads.getState<WorkspaceStateValue>(thread.thread_id, undefined, { subgraphs: true });
+      const interrupts = paused.tasks.flatMap((t) => t.interrupts);
+      expect(interrupts).toHaveLength(1);
+      expect(interrupts[0]?.value).toMatchObject({ type: "approval", kind: "command", agent: "coder", subject: "ls | wc -l > count.txt" });
+      await expect(readFile(path.join(workspace.root, "count.txt"), "utf8")).rejects.toThrow();
+
+      await client.runs.wait(thread.thread_id, GRAPH_ID, { command: { resume: { decision: "approve" } }, config });
+      const done = await client.threads.getState<WorkspaceStateValue>(thread.thread_id);
+      expect(done.values.status).toBe("done");
+      expect(done.next).toEqual([]);
+      expect(Number((await readFile(path.join(workspace.root, "count.txt"), "utf8")).trim())).toBeGreaterThan(0);
     },
     RUN_TIMEOUT_MS + 10_000,
   );

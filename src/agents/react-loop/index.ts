@@ -3,8 +3,10 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import type { AgentName, ProgressEvent } from "../../runtime/events.js";
+import type { SafetyPolicy } from "../../safety/policy.js";
 import type { FinishToolSpec, LoopOutcome } from "../types.js";
 import { LoopState, type LoopStateValue } from "./loop-state.js";
+import { createApproveNode } from "./approve-node.js";
 import { createModelNode, textOf } from "./model-node.js";
 import { createToolsNode } from "./tools-node.js";
 
@@ -18,14 +20,18 @@ export interface ReactLoopOptions {
   maxModelCalls: number;
   callTimeoutMs: number;
   emit: (event: ProgressEvent) => void;
+  workspace: string;
+  safety: SafetyPolicy;
+  /** "Always" patterns granted earlier in the session. */
+  allowPatterns?: string[];
 }
 
-function afterModel(state: LoopStateValue): "tools" | "model" | typeof END {
+function afterModel(state: LoopStateValue): "approve" | "model" | typeof END {
   if (state.stopReason) return END;
   const last = state.messages.at(-1);
   // A reminder was appended: ask the model again.
   if (last && HumanMessage.isInstance(last)) return "model";
-  return "tools";
+  return "approve";
 }
 
 function afterTools(state: LoopStateValue): "model" | typeof END {
@@ -33,30 +39,32 @@ function afterTools(state: LoopStateValue): "model" | typeof END {
 }
 
 /**
- * One sub-agent as its own ReAct subgraph (model ⇄ tools) with its own messages. It is compiled without a
- * checkpointer: its transcript never enters the session's checkpoints, and the parent node is the unit
- * that is checkpointed (an interrupted run is redone whole on resume).
+ * One sub-agent as its own ReAct subgraph (model → approve → tools → model …) with its own messages. It shares
+ * the session's checkpointer under its own namespace, so an approval pause or a crash resumes inside the run
+ * instead of redoing it; its transcript stays in its own namespace, out of the shared workspace state.
  */
 export function buildReactLoop(options: ReactLoopOptions) {
   return new StateGraph(LoopState)
     .addNode("model", createModelNode(options))
+    .addNode("approve", createApproveNode(options))
     .addNode("tools", createToolsNode(options))
     .addEdge(START, "model")
-    .addConditionalEdges("model", afterModel, ["tools", "model", END])
+    .addConditionalEdges("model", afterModel, ["approve", "model", END])
+    .addEdge("approve", "tools")
     .addConditionalEdges("tools", afterTools, ["model", END])
-    .compile({ checkpointer: false, name: `${options.agent}-loop` });
+    .compile({ name: `${options.agent}-loop` });
 }
 
 export async function runReactLoop(
   options: ReactLoopOptions,
   systemPrompt: string,
   brief: string,
-): Promise<LoopOutcome & { inputTokens: number; outputTokens: number }> {
+): Promise<LoopOutcome & { inputTokens: number; outputTokens: number; allowPatterns: string[] }> {
   const loop = buildReactLoop(options);
   const final = await loop.invoke(
-    { messages: [new SystemMessage(systemPrompt), new HumanMessage(brief)] },
-    // Each model call is at most two graph steps (model, tools) plus the one reminder.
-    { recursionLimit: options.maxModelCalls * 2 + 6 },
+    { messages: [new SystemMessage(systemPrompt), new HumanMessage(brief)], allowPatterns: options.allowPatterns ?? [] },
+    // Each model call is at most three graph steps (model, approve, tools) plus the one reminder.
+    { recursionLimit: options.maxModelCalls * 3 + 6 },
   );
   const lastAi = [...final.messages].reverse().find((m) => m.getType() === "ai");
   return {
@@ -68,5 +76,6 @@ export async function runReactLoop(
     commands: final.commands,
     inputTokens: final.inputTokens,
     outputTokens: final.outputTokens,
+    allowPatterns: final.allowPatterns,
   };
 }

@@ -17,6 +17,10 @@ export const LoopState = new StateSchema({
   stopReason: z.enum(["", "finished", "text", "call_limit"]).default(""),
   inputTokens: z.number().default(0),
   outputTokens: z.number().default(0),
+  /** The approval gate's verdict per tool call id of the newest model reply. */
+  decisions: z.record(z.string(), z.object({ decision: z.enum(["approve", "reject", "deny"]), reason: z.string() })).default(() => ({})),
+  /** Command patterns a person allowed "always" for the rest of the session. */
+  allowPatterns: z.array(z.string()).default(() => []),
   filesChanged: new ReducedValue(z.array(z.string()).default(() => []), {
     inputSchema: z.array(z.string()),
     reducer: (a: string[], b: string[]) => [...new Set([...a, ...b])],

@@ -77,6 +77,16 @@ export function createToolsNode(deps: ToolsNodeDeps) {
         messages.push(new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." }));
         continue;
       }
+      const verdict = state.decisions[id];
+      if (verdict && verdict.decision !== "approve") {
+        const text =
+          verdict.decision === "deny"
+            ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
+            : `the user rejected this ${name === "execute_command" ? "command" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
+        messages.push(errorMessage(id, name, text));
+        deps.emit({ type: "tool_result", agent: deps.agent, stepId: deps.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
+        continue;
+      }
       const tool = byName.get(name);
       if (!tool) {
         messages.push(errorMessage(id, name, `tool "${name}" is not available to the ${deps.agent}. Available tools: ${available}.`));

@@ -9,6 +9,7 @@ import { RESUME_HELP } from "../help.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { describeModels, setupModels } from "../model-setup.js";
 import { runSession } from "../session-runner.js";
+import { makePrompter, resolveSafety } from "../safety-setup.js";
 
 const storedSchema = z.object({
   limits: limitsSchema.default(DEFAULT_LIMITS),
@@ -58,6 +59,10 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       printer,
       clock,
       env: io.env,
+      // A session keeps the safety settings it started with (they are in its state); these apply only
+      // when it must start over because it was killed before its first checkpoint.
+      safety: resolveSafety({}, workspace, io.env),
+      prompter: makePrompter(io, values.json ?? false),
     });
   } finally {
     database.close();

@@ -8,6 +8,7 @@ import { RUN_HELP } from "../help.js";
 import { describeModels, setupModels } from "../model-setup.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { runSession } from "../session-runner.js";
+import { makePrompter, resolveSafety } from "../safety-setup.js";
 
 const RUN_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -17,6 +18,9 @@ const RUN_OPTIONS = {
   "max-review-rounds": { type: "string" },
   "max-model-calls": { type: "string" },
   "command-timeout": { type: "string" },
+  approval: { type: "string" },
+  "approve-file-changes": { type: "boolean" },
+  "allow-network": { type: "boolean" },
 } as const;
 
 export interface StoredRunOptions {
@@ -40,6 +44,11 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   };
   const commandTimeoutMs = (positiveInt(values["command-timeout"], "--command-timeout") ?? 120) * 1000;
   const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const safety = resolveSafety(
+    { approval: values.approval, approveFileChanges: values["approve-file-changes"], allowNetwork: values["allow-network"] },
+    workspace,
+    io.env,
+  );
   const models = await setupModels({ model: values.model, baseUrl: values["base-url"] }, io.env);
   const printer = makePrinter(values.json ?? false, io, clock);
   const modelLabel = describeModels(models.settings);
@@ -63,6 +72,8 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
       printer,
       clock,
       env: io.env,
+      safety,
+      prompter: makePrompter(io, values.json ?? false),
     });
   } finally {
     database.close();

@@ -66,6 +66,13 @@ export class HumanPrinter implements EventSink {
       case "notice":
         this.line(event.level === "info" ? `ℹ ${event.message}` : this.paint(33, `⚠ ${event.message}`));
         break;
+      case "approval_requested":
+        this.line(this.paint(33, `? approval needed: ${event.agent} (${event.stepId}) wants to ${event.kind === "command" ? `run in ${event.cwd}:` : "change a file:"}`));
+        for (const l of event.preview.split("\n")) this.line(`    ${l}`);
+        break;
+      case "approval_answered":
+        this.line(this.paint(2, `  → ${event.decision}${event.detail ? `: ${event.detail}` : ""}`));
+        break;
       case "session_finished":
         this.line("");
         this.line(event.report);

@@ -6,6 +6,8 @@ import { DEFAULT_CALL_TIMEOUT_MS } from "../deps.js";
 import { clip, type AgentReport } from "../schemas.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
 
+const CHANGING_TOOLS = new Set(["write_file", "edit_file", "execute_command"]);
+
 /**
  * A graph node that runs one sub-agent on the step the planner routed to. The agent's transcript lives
  * and dies inside its own subgraph; only the compact report and small facts enter the shared state.
@@ -30,8 +32,10 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
       return { lastReport: report, counters: runs };
     }
     emit({ type: "step_started", stepId: step.id, agent: spec.name, goal: step.goal });
-    // memory_search exists only while long-term memory is on.
-    const names = spec.tools.filter((name) => name !== "memory_search" || deps.memory.enabled);
+    // memory_search exists only while long-term memory is on; read-only mode offers no way to change anything.
+    const names = spec.tools.filter(
+      (name) => (name !== "memory_search" || deps.memory.enabled) && (state.safety.approval !== "read-only" || !CHANGING_TOOLS.has(name)),
+    );
     const tools = names.map((name) => TOOL_FACTORIES[name]({ ...deps.tools, root: state.workspace, emit, memory: deps.memory }));
     const lastReview = state.reviews.at(-1) ?? null;
     const outcome = await runReactLoop(
@@ -45,6 +49,9 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
         maxModelCalls: state.limits.maxModelCallsPerRun,
         callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         emit,
+        workspace: state.workspace,
+        safety: state.safety,
+        allowPatterns: state.approvedPatterns,
       },
       spec.systemPrompt(state.workspace, [...names, spec.finishTool.name]),
       spec.brief({
@@ -57,6 +64,7 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
         lastReview,
       }),
     );
+    await deps.afterStep?.();
     const report = spec.toReport(outcome, step.id);
     if (outcome.stopReason === "call_limit") {
       emit({ type: "limit_reached", limit: "model calls per run", detail: `${spec.name} used ${outcome.modelCalls} model calls on ${step.id}` });
@@ -73,6 +81,7 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
       commands: outcome.commands.map((c) => ({ stepId: step.id, agent: spec.name, ...c, command: clip(c.command, 200) })),
       reviews: report.review ? [report.review] : [],
       usage: { [spec.name]: { inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, calls: outcome.modelCalls } },
+      approvedPatterns: outcome.allowPatterns,
     };
   };
 }

@@ -3,6 +3,7 @@ import type { GraphDeps } from "../../deps.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "../../deps.js";
 import { clip, type PlanStep, type SessionStatus } from "../../schemas.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
+import { approvalModeSchema, type SafetyPolicy } from "../../../safety/policy.js";
 import { askPlanner } from "./ask-planner.js";
 import { renderPlannerContext } from "./context.js";
 import {
@@ -47,6 +48,13 @@ export function createPlannerNode(deps: GraphDeps) {
 
     const workspace = workspaceFrom(state, config);
     if (workspace !== state.workspace) update.workspace = workspace;
+    // Studio and API runs may set the approval mode in their configurable settings.
+    const configuredMode = approvalModeSchema.safeParse(config.configurable?.approval);
+    const safety: SafetyPolicy =
+      state.plan.length === 0 && !report && configuredMode.success && configuredMode.data !== state.safety.approval
+        ? { ...state.safety, approval: configuredMode.data }
+        : state.safety;
+    if (safety !== state.safety) update.safety = safety;
 
     const publish = (steps: PlanStep[]) =>
       emit({ type: "plan", revision: counters.planRevisions, steps: steps.map(({ id, agent, goal, status }) => ({ id, agent, goal, status })) });
@@ -87,7 +95,7 @@ export function createPlannerNode(deps: GraphDeps) {
     if (isRevision && counters.planRevisions >= limits.maxPlanRevisions) {
       return stop("limit_reached", `plan revisions: the limit of ${limits.maxPlanRevisions} revisions was reached`);
     }
-    const context = renderPlannerContext({ ...state, workspace, plan, memories, counters }, report);
+    const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety }, report);
     const answer = await askPlanner(deps.models.forRole("planner"), context, callTimeoutMs, config.signal);
     emit({ type: "model_call", agent: "planner", inputTokens: answer.inputTokens, outputTokens: answer.outputTokens });
     update.usage = { planner: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, calls: answer.calls } };

@@ -1,0 +1,62 @@
+import readline from "node:readline";
+import type { ApprovalAnswer, ApprovalRequest } from "../safety/policy.js";
+import type { Output } from "./printers/human.js";
+
+/** Asks a person to approve a paused command or file change; null when nobody can answer (stdin closed). */
+export interface ApprovalPrompter {
+  ask(request: ApprovalRequest): Promise<ApprovalAnswer | null>;
+  close(): void;
+}
+
+/**
+ * One answer per line: `y` (approve), `n [reason]` (reject, the reason goes back to the model),
+ * `a [pattern]` (approve and allow the pattern for the rest of the session; the suggested one by default).
+ * Works the same from a terminal and from a pipe, so scripts and tests can answer too.
+ */
+export function parseAnswer(line: string, request: ApprovalRequest): ApprovalAnswer | undefined {
+  const text = line.trim();
+  const match = /^(y|yes|n|no|a|always)\b[\s:]*(.*)$/i.exec(text);
+  if (!match) return undefined;
+  const word = (match[1] ?? "").toLowerCase();
+  const rest = (match[2] ?? "").trim();
+  if (word === "y" || word === "yes") return { decision: "approve" };
+  if (word === "n" || word === "no") return { decision: "reject", reason: rest };
+  return { decision: "always", pattern: rest || request.suggestedPattern };
+}
+
+export function createLinePrompter(input: NodeJS.ReadableStream, out: Output, showPrompt: boolean): ApprovalPrompter {
+  const lines: string[] = [];
+  const waiters: ((line: string | null) => void)[] = [];
+  let closed = false;
+  const rl = readline.createInterface({ input, terminal: false });
+  rl.on("line", (line) => {
+    const waiter = waiters.shift();
+    if (waiter) waiter(line);
+    else lines.push(line);
+  });
+  rl.on("close", () => {
+    closed = true;
+    for (const waiter of waiters.splice(0)) waiter(null);
+  });
+  const nextLine = (): Promise<string | null> => {
+    const queued = lines.shift();
+    if (queued !== undefined) return Promise.resolve(queued);
+    if (closed) return Promise.resolve(null);
+    return new Promise((resolve) => waiters.push(resolve));
+  };
+  return {
+    async ask(request) {
+      for (;;) {
+        if (showPrompt) out.write(`Approve? [y]es / [n]o <reason> / [a]lways (${request.suggestedPattern}) > `);
+        const line = await nextLine();
+        if (line === null) return null;
+        const answer = parseAnswer(line, request);
+        if (answer) return answer;
+        if (showPrompt) out.write(`Please answer y, n <reason> or a [pattern].\n`);
+      }
+    },
+    close() {
+      rl.close();
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import type { Clock } from "../../runtime/clock.js";
+import { InvalidSessionIdError, UnknownSessionError } from "../../undo/errors.js";
+import { resolveSessionTarget, type SessionTarget } from "../../undo/session-target.js";
+import { ShadowStore } from "../../undo/shadow-store.js";
+import type { FileChange } from "../../undo/types.js";
+import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { EXIT, UsageError } from "../exit-codes.js";
+import type { CliIo } from "../io.js";
+
+export const DIFF_HELP = `Usage: mini-cursor diff [SESSION] [options]
+
+Shows what a session changed in the workspace: the files created, modified and deleted, then a unified diff.
+SESSION defaults to the most recently updated session of the workspace.
+Ignored files (.gitignore), .git/, .mini-cursor/ and node_modules/ are not tracked.
+
+Options:
+  --workspace DIR   project folder (default: current folder)
+  --json            print { session, changes: [{ path, change }], diff }
+  -h, --help        show this help`;
+
+/** A mistyped or unknown session is a usage problem: one line, exit 2. */
+export async function targetOrUsage(workspace: string, wanted: string | undefined, store: ShadowStore, clock: Clock): Promise<SessionTarget> {
+  try {
+    return await resolveSessionTarget(workspace, wanted, store, clock);
+  } catch (error) {
+    if (error instanceof UnknownSessionError || error instanceof InvalidSessionIdError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+export function changeLines(changes: readonly FileChange[]): string {
+  return changes.map((c) => `  ${c.change.padEnd(9)} ${c.path}\n`).join("");
+}
+
+export async function diffCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
+  const { values, positionals } = parse(argv, COMMON_OPTIONS);
+  if (values.help) {
+    io.stdout.write(`${DIFF_HELP}\n`);
+    return EXIT.done;
+  }
+  if (positionals.length > 1) throw new UsageError("diff takes at most one session id");
+  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const store = ShadowStore.open(workspace, { env: io.env, clock });
+  const target = await targetOrUsage(workspace, positionals[0], store, clock);
+  const changes = target.record ? await store.changes(target.id) : [];
+  const diff = changes.length > 0 ? await store.diff(target.id) : "";
+  if (values.json) {
+    io.stdout.write(`${JSON.stringify({ session: target.id, changes, diff })}\n`);
+    return EXIT.done;
+  }
+  if (changes.length === 0) {
+    io.stdout.write(`Session ${target.id} has no recorded changes.\n`);
+    return EXIT.done;
+  }
+  const undone = target.record?.undoneAt ? ` (undone at ${target.record.undoneAt})` : "";
+  const files = changes.length === 1 ? "1 file" : `${changes.length} files`;
+  io.stdout.write(`Session ${target.id} changed ${files}${undone}:\n${changeLines(changes)}\n${diff}`);
+  if (diff.length > 0 && !diff.endsWith("\n")) io.stdout.write("\n");
+  return EXIT.done;
+}

@@ -1,0 +1,168 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import { rgPath } from "@vscode/ripgrep";
+import { chromaHeartbeat, defaultDataDir } from "../../memory/chroma/server.js";
+import { LOCAL_HOST } from "../../memory/chroma/local-process.js";
+import { readServerState } from "../../memory/chroma/state-file.js";
+import { resolveModelSettings } from "../../models/config.js";
+import { probeOllama } from "../../models/ollama-probe.js";
+import type { Clock } from "../../runtime/clock.js";
+import { probeSandbox } from "../../sandbox/probe.js";
+import { dataDir } from "../../sessions/paths.js";
+import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { EXIT, UsageError } from "../exit-codes.js";
+import type { CliIo } from "../io.js";
+
+export const DOCTOR_HELP = `Usage: mini-cursor doctor [--json] [--workspace DIR]
+
+Checks what mini-cursor needs and reports how it is set up here: Node.js, the command sandbox
+(bubblewrap), ripgrep, the model endpoint, long-term memory (Chroma) and the workspace's data folder.
+Starts nothing. Exits 1 when something required is broken (Node.js too old, ripgrep or the model
+endpoint missing), else 0.
+
+Options:
+  --workspace DIR   The workspace to report on (default: the current folder)
+  --json            One JSON object instead of text
+  -h, --help        Show this help`;
+
+const MIN_NODE_MAJOR = 20;
+const HEARTBEAT_MS = 1_500;
+const NO_SANDBOX_EFFECT = "commands run with process-tree confinement only; approval is forced to ask";
+const SANDBOX_EFFECT = "commands run inside the bubblewrap sandbox";
+
+export interface DoctorReport {
+  ok: boolean;
+  node: { ok: boolean; version: string; required: string };
+  sandbox: { kind: "bubblewrap" | "none"; reason: string; version?: string; effect: string };
+  ripgrep: { ok: boolean; path: string; version?: string; error?: string };
+  model:
+    | { ok: true; source: string; baseUrl?: string; model: string; roleModels: Record<string, string>; timeoutMs: number; maxRetries: number }
+    | { ok: false; error: string };
+  memory: {
+    enabled: boolean;
+    reason?: string;
+    chromaUrl?: string;
+    dataDir?: string;
+    server?: { running: boolean; detail: string; url?: string; pid?: number };
+  };
+  workspace: { path: string; dataDir: string; exists: boolean };
+}
+
+const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
+function checkNode(): DoctorReport["node"] {
+  const major = Number(process.versions.node.split(".")[0]);
+  return { ok: major >= MIN_NODE_MAJOR, version: process.version, required: `>=${MIN_NODE_MAJOR}` };
+}
+
+async function checkSandbox(env: NodeJS.ProcessEnv): Promise<DoctorReport["sandbox"]> {
+  const status = await probeSandbox({ home: env.HOME || os.homedir() });
+  return { ...status, effect: status.kind === "bubblewrap" ? SANDBOX_EFFECT : NO_SANDBOX_EFFECT };
+}
+
+function checkRipgrep(): Promise<DoctorReport["ripgrep"]> {
+  return new Promise((resolve) => {
+    execFile(rgPath, ["--version"], { timeout: 10_000, encoding: "utf8" }, (error, stdout) => {
+      if (error) resolve({ ok: false, path: rgPath, error: message(error) });
+      else resolve({ ok: true, path: rgPath, version: stdout.split("\n")[0]?.trim() });
+    });
+  });
+}
+
+async function checkModel(env: NodeJS.ProcessEnv): Promise<DoctorReport["model"]> {
+  try {
+    const s = await resolveModelSettings({}, env, probeOllama);
+    const roleModels = Object.fromEntries(Object.entries(s.roleModels).filter((e): e is [string, string] => e[1] !== undefined));
+    // The API key is never reported, not even in part.
+    return { ok: true, source: s.source, baseUrl: s.baseUrl, model: s.model, roleModels, timeoutMs: s.timeoutMs, maxRetries: s.maxRetries };
+  } catch (error) {
+    return { ok: false, error: message(error) };
+  }
+}
+
+async function checkMemory(env: NodeJS.ProcessEnv): Promise<DoctorReport["memory"]> {
+  if (env.MINI_CURSOR_MEMORY === "off") return { enabled: false, reason: "memory is disabled (MINI_CURSOR_MEMORY=off)" };
+  const chromaUrl = env.CHROMA_URL?.trim();
+  if (chromaUrl) {
+    const running = await chromaHeartbeat(chromaUrl, HEARTBEAT_MS).catch(() => false);
+    const detail = running ? `Chroma at ${chromaUrl} answers` : `Chroma at ${chromaUrl} does not answer; memory will be off until it does`;
+    return { enabled: true, chromaUrl, server: { running, detail, url: chromaUrl } };
+  }
+  const dir = defaultDataDir(env);
+  const state = readServerState(dir);
+  if (!state) {
+    return { enabled: true, dataDir: dir, server: { running: false, detail: "no local Chroma server is running; a session starts one on demand" } };
+  }
+  const url = `http://${LOCAL_HOST}:${state.port}`;
+  const running = await chromaHeartbeat(url, HEARTBEAT_MS).catch(() => false);
+  const detail = running
+    ? `a local Chroma server (pid ${state.pid}) answers at ${url}`
+    : `the state file names a server (pid ${state.pid}) at ${url} that does not answer; a session will replace it`;
+  return { enabled: true, dataDir: dir, server: { running, detail, url, pid: state.pid } };
+}
+
+export async function collectDoctorReport(workspace: string, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
+  const [sandbox, ripgrep, model, memory] = await Promise.all([checkSandbox(env), checkRipgrep(), checkModel(env), checkMemory(env)]);
+  const node = checkNode();
+  const data = dataDir(workspace);
+  return {
+    ok: node.ok && ripgrep.ok && model.ok,
+    node,
+    sandbox,
+    ripgrep,
+    model,
+    memory,
+    workspace: { path: workspace, dataDir: data, exists: fs.existsSync(data) },
+  };
+}
+
+function indent(text: string, by: string): string {
+  return text.split("\n").join(`\n${by}`);
+}
+
+function renderModel(model: DoctorReport["model"]): string {
+  if (!model.ok) return `FAIL  ${indent(model.error, "            ")}`;
+  const roles = Object.entries(model.roleModels).map(([role, name]) => `${role}=${name}`);
+  const where = model.baseUrl ? ` at ${model.baseUrl}` : "";
+  return `ok    ${model.model}${where} (from ${model.source})${roles.length > 0 ? `; per role: ${roles.join(", ")}` : ""}`;
+}
+
+function renderMemory(memory: DoctorReport["memory"]): string {
+  if (!memory.enabled) return `off   ${memory.reason ?? "disabled"}`;
+  const where = memory.chromaUrl ? `CHROMA_URL=${memory.chromaUrl}` : `local Chroma, data in ${memory.dataDir}`;
+  return `${memory.server?.running ? "ok  " : "info"}  ${where}: ${memory.server?.detail ?? ""}`;
+}
+
+export function renderDoctorReport(r: DoctorReport): string {
+  const sandbox =
+    r.sandbox.kind === "bubblewrap"
+      ? `ok    ${r.sandbox.reason}`
+      : `warn  none: ${r.sandbox.reason}; ${r.sandbox.effect}`;
+  const rg = r.ripgrep.ok ? `ok    ${r.ripgrep.path} (${r.ripgrep.version ?? "unknown version"})` : `FAIL  ${r.ripgrep.path}: ${r.ripgrep.error ?? ""}`;
+  const workspaceData = `${r.workspace.dataDir} (${r.workspace.exists ? "exists" : "not created yet"})`;
+  const lines = [
+    "mini-cursor doctor",
+    `  Node.js    ${r.node.ok ? "ok  " : "FAIL"}  ${r.node.version} (needs ${r.node.required})`,
+    `  Sandbox    ${sandbox}`,
+    `  ripgrep    ${rg}`,
+    `  Model      ${renderModel(r.model)}`,
+    `  Memory     ${renderMemory(r.memory)}`,
+    `  Workspace  info  ${r.workspace.path}; data in ${workspaceData}`,
+    r.ok ? "Everything required works." : "Something required is broken (see FAIL above).",
+  ];
+  return lines.join("\n");
+}
+
+export async function doctorCommand(argv: string[], io: CliIo, _clock: Clock): Promise<number> {
+  const { values, positionals } = parse(argv, COMMON_OPTIONS);
+  if (values.help) {
+    io.stdout.write(`${DOCTOR_HELP}\n`);
+    return EXIT.done;
+  }
+  if (positionals.length > 0) throw new UsageError(`doctor takes no arguments, got "${positionals[0]}"`);
+  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const report = await collectDoctorReport(workspace, io.env);
+  io.stdout.write(values.json ? `${JSON.stringify(report)}\n` : `${renderDoctorReport(report)}\n`);
+  return report.ok ? EXIT.done : EXIT.failed;
+}

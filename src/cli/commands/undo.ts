@@ -1,0 +1,60 @@
+import type { Clock } from "../../runtime/clock.js";
+import { ShadowStore } from "../../undo/shadow-store.js";
+import type { UndoReport } from "../../undo/types.js";
+import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { EXIT, UsageError } from "../exit-codes.js";
+import type { CliIo } from "../io.js";
+import { targetOrUsage } from "./diff.js";
+
+export const UNDO_HELP = `Usage: mini-cursor undo [SESSION] [options]
+
+Puts back every file a session created, modified or deleted as it was before the session: content, executable
+bit, deleted files restored, created files and the folders they needed removed. A file changed after the
+session (by you or a later session) is left as it is and listed as skipped.
+SESSION defaults to the most recently updated session of the workspace.
+Ignored files (.gitignore), .git/, .mini-cursor/ and node_modules/ are not tracked, so not restored.
+
+Exit codes: 0 undone (or nothing to undo), 1 some files were skipped or undo failed, 2 unknown session.
+
+Options:
+  --workspace DIR   project folder (default: current folder)
+  --json            print the report as JSON
+  -h, --help        show this help`;
+
+function humanReport(report: UndoReport): string {
+  const parts = [`${report.restored.length} restored`, `${report.removed.length} removed`, `${report.skipped.length} skipped`];
+  const lines = [`Undid session ${report.session}: ${parts.join(", ")}.`];
+  for (const p of report.restored) lines.push(`  restored  ${p}`);
+  for (const p of report.removed) lines.push(`  removed   ${p}`);
+  for (const s of report.skipped) lines.push(`  skipped   ${s.path}: ${s.reason}`);
+  if (report.unchanged.length > 0) lines.push(`  (${report.unchanged.length} already as before the session)`);
+  if (report.skipped.length > 0) lines.push("Skipped files changed after the session; undo left them as they are.");
+  return `${lines.join("\n")}\n`;
+}
+
+export async function undoCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
+  const { values, positionals } = parse(argv, COMMON_OPTIONS);
+  if (values.help) {
+    io.stdout.write(`${UNDO_HELP}\n`);
+    return EXIT.done;
+  }
+  if (positionals.length > 1) throw new UsageError("undo takes at most one session id");
+  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const store = ShadowStore.open(workspace, { env: io.env, clock });
+  const target = await targetOrUsage(workspace, positionals[0], store, clock);
+  if (target.running) {
+    io.stderr.write(`mini-cursor: session ${target.id} is still running; stop it before undoing its changes\n`);
+    return EXIT.failed;
+  }
+  const changes = target.record ? await store.changes(target.id) : [];
+  if (changes.length === 0 && !target.record?.undoneAt) {
+    const nothing = { session: target.id, nothingToUndo: true, restored: [], removed: [], skipped: [], unchanged: [] };
+    io.stdout.write(values.json ? `${JSON.stringify(nothing)}\n` : `Session ${target.id} has no recorded changes; nothing to undo.\n`);
+    return EXIT.done;
+  }
+  const report = await store.undo(target.id);
+  if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`);
+  else if (report.alreadyUndone) io.stdout.write(`Session ${report.session} was already undone at ${report.undoneAt}; nothing to do.\n`);
+  else io.stdout.write(humanReport(report));
+  return report.skipped.length > 0 && !report.alreadyUndone ? EXIT.failed : EXIT.done;
+}

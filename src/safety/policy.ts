@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/** How commands (and, when asked for, file changes) are approved. */
+export const approvalModeSchema = z.enum(["ask", "auto", "read-only"]);
+export type ApprovalMode = z.infer<typeof approvalModeSchema>;
+
+/** The safety settings of one session; stored in its state so a resumed session keeps them. */
+export const safetyPolicySchema = z.object({
+  approval: approvalModeSchema.default("ask"),
+  /** Ask before write_file / edit_file too (ask mode only), showing the change. */
+  approveFileChanges: z.boolean().default(false),
+  /** Command patterns from config that run without asking (deny rules still win). */
+  allow: z.array(z.string()).default(() => []),
+  /** Command patterns from config that never run. */
+  deny: z.array(z.string()).default(() => []),
+  /** Sandboxed commands may use the network. */
+  allowNetwork: z.boolean().default(false),
+});
+export type SafetyPolicy = z.infer<typeof safetyPolicySchema>;
+export const DEFAULT_SAFETY: SafetyPolicy = safetyPolicySchema.parse({});
+
+/** What the graph pauses with (LangGraph `interrupt`) before a command or file change runs. */
+export interface ApprovalRequest {
+  type: "approval";
+  kind: "command" | "file_change";
+  agent: string;
+  stepId: string;
+  tool: string;
+  /** The command, or the file path for a file change. */
+  subject: string;
+  cwd: string;
+  /** What will happen, for the person deciding (the command, or a preview of the change). */
+  preview: string;
+  /** The pattern an "always" answer would allow for the rest of the session. */
+  suggestedPattern: string;
+}
+
+/** The answer that resumes the graph (LangGraph `Command({ resume })`). */
+export const approvalAnswerSchema = z.discriminatedUnion("decision", [
+  z.object({ decision: z.literal("approve") }),
+  z.object({ decision: z.literal("reject"), reason: z.string().default("") }),
+  z.object({ decision: z.literal("always"), pattern: z.string().min(1) }),
+]);
+export type ApprovalAnswer = z.infer<typeof approvalAnswerSchema>;
+
+export function isApprovalRequest(value: unknown): value is ApprovalRequest {
+  return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "approval";
+}

@@ -1,0 +1,38 @@
+import type { ShadowStore } from "./shadow-store.js";
+
+/**
+ * The session's handle on the undo store. Undo is a convenience: a snapshot that fails (git missing, disk
+ * full) must never stop the session, so the first failure is reported through `onProblem` and recording
+ * stops for the rest of this run (a later `after` on top of a failed one would misattribute changes).
+ */
+export class UndoRecorder {
+  private off = false;
+
+  constructor(
+    private readonly store: ShadowStore,
+    private readonly sessionId: string,
+    private readonly onProblem: (message: string) => void,
+  ) {}
+
+  /** Baseline, before the session's first tool call; a no-op for a resumed session. False when recording is off. */
+  before(): Promise<boolean> {
+    return this.attempt(() => this.store.snapshotBefore(this.sessionId));
+  }
+
+  /** The session's result so far: after each step that wrote files or ran commands, and at the end. */
+  after(): Promise<boolean> {
+    return this.attempt(() => this.store.snapshotAfter(this.sessionId));
+  }
+
+  private async attempt(work: () => Promise<void>): Promise<boolean> {
+    if (this.off) return false;
+    try {
+      await work();
+      return true;
+    } catch (error) {
+      this.off = true;
+      this.onProblem(`Undo is off for this session: ${error instanceof Error ? error.message : String(error)}`);
+      return false;
+    }
+  }
+}
