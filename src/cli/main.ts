@@ -15,6 +15,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   memory: async () => (await import("./commands/memory.js")).memoryCommand,
   diff: async () => (await import("./commands/diff.js")).diffCommand,
   undo: async () => (await import("./commands/undo.js")).undoCommand,
+  doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
 };
 
 function version(): string {

@@ -3,6 +3,7 @@ import { compileGraph } from "../graph/build-graph.js";
 import { isApprovalRequest, type ApprovalRequest, type SafetyPolicy } from "../safety/policy.js";
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
+import { probeSandbox } from "../sandbox/index.js";
 import { renderFinalReport, totalTokens } from "../graph/report.js";
 import type { Limits } from "../graph/schemas.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
@@ -62,13 +63,16 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     clock: o.clock,
     onOff: (reason) => o.printer.emit({ type: "notice", level: "warn", message: `Memory is off from now on: ${reason}` }),
   });
+  const sandboxStatus = await probeSandbox();
+  const sandboxed = sandboxStatus.kind === "bubblewrap";
   const graph = compileGraph(
     {
       models: o.models.provider,
       events: o.printer,
       clock: o.clock,
       memory: memory.store,
-      tools: { commandTimeoutMs: o.commandTimeoutMs },
+      tools: { commandTimeoutMs: o.commandTimeoutMs, sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" } },
+      forceAsk: !sandboxed,
       callTimeoutMs: o.models.settings.timeoutMs * (o.models.settings.maxRetries + 1) + 5_000,
       afterStep: async () => {
         await undo.after();
@@ -89,6 +93,11 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     memory.store.enabled || explicitlyOff
       ? { type: "notice", level: "info", message: `Memory: ${memory.status}` }
       : { type: "notice", level: "warn", message: `Memory is off: ${memory.status}. The session goes on without it.` },
+  );
+  o.printer.emit(
+    sandboxed
+      ? { type: "notice", level: "info", message: `Sandbox: bubblewrap${sandboxStatus.version ? ` ${sandboxStatus.version}` : ""} (commands see a read-only system, write only the workspace, no network unless allowed)` }
+      : { type: "notice", level: "warn", message: `No sandbox for commands (${sandboxStatus.reason}): every command needs your approval. See mini-cursor doctor.` },
   );
   if (o.models.settings.source.startsWith("local Ollama")) {
     o.printer.emit({ type: "notice", level: "info", message: `No model endpoint configured: using the ${o.models.settings.source.replace(/ \(.*\)$/, "")} with model ${o.models.settings.model}.` });

@@ -14,6 +14,8 @@ export interface GraphDeps {
   tools?: Omit<ToolDeps, "root" | "emit">;
   /** Upper bound for one model call including retries. */
   callTimeoutMs?: number;
+  /** No real sandbox for commands: "auto" approval is treated as "ask". */
+  forceAsk?: boolean;
   /** Called after every sub-agent run (e.g. to snapshot the workspace for undo); must not throw. */
   afterStep?: () => Promise<void>;
 }

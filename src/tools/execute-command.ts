@@ -1,6 +1,8 @@
 import { promises as fs } from "node:fs";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
+import { sandboxDescription, sandboxNotes } from "../sandbox/sandbox-notes.js";
+import { sandboxSpawnOptions } from "../sandbox/sandboxed-command.js";
 import { buildCommandEnv } from "./command-env.js";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 import { stripRedundantCd } from "./redundant-cd.js";
@@ -44,6 +46,7 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
   const maxMs = deps.maxCommandTimeoutMs ?? MAX_COMMAND_TIMEOUT_MS;
   const defaultMs = Math.min(deps.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, maxMs);
   const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
+  const sandbox = sandboxSpawnOptions(deps.root, deps.sandbox);
   const schema = z.object({
     command: z
       .string()
@@ -85,19 +88,22 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
         outputLimitChars: limit,
         onOutput: (stream, chunk) => deps.emit?.({ type: "command_output", stream, chunk }),
         signal: config?.signal,
+        sandbox,
       });
       const artifact: ToolArtifact = {
         ok: run.exitCode === 0 && !run.timedOut && !run.aborted,
         command: { command, cwd: resolved.rel, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs },
       };
       if (run.spawnError) {
-        return [`Error: the command could not be started (${run.spawnError}). Check that bash exists and cwd is readable.`, { ...artifact, ok: false }];
+        const check = sandbox ? "Check that bubblewrap is installed (`mini-cursor doctor` says)." : "Check that bash exists and cwd is readable.";
+        return [`Error: the command could not be started (${run.spawnError}). ${check}`, { ...artifact, ok: false }];
       }
       if (run.strayProcesses > 0) {
         notes.push(
           `Note: ${run.strayProcesses} background process(es) the command left running were killed; processes cannot outlive execute_command, so start a server and the commands that use it in one command.`,
         );
       }
+      if (sandbox) notes.push(...sandboxNotes(run.output, run.exitCode, sandbox));
       if (run.omittedChars > 0) notes.push(`Note: the output was long; only its beginning and end are shown.`);
       const output = run.output.trim() === "" ? "(no output)" : run.output.replace(/\n+$/, "");
       const content = [
@@ -117,7 +123,8 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
         "Run a shell command (bash -c) in the workspace, e.g. tests, builds, linters, git, package managers. " +
         "Returns the exit code, duration and combined stdout+stderr (long output keeps its beginning and end). " +
         "Commands cannot read input and must exit on their own; anything still running at the end or after the timeout is killed. " +
-        "Secrets are removed from the environment; CI=1 and NO_COLOR=1 are set. Use cwd instead of a leading cd.",
+        "Secrets are removed from the environment; CI=1 and NO_COLOR=1 are set. Use cwd instead of a leading cd." +
+        (sandbox ? ` ${sandboxDescription(sandbox)}` : ""),
       schema,
       responseFormat: "content_and_artifact",
     },

@@ -1,5 +1,16 @@
-import { spawn } from "node:child_process";
+import { spawn, type StdioOptions } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { Readable } from "node:stream";
+import {
+  parseSandboxStatus,
+  parseStrayReport,
+  SANDBOX_STATUS_FD,
+  sandboxedSpawn,
+  STRAY_REPORT_FD,
+  waitForSandboxEnd,
+  type SandboxSpawnOptions,
+} from "../sandbox/sandboxed-command.js";
+import { logger } from "../runtime/logger.js";
 import { HeadTailBuffer } from "./output-capture.js";
 import { registerActiveCommand, unregisterActiveCommand } from "./active-commands.js";
 import { killProcessTree, type ProcessTreeTarget } from "./process-tree.js";
@@ -12,6 +23,8 @@ export interface RunCommandOptions {
   outputLimitChars: number;
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
   signal?: AbortSignal;
+  /** Run inside a bubblewrap sandbox (see src/sandbox/bwrap.ts); absent: a plain `bash -c`. */
+  sandbox?: SandboxSpawnOptions;
 }
 
 export interface RunCommandResult {
@@ -37,20 +50,48 @@ const DRAIN_MS = 500;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** Collects the text of an extra pipe (empty when there is none); `ended` settles when its writers are gone. */
+function collect(stream: unknown): { text: () => string; ended: Promise<void> } {
+  let text = "";
+  if (!(stream instanceof Readable)) return { text: () => text, ended: Promise.resolve() };
+  stream.setEncoding("utf8");
+  stream.on("data", (chunk: string) => {
+    text += chunk;
+  });
+  const ended = new Promise<void>((resolve) => {
+    stream.once("end", resolve);
+    stream.once("close", resolve);
+    stream.once("error", () => resolve());
+  });
+  return { text: () => text, ended };
+}
+
 /**
  * Runs `command` with `bash -c` in its own process group, streams and captures its output, and makes sure
  * nothing it started outlives the call. Resolves when the main process exits (not when the pipes close,
  * which a background child could hold open forever). Never rejects.
+ *
+ * With `sandbox`, the main process is bwrap. The process-tree kill still applies (the host sees every process
+ * in the sandbox, and the marker variable passes through), and on a normal exit the sandbox's pid namespace
+ * makes the kernel kill what is left; the sandbox reports how many that were on an extra pipe.
  */
 export async function runCommand(options: RunCommandOptions): Promise<RunCommandResult> {
   const marker = { name: COMMAND_MARKER_VAR, value: randomUUID() };
   const started = performance.now();
   const buffer = new HeadTailBuffer(options.outputLimitChars);
-  const child = spawn("bash", ["-c", options.command], {
+  const spec = options.sandbox
+    ? sandboxedSpawn(options.command, options.cwd, options.sandbox)
+    : { file: "bash", args: ["-c", options.command] };
+  const stdio: StdioOptions = ["ignore", "pipe", "pipe"];
+  if (options.sandbox) {
+    stdio[STRAY_REPORT_FD] = "pipe";
+    stdio[SANDBOX_STATUS_FD] = "pipe";
+  }
+  const child = spawn(spec.file, spec.args, {
     cwd: options.cwd,
     env: { ...options.env, [marker.name]: marker.value },
     detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio,
   });
   const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: Error }>((resolve) => {
@@ -58,12 +99,16 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
     child.once("error", (error) => resolve({ error }));
   });
   for (const [name, stream] of [["stdout", child.stdout], ["stderr", child.stderr]] as const) {
+    if (!stream) continue;
     stream.setEncoding("utf8");
     stream.on("data", (chunk: string) => {
       buffer.append(chunk);
       options.onOutput?.(name, chunk);
     });
   }
+
+  const strayReport = collect(options.sandbox ? child.stdio[STRAY_REPORT_FD] : undefined);
+  const sandboxStatus = collect(options.sandbox ? child.stdio[SANDBOX_STATUS_FD] : undefined);
 
   const target: ProcessTreeTarget | undefined = child.pid === undefined ? undefined : { pid: child.pid, marker };
   if (target) registerActiveCommand(target);
@@ -89,13 +134,18 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   clearTimeout(timer);
   options.signal?.removeEventListener("abort", onAbort);
 
-  // Background jobs (`server &`, daemons) must not outlive the call or hold its pipes open.
+  // bwrap exits while the kernel is still killing what is left in its pid namespace: wait until it is empty.
+  // Only bwrap holds the status pipe, so it has ended (all of it read) once bwrap is gone.
+  if (options.sandbox) await Promise.race([sandboxStatus.ended, sleep(DRAIN_MS)]);
+  const init = parseSandboxStatus(sandboxStatus.text());
+  if (init && !(await waitForSandboxEnd(init, KILL_GRACE_MS))) logger.warn(`sandbox init ${init.pid} did not exit`);
+  // Background jobs (`server &`, daemons) must not outlive the call or hold its pipes open. In the sandbox
+  // this may still find bwrap's own processes; the sandbox's report counts only the command's leftovers.
   const strays = target ? await killProcessTree(target, KILL_GRACE_MS) : [];
   await Promise.all(kills);
   if (target) unregisterActiveCommand(target);
   await Promise.race([closed, sleep(DRAIN_MS)]);
-  child.stdout.destroy();
-  child.stderr.destroy();
+  for (const stream of child.stdio) stream?.destroy();
 
   const common = {
     timedOut,
@@ -103,7 +153,7 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
     durationMs,
     output: buffer.text(),
     omittedChars: buffer.omittedChars,
-    strayProcesses: timedOut || aborted ? 0 : strays.length,
+    strayProcesses: timedOut || aborted ? 0 : options.sandbox ? (parseStrayReport(strayReport.text()) ?? strays.length) : strays.length,
   };
   if ("error" in exit) return { ...common, exitCode: null, signal: null, spawnError: exit.error.message };
   return { ...common, exitCode: exit.code, signal: exit.signal };

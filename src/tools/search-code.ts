@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
+import path from "node:path";
 import { createInterface } from "node:readline";
 import { tool } from "@langchain/core/tools";
 import { rgPath } from "@vscode/ripgrep";
 import { z } from "zod";
+import { credentialFilesAllowed, credentialMatcher, credentialRefusal, credentialSearchExclusions } from "./credential-paths.js";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 import { truncateLine } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
@@ -118,6 +120,10 @@ export function createSearchCodeTool(deps: ToolDeps) {
   const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
   return tool(
     async ({ pattern, glob, path: inputPath, caseSensitive, maxResults }): Promise<ToolResult> => {
+      const guardCredentials = !credentialFilesAllowed();
+      const credentialAt = credentialMatcher();
+      const rootCredential = guardCredentials ? credentialAt(deps.root) : undefined;
+      if (rootCredential !== undefined) return failure(credentialRefusal(".", rootCredential));
       let scope = ".";
       if (inputPath !== undefined && inputPath !== "" && inputPath !== ".") {
         const resolved = await resolveWorkspacePath(deps.root, inputPath);
@@ -142,12 +148,15 @@ export function createSearchCodeTool(deps: ToolDeps) {
         ...globs.flatMap((g) => ["--glob", g]),
         // After the model's globs so these exclusions win.
         ...["!.git", "!node_modules", "!.mini-cursor"].flatMap((g) => ["--glob", g]),
+        // A workspace holding a home folder must not have its keys searched (no --follow: links are never entered).
+        ...(guardCredentials ? credentialSearchExclusions(deps.root) : []).flatMap((g) => ["--glob", g]),
         "--regexp",
         pattern,
         "--",
         scope,
       ];
       const run = await runRipgrep(deps.root, args, maxResults);
+      if (guardCredentials) run.matches = run.matches.filter((m) => credentialAt(path.join(deps.root, m.file)) === undefined);
       if (run.spawnError) return failure(`could not run ripgrep (${run.spawnError}); use execute_command with grep -rn instead.`);
       const stderr = run.stderr.trim();
       const where = scope === "." ? "the workspace" : `"${scope}"`;

@@ -1,6 +1,7 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { MemoryStore } from "../memory/types.js";
 import type { ProgressEvent } from "../runtime/events.js";
+import type { CommandSandbox } from "../sandbox/types.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);
@@ -17,6 +18,8 @@ export interface ToolDeps {
   outputLimitChars?: number;
   /** Long-term memory for memory_search; the tool is only offered when it is enabled. */
   memory?: MemoryStore;
+  /** Where execute_command runs commands: a bubblewrap sandbox, or (absent or `none`) process-tree confinement only. */
+  sandbox?: CommandSandbox;
 }
 
 /** What happened, for the harness (not the model): files touched and commands run. */

@@ -1,5 +1,6 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from "./credential-paths.js";
 import { errorCode } from "./tool-result.js";
 
 /**
@@ -97,5 +98,8 @@ export async function resolveWorkspacePath(root: string, inputPath: string): Pro
   if (!isInsideRoot(root, followed.real)) {
     return followed.viaSymlink ? outside(`resolves through a symlink to ${followed.real}, which is`) : outside("is");
   }
+  // A workspace that is (or contains) a home folder, or a symlink inside it, must not hand out keys and tokens.
+  const credential = credentialFilesAllowed() ? undefined : credentialLocationOf(followed.real);
+  if (credential !== undefined) return { ok: false, error: credentialRefusal(inputPath, credential) };
   return { ok: true, abs: followed.real, rel: toDisplayPath(root, followed.real) };
 }

@@ -36,7 +36,10 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
     const names = spec.tools.filter(
       (name) => (name !== "memory_search" || deps.memory.enabled) && (state.safety.approval !== "read-only" || !CHANGING_TOOLS.has(name)),
     );
-    const tools = names.map((name) => TOOL_FACTORIES[name]({ ...deps.tools, root: state.workspace, emit, memory: deps.memory }));
+    const sandbox = deps.tools?.sandbox?.kind === "bubblewrap" ? { ...deps.tools.sandbox, allowNetwork: state.safety.allowNetwork } : deps.tools?.sandbox;
+    const tools = names.map((name) => TOOL_FACTORIES[name]({ ...deps.tools, sandbox, root: state.workspace, emit, memory: deps.memory }));
+    // Without a real sandbox nothing runs unasked.
+    const safety = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" as const } : state.safety;
     const lastReview = state.reviews.at(-1) ?? null;
     const outcome = await runReactLoop(
       {
@@ -50,7 +53,7 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
         callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         emit,
         workspace: state.workspace,
-        safety: state.safety,
+        safety,
         allowPatterns: state.approvedPatterns,
       },
       spec.systemPrompt(state.workspace, [...names, spec.finishTool.name]),

@@ -1,0 +1,95 @@
+import { execFile, type ExecFileException } from "node:child_process";
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { buildBwrapArgs } from "./bwrap.js";
+import type { SandboxStatus } from "./types.js";
+
+export interface ProbeOptions {
+  /** The bwrap binary; default "bwrap" from PATH. */
+  bwrapPath?: string;
+  /** Home whose credential locations the probe's argument set hides; default os.homedir(). */
+  home?: string;
+  /** Probe again instead of returning this process's cached answer. */
+  refresh?: boolean;
+  timeoutMs?: number;
+}
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+const PROBE_FILE = "sandbox-probe";
+const cache = new Map<string, Promise<SandboxStatus>>();
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  error?: ExecFileException;
+}
+
+function run(file: string, args: string[], timeoutMs: number): Promise<Ran> {
+  return new Promise((resolve) => {
+    execFile(file, args, { timeout: timeoutMs, encoding: "utf8" }, (error, stdout, stderr) => {
+      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+      resolve({ code, stdout, stderr, error: error ?? undefined });
+    });
+  });
+}
+
+function firstLine(text: string): string {
+  return text.trim().split("\n")[0] ?? "";
+}
+
+/** Turns bwrap's complaint into a reason with a way forward. */
+function failureReason(ran: Ran): string {
+  const text = firstLine(ran.stderr) || ran.error?.message || `exit code ${ran.code}`;
+  if (/namespace|uid map|setting up uid|Operation not permitted|Permission denied/i.test(ran.stderr)) {
+    return (
+      `bubblewrap cannot create its namespaces here (${text}): user namespaces are disabled or restricted ` +
+      "(check sysctl kernel.unprivileged_userns_clone / user.max_user_namespaces, AppArmor's userns restriction, or the container's seccomp profile)"
+    );
+  }
+  return `bubblewrap is installed but the sandbox failed to start: ${text}`;
+}
+
+/**
+ * Checks that commands can really run sandboxed here: runs bwrap with the same argument set commands get
+ * (on a scratch workspace) and checks the command could write the workspace. Finding the binary is not
+ * enough: namespaces may be disabled, or the kernel may refuse a mount. Never rejects; cached per process.
+ */
+export function probeSandbox(options: ProbeOptions = {}): Promise<SandboxStatus> {
+  const bwrap = options.bwrapPath ?? "bwrap";
+  const key = `${bwrap}\0${options.home ?? ""}`;
+  const cached = cache.get(key);
+  if (cached && !options.refresh) return cached;
+  const probe = runProbe(bwrap, options.home ?? os.homedir(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS).catch(
+    (error: unknown): SandboxStatus => ({ kind: "none", reason: `the sandbox probe failed: ${error instanceof Error ? error.message : String(error)}` }),
+  );
+  cache.set(key, probe);
+  return probe;
+}
+
+async function runProbe(bwrap: string, home: string, timeoutMs: number): Promise<SandboxStatus> {
+  if (process.platform !== "linux") return { kind: "none", reason: `bubblewrap needs Linux (this is ${process.platform})` };
+  const versionRun = await run(bwrap, ["--version"], timeoutMs);
+  if (versionRun.error?.code === "ENOENT") {
+    return { kind: "none", reason: `bubblewrap is not installed (no "${bwrap}" found); install it with: apt-get install bubblewrap` };
+  }
+  const version = /(\d+\.\d+(?:\.\d+)?)/.exec(versionRun.stdout)?.[1];
+  const workspace = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "mini-cursor-sandbox-probe-")));
+  try {
+    const args = buildBwrapArgs({ workspace, allowNetwork: false, home, protectedPaths: [], readOnlyPaths: [] });
+    const ran = await run(bwrap, [...args, "--", "bash", "-c", `: > ${PROBE_FILE}`], timeoutMs);
+    const withVersion = (status: SandboxStatus): SandboxStatus => (version ? { ...status, version } : status);
+    if (ran.code !== 0) return withVersion({ kind: "none", reason: failureReason(ran) });
+    const wrote = await fs.stat(path.join(workspace, PROBE_FILE)).then(() => true, () => false);
+    if (!wrote) {
+      return withVersion({ kind: "none", reason: "bubblewrap ran, but the sandboxed command could not write the workspace" });
+    }
+    return withVersion({
+      kind: "bubblewrap",
+      reason: `bubblewrap${version ? ` ${version}` : ""} works: commands see the system read-only, can write only the workspace and a private /tmp, hold no privileges, and get no network unless allowed`,
+    });
+  } finally {
+    await fs.rm(workspace, { recursive: true, force: true });
+  }
+}

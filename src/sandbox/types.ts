@@ -1,0 +1,28 @@
+/** What `probeSandbox` found: whether commands can run inside bubblewrap here, and why (not). */
+export interface SandboxStatus {
+  kind: "bubblewrap" | "none";
+  /** One sentence for the user: what works, or what is missing and how to fix it. */
+  reason: string;
+  /** bubblewrap's version, when it ran at all. */
+  version?: string;
+}
+
+/**
+ * How execute_command confines commands (`ToolDeps.sandbox`). `none` (or no value) keeps the process-tree
+ * confinement only; `bubblewrap` runs each command in a bwrap sandbox (see bwrap.ts for what it allows).
+ */
+export type CommandSandbox =
+  | { kind: "none" }
+  | {
+      kind: "bubblewrap";
+      /** Share the host network; otherwise the command sees only its own loopback. */
+      allowNetwork: boolean;
+      /** Home folder whose credential locations are hidden; default os.homedir(). */
+      home?: string;
+      /** Extra paths (files or folders) to hide, e.g. a secrets folder in the workspace. */
+      protectedPaths?: string[];
+      /** Extra paths inside the workspace to keep read-only. */
+      readOnlyPaths?: string[];
+      /** The bwrap binary; default "bwrap" from PATH. */
+      bwrapPath?: string;
+    };

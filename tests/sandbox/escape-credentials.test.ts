@@ -1,0 +1,70 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { makeSandboxWorkspace, readIfExists, requireBubblewrap, runSandboxed, type SandboxWorkspace } from "./helpers.js";
+
+let ws: SandboxWorkspace;
+beforeAll(async () => {
+  await requireBubblewrap();
+});
+beforeEach(async () => {
+  ws = await makeSandboxWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nFAKE\n";
+
+async function plantCredentials(home: string): Promise<void> {
+  await fs.mkdir(path.join(home, ".ssh"), { recursive: true });
+  await fs.writeFile(path.join(home, ".ssh", "id_rsa"), KEY);
+  await fs.mkdir(path.join(home, ".aws"), { recursive: true });
+  await fs.writeFile(path.join(home, ".aws", "credentials"), "aws_secret_access_key=FAKE\n");
+  await fs.writeFile(path.join(home, ".netrc"), "machine example.com password FAKE\n");
+  await fs.writeFile(path.join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=FAKE\n");
+  await fs.writeFile(path.join(home, ".profile"), "# not a credential\n");
+}
+
+describe("bubblewrap sandbox: credentials", () => {
+  it("hides credential files of the home folder", async () => {
+    await plantCredentials(ws.home);
+    const h = ws.home;
+    const { content } = await runSandboxed(
+      ws,
+      `cat ${h}/.ssh/id_rsa; ls -A ${h}/.ssh | wc -l; cat ${h}/.aws/credentials; cat ${h}/.netrc; cat ${h}/.npmrc; cat ${h}/.profile`,
+    );
+    expect(content).not.toContain("FAKE");
+    expect(content).toContain(`cat: ${h}/.ssh/id_rsa: No such file or directory`);
+    expect(content).toMatch(/^0$/m);
+    // Files are covered by /dev/null on a nodev mount: they cannot be opened at all.
+    expect(content).toContain(`cat: ${h}/.netrc: Permission denied`);
+    expect(content).toContain(`cat: ${h}/.npmrc: Permission denied`);
+    // Other home files stay readable (read-only).
+    expect(content).toContain("# not a credential");
+  });
+
+  it("hides them even where the home folder lies inside the (writable) workspace, and they stay untouched", async () => {
+    const home = path.join(ws.root, "home");
+    await plantCredentials(home);
+    const { content } = await runSandboxed(
+      ws,
+      "cat home/.ssh/id_rsa; echo planted > home/.ssh/authorized_keys; echo x > home/.netrc; cat home/.netrc; rm -rf home/.aws; ls -A home/.aws | wc -l",
+      { home },
+    );
+    expect(content).not.toContain("FAKE");
+    expect(await readIfExists(path.join(home, ".ssh", "id_rsa"))).toBe(KEY);
+    expect(await readIfExists(path.join(home, ".ssh", "authorized_keys"))).toBeUndefined();
+    expect(await readIfExists(path.join(home, ".netrc"))).toBe("machine example.com password FAKE\n");
+    expect(await readIfExists(path.join(home, ".aws", "credentials"))).toBe("aws_secret_access_key=FAKE\n");
+  });
+
+  it("hides them when reached through a symlink in the workspace", async () => {
+    await plantCredentials(ws.home);
+    await fs.symlink(path.join(ws.home, ".ssh"), path.join(ws.root, "keys"));
+    await fs.symlink(path.join(ws.home, ".netrc"), path.join(ws.root, "netrc"));
+    const { content } = await runSandboxed(ws, "cat keys/id_rsa; cat netrc; echo done");
+    expect(content).not.toContain("FAKE");
+    expect(content).toContain("keys/id_rsa: No such file or directory");
+  });
+});

@@ -1,0 +1,55 @@
+import { promises as fs } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { probeSandbox } from "../../src/sandbox/probe.js";
+
+let dir: string;
+beforeEach(async () => {
+  dir = await fs.mkdtemp(path.join(os.tmpdir(), "mini-cursor-probe-"));
+});
+afterEach(async () => {
+  await fs.rm(dir, { recursive: true, force: true });
+});
+
+/** A stand-in bwrap that prints a version, then fails the way bwrap does where user namespaces are off. */
+async function fakeBwrap(stderr: string): Promise<string> {
+  const file = path.join(dir, "bwrap");
+  const message = path.join(dir, "stderr.txt");
+  await fs.writeFile(message, `${stderr}\n`);
+  await fs.writeFile(file, `#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; exit 0; fi\ncat '${message}' >&2\nexit 1\n`, { mode: 0o755 });
+  return file;
+}
+
+describe("probeSandbox", () => {
+  it("finds a working bubblewrap here (CI installs it) and caches the answer", async () => {
+    const first = probeSandbox();
+    const status = await first;
+    expect(status, status.reason).toMatchObject({ kind: "bubblewrap", version: expect.stringMatching(/^\d+\.\d+/) });
+    expect(status.reason).toMatch(/works/);
+    expect(probeSandbox()).toBe(first);
+    const again = probeSandbox({ refresh: true });
+    expect(again).not.toBe(first);
+    expect((await again).kind).toBe("bubblewrap");
+  });
+
+  it("says bubblewrap is not installed when the binary is missing", async () => {
+    const status = await probeSandbox({ bwrapPath: path.join(dir, "no-such-bwrap") });
+    expect(status.kind).toBe("none");
+    expect(status.reason).toContain("not installed");
+    expect(status.reason).toContain("apt-get install bubblewrap");
+  });
+
+  it("says user namespaces are unavailable when bwrap cannot create them", async () => {
+    const status = await probeSandbox({ bwrapPath: await fakeBwrap("bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.") });
+    expect(status).toMatchObject({ kind: "none", version: "0.8.0" });
+    expect(status.reason).toContain("user namespaces are disabled or restricted");
+    expect(status.reason).toContain("No permissions to create new namespace");
+  });
+
+  it("passes any other failure on with bwrap's own words", async () => {
+    const status = await probeSandbox({ bwrapPath: await fakeBwrap("bwrap: Can't mount proc on /newroot/proc: Device or resource busy") });
+    expect(status.kind).toBe("none");
+    expect(status.reason).toContain("failed to start: bwrap: Can't mount proc on /newroot/proc: Device or resource busy");
+  });
+});
