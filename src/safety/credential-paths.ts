@@ -42,6 +42,16 @@ const HOME_PATTERNS: CredentialPattern[] = [
   { segments: [".local", "share", "keyrings"], label: "desktop keyrings", anywhere: false },
 ];
 
+/**
+ * The same home locations as plain relative paths, for the file tools and the command sandbox, so the three
+ * places that protect credentials share one list.
+ */
+export const HOME_CREDENTIAL_LOCATIONS: readonly { relative: string; file: boolean; label: string }[] = HOME_PATTERNS.map((p) => ({
+  relative: p.segments.join("/"),
+  file: p.file === true,
+  label: p.label,
+}));
+
 const SYSTEM_PATTERNS: Array<{ glob: string; label: string }> = [
   { glob: "/etc/shadow", label: "system password hashes" },
   { glob: "/etc/shadow-", label: "system password hashes" },

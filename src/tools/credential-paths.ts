@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { HOME_CREDENTIAL_LOCATIONS } from "../safety/credential-paths.js";
 
 /**
  * Well-known places that hold login secrets (keys, tokens, cloud and cluster credentials). The file tools refuse
@@ -8,32 +9,9 @@ import path from "node:path";
  * belong to the project and stay readable.
  */
 
-/** Folders under a home folder, relative to it. */
-export const HOME_CREDENTIAL_DIRS: readonly string[] = [
-  ".ssh",
-  ".gnupg",
-  ".aws",
-  ".azure",
-  ".kube",
-  ".docker",
-  ".config/gcloud",
-  ".config/gh",
-  ".password-store",
-  ".local/share/keyrings",
-];
-
-/** Files under a home folder, relative to it. */
-export const HOME_CREDENTIAL_FILES: readonly string[] = [
-  ".netrc",
-  ".npmrc",
-  ".pypirc",
-  ".git-credentials",
-  ".config/git/credentials",
-  ".pgpass",
-  ".vault-token",
-  ".cargo/credentials",
-  ".cargo/credentials.toml",
-];
+/** Folders and files under a home folder, relative to it (one list with the command rules). */
+export const HOME_CREDENTIAL_DIRS: readonly string[] = HOME_CREDENTIAL_LOCATIONS.filter((l) => !l.file).map((l) => l.relative);
+export const HOME_CREDENTIAL_FILES: readonly string[] = HOME_CREDENTIAL_LOCATIONS.filter((l) => l.file).map((l) => l.relative);
 
 export const SYSTEM_CREDENTIAL_FILES: readonly string[] = ["/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-"];
 export const SYSTEM_CREDENTIAL_DIRS: readonly string[] = ["/etc/ssl/private"];

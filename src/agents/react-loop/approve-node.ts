@@ -1,7 +1,7 @@
 import os from "node:os";
 import { AIMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
-import { commandPatternFor, evaluateCommand, matchesPattern } from "../../safety/command-rules.js";
+import { allowingPatterns, commandPatternFor, evaluateCommand } from "../../safety/command-rules.js";
 import { approvalAnswerSchema, type ApprovalRequest, type SafetyPolicy } from "../../safety/policy.js";
 import type { AgentName } from "../../runtime/events.js";
 import type { LoopStateUpdate, LoopStateValue } from "./loop-state.js";
@@ -52,12 +52,14 @@ export function createApproveNode(deps: ApproveNodeDeps) {
       const args = call.args;
       if (call.name === "execute_command") {
         const command = str(args.command);
-        const rules = evaluateCommand(command, { workspace: deps.workspace, home, rules: { allow: safety.allow, deny: safety.deny } });
+        const cwd = str(args.cwd) || ".";
+        const rules = evaluateCommand(command, { workspace: deps.workspace, home, cwd, rules: { allow: safety.allow, deny: safety.deny } });
         if (rules.decision === "deny") {
           decisions[id] = { decision: "deny", reason: rules.reason };
           continue;
         }
-        if (safety.approval !== "ask" || rules.decision === "allow" || allowPatterns.some((p) => matchesPattern(command, p))) {
+        // Patterns approved "always" must cover every command of the line, not just its start.
+        if (safety.approval !== "ask" || rules.decision === "allow" || allowingPatterns(command, allowPatterns).length > 0) {
           decisions[id] = { decision: "approve", reason: "" };
           continue;
         }
@@ -68,7 +70,7 @@ export function createApproveNode(deps: ApproveNodeDeps) {
           stepId: deps.stepId,
           tool: call.name,
           subject: command,
-          cwd: str(args.cwd) || ".",
+          cwd,
           preview: command,
           suggestedPattern: commandPatternFor(command),
         });
