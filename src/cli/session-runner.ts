@@ -3,7 +3,7 @@ import { compileGraph } from "../graph/build-graph.js";
 import { isApprovalRequest, type ApprovalRequest, type SafetyPolicy } from "../safety/policy.js";
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
-import { probeSandbox } from "../sandbox/index.js";
+import { selectSandbox } from "../sandbox/index.js";
 import { renderFinalReport, totalTokens } from "../graph/report.js";
 import type { Limits } from "../graph/schemas.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
@@ -63,7 +63,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     clock: o.clock,
     onOff: (reason) => o.printer.emit({ type: "notice", level: "warn", message: `Memory is off from now on: ${reason}` }),
   });
-  const sandboxStatus = await probeSandbox();
+  const sandboxStatus = await selectSandbox(o.env);
   const sandboxed = sandboxStatus.kind === "bubblewrap";
   const graph = compileGraph(
     {

@@ -2,3 +2,4 @@ export { buildBwrapArgs, SANDBOX_UID, STATE_DIR_NAME, type BwrapOptions } from "
 export { probeSandbox, type ProbeOptions } from "./probe.js";
 export { sandboxSpawnOptions, type SandboxSpawnOptions } from "./sandboxed-command.js";
 export type { CommandSandbox, SandboxStatus } from "./types.js";
+export { selectSandbox } from "./select.js";

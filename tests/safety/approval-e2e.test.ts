@@ -119,6 +119,27 @@ describe("approvals (LangGraph interrupts) from the CLI", () => {
     await expect(fs.access(path.join(root, "ran.txt"))).rejects.toThrow();
   });
 
+  it("without a sandbox, auto mode still asks before every command", async () => {
+    const { root, env } = await setup(["echo unsandboxed > ran.txt"]);
+    const result = await runCli(["run", "--json", "--approval", "auto", "Run the checks"], { cwd: root, env: { ...env, MINI_CURSOR_SANDBOX: "off" }, input: "y\n" });
+    expect(result.code).toBe(0);
+    const all = events(result.stdout);
+    expect(all.some((e) => e.type === "notice" && JSON.stringify(e).includes("No sandbox for commands (turned off with MINI_CURSOR_SANDBOX=off)"))).toBe(true);
+    expect(all.filter((e) => e.type === "approval_requested")).toHaveLength(1);
+    expect(await fs.readFile(path.join(root, "ran.txt"), "utf8")).toBe("unsandboxed\n");
+  });
+
+  it("runs approved commands inside the sandbox: no network, nothing written outside the workspace", async () => {
+    const { server, root, env } = await setup(["touch /etc/mini-cursor-escape; echo rc=$?", "node -e \"fetch('http://example.com').then(()=>console.log('net ok'),()=>console.log('net blocked'))\""]);
+    const result = await runCli(["run", "--approval", "auto", "Run the checks"], { cwd: root, env });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain("Sandbox: bubblewrap");
+    const [write, net] = coderToolResults(server).map((r) => r.content);
+    expect(write).toMatch(/rc=1/);
+    expect(net).toContain("net blocked");
+    await expect(fs.access("/etc/mini-cursor-escape")).rejects.toThrow();
+  });
+
   it("rejects a bad approval mode or config with one line and exit 2", async () => {
     const { root, env } = await setup([], { "mini-cursor.json": "{ not json" });
     const bad = await runCli(["run", "--approval", "yolo", "x"], { cwd: root, env });

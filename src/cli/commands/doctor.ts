@@ -1,6 +1,5 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import { rgPath } from "@vscode/ripgrep";
 import { chromaHeartbeat, defaultDataDir } from "../../memory/chroma/server.js";
 import { LOCAL_HOST } from "../../memory/chroma/local-process.js";
@@ -8,7 +7,7 @@ import { readServerState } from "../../memory/chroma/state-file.js";
 import { resolveModelSettings } from "../../models/config.js";
 import { probeOllama } from "../../models/ollama-probe.js";
 import type { Clock } from "../../runtime/clock.js";
-import { probeSandbox } from "../../sandbox/probe.js";
+import { selectSandbox } from "../../sandbox/select.js";
 import { dataDir } from "../../sessions/paths.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
@@ -57,7 +56,7 @@ function checkNode(): DoctorReport["node"] {
 }
 
 async function checkSandbox(env: NodeJS.ProcessEnv): Promise<DoctorReport["sandbox"]> {
-  const status = await probeSandbox({ home: env.HOME || os.homedir() });
+  const status = await selectSandbox(env);
   return { ...status, effect: status.kind === "bubblewrap" ? SANDBOX_EFFECT : NO_SANDBOX_EFFECT };
 }
 
