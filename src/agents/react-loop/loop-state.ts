@@ -1,4 +1,4 @@
-import { MessagesValue, ReducedValue, StateSchema } from "@langchain/langgraph";
+import { MessagesDeltaValue, ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
 
 const commandSchema = z.object({
@@ -10,7 +10,7 @@ const commandSchema = z.object({
 
 /** The private state of one sub-agent run: its own transcript plus what its tools did. */
 export const LoopState = new StateSchema({
-  messages: MessagesValue,
+  messages: MessagesDeltaValue,
   modelCalls: z.number().default(0),
   nudged: z.boolean().default(false),
   finish: z.record(z.string(), z.unknown()).nullable().default(null),
