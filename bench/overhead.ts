@@ -116,6 +116,7 @@ export async function benchSubAgentParts(iterations: number): Promise<void> {
       finishTool: spec.finishTool,
       requireFinishTool: spec.requireFinishTool,
       maxModelCalls: 30,
+      maxPromptTokens: 32_000,
       callTimeoutMs: 60_000,
       emit,
       workspace,

@@ -1,5 +1,5 @@
 import { clip } from "../graph/schemas.js";
-import type { BriefContext } from "./types.js";
+import type { BriefContext, LoopOutcome } from "./types.js";
 
 /**
  * The focused brief a sub-agent starts from: the overall task, its own step, and only the shared facts
@@ -32,4 +32,10 @@ export function renderBrief(ctx: BriefContext, extra: string[] = []): string {
   }
   lines.push(...extra);
   return lines.join("\n");
+}
+
+/** One sentence on why a run ended early, for the report the planner reads. */
+export function stoppedBecause(outcome: Pick<LoopOutcome, "stopReason" | "stopDetail">): string {
+  if (outcome.stopReason === "loop") return `Stopped: ${outcome.stopDetail}.`;
+  return "Stopped at the model-call limit.";
 }

@@ -16,7 +16,9 @@ export interface LoopOutcome {
   finish: Record<string, unknown> | null;
   /** Text of the last model reply (used when the agent ended with plain text). */
   lastText: string;
-  stopReason: "finished" | "text" | "call_limit";
+  stopReason: "finished" | "text" | "call_limit" | "loop";
+  /** Why a run stopped early ("loop"). */
+  stopDetail: string;
   modelCalls: number;
   filesChanged: string[];
   commands: { command: string; cwd: string; exitCode: number | null; timedOut: boolean }[];

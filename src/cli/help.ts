@@ -24,6 +24,7 @@ Options:
   --max-revisions N       planner revisions before stopping (default 12)
   --max-review-rounds N   review → fix rounds before stopping (default 3)
   --max-model-calls N     model calls per sub-agent run (default 30)
+  --context-budget N      tokens every prompt stays under (default 32000)
   --command-timeout SECS  default timeout of one command (default 120)
   --approval MODE         ask (default): ask before each command; auto: run without asking (deny
                           rules still apply); read-only: no file changes, no commands

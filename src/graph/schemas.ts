@@ -94,6 +94,8 @@ export const limitsSchema = z.object({
   maxAgentRuns: z.number().int().positive().default(20),
   maxReviewRounds: z.number().int().positive().default(3),
   maxModelCallsPerRun: z.number().int().positive().default(30),
+  /** Upper bound (tokens, estimated) for every prompt a sub-agent sends. */
+  maxPromptTokens: z.number().int().positive().default(32_000),
 });
 export type Limits = z.infer<typeof limitsSchema>;
 export const DEFAULT_LIMITS: Limits = limitsSchema.parse({});

@@ -41,6 +41,7 @@ describe("per-agent tool restriction", () => {
         finishTool: spec.finishTool,
         requireFinishTool: spec.requireFinishTool,
         maxModelCalls: 5,
+        maxPromptTokens: 32_000,
         callTimeoutMs: 10_000,
         emit: () => undefined,
         workspace: ws.root,

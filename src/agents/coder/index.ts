@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { caps, clip } from "../../graph/schemas.js";
-import { renderBrief } from "../brief.js";
+import { renderBrief, stoppedBecause } from "../brief.js";
 import type { AgentSpec } from "../types.js";
 import { coderSystemPrompt } from "./prompt.js";
 
@@ -35,10 +35,10 @@ export const coderSpec: AgentSpec = {
     const parsed = outcome.finish ? submitWorkSchema.safeParse(outcome.finish) : null;
     const finished = parsed?.success ? parsed.data : null;
     const status =
-      outcome.stopReason === "call_limit" && !finished ? "incomplete" : finished?.status === "blocked" ? "failed" : "done";
+      (outcome.stopReason === "call_limit" || outcome.stopReason === "loop") && !finished ? "incomplete" : finished?.status === "blocked" ? "failed" : "done";
     const summary =
       status === "incomplete"
-        ? `Stopped at the model-call limit. Last note: ${clip(outcome.lastText, caps.result)}`
+        ? `${stoppedBecause(outcome)} Last note: ${clip(outcome.lastText, caps.result)}`
         : clip(finished?.summary ?? outcome.lastText, caps.text);
     return {
       stepId,

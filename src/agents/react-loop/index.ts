@@ -18,6 +18,8 @@ export interface ReactLoopOptions {
   finishTool: FinishToolSpec;
   requireFinishTool: boolean;
   maxModelCalls: number;
+  /** Token budget of every prompt (estimated); older context is cleared or summarized to stay under it. */
+  maxPromptTokens: number;
   callTimeoutMs: number;
   emit: (event: ProgressEvent) => void;
   workspace: string;
@@ -71,6 +73,7 @@ export async function runReactLoop(
     finish: final.finish,
     lastText: textOf(lastAi),
     stopReason: final.stopReason === "" ? "text" : final.stopReason,
+    stopDetail: final.stopDetail,
     modelCalls: final.modelCalls,
     filesChanged: final.filesChanged,
     commands: final.commands,

@@ -14,7 +14,15 @@ export const LoopState = new StateSchema({
   modelCalls: z.number().default(0),
   nudged: z.boolean().default(false),
   finish: z.record(z.string(), z.unknown()).nullable().default(null),
-  stopReason: z.enum(["", "finished", "text", "call_limit"]).default(""),
+  stopReason: z.enum(["", "finished", "text", "call_limit", "loop"]).default(""),
+  /** Why the run was stopped early (loop detection), for the report. */
+  stopDetail: z.string().default(""),
+  /** Loop detection: identical calls since the last file change, failures in a row, whether the agent was told. */
+  callCounts: z.record(z.string(), z.number()).default(() => ({})),
+  failStreak: z.number().default(0),
+  loopWarned: z.boolean().default(false),
+  /** The prompt was cut down to fit the budget at least once (said once). */
+  compacted: z.boolean().default(false),
   inputTokens: z.number().default(0),
   outputTokens: z.number().default(0),
   /** The approval gate's verdict per tool call id of the newest model reply. */

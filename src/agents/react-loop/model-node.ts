@@ -4,6 +4,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentName, ProgressEvent } from "../../runtime/events.js";
 import type { FinishToolSpec } from "../types.js";
+import { fitToBudget } from "./context-budget.js";
 import type { LoopStateUpdate, LoopStateValue } from "./loop-state.js";
 
 export interface ModelNodeDeps {
@@ -13,9 +14,19 @@ export interface ModelNodeDeps {
   finishTool: FinishToolSpec;
   requireFinishTool: boolean;
   maxModelCalls: number;
+  maxPromptTokens: number;
+  stepId: string;
   /** Upper bound for one call including retries, so a stalled endpoint cannot hang the run. */
   callTimeoutMs: number;
   emit: (event: ProgressEvent) => void;
+}
+
+function toJsonSchema(tool: StructuredToolInterface): unknown {
+  const schema: unknown = tool.schema;
+  if (typeof schema === "object" && schema !== null && "toJSONSchema" in schema && typeof schema.toJSONSchema === "function") {
+    return (schema as { toJSONSchema: () => unknown }).toJSONSchema();
+  }
+  return schema;
 }
 
 /** The run's own abort (Ctrl-C) or the per-call deadline, whichever comes first. */
@@ -65,15 +76,28 @@ export function createModelNode(deps: ModelNodeDeps) {
   };
   if (!deps.model.bindTools) throw new Error(`the model for ${deps.agent} does not support tool calling`);
   const bound = deps.model.bindTools([...deps.tools, finishDefinition]);
+  // Tool definitions travel with every prompt: count them against the budget (4 characters per token).
+  const definitions = JSON.stringify([...deps.tools.map((t) => ({ name: t.name, description: t.description, schema: toJsonSchema(t) })), finishDefinition]);
+  const overhead = Math.ceil(definitions.length / 4);
 
   return async (state: LoopStateValue, config: LangGraphRunnableConfig): Promise<LoopStateUpdate> => {
     if (state.modelCalls >= deps.maxModelCalls) return { stopReason: "call_limit" };
-    const raw = await bound.invoke(state.messages, { signal: callSignal(config.signal, deps.callTimeoutMs) });
+    const view = await fitToBudget(state.messages, deps.maxPromptTokens, overhead, deps.model);
+    const compactedNow = view.cleared && !state.compacted;
+    if (compactedNow) {
+      deps.emit({
+        type: "notice",
+        level: "info",
+        message: `${deps.agent} ${deps.stepId}: older context ${view.summarized > 0 ? `summarized (${view.summarized} turns)` : "cleared"} to keep prompts under ${deps.maxPromptTokens} tokens`,
+      });
+    }
+    const raw = await bound.invoke(view.messages, { signal: callSignal(config.signal, deps.callTimeoutMs) });
     const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));
     const inputTokens = reply.usage_metadata?.input_tokens ?? 0;
     const outputTokens = reply.usage_metadata?.output_tokens ?? 0;
     deps.emit({ type: "model_call", agent: deps.agent, inputTokens, outputTokens });
     const update: LoopStateUpdate = {
+      ...(compactedNow ? { compacted: true } : {}),
       messages: [reply],
       modelCalls: state.modelCalls + 1,
       inputTokens: state.inputTokens + inputTokens,

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { AgentName, ProgressEvent } from "../../runtime/events.js";
 import type { ToolArtifact } from "../../tools/types.js";
 import type { FinishToolSpec } from "../types.js";
+import { afterCall, beforeCall, type LoopGuardState } from "./loop-guard.js";
 import type { LoopStateUpdate, LoopStateValue } from "./loop-state.js";
 
 export interface ToolsNodeDeps {
@@ -55,16 +56,32 @@ export function createToolsNode(deps: ToolsNodeDeps) {
     const filesChanged: string[] = [];
     const commands: NonNullable<LoopStateUpdate["commands"]> = [];
     let finish: Record<string, unknown> | null = null;
+    const guard: LoopGuardState = { callCounts: { ...state.callCounts }, failStreak: state.failStreak, warned: state.loopWarned };
+    let stopped = "";
+    let repeatNote = "";
+    /** After each result: loop detection may add a note to it, or stop the run. */
+    const record = (name: string, ok: boolean) => {
+      if (repeatNote) annotateLast(messages, repeatNote);
+      repeatNote = "";
+      const verdict = afterCall(guard, name, ok);
+      if (verdict.kind === "warn") annotateLast(messages, verdict.note);
+      if (verdict.kind === "stop") stopped = verdict.reason;
+    };
 
     for (const call of last.tool_calls ?? []) {
       const id = call.id ?? "";
       const name = call.name;
+      if (stopped) {
+        messages.push(errorMessage(id, name, `not run: this run was stopped (${stopped}).`));
+        continue;
+      }
       const bad = invalid.get(id);
       if (bad) {
         messages.push(
           errorMessage(id, name, `the arguments for ${name} were not valid JSON (${bad.error ?? "parse error"}). Call ${name} again with a valid JSON object.`),
         );
         deps.emit({ type: "tool_result", agent: deps.agent, stepId: deps.stepId, tool: name, ok: false, detail: "invalid JSON arguments" });
+        record(name, false);
         continue;
       }
       if (name === deps.finishTool.name) {
@@ -77,6 +94,14 @@ export function createToolsNode(deps: ToolsNodeDeps) {
         messages.push(new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." }));
         continue;
       }
+      const repeat = beforeCall(guard, name, call.args);
+      if (repeat.kind === "stop") {
+        stopped = repeat.reason;
+        messages.push(errorMessage(id, name, `not run: you ${repeat.reason}, so this run is stopped and the planner will decide what to do next.`));
+        deps.emit({ type: "tool_result", agent: deps.agent, stepId: deps.stepId, tool: name, ok: false, detail: "stopped: repeated call" });
+        continue;
+      }
+      if (repeat.kind === "warn") repeatNote = repeat.note;
       const verdict = state.decisions[id];
       if (verdict && verdict.decision !== "approve") {
         const text =
@@ -85,12 +110,14 @@ export function createToolsNode(deps: ToolsNodeDeps) {
             : `the user rejected this ${name === "execute_command" ? "command" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
         messages.push(errorMessage(id, name, text));
         deps.emit({ type: "tool_result", agent: deps.agent, stepId: deps.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
+        record(name, false);
         continue;
       }
       const tool = byName.get(name);
       if (!tool) {
         messages.push(errorMessage(id, name, `tool "${name}" is not available to the ${deps.agent}. Available tools: ${available}.`));
         deps.emit({ type: "tool_result", agent: deps.agent, stepId: deps.stepId, tool: name, ok: false, detail: "not available" });
+        record(name, false);
         continue;
       }
       deps.emit({ type: "tool_call", agent: deps.agent, stepId: deps.stepId, tool: name, detail: describeCall(call.args) });
@@ -113,6 +140,7 @@ export function createToolsNode(deps: ToolsNodeDeps) {
         // Artifacts are for the harness; keep the transcript lean.
         messages.push(new ToolMessage({ tool_call_id: id, name, content: message.content, status: message.status }));
         deps.emit({ type: "tool_result", agent: deps.agent, stepId: deps.stepId, tool: name, ok, detail: firstLine(message.content) });
+        record(name, ok);
       } catch (error) {
         const text =
           error instanceof ToolInputParsingException
@@ -120,15 +148,35 @@ export function createToolsNode(deps: ToolsNodeDeps) {
             : `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
         messages.push(errorMessage(id, name, text));
         deps.emit({ type: "tool_result", agent: deps.agent, stepId: deps.stepId, tool: name, ok: false, detail: firstLine(text) });
+        record(name, false);
       }
     }
-    const update: LoopStateUpdate = { messages, filesChanged, commands };
+    const update: LoopStateUpdate = {
+      messages,
+      filesChanged,
+      commands,
+      callCounts: guard.callCounts,
+      failStreak: guard.failStreak,
+      loopWarned: guard.warned,
+    };
     if (finish) {
       update.finish = finish;
       update.stopReason = "finished";
+    } else if (stopped) {
+      update.stopReason = "loop";
+      update.stopDetail = stopped;
+      deps.emit({ type: "limit_reached", limit: "loop", detail: `${deps.agent} ${deps.stepId}: ${stopped}` });
     }
     return update;
   };
+}
+
+/** Adds a note to the newest tool result (the model reads it with that result). */
+function annotateLast(messages: ToolMessage[], note: string): void {
+  const last = messages.at(-1);
+  if (!last) return;
+  const content = typeof last.content === "string" ? last.content : JSON.stringify(last.content);
+  messages[messages.length - 1] = new ToolMessage({ tool_call_id: last.tool_call_id, name: last.name, content: `${content}\n\n${note}`, status: last.status });
 }
 
 function firstLine(content: unknown): string {

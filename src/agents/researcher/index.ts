@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { caps, clip } from "../../graph/schemas.js";
-import { renderBrief } from "../brief.js";
+import { renderBrief, stoppedBecause } from "../brief.js";
 import type { AgentSpec } from "../types.js";
 import { researcherSystemPrompt } from "./prompt.js";
 
@@ -31,8 +31,8 @@ export const researcherSpec: AgentSpec = {
     const parsed = outcome.finish ? submitFindingsSchema.safeParse(outcome.finish) : null;
     const finished = parsed?.success ? parsed.data : null;
     const base = { stepId, agent: "researcher" as const, filesChanged: [], commands: [], modelCalls: outcome.modelCalls };
-    if (outcome.stopReason === "call_limit" && !finished) {
-      return { ...base, status: "incomplete", summary: `Stopped at the model-call limit. Last note: ${clip(outcome.lastText, caps.result)}`, findings: [] };
+    if ((outcome.stopReason === "call_limit" || outcome.stopReason === "loop") && !finished) {
+      return { ...base, status: "incomplete", summary: `${stoppedBecause(outcome)} Last note: ${clip(outcome.lastText, caps.result)}`, findings: [] };
     }
     return {
       ...base,

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { caps, clip } from "../../graph/schemas.js";
-import { renderBrief } from "../brief.js";
+import { renderBrief, stoppedBecause } from "../brief.js";
 import type { AgentSpec } from "../types.js";
 import { reviewerSystemPrompt } from "./prompt.js";
 
@@ -46,8 +46,8 @@ export const reviewerSpec: AgentSpec = {
       modelCalls: outcome.modelCalls,
     };
     if (!verdict) {
-      const why = outcome.stopReason === "call_limit" ? "stopped at the model-call limit" : "ended without a verdict";
-      return { ...base, status: "incomplete", summary: `Review ${why}. Last note: ${clip(outcome.lastText, caps.result)}` };
+      const why = outcome.stopReason === "text" || outcome.stopReason === "finished" ? "Review ended without a verdict." : stoppedBecause(outcome);
+      return { ...base, status: "incomplete", summary: `${why} Last note: ${clip(outcome.lastText, caps.result)}` };
     }
     const problems = verdict.problems.slice(0, 12).map((p) => ({
       ...(p.file ? { file: clip(p.file, 200) } : {}),

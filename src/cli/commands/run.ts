@@ -18,6 +18,7 @@ const RUN_OPTIONS = {
   "max-review-rounds": { type: "string" },
   "max-model-calls": { type: "string" },
   "command-timeout": { type: "string" },
+  "context-budget": { type: "string" },
   approval: { type: "string" },
   "approve-file-changes": { type: "boolean" },
   "allow-network": { type: "boolean" },
@@ -41,6 +42,7 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     maxPlanRevisions: positiveInt(values["max-revisions"], "--max-revisions") ?? DEFAULT_LIMITS.maxPlanRevisions,
     maxReviewRounds: positiveInt(values["max-review-rounds"], "--max-review-rounds") ?? DEFAULT_LIMITS.maxReviewRounds,
     maxModelCallsPerRun: positiveInt(values["max-model-calls"], "--max-model-calls") ?? DEFAULT_LIMITS.maxModelCallsPerRun,
+    maxPromptTokens: positiveInt(values["context-budget"] ?? (io.env.MINI_CURSOR_CONTEXT_BUDGET || undefined), "--context-budget") ?? DEFAULT_LIMITS.maxPromptTokens,
   };
   const commandTimeoutMs = (positiveInt(values["command-timeout"], "--command-timeout") ?? 120) * 1000;
   const workspace = resolveWorkspace(values.workspace, io.cwd);

@@ -37,7 +37,11 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
       (name) => (name !== "memory_search" || deps.memory.enabled) && (state.safety.approval !== "read-only" || !CHANGING_TOOLS.has(name)),
     );
     const sandbox = deps.tools?.sandbox?.kind === "bubblewrap" ? { ...deps.tools.sandbox, allowNetwork: state.safety.allowNetwork } : deps.tools?.sandbox;
-    const tools = names.map((name) => TOOL_FACTORIES[name]({ ...deps.tools, sandbox, root: state.workspace, emit, memory: deps.memory }));
+    // One tool result may take at most about a quarter of the prompt budget (4 characters per token).
+    const outputLimitChars = Math.min(deps.tools?.outputLimitChars ?? 20_000, state.limits.maxPromptTokens);
+    const tools = names.map((name) =>
+      TOOL_FACTORIES[name]({ ...deps.tools, outputLimitChars, sandbox, root: state.workspace, emit, memory: deps.memory }),
+    );
     // Without a real sandbox nothing runs unasked.
     const safety = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" as const } : state.safety;
     const lastReview = state.reviews.at(-1) ?? null;
@@ -50,6 +54,7 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
         finishTool: spec.finishTool,
         requireFinishTool: spec.requireFinishTool,
         maxModelCalls: state.limits.maxModelCallsPerRun,
+        maxPromptTokens: state.limits.maxPromptTokens,
         callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
         emit,
         workspace: state.workspace,

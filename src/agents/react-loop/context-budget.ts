@@ -1,0 +1,102 @@
+import type { BaseLanguageModel } from "@langchain/core/language_models/base";
+import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { ClearToolUsesEdit, countTokensApproximately } from "langchain";
+
+/**
+ * Keeps every prompt of a sub-agent run under its token budget without touching the stored transcript: the
+ * model sees a view. Step 1 is LangChain's own context editing (ClearToolUsesEdit): older tool results, and
+ * then their inputs, are replaced by a placeholder, keeping the newest ones. Step 2, only if that is not
+ * enough: the oldest turns (a model reply together with its tool results, never split) are folded into one
+ * summary message that keeps what later steps need: files touched, commands with exit codes, errors seen.
+ */
+export interface BudgetView {
+  messages: BaseMessage[];
+  tokens: number;
+  cleared: boolean;
+  summarized: number;
+}
+
+const PLACEHOLDER = "[older tool output cleared to keep the prompt within budget; call the tool again if you still need it]";
+const KEEP_TOOL_RESULTS = 4;
+
+export function countTokens(messages: BaseMessage[]): number {
+  return countTokensApproximately(messages);
+}
+
+export async function fitToBudget(messages: BaseMessage[], budget: number, overhead: number, model: BaseLanguageModel): Promise<BudgetView> {
+  const limit = budget - overhead;
+  let view = [...messages];
+  let tokens = countTokens(view);
+  if (tokens <= limit * 0.8) return { messages: view, tokens: tokens + overhead, cleared: false, summarized: 0 };
+
+  // Clear old tool results first (cheap to redo), then also the inputs of those calls (e.g. whole files written).
+  for (const clearToolInputs of [false, true]) {
+    const edit = new ClearToolUsesEdit({ trigger: { tokens: Math.floor(limit * 0.6) }, keep: { messages: KEEP_TOOL_RESULTS }, placeholder: PLACEHOLDER, clearToolInputs });
+    await edit.apply({ messages: view, model, countTokens: (m) => countTokens(m) });
+    tokens = countTokens(view);
+    if (tokens <= limit) return { messages: view, tokens: tokens + overhead, cleared: true, summarized: 0 };
+  }
+
+  // Fold the oldest turns into a summary until the rest fits. The system prompt and the brief stay.
+  // The summary reads the original turns: the cleared view has lost their outputs (exit codes, errors).
+  const head = view.slice(0, 2);
+  const turns = groupTurns(view.slice(2));
+  const originals = groupTurns(messages.slice(2));
+  const source = originals.length === turns.length ? originals : turns;
+  let fold = 0;
+  const summary = (n: number) => summaryOf(source.slice(0, n));
+  while (fold < turns.length - 1 && countTokens([...head, summary(fold), ...turns.slice(fold).flat()]) > limit) fold += 1;
+  view = fold > 0 ? [...head, summary(fold), ...turns.slice(fold).flat()] : view;
+  tokens = countTokens(view);
+  return { messages: view, tokens: tokens + overhead, cleared: true, summarized: fold };
+}
+
+/** A model reply with the tool results that answer it (and any reminder after them) is one turn. */
+function groupTurns(messages: BaseMessage[]): BaseMessage[][] {
+  const turns: BaseMessage[][] = [];
+  for (const m of messages) {
+    const current = turns.at(-1);
+    if (AIMessage.isInstance(m) || !current) turns.push([m]);
+    else current.push(m);
+  }
+  return turns;
+}
+
+function short(value: unknown, max = 120): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function summaryOf(turns: BaseMessage[][]): HumanMessage {
+  const files = new Set<string>();
+  const commands: string[] = [];
+  const errors: string[] = [];
+  for (const turn of turns) {
+    const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
+    for (const m of turn) {
+      if (AIMessage.isInstance(m)) {
+        for (const call of m.tool_calls ?? []) {
+          const args = call.args as Record<string, unknown>;
+          calls.set(call.id ?? "", { name: call.name, args });
+          if (typeof args.path === "string") files.add(`${call.name} ${args.path}`);
+        }
+      }
+      if (ToolMessage.isInstance(m)) {
+        const text = typeof m.content === "string" ? m.content : JSON.stringify(m.content);
+        const call = calls.get(m.tool_call_id);
+        const exit = /Exit code: (\d+)/.exec(text)?.[1];
+        if (call?.name === "execute_command") commands.push(`\`${short(call.args.command, 80)}\` → ${exit !== undefined ? `exit ${exit}` : short(firstLine(text), 60)}`);
+        if (text.startsWith("Error:") || (exit !== undefined && exit !== "0")) errors.push(`${call?.name ?? m.name ?? "tool"}: ${short(firstLine(text))}`);
+      }
+    }
+  }
+  const lines = [`[Summary of your first ${turns.length} turns, folded to keep the prompt within budget]`];
+  if (files.size > 0) lines.push(`Files touched: ${[...files].slice(-30).join("; ")}`);
+  if (commands.length > 0) lines.push(`Commands: ${commands.slice(-10).join("; ")}`);
+  if (errors.length > 0) lines.push(`Errors seen: ${errors.slice(-8).join(" | ")}`);
+  return new HumanMessage(lines.join("\n"));
+}
+
+function firstLine(text: string): string {
+  return text.split("\n", 1)[0] ?? "";
+}

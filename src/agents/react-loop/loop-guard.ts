@@ -1,0 +1,64 @@
+/**
+ * Notices a sub-agent going round in circles: the same tool call with the same arguments again (with no file
+ * change in between), or a run of tool calls that all fail. The agent is told once; if it keeps on, the run
+ * stops and the planner decides what to do.
+ */
+export interface LoopGuardState {
+  /** Identical calls since the last successful file change, by call signature. */
+  callCounts: Record<string, number>;
+  failStreak: number;
+  warned: boolean;
+}
+
+export const REPEAT_WARN_AT = 2;
+export const REPEAT_STOP_AT = 3;
+export const FAIL_WARN_AT = 4;
+export const FAIL_STOP_AT = 6;
+
+const CHANGES_FILES = new Set(["write_file", "edit_file"]);
+
+function canonical(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, canonical(v)]));
+  }
+  return value;
+}
+
+export function callSignature(name: string, args: unknown): string {
+  return `${name}:${JSON.stringify(canonical(args))}`;
+}
+
+export type GuardVerdict = { kind: "ok" } | { kind: "warn"; note: string } | { kind: "stop"; reason: string };
+
+/** Counts a call before it runs: a third identical call stops the run, the second gets a warning. */
+export function beforeCall(guard: LoopGuardState, name: string, args: unknown): GuardVerdict {
+  const signature = callSignature(name, args);
+  const count = (guard.callCounts[signature] ?? 0) + 1;
+  guard.callCounts[signature] = count;
+  if (count >= REPEAT_STOP_AT && guard.warned) {
+    return { kind: "stop", reason: `repeated ${name} with the same arguments ${count} times without changing anything` };
+  }
+  if (count >= REPEAT_WARN_AT && !guard.warned) {
+    guard.warned = true;
+    return {
+      kind: "warn",
+      note: `Note: you already made this exact ${name} call and nothing has changed since; repeating it will give the same result. Change your approach, or finish and report what blocks you.`,
+    };
+  }
+  return { kind: "ok" };
+}
+
+/** Records a call's outcome: a file change resets the repeat counts; failures in a row build a streak. */
+export function afterCall(guard: LoopGuardState, name: string, ok: boolean): GuardVerdict {
+  if (ok && CHANGES_FILES.has(name)) guard.callCounts = {};
+  guard.failStreak = ok ? 0 : guard.failStreak + 1;
+  if (guard.failStreak >= FAIL_STOP_AT && guard.warned) {
+    return { kind: "stop", reason: `${guard.failStreak} tool calls in a row failed` };
+  }
+  if (guard.failStreak >= FAIL_WARN_AT && !guard.warned) {
+    guard.warned = true;
+    return { kind: "warn", note: `Note: your last ${guard.failStreak} tool calls all failed. Stop and rethink: read the errors, check paths with list_directory, or finish and report what blocks you.` };
+  }
+  return { kind: "ok" };
+}
