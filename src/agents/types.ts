@@ -32,6 +32,8 @@ export interface BriefContext {
   findings: { source: string; note: string }[];
   filesChanged: string[];
   lastReview: Review | null;
+  /** Workspace outline and project rules, small; the same for every agent. */
+  projectContext: string;
 }
 
 /**

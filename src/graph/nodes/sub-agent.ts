@@ -1,4 +1,5 @@
 import type { AgentSpec } from "../../agents/types.js";
+import { projectContext } from "../../agents/project-context.js";
 import { runReactLoop } from "../../agents/react-loop/index.js";
 import { TOOL_FACTORIES } from "../../tools/index.js";
 import type { GraphDeps } from "../deps.js";
@@ -70,6 +71,7 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
         findings: state.findings,
         filesChanged: state.filesChanged,
         lastReview,
+        projectContext: await projectContext(state.workspace),
       }),
     );
     await deps.afterStep?.();
