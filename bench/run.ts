@@ -22,6 +22,7 @@ benchColdStart(10, 5);
 console.log("\n4. Long-term memory");
 await benchMemoryLatency();
 await benchRecall();
+await (await import("./context-budget.js")).benchContextBudget();
 
 console.log(`\nLoad average at end: ${load()}`);
 console.log(`Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s`);
