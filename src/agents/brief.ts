@@ -37,6 +37,6 @@ export function renderBrief(ctx: BriefContext, extra: string[] = []): string {
 
 /** One sentence on why a run ended early, for the report the planner reads. */
 export function stoppedBecause(outcome: Pick<LoopOutcome, "stopReason" | "stopDetail">): string {
-  if (outcome.stopReason === "loop") return `Stopped: ${outcome.stopDetail}.`;
+  if (outcome.stopReason === "loop" || outcome.stopReason === "budget") return `Stopped: ${outcome.stopDetail}.`;
   return "Stopped at the model-call limit.";
 }

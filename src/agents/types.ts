@@ -16,7 +16,7 @@ export interface LoopOutcome {
   finish: Record<string, unknown> | null;
   /** Text of the last model reply (used when the agent ended with plain text). */
   lastText: string;
-  stopReason: "finished" | "text" | "call_limit" | "loop";
+  stopReason: "finished" | "text" | "call_limit" | "loop" | "budget";
   /** Why a run stopped early ("loop"). */
   stopDetail: string;
   modelCalls: number;

@@ -30,24 +30,29 @@ Options:
                           rules still apply); read-only: no file changes, no commands
   --approve-file-changes  in ask mode, also ask before each file change (shows the change)
   --allow-network         let sandboxed commands use the network
+  --budget-tokens N       stop cleanly once the session used N tokens (input + output)
+  --budget-usd X          stop cleanly once the session cost X USD (needs a price for every model)
   --json                  print one JSON event per line instead of progress text
   -h, --help              show this help`;
 
 export const RESUME_HELP = `Usage: mini-cursor resume [SESSION] [options]
 
 Continues an interrupted session (Ctrl-C, crash, kill) without redoing completed steps.
-SESSION defaults to the most recently updated session of the workspace.
+SESSION defaults to the most recently updated session of the workspace. A session stopped by its
+budget continues when given a higher one.
 
 Options:
-  --workspace DIR   project folder (default: current folder)
-  --model NAME      model for every agent
-  --base-url URL    OpenAI-compatible endpoint
-  --json            print one JSON event per line
-  -h, --help        show this help`;
+  --workspace DIR     project folder (default: current folder)
+  --model NAME        model for every agent
+  --base-url URL      OpenAI-compatible endpoint
+  --budget-tokens N   raise the session's token budget
+  --budget-usd X      raise the session's cost budget (USD)
+  --json              print one JSON event per line
+  -h, --help          show this help`;
 
 export const SESSIONS_HELP = `Usage: mini-cursor sessions [options]
 
-Lists the sessions of a workspace: id, status, task, last update, tokens.
+Lists the sessions of a workspace: id, status, task, last update, tokens, cost (USD; ? when unknown).
 
 Options:
   --workspace DIR   project folder (default: current folder)

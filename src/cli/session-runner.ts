@@ -4,7 +4,11 @@ import { isApprovalRequest, type ApprovalRequest, type SafetyPolicy } from "../s
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { selectSandbox } from "../sandbox/index.js";
-import { renderFinalReport, totalTokens } from "../graph/report.js";
+import type { Budget } from "../cost/budget.js";
+import { budgetHint, planBudgetResume } from "../cost/budget-resume.js";
+import type { PriceTable } from "../cost/prices.js";
+import { summarizeUsage } from "../cost/usage.js";
+import { renderFinalReport } from "../graph/report.js";
 import type { Limits } from "../graph/schemas.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
 import { openMemory } from "../memory/open-memory.js";
@@ -33,6 +37,10 @@ export interface SessionRunOptions {
   env: NodeJS.ProcessEnv;
   safety: SafetyPolicy;
   prompter: ApprovalPrompter;
+  prices: PriceTable;
+  budget: Budget;
+  /** The session was stopped by its budget and continues under `budget` (src/cost/budget-resume.ts). */
+  continueAfterBudget?: boolean;
 }
 
 /**
@@ -77,6 +85,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       afterStep: async () => {
         await undo.after();
       },
+      prices: o.prices,
+      budget: o.budget,
     },
     o.database.checkpointer,
   );
@@ -103,6 +113,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.printer.emit({ type: "notice", level: "info", message: `No model endpoint configured: using the ${o.models.settings.source.replace(/ \(.*\)$/, "")} with model ${o.models.settings.model}.` });
   }
   try {
+    if (o.continueAfterBudget) {
+      // Decided again under the lock: another process may have continued the session since `resume` looked at it.
+      const stopped = (await graph.getState({ configurable: config.configurable })).values as WorkspaceStateValue;
+      const resume = planBudgetResume(stopped, o.budget, o.prices);
+      if (resume.kind === "continue") await graph.updateState({ configurable: config.configurable }, resume.values, resume.asNode);
+    }
     let input: GraphInput = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits, safety: o.safety } : null;
     for (;;) {
       const result: unknown = await graph.invoke(input, config);
@@ -121,11 +137,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       input = new Command({ resume: answer });
     }
     const state = (await graph.getState(config)).values as WorkspaceStateValue;
-    const tokens = totalTokens(state);
+    const usage = summarizeUsage(state.usage, o.prices);
     const status = state.status === "running" ? "failed" : state.status;
-    sessions.update(o.sessionId, { status, inputTokens: tokens.input, outputTokens: tokens.output });
-    const report = state.finalReport || renderFinalReport(state);
-    o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status, report });
+    sessions.update(o.sessionId, { status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
+    let report = state.finalReport || renderFinalReport(state, o.prices);
+    if (state.status === "limit_reached" && state.stoppedByBudget) report += `\n${budgetHint(o.sessionId, state.stopReason, usage)}`;
+    o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {
     await recordProgress(graph, config, o);
@@ -164,8 +181,8 @@ type GraphInput = Parameters<ReturnType<typeof compileGraph>["invoke"]>[0];
 async function recordProgress(graph: ReturnType<typeof compileGraph>, config: { configurable: { thread_id: string } }, o: SessionRunOptions) {
   try {
     const state = (await graph.getState({ configurable: config.configurable })).values as Partial<WorkspaceStateValue>;
-    const tokens = state.usage ? totalTokens({ usage: state.usage }) : { input: 0, output: 0 };
-    o.database.sessions.update(o.sessionId, { status: "interrupted", inputTokens: tokens.input, outputTokens: tokens.output });
+    const usage = summarizeUsage(state.usage ?? {}, o.prices);
+    o.database.sessions.update(o.sessionId, { status: "interrupted", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
   } catch {
     o.database.sessions.update(o.sessionId, { status: "interrupted" });
   }

@@ -1,3 +1,5 @@
+import type { Budget } from "../cost/budget.js";
+import type { PriceTable } from "../cost/prices.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { Clock } from "../runtime/clock.js";
@@ -18,6 +20,10 @@ export interface GraphDeps {
   forceAsk?: boolean;
   /** Called after every sub-agent run (e.g. to snapshot the workspace for undo); must not throw. */
   afterStep?: () => Promise<void>;
+  /** Prices for the cost shown and for a cost budget (default: the built-in table, src/cost/prices.ts). */
+  prices?: PriceTable;
+  /** Token and cost limits of the session; the planner stops before routing once one is reached. */
+  budget?: Budget;
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;

@@ -1,14 +1,7 @@
+import { usageReportLines } from "../cost/format.js";
+import { DEFAULT_PRICE_TABLE, type PriceTable } from "../cost/prices.js";
+import { summarizeUsage } from "../cost/usage.js";
 import type { WorkspaceStateValue } from "./state.js";
-
-export function totalTokens(state: Pick<WorkspaceStateValue, "usage">): { input: number; output: number } {
-  let input = 0;
-  let output = 0;
-  for (const u of Object.values(state.usage)) {
-    input += u.inputTokens;
-    output += u.outputTokens;
-  }
-  return { input, output };
-}
 
 const STATUS_TITLE: Record<string, string> = {
   done: "Done",
@@ -17,8 +10,8 @@ const STATUS_TITLE: Record<string, string> = {
   running: "Still running",
 };
 
-/** The plain-text final report: what was done, what was not, and what it cost. */
-export function renderFinalReport(state: WorkspaceStateValue): string {
+/** The plain-text final report: what was done, what was not, and what it cost (tokens and USD per agent and model). */
+export function renderFinalReport(state: WorkspaceStateValue, prices: PriceTable = DEFAULT_PRICE_TABLE): string {
   const lines: string[] = [`${STATUS_TITLE[state.status] ?? state.status}: ${state.task}`];
   if (state.summary) lines.push(state.summary);
   if (state.stopReason) lines.push(`Reason: ${state.stopReason}`);
@@ -50,10 +43,6 @@ export function renderFinalReport(state: WorkspaceStateValue): string {
   if (review && review.decision === "changes_requested") {
     for (const p of review.problems) lines.push(`  - ${p.file ? `${p.file}: ` : ""}${p.problem}`);
   }
-  const tokens = totalTokens(state);
-  const perRole = Object.entries(state.usage)
-    .map(([role, u]) => `${role} ${u.inputTokens}+${u.outputTokens} (${u.calls} calls)`)
-    .join(", ");
-  lines.push(`Tokens: ${tokens.input} in, ${tokens.output} out${perRole ? ` — ${perRole}` : ""}`);
+  lines.push(...usageReportLines(summarizeUsage(state.usage, prices)));
   return lines.join("\n");
 }

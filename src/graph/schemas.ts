@@ -70,10 +70,13 @@ export const tokenUsageSchema = z.object({
   inputTokens: z.number().default(0),
   outputTokens: z.number().default(0),
   calls: z.number().default(0),
+  /** Calls whose reply carried no usage data: their tokens are chars/4 estimates. */
+  estimatedCalls: z.number().default(0),
 });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
-export const usageByRoleSchema = z.record(z.string(), tokenUsageSchema);
-export type UsageByRole = z.infer<typeof usageByRoleSchema>;
+/** Token usage keyed by `agent:model` (see src/cost/usage.ts); sessions from before the model was recorded use `agent`. */
+export const usageByKeySchema = z.record(z.string(), tokenUsageSchema);
+export type UsageByKey = z.infer<typeof usageByKeySchema>;
 
 /** What a sub-agent hands back to the planner: a compact report, never its transcript. */
 export const agentReportSchema = z.object({

@@ -13,9 +13,9 @@ import {
   reviewSchema,
   routeSchema,
   sessionStatusSchema,
-  usageByRoleSchema,
-  type UsageByRole,
+  usageByKeySchema,
 } from "./schemas.js";
+import { addUsage } from "../cost/usage.js";
 
 /** Append, keeping only the newest `max` entries so the channel stays bounded. */
 function appendCapped<T>(max: number) {
@@ -30,19 +30,6 @@ function unionCapped(max: number) {
     const merged = [...new Set([...current, ...next])];
     return merged.length > max ? merged.slice(merged.length - max) : merged;
   };
-}
-
-function addUsage(current: UsageByRole, next: UsageByRole): UsageByRole {
-  const out: UsageByRole = { ...current };
-  for (const [role, u] of Object.entries(next)) {
-    const prev = out[role] ?? { inputTokens: 0, outputTokens: 0, calls: 0 };
-    out[role] = {
-      inputTokens: prev.inputTokens + u.inputTokens,
-      outputTokens: prev.outputTokens + u.outputTokens,
-      calls: prev.calls + u.calls,
-    };
-  }
-  return out;
 }
 
 /**
@@ -77,8 +64,9 @@ export const WorkspaceState = new StateSchema({
     inputSchema: z.array(reviewSchema),
     reducer: appendCapped(caps.reviews),
   }),
-  usage: new ReducedValue(usageByRoleSchema.default(() => ({})), {
-    inputSchema: usageByRoleSchema,
+  /** Tokens per `agent:model`, summed (src/cost/usage.ts). */
+  usage: new ReducedValue(usageByKeySchema.default(() => ({})), {
+    inputSchema: usageByKeySchema,
     reducer: addUsage,
   }),
   /** Long-term memories recalled for this task (filled by the memory store; empty when memory is off). */
@@ -95,6 +83,8 @@ export const WorkspaceState = new StateSchema({
   status: sessionStatusSchema.default("running"),
   /** Why the session stopped early, when it did. */
   stopReason: z.string().default(""),
+  /** The stop was the token or cost budget: `resume` with a higher budget continues the session. */
+  stoppedByBudget: z.boolean().default(false),
   /** The planner's closing summary. */
   summary: z.string().default(""),
   finalReport: z.string().default(""),

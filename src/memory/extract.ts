@@ -61,7 +61,8 @@ function lessons(o: SessionOutcome, task: string): MemoryDraft[] {
   for (const s of o.plan) {
     if (s.status === "failed") out.push({ kind: "lesson", text: clip(`Step failed during "${task}": ${clip(s.goal, 200)} — ${s.result}`, 600), source: "" });
   }
-  if (o.status !== "done" && o.stopReason) {
+  // A spent token or cost budget says nothing about the project: not a lesson.
+  if (o.status !== "done" && o.stopReason && !/budget/i.test(o.stopReason)) {
     out.push({ kind: "lesson", text: clip(`Task "${task}" stopped (${o.status}): ${o.stopReason}`, 500), source: "" });
   }
   return out;

@@ -1,3 +1,5 @@
+import type { UsageSummary } from "../cost/usage.js";
+
 /**
  * Progress events: the one channel through which the graph, the sub-agents and the tools tell the
  * outside world (the CLI's human printer, `--json` lines, tests) what is happening.
@@ -14,6 +16,32 @@ export interface PlanStepView {
   status: StepStatus;
 }
 
+/** The session's running totals after a model call. */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+  /** null: a model in use has no known price. */
+  costUsd: number | null;
+  /** Some counts are chars/4 estimates (replies without usage data). */
+  estimated: boolean;
+}
+
+/**
+ * One model call. The model node reports its tokens (`estimated` when the reply carried no usage data); the graph
+ * node that ran it adds `model` and the session's running `total` (src/cost/usage-meter.ts), so every event the
+ * printers see has them.
+ */
+export interface ModelCallEvent {
+  type: "model_call";
+  agent: AgentName | "planner";
+  model?: string;
+  inputTokens: number;
+  outputTokens: number;
+  estimated?: boolean;
+  total?: UsageTotals;
+}
+
 export type ProgressEvent =
   | { type: "session_started"; sessionId: string; task: string; workspace: string; resumed: boolean; model: string }
   | { type: "plan"; revision: number; steps: PlanStepView[] }
@@ -21,7 +49,7 @@ export type ProgressEvent =
   | { type: "tool_call"; agent: AgentName; stepId: string; tool: string; detail: string }
   | { type: "tool_result"; agent: AgentName; stepId: string; tool: string; ok: boolean; detail: string }
   | { type: "command_output"; stream: "stdout" | "stderr"; chunk: string }
-  | { type: "model_call"; agent: AgentName | "planner"; inputTokens: number; outputTokens: number }
+  | ModelCallEvent
   | { type: "step_finished"; stepId: string; agent: AgentName; status: StepStatus; summary: string }
   | { type: "review"; stepId: string; decision: "approve" | "changes_requested"; problems: string[] }
   | { type: "limit_reached"; limit: string; detail: string }
@@ -38,7 +66,8 @@ export type ProgressEvent =
       suggestedPattern: string;
     }
   | { type: "approval_answered"; decision: "approve" | "reject" | "always" | "pending"; detail: string }
-  | { type: "session_finished"; sessionId: string; status: string; report: string };
+  /** `usage`: tokens and cost per agent and model (absent when the session's state could not be read). */
+  | { type: "session_finished"; sessionId: string; status: string; report: string; usage?: UsageSummary };
 
 export interface EventSink {
   emit(event: ProgressEvent): void;

@@ -21,6 +21,8 @@ export const safetyConfigSchema = z
       })
       .strict()
       .default(() => ({ allow: [], deny: [] })),
+    /** Model prices share these files; src/cost/price-config.ts reads and checks them. */
+    prices: z.unknown().optional(),
   })
   .strict();
 export type SafetyConfig = z.infer<typeof safetyConfigSchema>;

@@ -13,7 +13,9 @@ export interface SessionRow {
   updatedAt: number;
   inputTokens: number;
   outputTokens: number;
-  /** Run options (limits) so `resume` continues with the same settings. */
+  /** USD at the session's prices; null when unknown (a model without a price, or not recorded yet). */
+  costUsd: number | null;
+  /** Run options (limits, budget) so `resume` continues with the same settings. */
   options: string;
 }
 
@@ -27,6 +29,7 @@ interface RawRow {
   updated_at: number;
   input_tokens: number;
   output_tokens: number;
+  cost_usd: number | null;
   options: string;
 }
 
@@ -41,8 +44,20 @@ function fromRaw(r: RawRow): SessionRow {
     updatedAt: r.updated_at,
     inputTokens: r.input_tokens,
     outputTokens: r.output_tokens,
+    costUsd: r.cost_usd ?? null,
     options: r.options,
   };
+}
+
+/** Databases made before costs were recorded get the column (another process may add it at the same moment). */
+function addCostColumn(db: Database.Database): void {
+  const columns = db.prepare("PRAGMA table_info(mc_sessions)").all() as { name: string }[];
+  if (columns.some((c) => c.name === "cost_usd")) return;
+  try {
+    db.exec("ALTER TABLE mc_sessions ADD COLUMN cost_usd REAL");
+  } catch (error) {
+    if (!(error instanceof Error && /duplicate column/i.test(error.message))) throw error;
+  }
 }
 
 /**
@@ -64,8 +79,10 @@ export class SessionStore {
       updated_at INTEGER NOT NULL,
       input_tokens INTEGER NOT NULL DEFAULT 0,
       output_tokens INTEGER NOT NULL DEFAULT 0,
-      options TEXT NOT NULL DEFAULT '{}'
+      options TEXT NOT NULL DEFAULT '{}',
+      cost_usd REAL
     )`);
+    addCostColumn(db);
   }
 
   create(row: Pick<SessionRow, "id" | "task" | "workspace" | "model" | "options">): SessionRow {
@@ -95,12 +112,12 @@ export class SessionStore {
     return rows.map(fromRaw);
   }
 
-  update(id: string, fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "model">>): void {
+  update(id: string, fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options">>): void {
     const current = this.get(id);
     if (!current) return;
     const next = { ...current, ...fields };
     this.db
-      .prepare("UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, model = ?, updated_at = ? WHERE id = ?")
-      .run(next.status, next.inputTokens, next.outputTokens, next.model, this.clock.now(), id);
+      .prepare("UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, model = ?, options = ?, updated_at = ? WHERE id = ?")
+      .run(next.status, next.inputTokens, next.outputTokens, next.costUsd, next.model, next.options, this.clock.now(), id);
   }
 }

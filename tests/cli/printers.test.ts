@@ -102,6 +102,16 @@ describe("HumanPrinter", () => {
     ]);
   });
 
+  it("shows the session's running tokens and cost once, at the end of the step", () => {
+    const total = { inputTokens: 12_300, outputTokens: 1_100, calls: 3, costUsd: 0.0042, estimated: false };
+    printer.emit({ type: "model_call", agent: "coder", model: "m", inputTokens: 1_000, outputTokens: 100, estimated: false, total: { ...total, inputTokens: 11_300 } });
+    printer.emit({ type: "model_call", agent: "coder", model: "m", inputTokens: 1_000, outputTokens: 100, estimated: false, total });
+    expect(out.text).toBe("");
+    printer.emit({ type: "step_finished", stepId: "s1", agent: "coder", status: "done", summary: "fixed" });
+    printer.emit({ type: "step_finished", stepId: "s2", agent: "coder", status: "done", summary: "no calls" });
+    expect(out.text).toBe("  ✓ s1 done: fixed\n    tokens 12.3k in / 1.1k out · $0.0042\n  ✓ s2 done: no calls\n");
+  });
+
   it("prints the final report and the session status", () => {
     printer.emit({ type: "session_finished", sessionId: "abc", status: "done", report: "## Report\nAll good." });
     expect(out.text).toBe("\n## Report\nAll good.\nsession abc · done\n");

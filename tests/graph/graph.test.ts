@@ -83,8 +83,8 @@ describe("planner → sub-agents graph", () => {
     expect(state.reviews.map((r) => r.decision)).toEqual(["changes_requested", "approve"]);
     expect(state.findings).toEqual([{ stepId: "s1", source: "package.json:1", note: "type is module" }]);
     expect(state.plan.every((s) => s.status === "done")).toBe(true);
-    expect(state.usage.coder?.calls).toBe(5);
-    expect(state.usage.planner?.calls).toBe(5);
+    expect(state.usage["coder:fake-coder"]?.calls).toBe(5);
+    expect(state.usage["planner:fake-planner"]?.calls).toBe(5);
     expect(state.counters).toMatchObject({ agentRuns: 5, reviewRounds: 1 });
     expect(state.finalReport).toContain("Review: approve");
 

@@ -79,6 +79,7 @@ describe("SessionStore", () => {
       updatedAt: 1_700_000_000_000,
       inputTokens: 0,
       outputTokens: 0,
+      costUsd: null,
       options: '{"maxSteps":3}',
     });
     expect(db.sessions.get("s1")).toEqual(row);

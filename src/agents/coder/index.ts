@@ -35,7 +35,7 @@ export const coderSpec: AgentSpec = {
     const parsed = outcome.finish ? submitWorkSchema.safeParse(outcome.finish) : null;
     const finished = parsed?.success ? parsed.data : null;
     const status =
-      (outcome.stopReason === "call_limit" || outcome.stopReason === "loop") && !finished ? "incomplete" : finished?.status === "blocked" ? "failed" : "done";
+      (outcome.stopReason === "call_limit" || outcome.stopReason === "loop" || outcome.stopReason === "budget") && !finished ? "incomplete" : finished?.status === "blocked" ? "failed" : "done";
     const summary =
       status === "incomplete"
         ? `${stoppedBecause(outcome)} Last note: ${clip(outcome.lastText, caps.result)}`

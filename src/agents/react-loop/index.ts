@@ -4,6 +4,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import type { AgentName, ProgressEvent } from "../../runtime/events.js";
 import type { SafetyPolicy } from "../../safety/policy.js";
+import type { RunBudget } from "../../cost/budget.js";
 import type { FinishToolSpec, LoopOutcome } from "../types.js";
 import { LoopState, type LoopStateValue } from "./loop-state.js";
 import { createApproveNode } from "./approve-node.js";
@@ -26,6 +27,8 @@ export interface ReactLoopOptions {
   safety: SafetyPolicy;
   /** "Always" patterns granted earlier in the session. */
   allowPatterns?: string[];
+  /** The session's token/cost budget (src/cost/budget.ts); the model node stops the run once it is used up. */
+  budget?: RunBudget;
 }
 
 function afterModel(state: LoopStateValue): "approve" | "model" | typeof END {
@@ -61,7 +64,7 @@ export async function runReactLoop(
   options: ReactLoopOptions,
   systemPrompt: string,
   brief: string,
-): Promise<LoopOutcome & { inputTokens: number; outputTokens: number; allowPatterns: string[] }> {
+): Promise<LoopOutcome & { inputTokens: number; outputTokens: number; estimatedCalls: number; allowPatterns: string[] }> {
   const loop = buildReactLoop(options);
   const final = await loop.invoke(
     { messages: [new SystemMessage(systemPrompt), new HumanMessage(brief)], allowPatterns: options.allowPatterns ?? [] },
@@ -79,6 +82,7 @@ export async function runReactLoop(
     commands: final.commands,
     inputTokens: final.inputTokens,
     outputTokens: final.outputTokens,
+    estimatedCalls: final.estimatedCalls,
     allowPatterns: final.allowPatterns,
   };
 }

@@ -14,7 +14,7 @@ export const LoopState = new StateSchema({
   modelCalls: z.number().default(0),
   nudged: z.boolean().default(false),
   finish: z.record(z.string(), z.unknown()).nullable().default(null),
-  stopReason: z.enum(["", "finished", "text", "call_limit", "loop"]).default(""),
+  stopReason: z.enum(["", "finished", "text", "call_limit", "loop", "budget"]).default(""),
   /** Why the run was stopped early (loop detection), for the report. */
   stopDetail: z.string().default(""),
   /** Loop detection: identical calls since the last file change, failures in a row, whether the agent was told. */
@@ -25,6 +25,8 @@ export const LoopState = new StateSchema({
   compacted: z.boolean().default(false),
   inputTokens: z.number().default(0),
   outputTokens: z.number().default(0),
+  /** Calls whose reply carried no usage data (their tokens are chars/4 estimates). */
+  estimatedCalls: z.number().default(0),
   /** The approval gate's verdict per tool call id of the newest model reply. */
   decisions: z.record(z.string(), z.object({ decision: z.enum(["approve", "reject", "deny"]), reason: z.string() })).default(() => ({})),
   /** Command patterns a person allowed "always" for the rest of the session. */

@@ -3,6 +3,8 @@ import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messa
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentName, ProgressEvent } from "../../runtime/events.js";
+import { runBudgetExceeded, type RunBudget } from "../../cost/budget.js";
+import { measureCall } from "../../cost/estimate.js";
 import type { FinishToolSpec } from "../types.js";
 import { fitToBudget } from "./context-budget.js";
 import type { LoopStateUpdate, LoopStateValue } from "./loop-state.js";
@@ -19,6 +21,8 @@ export interface ModelNodeDeps {
   /** Upper bound for one call including retries, so a stalled endpoint cannot hang the run. */
   callTimeoutMs: number;
   emit: (event: ProgressEvent) => void;
+  /** The session's token/cost budget: the run stops before a model call once it is used up. */
+  budget?: RunBudget;
 }
 
 function toJsonSchema(tool: StructuredToolInterface): unknown {
@@ -82,6 +86,8 @@ export function createModelNode(deps: ModelNodeDeps) {
 
   return async (state: LoopStateValue, config: LangGraphRunnableConfig): Promise<LoopStateUpdate> => {
     if (state.modelCalls >= deps.maxModelCalls) return { stopReason: "call_limit" };
+    const overBudget = deps.budget ? runBudgetExceeded(deps.budget, state) : null;
+    if (overBudget) return { stopReason: "budget", stopDetail: overBudget };
     const view = await fitToBudget(state.messages, deps.maxPromptTokens, overhead, deps.model);
     const compactedNow = view.cleared && !state.compacted;
     if (compactedNow) {
@@ -93,15 +99,15 @@ export function createModelNode(deps: ModelNodeDeps) {
     }
     const raw = await bound.invoke(view.messages, { signal: callSignal(config.signal, deps.callTimeoutMs) });
     const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));
-    const inputTokens = reply.usage_metadata?.input_tokens ?? 0;
-    const outputTokens = reply.usage_metadata?.output_tokens ?? 0;
-    deps.emit({ type: "model_call", agent: deps.agent, inputTokens, outputTokens });
+    const { inputTokens, outputTokens, estimated } = measureCall(view.messages, reply, overhead);
+    deps.emit({ type: "model_call", agent: deps.agent, inputTokens, outputTokens, estimated });
     const update: LoopStateUpdate = {
       ...(compactedNow ? { compacted: true } : {}),
       messages: [reply],
       modelCalls: state.modelCalls + 1,
       inputTokens: state.inputTokens + inputTokens,
       outputTokens: state.outputTokens + outputTokens,
+      estimatedCalls: state.estimatedCalls + (estimated ? 1 : 0),
     };
     if ((reply.tool_calls ?? []).length > 0) return update;
     if (deps.requireFinishTool && !state.nudged) {

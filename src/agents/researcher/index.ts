@@ -31,7 +31,7 @@ export const researcherSpec: AgentSpec = {
     const parsed = outcome.finish ? submitFindingsSchema.safeParse(outcome.finish) : null;
     const finished = parsed?.success ? parsed.data : null;
     const base = { stepId, agent: "researcher" as const, filesChanged: [], commands: [], modelCalls: outcome.modelCalls };
-    if ((outcome.stopReason === "call_limit" || outcome.stopReason === "loop") && !finished) {
+    if ((outcome.stopReason === "call_limit" || outcome.stopReason === "loop" || outcome.stopReason === "budget") && !finished) {
       return { ...base, status: "incomplete", summary: `${stoppedBecause(outcome)} Last note: ${clip(outcome.lastText, caps.result)}`, findings: [] };
     }
     return {

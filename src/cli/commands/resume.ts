@@ -1,5 +1,15 @@
 import { z } from "zod";
+import { budgetSchema } from "../../cost/budget.js";
+import { budgetHint, planBudgetResume } from "../../cost/budget-resume.js";
+import { BUDGET_OPTIONS, parseBudgetFlags, raiseBudget, requirePricesForCostBudget, resolvePrices } from "../../cost/cost-setup.js";
+import { summarizeUsage } from "../../cost/usage.js";
+import { compileGraph } from "../../graph/build-graph.js";
 import { DEFAULT_LIMITS, limitsSchema } from "../../graph/schemas.js";
+import type { WorkspaceStateValue } from "../../graph/state.js";
+import { memoryOff } from "../../memory/types.js";
+import type { ModelProvider } from "../../models/chat-model.js";
+import { silentSink } from "../../runtime/events.js";
+import type { SessionDatabase } from "../../sessions/database.js";
 import type { Clock } from "../../runtime/clock.js";
 import { openSessionDatabase } from "../../sessions/database.js";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
@@ -14,7 +24,20 @@ import { makePrompter, resolveSafety } from "../safety-setup.js";
 const storedSchema = z.object({
   limits: limitsSchema.default(DEFAULT_LIMITS),
   commandTimeoutMs: z.number().default(120_000),
+  budget: budgetSchema.default({}),
 });
+
+/** A graph that runs nothing, to read a session's state before deciding how to continue it. */
+async function readSessionState(database: SessionDatabase, sessionId: string, clock: Clock): Promise<WorkspaceStateValue> {
+  const inert: ModelProvider = {
+    forRole: () => {
+      throw new Error("reading state only");
+    },
+    describe: () => "",
+  };
+  const graph = compileGraph({ models: inert, events: silentSink, clock, memory: memoryOff }, database.checkpointer);
+  return (await graph.getState({ configurable: { thread_id: sessionId } })).values as WorkspaceStateValue;
+}
 
 async function hasCheckpoint(checkpointer: SqliteSaver, sessionId: string): Promise<boolean> {
   const tuple = await checkpointer.getTuple({ configurable: { thread_id: sessionId, checkpoint_ns: "" } });
@@ -22,12 +45,13 @@ async function hasCheckpoint(checkpointer: SqliteSaver, sessionId: string): Prom
 }
 
 export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
-  const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, ...MODEL_OPTIONS });
+  const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, ...MODEL_OPTIONS, ...BUDGET_OPTIONS });
   if (values.help) {
     io.stdout.write(`${RESUME_HELP}\n`);
     return EXIT.done;
   }
   if (positionals.length > 1) throw new UsageError("resume takes at most one session id");
+  const budgetFlags = parseBudgetFlags(values);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
   const database = openSessionDatabase(workspace, clock);
   try {
@@ -37,12 +61,30 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       throw new UsageError(wanted ? `no session "${wanted}" in ${workspace} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
     }
     const printer = makePrinter(values.json ?? false, io, clock);
-    if (session.status === "done" || session.status === "failed" || session.status === "limit_reached") {
+    const finished = () => {
       printer.emit({ type: "notice", level: "info", message: `Session ${session.id} already finished (${session.status}); nothing to resume.` });
       return exitCodeForStatus(session.status);
-    }
+    };
+    if (session.status === "done" || session.status === "failed") return finished();
+    // Only a budget stop can go on, and only under a higher budget.
+    const stoppedState = session.status === "limit_reached" ? await readSessionState(database, session.id, clock) : null;
+    if (stoppedState && !stoppedState.stoppedByBudget) return finished();
     const stored = storedSchema.parse(JSON.parse(session.options));
+    const budget = raiseBudget(stored.budget, budgetFlags);
     const models = await setupModels({ model: values.model, baseUrl: values["base-url"] }, io.env);
+    const prices = resolvePrices({ workspace, env: io.env, baseUrl: models.settings.baseUrl });
+    requirePricesForCostBudget(budget, prices, models.provider);
+    const continuation = stoppedState ? planBudgetResume(stoppedState, budget, prices) : null;
+    if (continuation?.kind === "refuse") {
+      const used = summarizeUsage(stoppedState?.usage ?? {}, prices);
+      printer.emit({
+        type: "notice",
+        level: "info",
+        message: `Session ${session.id} stopped at its budget and cannot continue: ${continuation.reason}. ${budgetHint(session.id, stoppedState?.stopReason ?? "", used)}`,
+      });
+      return exitCodeForStatus(session.status);
+    }
+    database.sessions.update(session.id, { options: JSON.stringify({ ...stored, budget }) });
     // Killed before its first checkpoint: nothing to continue from, so start it again from its task.
     const fresh = !(await hasCheckpoint(database.checkpointer, session.id));
     return await runSession({
@@ -63,6 +105,9 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       // when it must start over because it was killed before its first checkpoint.
       safety: resolveSafety({}, workspace, io.env),
       prompter: makePrompter(io, values.json ?? false),
+      prices,
+      budget,
+      continueAfterBudget: continuation?.kind === "continue",
     });
   } finally {
     database.close();

@@ -1,3 +1,5 @@
+import type { Budget } from "../../cost/budget.js";
+import { BUDGET_OPTIONS, parseBudgetFlags, requirePricesForCostBudget, resolvePrices } from "../../cost/cost-setup.js";
 import { DEFAULT_LIMITS, type Limits } from "../../graph/schemas.js";
 import type { Clock } from "../../runtime/clock.js";
 import { openSessionDatabase } from "../../sessions/database.js";
@@ -22,11 +24,14 @@ const RUN_OPTIONS = {
   approval: { type: "string" },
   "approve-file-changes": { type: "boolean" },
   "allow-network": { type: "boolean" },
+  ...BUDGET_OPTIONS,
 } as const;
 
 export interface StoredRunOptions {
   limits: Limits;
   commandTimeoutMs: number;
+  /** Token and cost budget; `resume` keeps it (and may raise it). */
+  budget: Budget;
 }
 
 export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
@@ -45,6 +50,7 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     maxPromptTokens: positiveInt(values["context-budget"] ?? (io.env.MINI_CURSOR_CONTEXT_BUDGET || undefined), "--context-budget") ?? DEFAULT_LIMITS.maxPromptTokens,
   };
   const commandTimeoutMs = (positiveInt(values["command-timeout"], "--command-timeout") ?? 120) * 1000;
+  const budget = parseBudgetFlags(values);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
   const safety = resolveSafety(
     { approval: values.approval, approveFileChanges: values["approve-file-changes"], allowNetwork: values["allow-network"] },
@@ -52,13 +58,15 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     io.env,
   );
   const models = await setupModels({ model: values.model, baseUrl: values["base-url"] }, io.env);
+  const prices = resolvePrices({ workspace, env: io.env, baseUrl: models.settings.baseUrl });
+  requirePricesForCostBudget(budget, prices, models.provider);
   const printer = makePrinter(values.json ?? false, io, clock);
   const modelLabel = describeModels(models.settings);
 
   const database = openSessionDatabase(workspace, clock);
   try {
     const sessionId = newSessionId(clock);
-    const stored: StoredRunOptions = { limits, commandTimeoutMs };
+    const stored: StoredRunOptions = { limits, commandTimeoutMs, budget };
     database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored) });
     return await runSession({
       sessionId,
@@ -76,6 +84,8 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
       env: io.env,
       safety,
       prompter: makePrompter(io, values.json ?? false),
+      prices,
+      budget,
     });
   } finally {
     database.close();

@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { formatUsd } from "../../cost/format.js";
 import type { Clock } from "../../runtime/clock.js";
 import { openSessionDatabase } from "../../sessions/database.js";
 import { databasePath } from "../../sessions/paths.js";
@@ -34,12 +35,14 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     io.stdout.write(`No sessions in ${workspace}. Start one with: mini-cursor run "<task>"\n`);
     return EXIT.done;
   }
-  io.stdout.write(`${"ID".padEnd(22)} ${"STATUS".padEnd(13)} ${"UPDATED".padEnd(20)} ${"TOKENS".padStart(9)}  TASK\n`);
+  io.stdout.write(`${"ID".padEnd(22)} ${"STATUS".padEnd(13)} ${"UPDATED".padEnd(20)} ${"TOKENS".padStart(9)} ${"COST".padStart(9)}  TASK\n`);
   for (const r of shown) {
     const updated = new Date(r.updatedAt).toISOString().replace("T", " ").slice(0, 19);
     const tokens = String(r.inputTokens + r.outputTokens);
+    // "?": a model without a known price was used (or the session predates cost tracking).
+    const cost = r.costUsd === null ? "?" : formatUsd(r.costUsd);
     const task = r.task.length > 60 ? `${r.task.slice(0, 57)}...` : r.task;
-    io.stdout.write(`${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)}  ${task}\n`);
+    io.stdout.write(`${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)} ${cost.padStart(9)}  ${task}\n`);
   }
   return EXIT.done;
 }

@@ -1,4 +1,5 @@
-import type { EventSink, ProgressEvent } from "../../runtime/events.js";
+import { runningTotal } from "../../cost/format.js";
+import type { EventSink, ProgressEvent, UsageTotals } from "../../runtime/events.js";
 
 export interface Output {
   write(text: string): void;
@@ -13,6 +14,8 @@ export class HumanPrinter implements EventSink {
   /** The last chunk ended in "\r": a "\n" starting the next one completes the same line break. */
   private pendingCR = false;
   private readonly color: boolean;
+  /** The session's running usage from the newest model call, shown once at the end of the step. */
+  private usage: UsageTotals | null = null;
 
   constructor(private readonly out: Output) {
     this.color = Boolean(out.isTTY) && !process.env.NO_COLOR;
@@ -52,9 +55,13 @@ export class HumanPrinter implements EventSink {
         this.streamOutput(event.chunk);
         break;
       case "model_call":
+        // Not a line per call: that would drown the output. The total shows at step end.
+        if (event.total) this.usage = event.total;
         break;
       case "step_finished":
         this.line(`${event.status === "done" ? this.paint(32, "  ✓") : this.paint(31, "  ✗")} ${event.stepId} ${event.status}: ${event.summary}`);
+        if (this.usage) this.line(this.paint(2, `    ${runningTotal(this.usage)}`));
+        this.usage = null;
         break;
       case "review":
         this.line(this.paint(event.decision === "approve" ? 32 : 33, `  review: ${event.decision}`));

@@ -8,7 +8,7 @@ import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
 export function createFinishNode(deps: GraphDeps) {
   return async (state: WorkspaceStateValue, config: LangGraphRunnableConfig): Promise<WorkspaceStateUpdate> => {
     const status = state.status === "running" ? "done" : state.status;
-    const finalReport = renderFinalReport({ ...state, status });
+    const finalReport = renderFinalReport({ ...state, status }, deps.prices);
     const sessionId = typeof config.configurable?.thread_id === "string" ? config.configurable.thread_id : "";
     try {
       await deps.memory.remember({

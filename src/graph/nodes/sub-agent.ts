@@ -2,6 +2,11 @@ import type { AgentSpec } from "../../agents/types.js";
 import { projectContext } from "../../agents/project-context.js";
 import { runReactLoop } from "../../agents/react-loop/index.js";
 import { TOOL_FACTORIES } from "../../tools/index.js";
+import type { RunBudget } from "../../cost/budget.js";
+import { DEFAULT_PRICE_TABLE } from "../../cost/prices.js";
+import { UsageMeter } from "../../cost/usage-meter.js";
+import { usageKey } from "../../cost/usage.js";
+import type { ProgressEvent } from "../../runtime/events.js";
 import type { GraphDeps } from "../deps.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "../deps.js";
 import { clip, type AgentReport } from "../schemas.js";
@@ -14,9 +19,15 @@ const CHANGING_TOOLS = new Set(["write_file", "edit_file", "execute_command"]);
  * and dies inside its own subgraph; only the compact report and small facts enter the shared state.
  */
 export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
-  const emit = deps.events.emit.bind(deps.events);
+  const prices = deps.prices ?? DEFAULT_PRICE_TABLE;
 
   return async (state: WorkspaceStateValue): Promise<WorkspaceStateUpdate> => {
+    // Model calls get the model's name and the session's running totals (shown at step end and in --json).
+    const model = deps.models.describe(spec.name);
+    const meter = new UsageMeter(state.usage, prices);
+    const emit = (event: ProgressEvent): void => deps.events.emit(event.type === "model_call" ? meter.record(event, model) : event);
+    // The loop's model node stops the run once the session budget is used up (ReactLoopOptions.budget).
+    const runBudget: { budget: RunBudget } = { budget: { base: state.usage, key: usageKey(spec.name, model), budget: deps.budget ?? {}, prices } };
     const step = state.plan.find((s) => s.id === state.currentStepId);
     const runs = { ...state.counters, agentRuns: state.counters.agentRuns + 1 };
     if (!step) {
@@ -48,6 +59,7 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
     const lastReview = state.reviews.at(-1) ?? null;
     const outcome = await runReactLoop(
       {
+        ...runBudget,
         agent: spec.name,
         stepId: step.id,
         model: deps.models.forRole(spec.name),
@@ -90,7 +102,15 @@ export function createSubAgentNode(spec: AgentSpec, deps: GraphDeps) {
       filesChanged: outcome.filesChanged,
       commands: outcome.commands.map((c) => ({ stepId: step.id, agent: spec.name, ...c, command: clip(c.command, 200) })),
       reviews: report.review ? [report.review] : [],
-      usage: { [spec.name]: { inputTokens: outcome.inputTokens, outputTokens: outcome.outputTokens, calls: outcome.modelCalls } },
+      usage: {
+        [usageKey(spec.name, model)]: {
+          inputTokens: outcome.inputTokens,
+          outputTokens: outcome.outputTokens,
+          calls: outcome.modelCalls,
+          // The loop's own count survives approval pauses and crashes; the meter's is the fallback.
+          estimatedCalls: "estimatedCalls" in outcome && typeof outcome.estimatedCalls === "number" ? outcome.estimatedCalls : meter.estimatedCalls,
+        },
+      },
       approvedPatterns: outcome.allowPatterns,
     };
   };

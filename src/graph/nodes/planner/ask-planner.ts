@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { callSignal, textOf } from "../../../agents/react-loop/model-node.js";
+import { estimateTokens, measureCall, type CallUsage } from "../../../cost/estimate.js";
 import { PLAN_TOOL_REMINDER, PLANNER_SYSTEM_PROMPT } from "./prompt.js";
 import { PLAN_TOOL_NAME, planToolDefinition, planToolSchema, type PlanToolArgs } from "./plan-tool.js";
 
@@ -10,9 +11,13 @@ export interface PlannerAnswer {
   inputTokens: number;
   outputTokens: number;
   calls: number;
+  /** Calls whose reply had no usage data (their tokens are estimates). */
+  estimatedCalls: number;
 }
 
 const MAX_ATTEMPTS = 3;
+/** The plan tool's definition travels with every prompt; estimates count it too. */
+const PLAN_TOOL_TOKENS = estimateTokens(JSON.stringify(planToolDefinition).length);
 
 /** Models without reliable tool calling sometimes answer with the JSON in the text; accept that too. */
 function jsonFromText(text: string): unknown {
@@ -35,18 +40,23 @@ export async function askPlanner(
   context: string,
   callTimeoutMs: number,
   runSignal?: AbortSignal,
+  /** Told about every model call (an answer may take several attempts). */
+  onCall?: (usage: CallUsage) => void,
 ): Promise<PlannerAnswer> {
   if (!model.bindTools) throw new Error("the planner model does not support tool calling");
   const bound = model.bindTools([planToolDefinition]);
   const messages: BaseMessage[] = [new SystemMessage(PLANNER_SYSTEM_PROMPT), new HumanMessage(context)];
-  const answer: PlannerAnswer = { args: null, error: "", inputTokens: 0, outputTokens: 0, calls: 0 };
+  const answer: PlannerAnswer = { args: null, error: "", inputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const raw = await bound.invoke(messages, { signal: callSignal(runSignal, callTimeoutMs) });
     const reply = AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) });
+    const usage = measureCall(messages, reply, PLAN_TOOL_TOKENS);
     answer.calls += 1;
-    answer.inputTokens += reply.usage_metadata?.input_tokens ?? 0;
-    answer.outputTokens += reply.usage_metadata?.output_tokens ?? 0;
+    answer.inputTokens += usage.inputTokens;
+    answer.outputTokens += usage.outputTokens;
+    if (usage.estimated) answer.estimatedCalls += 1;
+    onCall?.(usage);
 
     const call = (reply.tool_calls ?? []).find((c) => c.name === PLAN_TOOL_NAME);
     const badCall = (reply.invalid_tool_calls ?? [])[0];

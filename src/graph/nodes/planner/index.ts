@@ -1,9 +1,13 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { GraphDeps } from "../../deps.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "../../deps.js";
-import { clip, type PlanStep, type SessionStatus } from "../../schemas.js";
+import { clip, type AgentReport, type PlanStep, type SessionStatus } from "../../schemas.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
 import { approvalModeSchema, type SafetyPolicy } from "../../../safety/policy.js";
+import { budgetExceeded } from "../../../cost/budget.js";
+import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
+import { UsageMeter } from "../../../cost/usage-meter.js";
+import { addUsage, usageKey } from "../../../cost/usage.js";
 import { askPlanner } from "./ask-planner.js";
 import { renderPlannerContext } from "./context.js";
 import {
@@ -32,6 +36,8 @@ function workspaceFrom(state: WorkspaceStateValue, config: LangGraphRunnableConf
 export function createPlannerNode(deps: GraphDeps) {
   const emit = deps.events.emit.bind(deps.events);
   const callTimeoutMs = deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
+  const prices = deps.prices ?? DEFAULT_PRICE_TABLE;
+  const budget = deps.budget ?? {};
 
   return async (state: WorkspaceStateValue, config: LangGraphRunnableConfig): Promise<WorkspaceStateUpdate> => {
     const update: WorkspaceStateUpdate = {};
@@ -64,11 +70,24 @@ export function createPlannerNode(deps: GraphDeps) {
       return { ...update, plan: skipPending(plan), counters, status, stopReason: reason, summary, route: "finish", currentStepId: null };
     };
 
+    /** Session usage including this turn's planner calls. */
+    let spent = state.usage;
+    /**
+     * A budget stop keeps the pending steps (and, before a planner call, the unread report) so that `resume` with a
+     * higher budget continues where it stopped (src/cost/budget-resume.ts).
+     */
+    const stopForBudget = (reason: string, unreadReport: AgentReport | null): WorkspaceStateUpdate => {
+      emit({ type: "limit_reached", limit: "budget", detail: reason });
+      return { ...update, plan, counters, status: "limit_reached", stopReason: reason, stoppedByBudget: true, lastReport: unreadReport, route: "finish", currentStepId: null };
+    };
+
     const routeTo = (step: PlanStep | undefined): WorkspaceStateUpdate => {
       if (!step) return stop("done", "", "All plan steps are complete.");
       if (counters.agentRuns >= limits.maxAgentRuns) {
         return stop("limit_reached", `sub-agent runs: the limit of ${limits.maxAgentRuns} runs was reached before ${step.id} (${clip(step.goal, 80)})`);
       }
+      const overBudget = budgetExceeded(spent, budget, prices);
+      if (overBudget) return stopForBudget(overBudget, null);
       plan = markInProgress(plan, step.id);
       return { ...update, plan, counters, route: step.agent, currentStepId: step.id };
     };
@@ -95,10 +114,20 @@ export function createPlannerNode(deps: GraphDeps) {
     if (isRevision && counters.planRevisions >= limits.maxPlanRevisions) {
       return stop("limit_reached", `plan revisions: the limit of ${limits.maxPlanRevisions} revisions was reached`);
     }
+    // No planner call once the budget is used up (a sub-agent run may have used the rest).
+    const overBudget = budgetExceeded(state.usage, budget, prices);
+    if (overBudget) return stopForBudget(overBudget, report);
     const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety }, report);
-    const answer = await askPlanner(deps.models.forRole("planner"), context, callTimeoutMs, config.signal);
-    emit({ type: "model_call", agent: "planner", inputTokens: answer.inputTokens, outputTokens: answer.outputTokens });
-    update.usage = { planner: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, calls: answer.calls } };
+    const model = deps.models.describe("planner");
+    const meter = new UsageMeter(state.usage, prices);
+    const answer = await askPlanner(deps.models.forRole("planner"), context, callTimeoutMs, config.signal, (call) =>
+      emit(meter.record({ type: "model_call", agent: "planner", ...call }, model)),
+    );
+    const plannerUsage = {
+      [usageKey("planner", model)]: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, calls: answer.calls, estimatedCalls: answer.estimatedCalls },
+    };
+    update.usage = plannerUsage;
+    spent = addUsage(state.usage, plannerUsage);
     if (isRevision) counters.planRevisions += 1;
     if (!answer.args) return stop("failed", `the planner gave no valid plan after ${answer.calls} attempts (${answer.error})`);
 

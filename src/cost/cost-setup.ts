@@ -1,0 +1,68 @@
+import { positiveInt } from "../cli/args.js";
+import { UsageError } from "../cli/exit-codes.js";
+import { MODEL_ROLES } from "../models/config.js";
+import type { ModelProvider } from "../models/chat-model.js";
+import { ConfigError } from "../safety/config.js";
+import type { Budget } from "./budget.js";
+import { loadPriceTable, type PriceSources } from "./price-config.js";
+import { findPrice, type PriceTable } from "./prices.js";
+
+/** `--budget-tokens N --budget-usd X`, for `run` and `resume`. */
+export const BUDGET_OPTIONS = {
+  "budget-tokens": { type: "string" },
+  "budget-usd": { type: "string" },
+} as const;
+
+export interface BudgetFlags {
+  "budget-tokens"?: string;
+  "budget-usd"?: string;
+}
+
+function positiveUsd(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(value) || Number(value) <= 0) {
+    throw new UsageError(`--budget-usd must be a positive amount in USD (e.g. 0.50), got "${value}"`);
+  }
+  return Number(value);
+}
+
+export function parseBudgetFlags(values: BudgetFlags): Budget {
+  const budget: Budget = {};
+  const tokens = positiveInt(values["budget-tokens"], "--budget-tokens");
+  const usd = positiveUsd(values["budget-usd"]);
+  if (tokens !== undefined) budget.tokens = tokens;
+  if (usd !== undefined) budget.usd = usd;
+  return budget;
+}
+
+/** `resume` may raise a session's budget (or set one it did not have), never lower it. */
+export function raiseBudget(stored: Budget, flags: Budget): Budget {
+  if (flags.tokens !== undefined && stored.tokens !== undefined && flags.tokens < stored.tokens) {
+    throw new UsageError(`--budget-tokens can only raise the session's token budget of ${stored.tokens}`);
+  }
+  if (flags.usd !== undefined && stored.usd !== undefined && flags.usd < stored.usd) {
+    throw new UsageError(`--budget-usd can only raise the session's cost budget of ${stored.usd}`);
+  }
+  return { ...stored, ...flags };
+}
+
+/** The session's price table; a malformed source is a configuration error (exit 2). */
+export function resolvePrices(sources: PriceSources): PriceTable {
+  try {
+    return loadPriceTable(sources);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+/** A cost budget cannot be kept without a price for every model the session uses: say so before starting. */
+export function requirePricesForCostBudget(budget: Budget, prices: PriceTable, models: ModelProvider): void {
+  if (budget.usd === undefined) return;
+  const unpriced = [...new Set(MODEL_ROLES.map((role) => models.describe(role)))].filter((model) => !findPrice(model, prices));
+  if (unpriced.length > 0) {
+    throw new UsageError(
+      `--budget-usd needs a price for ${unpriced.map((m) => `"${m}"`).join(", ")}: add it to "prices" in mini-cursor.json or MINI_CURSOR_PRICES (USD per 1M tokens, see README)`,
+    );
+  }
+}

@@ -1,0 +1,84 @@
+import type { TokenUsage, UsageByKey } from "../graph/schemas.js";
+import { costUsd, findPrice, type PriceTable } from "./prices.js";
+
+const ZERO: TokenUsage = { inputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
+
+/** Usage is kept per agent and model, so a cheap researcher and a strong coder are priced apart. */
+export function usageKey(agent: string, model: string): string {
+  return `${agent}:${model}`;
+}
+
+/** Agent and model of a key; the model is "" for sessions recorded before models were (cost unknown). */
+export function splitUsageKey(key: string): { agent: string; model: string } {
+  const at = key.indexOf(":");
+  return at < 0 ? { agent: key, model: "" } : { agent: key.slice(0, at), model: key.slice(at + 1) };
+}
+
+/** Older checkpoints lack newer fields: read every entry through this. */
+function entry(u: Partial<TokenUsage> | undefined): TokenUsage {
+  return { ...ZERO, ...u };
+}
+
+/** The state reducer: adds usage per key. */
+export function addUsage(current: UsageByKey, next: UsageByKey): UsageByKey {
+  const out: UsageByKey = { ...current };
+  for (const [key, u] of Object.entries(next)) {
+    const prev = entry(out[key]);
+    const add = entry(u);
+    out[key] = {
+      inputTokens: prev.inputTokens + add.inputTokens,
+      outputTokens: prev.outputTokens + add.outputTokens,
+      calls: prev.calls + add.calls,
+      estimatedCalls: prev.estimatedCalls + add.estimatedCalls,
+    };
+  }
+  return out;
+}
+
+export interface UsageLine extends TokenUsage {
+  agent: string;
+  model: string;
+  /** null: no price is known for this model. */
+  costUsd: number | null;
+  priceSource: string | null;
+}
+
+export interface UsageSummary {
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+  estimatedCalls: number;
+  /** null when any model that was used has no known price: a partial sum would look like the whole cost. */
+  costUsd: number | null;
+  /** What the priced models cost: a lower bound when costUsd is null. */
+  knownCostUsd: number;
+  /** Models used without a known price. */
+  unpricedModels: string[];
+  lines: UsageLine[];
+}
+
+/** Micro-dollars are plenty, and they keep float noise (0.027999999999999997) out of reports and JSON. */
+function roundUsd(usd: number): number {
+  return Math.round(usd * 1_000_000) / 1_000_000;
+}
+
+export function summarizeUsage(usage: UsageByKey, prices: PriceTable): UsageSummary {
+  const lines: UsageLine[] = [];
+  const unpriced = new Set<string>();
+  let knownCostUsd = 0;
+  const totals = { ...ZERO };
+  for (const [key, raw] of Object.entries(usage)) {
+    const u = entry(raw);
+    const { agent, model } = splitUsageKey(key);
+    const rule = findPrice(model, prices);
+    const cost = rule ? roundUsd(costUsd(u, rule.price)) : null;
+    if (cost === null && u.inputTokens + u.outputTokens > 0) unpriced.add(model || `${agent} (model not recorded)`);
+    knownCostUsd = roundUsd(knownCostUsd + (cost ?? 0));
+    totals.inputTokens += u.inputTokens;
+    totals.outputTokens += u.outputTokens;
+    totals.calls += u.calls;
+    totals.estimatedCalls += u.estimatedCalls;
+    lines.push({ agent, model, ...u, costUsd: cost, priceSource: rule?.source ?? null });
+  }
+  return { ...totals, costUsd: unpriced.size > 0 ? null : knownCostUsd, knownCostUsd, unpricedModels: [...unpriced], lines };
+}
