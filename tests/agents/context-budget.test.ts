@@ -8,7 +8,7 @@ function transcript(turns: number, outputChars: number): BaseMessage[] {
   for (let i = 0; i < turns; i++) {
     const id = `call_${i}`;
     const call = i % 2 === 0 ? { name: "read_file", args: { path: `src/file${i}.ts` } } : { name: "execute_command", args: { command: `npm test -- case${i}` } };
-    messages.push(new AIMessage({ content: "", tool_calls: [{ ...call, id, type: "tool_call" }] }));
+    messages.push(new AIMessage({ content: i === 1 ? "Decided: use vitest, not jest." : "", tool_calls: [{ ...call, id, type: "tool_call" }] }));
     const body = call.name === "execute_command" ? `Exit code: ${i % 3 === 0 ? 1 : 0}\n${"x".repeat(outputChars)}` : "y".repeat(outputChars);
     messages.push(new ToolMessage({ tool_call_id: id, name: call.name, content: body }));
   }
@@ -53,6 +53,7 @@ describe("fitToBudget", () => {
     expect(summary).toContain("read_file src/file0.ts");
     expect(summary).toMatch(/`npm test -- case3` → exit 1/);
     expect(summary).toMatch(/Errors seen: /);
+    expect(summary).toContain("Your notes and decisions: Decided: use vitest, not jest.");
     expect(view.messages[0]).toBe(messages[0]);
     expect(view.messages[1]).toBe(messages[1]);
     expect(pairsIntact(view.messages)).toBe(true);

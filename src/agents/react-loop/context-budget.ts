@@ -71,10 +71,14 @@ function summaryOf(turns: BaseMessage[][]): HumanMessage {
   const files = new Set<string>();
   const commands: string[] = [];
   const errors: string[] = [];
+  const notes: string[] = [];
   for (const turn of turns) {
     const calls = new Map<string, { name: string; args: Record<string, unknown> }>();
     for (const m of turn) {
       if (AIMessage.isInstance(m)) {
+        // What the agent said while working: its decisions and reasons.
+        const said = typeof m.content === "string" ? m.content.trim() : "";
+        if (said) notes.push(short(said.replace(/\s+/g, " "), 160));
         for (const call of m.tool_calls ?? []) {
           const args = call.args as Record<string, unknown>;
           calls.set(call.id ?? "", { name: call.name, args });
@@ -94,6 +98,7 @@ function summaryOf(turns: BaseMessage[][]): HumanMessage {
   if (files.size > 0) lines.push(`Files touched: ${[...files].slice(-30).join("; ")}`);
   if (commands.length > 0) lines.push(`Commands: ${commands.slice(-10).join("; ")}`);
   if (errors.length > 0) lines.push(`Errors seen: ${errors.slice(-8).join(" | ")}`);
+  if (notes.length > 0) lines.push(`Your notes and decisions: ${notes.slice(-6).join(" | ")}`);
   return new HumanMessage(lines.join("\n"));
 }
 
