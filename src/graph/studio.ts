@@ -4,6 +4,7 @@ import { createOpenAICompatibleProvider, type ModelProvider } from "../models/ch
 import { DEFAULT_OPENAI_MODEL, MODEL_ROLES, type ModelRole, type ModelSettings } from "../models/config.js";
 import { memoryOff } from "../memory/types.js";
 import { systemClock } from "../runtime/clock.js";
+import { selectSandbox } from "../sandbox/select.js";
 import type { EventSink } from "../runtime/events.js";
 import { compileGraph } from "./build-graph.js";
 
@@ -56,4 +57,15 @@ const customStream: EventSink = {
   },
 };
 
-export const graph = compileGraph({ models: runScopedModels, events: customStream, clock: systemClock, memory: memoryOff });
+// Studio runs get the same command sandbox as the CLI; without one, every command needs approval.
+const sandbox = await selectSandbox(process.env);
+const sandboxed = sandbox.kind === "bubblewrap";
+
+export const graph = compileGraph({
+  models: runScopedModels,
+  events: customStream,
+  clock: systemClock,
+  memory: memoryOff,
+  tools: { sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" } },
+  forceAsk: !sandboxed,
+});
