@@ -4,7 +4,7 @@ import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../tools/gitignore-filter
 
 /**
  * What every sub-agent should know about the project without spending tool calls: a small outline of the
- * workspace (two levels, .gitignore respected) and the project's own rules for agents, if it has any. It goes
+ * workspace (two levels, .gitignore respected) and the project's own rules for agents, when it has them. It goes
  * into the brief once, capped, so it costs the same on the first call and the fortieth.
  */
 const RULE_FILES = ["AGENTS.md", "CLAUDE.md", ".cursorrules", ".github/copilot-instructions.md"];

@@ -1,3 +1,4 @@
+import type { ApprovalRequest } from "../safety/policy.js";
 import type { UsageSummary } from "../cost/usage.js";
 
 /**
@@ -54,17 +55,7 @@ export type ProgressEvent =
   | { type: "review"; stepId: string; decision: "approve" | "changes_requested"; problems: string[] }
   | { type: "limit_reached"; limit: string; detail: string }
   | { type: "notice"; level: "info" | "warn" | "error"; message: string }
-  | {
-      type: "approval_requested";
-      kind: "command" | "file_change";
-      agent: string;
-      stepId: string;
-      tool: string;
-      subject: string;
-      cwd: string;
-      preview: string;
-      suggestedPattern: string;
-    }
+  | ({ type: "approval_requested" } & Omit<ApprovalRequest, "type">)
   | { type: "approval_answered"; decision: "approve" | "reject" | "always" | "pending"; detail: string }
   /** `usage`: tokens and cost per agent and model (absent when the session's state could not be read). */
   | { type: "session_finished"; sessionId: string; status: string; report: string; usage?: UsageSummary };

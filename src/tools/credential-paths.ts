@@ -92,7 +92,7 @@ function isAtOrBelow(parent: string, abs: string): boolean {
  */
 export function credentialMatcher(home: string = os.homedir()): (absRealPath: string) => string | undefined {
   const { dirs, files } = candidates(home);
-  // A "file" location may be a folder on some systems (e.g. ~/.cargo/credentials): anything below it counts too.
+  // A "file" location may be a folder on some systems (e.g. ~/.cargo/credentials), and then everything below it counts too.
   const locations = [...dirs, ...files];
   return (absRealPath) => locations.find((location) => isAtOrBelow(location, absRealPath)) ?? (SSH_HOST_KEY.test(absRealPath) ? absRealPath : undefined);
 }
