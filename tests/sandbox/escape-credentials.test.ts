@@ -1,18 +1,9 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandboxWorkspace, readIfExists, requireBubblewrap, runSandboxed, type SandboxWorkspace } from "./helpers.js";
+import { describe, expect, it } from "vitest";
+import { readIfExists, runSandboxed, useSandboxWorkspace } from "./helpers.js";
 
-let ws: SandboxWorkspace;
-beforeAll(async () => {
-  await requireBubblewrap();
-});
-beforeEach(async () => {
-  ws = await makeSandboxWorkspace();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useSandboxWorkspace();
 
 const KEY = "-----BEGIN OPENSSH PRIVATE KEY-----\nFAKE\n";
 
@@ -28,10 +19,10 @@ async function plantCredentials(home: string): Promise<void> {
 
 describe("bubblewrap sandbox: credentials", () => {
   it("hides credential files of the home folder", async () => {
-    await plantCredentials(ws.home);
-    const h = ws.home;
+    await plantCredentials(ws().home);
+    const h = ws().home;
     const { content } = await runSandboxed(
-      ws,
+      ws(),
       `cat ${h}/.ssh/id_rsa; ls -A ${h}/.ssh | wc -l; cat ${h}/.aws/credentials; cat ${h}/.netrc; cat ${h}/.npmrc; cat ${h}/.profile`,
     );
     expect(content).not.toContain("FAKE");
@@ -45,10 +36,10 @@ describe("bubblewrap sandbox: credentials", () => {
   });
 
   it("hides them even where the home folder lies inside the (writable) workspace, and they stay untouched", async () => {
-    const home = path.join(ws.root, "home");
+    const home = path.join(ws().root, "home");
     await plantCredentials(home);
     const { content } = await runSandboxed(
-      ws,
+      ws(),
       "cat home/.ssh/id_rsa; echo planted > home/.ssh/authorized_keys; echo x > home/.netrc; cat home/.netrc; rm -rf home/.aws; ls -A home/.aws | wc -l",
       { home },
     );
@@ -60,10 +51,10 @@ describe("bubblewrap sandbox: credentials", () => {
   });
 
   it("hides them when reached through a symlink in the workspace", async () => {
-    await plantCredentials(ws.home);
-    await fs.symlink(path.join(ws.home, ".ssh"), path.join(ws.root, "keys"));
-    await fs.symlink(path.join(ws.home, ".netrc"), path.join(ws.root, "netrc"));
-    const { content } = await runSandboxed(ws, "cat keys/id_rsa; cat netrc; echo done");
+    await plantCredentials(ws().home);
+    await fs.symlink(path.join(ws().home, ".ssh"), path.join(ws().root, "keys"));
+    await fs.symlink(path.join(ws().home, ".netrc"), path.join(ws().root, "netrc"));
+    const { content } = await runSandboxed(ws(), "cat keys/id_rsa; cat netrc; echo done");
     expect(content).not.toContain("FAKE");
     expect(content).toContain("keys/id_rsa: No such file or directory");
   });

@@ -1,3 +1,4 @@
+import { afterEach, beforeAll, beforeEach } from "vitest";
 import { randomUUID } from "node:crypto";
 import { promises as fs, readdirSync, readFileSync } from "node:fs";
 import os from "node:os";
@@ -43,6 +44,28 @@ export async function makeSandboxWorkspace(): Promise<SandboxWorkspace> {
   await fs.writeFile(path.join(outside, "secret.txt"), "TOP SECRET\n");
   const token = `sandbox-test-${randomUUID()}`;
   return { base, root, outside, home, token, cleanup: () => fs.rm(base, { recursive: true, force: true }) };
+}
+
+/**
+ * The usual setup of a sandbox test file: bubblewrap must work (fail loudly otherwise), and every test gets a
+ * fresh workspace that is removed afterwards. Returns the current test's workspace.
+ */
+export function useSandboxWorkspace(): () => SandboxWorkspace {
+  let ws: SandboxWorkspace | undefined;
+  beforeAll(async () => {
+    await requireBubblewrap();
+  });
+  beforeEach(async () => {
+    ws = await makeSandboxWorkspace();
+  });
+  afterEach(async () => {
+    await ws?.cleanup();
+    ws = undefined;
+  });
+  return () => {
+    if (!ws) throw new Error("no sandbox workspace outside a test");
+    return ws;
+  };
 }
 
 export type BubblewrapSandbox = Extract<CommandSandbox, { kind: "bubblewrap" }>;

@@ -1,28 +1,19 @@
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SandboxSpawnOptions } from "../../src/sandbox/sandboxed-command.js";
 import { runCommand, type RunCommandOptions } from "../../src/tools/run-command.js";
-import { makeSandboxWorkspace, processesWithToken, requireBubblewrap, type SandboxWorkspace } from "./helpers.js";
+import { processesWithToken, useSandboxWorkspace } from "./helpers.js";
 
-let ws: SandboxWorkspace;
-beforeAll(async () => {
-  await requireBubblewrap();
-});
-beforeEach(async () => {
-  ws = await makeSandboxWorkspace();
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useSandboxWorkspace();
 
 function sandbox(): SandboxSpawnOptions {
-  return { workspace: ws.root, allowNetwork: false, home: ws.home, protectedPaths: [], readOnlyPaths: [] };
+  return { workspace: ws().root, allowNetwork: false, home: ws().home, protectedPaths: [], readOnlyPaths: [] };
 }
 
 function options(command: string, extra: Partial<RunCommandOptions> = {}): RunCommandOptions {
   return {
     command,
-    cwd: ws.root,
-    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SANDBOX_TEST_TOKEN: ws.token },
+    cwd: ws().root,
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", SANDBOX_TEST_TOKEN: ws().token },
     timeoutMs: 60_000,
     outputLimitChars: 10_000,
     sandbox: sandbox(),
@@ -58,12 +49,12 @@ describe("runCommand in the bubblewrap sandbox", () => {
     }));
     const run = await pending;
     expect(run.aborted).toBe(true);
-    expect(processesWithToken(ws.token)).toEqual([]);
+    expect(processesWithToken(ws().token)).toEqual([]);
   });
 
   it("keeps $0, arguments and the working folder as a plain bash -c would", async () => {
     const run = await runCommand(options('echo "$0|$#|$(pwd)"; set -- a b; echo $#'));
-    expect(run.output).toBe(`bash|0|${ws.root}\n2\n`);
+    expect(run.output).toBe(`bash|0|${ws().root}\n2\n`);
   });
 
   it("reports a spawn error when bwrap is missing", async () => {
