@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { locksDir } from "../../src/sessions/paths.js";
 import { SessionBusyError, SessionLock } from "../../src/sessions/session-lock.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { deadPid } from "../helpers/processes.js";
 
 let ws: TempWorkspace;
 const children: ChildProcess[] = [];
@@ -41,17 +42,6 @@ async function liveChild(): Promise<number> {
   return child.pid;
 }
 
-/** The pid of a process that has exited (and been reaped). */
-async function deadPid(): Promise<number> {
-  const child = spawn("true", [], { stdio: "ignore" });
-  const pid = child.pid;
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", () => resolve());
-    child.once("error", reject);
-  });
-  if (pid === undefined) throw new Error("true has no pid");
-  return pid;
-}
 
 function busyError(fn: () => unknown): SessionBusyError {
   try {

@@ -8,6 +8,7 @@ import { ShadowStore } from "../../src/undo/shadow-store.js";
 import { UndoRecorder } from "../../src/undo/undo-recorder.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { exists, read, write } from "./helpers.js";
+import { deadPid } from "../helpers/processes.js";
 
 let ws: TempWorkspace;
 let outside: TempWorkspace;
@@ -22,17 +23,6 @@ afterEach(async () => {
   await outside.cleanup();
 });
 
-/** The pid of a process that has exited (and been reaped). */
-async function deadPid(): Promise<number> {
-  const child = spawn("true", [], { stdio: "ignore" });
-  const pid = child.pid;
-  await new Promise<void>((resolve, reject) => {
-    child.once("exit", () => resolve());
-    child.once("error", reject);
-  });
-  if (pid === undefined) throw new Error("no pid");
-  return pid;
-}
 
 describe("session ids", () => {
   it("refuses ids that are not plain names", async () => {
