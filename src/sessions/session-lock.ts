@@ -1,18 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { locksDir } from "./paths.js";
+import { isProcessAlive } from "../runtime/process-alive.js";
 
 export class SessionBusyError extends Error {}
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function justCreated(file: string): boolean {
   try {
@@ -47,7 +39,7 @@ export class SessionLock {
         throw new SessionBusyError(`session ${sessionId} is being started by another process`);
       }
       // Our own pid counts as held too: one process must not run a session twice either.
-      if (owner !== null && alive(owner)) {
+      if (owner !== null && isProcessAlive(owner)) {
         throw new SessionBusyError(`session ${sessionId} is already running in process ${owner}; wait for it or stop it first`);
       }
       // Stale: its process died without cleaning up. Remove and try again (another taker may win the race).
@@ -68,7 +60,7 @@ export class SessionLock {
 
   static isHeld(workspace: string, sessionId: string): boolean {
     const pid = SessionLock.owner(workspace, sessionId);
-    return pid !== null && alive(pid);
+    return pid !== null && isProcessAlive(pid);
   }
 
   release(): void {

@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
+import { isProcessAlive } from "../runtime/process-alive.js";
 
 /**
  * Finding and killing everything a command started. A process group alone is not enough (`setsid` leaves
@@ -42,17 +43,7 @@ function allPids(): number[] {
   }
 }
 
-/** Alive and not a zombie (a zombie has exited; only its parent's bookkeeping remains). */
-export function isProcessAlive(pid: number): boolean {
-  const stat = readStat(pid);
-  if (stat) return stat.state !== "Z" && stat.state !== "X";
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
+export { isProcessAlive };
 
 function hasMarker(pid: number, marker: { name: string; value: string }): boolean {
   try {

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { logger } from "../runtime/logger.js";
 import { StoreBusyError } from "./errors.js";
+import { isProcessAlive } from "../runtime/process-alive.js";
 
 const LOCK_NAME = "mini-cursor.lock";
 /** Longer than any snapshot or undo of a sane workspace; a lock held this long means something is stuck. */
@@ -9,15 +10,6 @@ const WAIT_LIMIT_MS = 120_000;
 /** A lock file with no pid yet is fresh for this long (its creator is between open and write). */
 const UNWRITTEN_GRACE_MS = 2_000;
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: the process exists but belongs to someone else.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -35,7 +27,7 @@ function isStale(file: string): boolean {
   }
   const pid = Number(text);
   if (text === "" || !Number.isInteger(pid) || pid <= 0) return Date.now() - mtimeMs > UNWRITTEN_GRACE_MS;
-  return !alive(pid);
+  return !isProcessAlive(pid);
 }
 
 /** git's own lock files left by a git process that died with its parent; nothing of ours runs while we hold the lock. */

@@ -64,15 +64,7 @@ export function removeServerState(dataDir: string): void {
   fs.rmSync(serverPaths(dataDir).stateFile, { force: true });
 }
 
-/** True when a process with this pid exists (EPERM: it exists but belongs to another user). */
-export function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
+export { isProcessAlive as processAlive } from "../../runtime/process-alive.js";
 
 function isPositiveInt(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value > 0;
