@@ -1,45 +1,17 @@
-import fs from "node:fs";
 import { z } from "zod";
-import { ConfigError, projectConfigPath, userConfigPath } from "../safety/config.js";
+import { parseConfigJson, readConfigFile } from "../runtime/config-file.js";
+import { projectConfigPath, userConfigPath } from "../safety/config.js";
 import { DEFAULT_PRICE_TABLE, priceMapSchema, priceRules, type PriceMap, type PriceRule, type PriceTable } from "./prices.js";
 
 /** Only the `prices` key: the other keys of the same files belong to the safety config (src/safety/config.ts). */
 const pricesFileSchema = z.object({ prices: priceMapSchema.optional() });
 
-function describeIssue(error: z.ZodError): string {
-  const issue = error.issues[0];
-  return issue ? `${issue.path.join(".") || "(root)"}: ${issue.message}` : "invalid";
-}
-
 function readPricesFile(file: string): PriceMap | undefined {
-  let raw: string;
-  try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (error) {
-    throw new ConfigError(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const parsed = pricesFileSchema.safeParse(json);
-  if (!parsed.success) throw new ConfigError(`${file}: ${describeIssue(parsed.error)}`);
-  return parsed.data.prices;
+  return readConfigFile(file, pricesFileSchema)?.prices;
 }
 
 function readPricesEnv(value: string | undefined): PriceMap | undefined {
-  if (!value) return undefined;
-  let json: unknown;
-  try {
-    json = JSON.parse(value);
-  } catch (error) {
-    throw new ConfigError(`MINI_CURSOR_PRICES is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const parsed = priceMapSchema.safeParse(json);
-  if (!parsed.success) throw new ConfigError(`MINI_CURSOR_PRICES: ${describeIssue(parsed.error)}`);
-  return parsed.data;
+  return value ? parseConfigJson("MINI_CURSOR_PRICES", value, priceMapSchema) : undefined;
 }
 
 /** A model served from this machine costs nothing per token (Ollama, vLLM or llama.cpp on loopback). */

@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { approvalModeSchema } from "./policy.js";
+import { ConfigError, readConfigFile } from "../runtime/config-file.js";
 
 /**
  * Safety settings from config files: the user's (`$XDG_CONFIG_HOME/mini-cursor/config.json`, default
@@ -27,7 +27,7 @@ export const safetyConfigSchema = z
   .strict();
 export type SafetyConfig = z.infer<typeof safetyConfigSchema>;
 
-export class ConfigError extends Error {}
+export { ConfigError };
 
 export function userConfigPath(env: NodeJS.ProcessEnv): string {
   const base = env.XDG_CONFIG_HOME && path.isAbsolute(env.XDG_CONFIG_HOME) ? env.XDG_CONFIG_HOME : path.join(env.HOME || os.homedir(), ".config");
@@ -39,24 +39,7 @@ export function projectConfigPath(workspace: string): string {
 }
 
 function readConfig(file: string): SafetyConfig | null {
-  let raw: string;
-  try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (error) {
-    throw new ConfigError(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const parsed = safetyConfigSchema.safeParse(json);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ConfigError(`${file}: ${issue ? `${issue.path.join(".") || "(root)"}: ${issue.message}` : "invalid"}`);
-  }
-  return parsed.data;
+  return readConfigFile(file, safetyConfigSchema);
 }
 
 export function loadSafetyConfig(workspace: string, env: NodeJS.ProcessEnv): SafetyConfig {
