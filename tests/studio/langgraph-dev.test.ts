@@ -20,21 +20,13 @@ import {
 } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { groupMembers, startDevServer, type DevServer } from "./dev-server.js";
+import { roleOf } from "../cli/task-script.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GRAPH_ID = "mini-cursor";
 const READY_TIMEOUT_MS = 75_000;
 const RUN_TIMEOUT_MS = 40_000;
 
-type Role = "planner" | "researcher" | "coder" | "reviewer" | "unknown";
-
-function roleOf(req: ScriptedRequest): Role {
-  if (req.toolNames.includes("update_plan")) return "planner";
-  if (req.toolNames.includes("submit_work")) return "coder";
-  if (req.toolNames.includes("submit_review")) return "reviewer";
-  if (req.toolNames.includes("submit_findings")) return "researcher";
-  return "unknown";
-}
 
 /**
  * Planner: one coder step on the first turn, then finish. Coder: write hello.txt, then submit. Reviewer (the final
