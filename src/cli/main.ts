@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { createRequire } from "node:module";
+import { ConfigError } from "../runtime/config-file.js";
 import { systemClock } from "../runtime/clock.js";
 import { EXIT, UsageError } from "./exit-codes.js";
 import { MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
@@ -49,7 +50,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     const run = await load();
     return await run(rest, io, systemClock);
   } catch (error) {
-    if (error instanceof UsageError) {
+    // A flag, variable or config file that cannot be used is a usage error; its message names the source.
+    if (error instanceof UsageError || error instanceof ConfigError) {
       io.stderr.write(`mini-cursor: ${error.message}\n`);
       return EXIT.usage;
     }

@@ -1,9 +1,10 @@
+import { resolveMemoryConfig, type MemorySettings } from "../config/index.js";
 import type { Clock } from "../runtime/clock.js";
 import { ChromaMemory } from "./chroma-memory.js";
-import { defaultDataDir, ensureChromaServer } from "./chroma/server.js";
+import { ensureChromaServer } from "./chroma/server.js";
 import type { ChromaEndpoint } from "./chroma/types.js";
 import { chromaClient, DEFAULT_COLLECTION, openCollection } from "./collection.js";
-import { resolveEmbedder } from "./embeddings/index.js";
+import { createEmbedder } from "./embeddings/index.js";
 import { ResilientMemory } from "./resilient.js";
 import { memoryOff, type MemoryStore } from "./types.js";
 
@@ -23,6 +24,8 @@ export interface MemoryRuntime {
 
 export interface OpenMemoryOptions {
   env: NodeJS.ProcessEnv;
+  /** Resolved memory settings (src/config); resolved from `env` when absent. */
+  settings?: MemorySettings;
   clock: Clock;
   /** Told once if memory fails during the session. */
   onOff?: (reason: string) => void;
@@ -35,12 +38,13 @@ const off = (status: string): MemoryRuntime => ({ store: memoryOff, status, clos
  * off with the reason, never an error: a session without memory is still a session.
  */
 export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
-  if (o.env.MINI_CURSOR_MEMORY === "off") return off("memory is disabled (MINI_CURSOR_MEMORY=off)");
   let endpoint: ChromaEndpoint | undefined;
   try {
-    const embedder = resolveEmbedder(o.env);
-    endpoint = await ensureChromaServer({ dataDir: defaultDataDir(o.env), chromaUrl: o.env.CHROMA_URL || undefined, env: o.env });
-    const name = o.env.MINI_CURSOR_MEMORY_COLLECTION || DEFAULT_COLLECTION;
+    const settings = o.settings ?? resolveMemoryConfig(o.env);
+    if (!settings.enabled) return off(settings.reason);
+    const embedder = createEmbedder(settings.embeddings);
+    endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, env: o.env });
+    const name = settings.collection ?? DEFAULT_COLLECTION;
     const collection = await openCollection(chromaClient(endpoint), name, embedder);
     const chroma = new ChromaMemory({ collection, embedder, clock: o.clock });
     const opened = endpoint;

@@ -59,6 +59,7 @@ describe("mini-cursor doctor", () => {
     expect(report.node).toEqual({ ok: true, version: process.version, required: ">=20" });
     expect(report.sandbox).toMatchObject({ kind: "bubblewrap", version: expect.stringMatching(/^\d+\.\d+/), effect: "commands run inside the bubblewrap sandbox" });
     expect(report.ripgrep).toMatchObject({ ok: true, version: expect.stringMatching(/^ripgrep \d+/) });
+    expect(report.config).toEqual({ ok: true, files: [] });
     expect(report.model).toEqual({ ok: true, source: "OpenAI", model: "gpt-4.1-mini", roleModels: { coder: "big-coder" }, timeoutMs: 120_000, maxRetries: 2 });
     expect(report.memory).toEqual({
       enabled: true,
@@ -81,6 +82,27 @@ describe("mini-cursor doctor", () => {
     const { code, report } = await doctorJson({ OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
     expect(code).toBe(1);
     expect(report.model).toMatchObject({ ok: false, error: expect.stringContaining("no model is named") });
+  });
+
+  it("lists the config files in use, and exits 1 naming the file or variable that is broken", async () => {
+    const project = path.join(workspace, "mini-cursor.json");
+    await fs.writeFile(project, JSON.stringify({ approval: "auto" }));
+    expect((await doctorJson({ OPENAI_API_KEY: "k" })).report.config).toEqual({ ok: true, files: [project] });
+    await fs.writeFile(project, JSON.stringify({ aproval: "auto" }));
+    const broken = await doctorJson({ OPENAI_API_KEY: "k" });
+    expect(broken.code).toBe(1);
+    expect(broken.report.config).toMatchObject({ ok: false, error: expect.stringContaining(`${project}: (root): unknown key "aproval"`) });
+    expect(broken.report.model.ok).toBe(true);
+    await fs.rm(project);
+    const badVariable = await doctorJson({ OPENAI_API_KEY: "k", MINI_CURSOR_APPROVAL: "yolo" });
+    expect(badVariable.code).toBe(1);
+    expect(badVariable.report.config).toEqual({ ok: false, error: 'MINI_CURSOR_APPROVAL must be ask, auto or read-only, got "yolo"' });
+  });
+
+  it("reports a memory configuration error as the reason memory is off", async () => {
+    const { report } = await doctorJson({ OPENAI_API_KEY: "k", MINI_CURSOR_EMBEDDINGS: "bogus" });
+    expect(report.memory).toEqual({ enabled: false, reason: 'MINI_CURSOR_EMBEDDINGS must be one of local, openai, got "bogus"' });
+    expect(report.config.ok).toBe(false);
   });
 
   it("tells whether the local Chroma server named by the state file answers", async () => {
@@ -116,7 +138,7 @@ describe("mini-cursor doctor", () => {
     const { io, out } = makeIo({ OPENAI_API_KEY: "k" });
     expect(await doctorCommand([], io, clock)).toBe(0);
     const text = out();
-    for (const label of ["Node.js", "Sandbox", "ripgrep", "Model", "Memory", "Workspace"]) expect(text).toMatch(new RegExp(`^  ${label} +`, "m"));
+    for (const label of ["Node.js", "Sandbox", "ripgrep", "Config", "Model", "Memory", "Workspace"]) expect(text).toMatch(new RegExp(`^  ${label} +`, "m"));
     expect(text).toContain("bubblewrap");
     expect(text).toMatch(/Everything required works\.\n$/);
   });

@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isLocalEndpoint, loadPriceTable } from "../../src/cost/price-config.js";
-import { findPrice } from "../../src/cost/prices.js";
-import { ConfigError, loadSafetyConfig } from "../../src/safety/config.js";
+import { ConfigError, resolveConfigExceptModel } from "../../src/config/index.js";
+import { isLocalEndpoint, priceTableFor } from "../../src/cost/price-config.js";
+import { findPrice, type PriceTable } from "../../src/cost/prices.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 
 let ws: TempWorkspace;
@@ -29,7 +29,12 @@ async function writeProjectConfig(content: unknown): Promise<void> {
   await fs.writeFile(path.join(ws.root, "mini-cursor.json"), JSON.stringify(content));
 }
 
-describe("loadPriceTable", () => {
+/** The price table as a session gets it: configured prices (src/config), then local endpoint, then built-in. */
+function loadPriceTable(o: { workspace: string; env: NodeJS.ProcessEnv; baseUrl?: string }): PriceTable {
+  return priceTableFor(resolveConfigExceptModel({ env: o.env, workspace: o.workspace }).prices, o.baseUrl);
+}
+
+describe("priceTableFor", () => {
   it("is the built-in table when nothing is configured", () => {
     const table = loadPriceTable({ workspace: ws.root, env });
     expect(findPrice("gpt-4.1-mini", table)?.source).toBe("built-in (approximate)");
@@ -63,9 +68,11 @@ describe("loadPriceTable", () => {
     expect(() => loadPriceTable({ workspace: ws.root, env })).toThrow(/mini-cursor\.json: prices\.m\.output/);
   });
 
-  it("shares the config file with the safety settings, which accept the `prices` key", async () => {
+  it("shares the config file with the safety settings", async () => {
     await writeProjectConfig({ approval: "auto", prices: { m: { input: 1, output: 1 } } });
-    expect(loadSafetyConfig(ws.root, env).approval).toBe("auto");
+    const config = resolveConfigExceptModel({ env, workspace: ws.root });
+    expect(config.safety.approval).toBe("auto");
+    expect(findPrice("m", priceTableFor(config.prices))?.source).toBe(path.join(ws.root, "mini-cursor.json"));
   });
 });
 

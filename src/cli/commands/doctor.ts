@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { rgPath } from "@vscode/ripgrep";
-import { chromaHeartbeat, defaultDataDir } from "../../memory/chroma/server.js";
+import { resolveConfigExceptModel, resolveMemoryConfig, resolveModelConfig } from "../../config/index.js";
+import { chromaHeartbeat } from "../../memory/chroma/server.js";
 import { LOCAL_HOST } from "../../memory/chroma/local-process.js";
 import { readServerState } from "../../memory/chroma/state-file.js";
-import { resolveModelSettings } from "../../models/config.js";
 import { probeOllama } from "../../models/ollama-probe.js";
 import type { Clock } from "../../runtime/clock.js";
 import { selectSandbox } from "../../sandbox/select.js";
@@ -16,9 +16,9 @@ import type { CliIo } from "../io.js";
 export const DOCTOR_HELP = `Usage: mini-cursor doctor [--json] [--workspace DIR]
 
 Checks what mini-cursor needs and reports how it is set up here: Node.js, the command sandbox
-(bubblewrap), ripgrep, the model endpoint, long-term memory (Chroma) and the workspace's data folder.
-Starts nothing. Exits 1 when something required is broken (Node.js too old, ripgrep or the model
-endpoint missing), else 0.
+(bubblewrap), ripgrep, the configuration (variables and config files), the model endpoint, long-term
+memory (Chroma) and the workspace's data folder. Starts nothing. Exits 1 when something required is
+broken (Node.js too old, ripgrep missing, a configuration error, no model endpoint), else 0.
 
 Options:
   --workspace DIR   The workspace to report on (default: the current folder)
@@ -35,6 +35,8 @@ export interface DoctorReport {
   node: { ok: boolean; version: string; required: string };
   sandbox: { kind: "bubblewrap" | "none"; reason: string; version?: string; effect: string };
   ripgrep: { ok: boolean; path: string; version?: string; error?: string };
+  /** The config files found (project first) or the first configuration error; model settings are checked under model. */
+  config: { ok: true; files: string[] } | { ok: false; error: string };
   model:
     | { ok: true; source: string; baseUrl?: string; model: string; roleModels: Record<string, string>; timeoutMs: number; maxRetries: number }
     | { ok: false; error: string };
@@ -69,9 +71,18 @@ function checkRipgrep(): Promise<DoctorReport["ripgrep"]> {
   });
 }
 
+function checkConfig(workspace: string, env: NodeJS.ProcessEnv): DoctorReport["config"] {
+  try {
+    const { files } = resolveConfigExceptModel({ env, workspace });
+    return { ok: true, files: [files.project, files.user].flatMap((f) => (f?.contents ? [f.path] : [])) };
+  } catch (error) {
+    return { ok: false, error: message(error) };
+  }
+}
+
 async function checkModel(env: NodeJS.ProcessEnv): Promise<DoctorReport["model"]> {
   try {
-    const s = await resolveModelSettings({}, env, probeOllama);
+    const s = await resolveModelConfig({}, env, (url) => probeOllama(url));
     const roleModels = Object.fromEntries(Object.entries(s.roleModels).filter((e): e is [string, string] => e[1] !== undefined));
     // The API key is never reported, not even in part.
     return { ok: true, source: s.source, baseUrl: s.baseUrl, model: s.model, roleModels, timeoutMs: s.timeoutMs, maxRetries: s.maxRetries };
@@ -81,14 +92,20 @@ async function checkModel(env: NodeJS.ProcessEnv): Promise<DoctorReport["model"]
 }
 
 async function checkMemory(env: NodeJS.ProcessEnv): Promise<DoctorReport["memory"]> {
-  if (env.MINI_CURSOR_MEMORY === "off") return { enabled: false, reason: "memory is disabled (MINI_CURSOR_MEMORY=off)" };
-  const chromaUrl = env.CHROMA_URL?.trim();
+  let settings;
+  try {
+    settings = resolveMemoryConfig(env);
+  } catch (error) {
+    return { enabled: false, reason: message(error) };
+  }
+  if (!settings.enabled) return { enabled: false, reason: settings.reason };
+  const chromaUrl = settings.chromaUrl;
   if (chromaUrl) {
     const running = await chromaHeartbeat(chromaUrl, HEARTBEAT_MS).catch(() => false);
     const detail = running ? `Chroma at ${chromaUrl} answers` : `Chroma at ${chromaUrl} does not answer; memory will be off until it does`;
     return { enabled: true, chromaUrl, server: { running, detail, url: chromaUrl } };
   }
-  const dir = defaultDataDir(env);
+  const dir = settings.dataDir;
   const state = readServerState(dir);
   if (!state) {
     return { enabled: true, dataDir: dir, server: { running: false, detail: "no local Chroma server is running; a session starts one on demand" } };
@@ -104,12 +121,14 @@ async function checkMemory(env: NodeJS.ProcessEnv): Promise<DoctorReport["memory
 export async function collectDoctorReport(workspace: string, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
   const [sandbox, ripgrep, model, memory] = await Promise.all([checkSandbox(env), checkRipgrep(), checkModel(env), checkMemory(env)]);
   const node = checkNode();
+  const config = checkConfig(workspace, env);
   const data = dataDir(workspace);
   return {
-    ok: node.ok && ripgrep.ok && model.ok,
+    ok: node.ok && ripgrep.ok && config.ok && model.ok,
     node,
     sandbox,
     ripgrep,
+    config,
     model,
     memory,
     workspace: { path: workspace, dataDir: data, exists: fs.existsSync(data) },
@@ -125,6 +144,11 @@ function renderModel(model: DoctorReport["model"]): string {
   const roles = Object.entries(model.roleModels).map(([role, name]) => `${role}=${name}`);
   const where = model.baseUrl ? ` at ${model.baseUrl}` : "";
   return `ok    ${model.model}${where} (from ${model.source})${roles.length > 0 ? `; per role: ${roles.join(", ")}` : ""}`;
+}
+
+function renderConfig(config: DoctorReport["config"]): string {
+  if (!config.ok) return `FAIL  ${indent(config.error, "            ")}`;
+  return config.files.length > 0 ? `ok    ${config.files.join(", ")}` : "ok    no config files (variables and defaults only)";
 }
 
 function renderMemory(memory: DoctorReport["memory"]): string {
@@ -145,6 +169,7 @@ export function renderDoctorReport(r: DoctorReport): string {
     `  Node.js    ${r.node.ok ? "ok  " : "FAIL"}  ${r.node.version} (needs ${r.node.required})`,
     `  Sandbox    ${sandbox}`,
     `  ripgrep    ${rg}`,
+    `  Config     ${renderConfig(r.config)}`,
     `  Model      ${renderModel(r.model)}`,
     `  Memory     ${renderMemory(r.memory)}`,
     `  Workspace  info  ${r.workspace.path}; data in ${workspaceData}`,

@@ -1,7 +1,8 @@
+import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../../config/index.js";
 import { openMemory, type MemoryRuntime } from "../../memory/open-memory.js";
 import { chromaClient, DEFAULT_COLLECTION, EmbedderMismatchError, reindexCollection } from "../../memory/collection.js";
-import { defaultDataDir, ensureChromaServer } from "../../memory/chroma/server.js";
-import { resolveEmbedder } from "../../memory/embeddings/index.js";
+import { ensureChromaServer } from "../../memory/chroma/server.js";
+import { createEmbedder } from "../../memory/embeddings/index.js";
 import { formatHit } from "../../memory/format.js";
 import { MEMORY_KINDS, type MemoryKind } from "../../memory/types.js";
 import type { Clock } from "../../runtime/clock.js";
@@ -47,8 +48,10 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const limit = positiveInt(values.limit, "--limit");
   const kind = kindOption(values.kind);
   const text = positionals.join(" ").trim();
+  // The memory commands work even when sessions have memory off (MINI_CURSOR_MEMORY=off); a bad setting is exit 2.
+  const settings = resolveMemoryStoreConfig(io.env);
 
-  if (sub === "reindex") return reindex(io, json, clock);
+  if (sub === "reindex") return reindex(io, json, clock, settings);
   const handlers: Record<string, (runtime: Required<Pick<MemoryRuntime, "chroma">> & MemoryRuntime) => Promise<number>> = {
     async search({ chroma }) {
       if (!text) throw new UsageError('missing query: mini-cursor memory search "<query>"');
@@ -85,7 +88,7 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const handler = handlers[sub];
   if (!handler) throw new UsageError(`unknown memory command "${sub}" (search, list, add, forget, stats, reindex)`);
 
-  const runtime = await openMemory({ env: { ...io.env, MINI_CURSOR_MEMORY: "on" }, clock });
+  const runtime = await openMemory({ env: io.env, settings: { enabled: true, ...settings }, clock });
   try {
     const { chroma } = runtime;
     if (runtime.failure instanceof EmbedderMismatchError) throw new UsageError(runtime.status);
@@ -102,11 +105,11 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
   }
 }
 
-async function reindex(io: CliIo, json: boolean, clock: Clock): Promise<number> {
-  const embedder = resolveEmbedder(io.env);
-  const endpoint = await ensureChromaServer({ dataDir: defaultDataDir(io.env), chromaUrl: io.env.CHROMA_URL || undefined, env: io.env });
+async function reindex(io: CliIo, json: boolean, clock: Clock, settings: MemoryStoreSettings): Promise<number> {
+  const embedder = createEmbedder(settings.embeddings);
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, env: io.env });
   try {
-    const name = io.env.MINI_CURSOR_MEMORY_COLLECTION || DEFAULT_COLLECTION;
+    const name = settings.collection ?? DEFAULT_COLLECTION;
     const count = await reindexCollection(chromaClient(endpoint), name, embedder, clock.now());
     write(io, json, { collection: name, embedder: embedder.id, count }, `Re-embedded ${count} memories of ${name} with ${embedder.id}.`);
     return EXIT.done;

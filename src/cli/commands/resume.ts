@@ -1,7 +1,6 @@
 import { z } from "zod";
 import { budgetSchema } from "../../cost/budget.js";
 import { budgetHint, planBudgetResume } from "../../cost/budget-resume.js";
-import { BUDGET_OPTIONS, parseBudgetFlags, raiseBudget, requirePricesForCostBudget, resolvePrices } from "../../cost/cost-setup.js";
 import { summarizeUsage } from "../../cost/usage.js";
 import { compileGraph } from "../../graph/build-graph.js";
 import { DEFAULT_LIMITS, limitsSchema } from "../../graph/schemas.js";
@@ -14,12 +13,14 @@ import type { Clock } from "../../runtime/clock.js";
 import { openSessionDatabase } from "../../sessions/database.js";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { BUDGET_OPTIONS, parseBudgetFlags, raiseBudget, requirePricesForCostBudget } from "../budget-setup.js";
+import { setupSessionConfig } from "../config-setup.js";
 import { EXIT, UsageError, exitCodeForStatus } from "../exit-codes.js";
 import { RESUME_HELP } from "../help.js";
 import { makePrinter, type CliIo } from "../io.js";
-import { describeModels, setupModels } from "../model-setup.js";
+import { describeModels } from "../model-setup.js";
 import { runSession } from "../session-runner.js";
-import { makePrompter, resolveSafety } from "../safety-setup.js";
+import { makePrompter } from "../safety-setup.js";
 
 const storedSchema = z.object({
   limits: limitsSchema.default(DEFAULT_LIMITS),
@@ -71,8 +72,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (stoppedState && !stoppedState.stoppedByBudget) return finished();
     const stored = storedSchema.parse(JSON.parse(session.options));
     const budget = raiseBudget(stored.budget, budgetFlags);
-    const models = await setupModels({ model: values.model, baseUrl: values["base-url"] }, io.env);
-    const prices = resolvePrices({ workspace, env: io.env, baseUrl: models.settings.baseUrl });
+    const { models, safety, prices } = await setupSessionConfig({ model: values.model, baseUrl: values["base-url"] }, workspace, io.env);
     requirePricesForCostBudget(budget, prices, models.provider);
     const continuation = stoppedState ? planBudgetResume(stoppedState, budget, prices) : null;
     if (continuation?.kind === "refuse") {
@@ -103,7 +103,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       env: io.env,
       // A session keeps the safety settings it started with (they are in its state); these apply only
       // when it must start over because it was killed before its first checkpoint.
-      safety: resolveSafety({}, workspace, io.env),
+      safety,
       prompter: makePrompter(io, values.json ?? false),
       prices,
       budget,

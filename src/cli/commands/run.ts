@@ -1,16 +1,17 @@
 import type { Budget } from "../../cost/budget.js";
-import { BUDGET_OPTIONS, parseBudgetFlags, requirePricesForCostBudget, resolvePrices } from "../../cost/cost-setup.js";
 import { DEFAULT_LIMITS, type Limits } from "../../graph/schemas.js";
 import type { Clock } from "../../runtime/clock.js";
 import { openSessionDatabase } from "../../sessions/database.js";
 import { newSessionId } from "../../sessions/session-id.js";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, positiveInt, resolveWorkspace } from "../args.js";
+import { BUDGET_OPTIONS, parseBudgetFlags, requirePricesForCostBudget } from "../budget-setup.js";
+import { setupSessionConfig } from "../config-setup.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { RUN_HELP } from "../help.js";
-import { describeModels, setupModels } from "../model-setup.js";
+import { describeModels } from "../model-setup.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { runSession } from "../session-runner.js";
-import { makePrompter, resolveSafety } from "../safety-setup.js";
+import { makePrompter } from "../safety-setup.js";
 
 const RUN_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -42,23 +43,32 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   }
   const task = positionals.join(" ").trim();
   if (!task) throw new UsageError('missing task: mini-cursor run "<task>" (see mini-cursor run --help)');
-  const limits: Limits = {
-    maxAgentRuns: positiveInt(values["max-steps"], "--max-steps") ?? DEFAULT_LIMITS.maxAgentRuns,
-    maxPlanRevisions: positiveInt(values["max-revisions"], "--max-revisions") ?? DEFAULT_LIMITS.maxPlanRevisions,
-    maxReviewRounds: positiveInt(values["max-review-rounds"], "--max-review-rounds") ?? DEFAULT_LIMITS.maxReviewRounds,
-    maxModelCallsPerRun: positiveInt(values["max-model-calls"], "--max-model-calls") ?? DEFAULT_LIMITS.maxModelCallsPerRun,
-    maxPromptTokens: positiveInt(values["context-budget"] ?? (io.env.MINI_CURSOR_CONTEXT_BUDGET || undefined), "--context-budget") ?? DEFAULT_LIMITS.maxPromptTokens,
-  };
+  const maxAgentRuns = positiveInt(values["max-steps"], "--max-steps") ?? DEFAULT_LIMITS.maxAgentRuns;
+  const maxPlanRevisions = positiveInt(values["max-revisions"], "--max-revisions") ?? DEFAULT_LIMITS.maxPlanRevisions;
+  const maxReviewRounds = positiveInt(values["max-review-rounds"], "--max-review-rounds") ?? DEFAULT_LIMITS.maxReviewRounds;
+  const maxModelCallsPerRun = positiveInt(values["max-model-calls"], "--max-model-calls") ?? DEFAULT_LIMITS.maxModelCallsPerRun;
   const commandTimeoutMs = (positiveInt(values["command-timeout"], "--command-timeout") ?? 120) * 1000;
   const budget = parseBudgetFlags(values);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
-  const safety = resolveSafety(
-    { approval: values.approval, approveFileChanges: values["approve-file-changes"], allowNetwork: values["allow-network"] },
+  const { config, models, safety, prices } = await setupSessionConfig(
+    {
+      model: values.model,
+      baseUrl: values["base-url"],
+      approval: values.approval,
+      approveFileChanges: values["approve-file-changes"],
+      allowNetwork: values["allow-network"],
+      contextBudget: values["context-budget"],
+    },
     workspace,
     io.env,
   );
-  const models = await setupModels({ model: values.model, baseUrl: values["base-url"] }, io.env);
-  const prices = resolvePrices({ workspace, env: io.env, baseUrl: models.settings.baseUrl });
+  const limits: Limits = {
+    maxAgentRuns,
+    maxPlanRevisions,
+    maxReviewRounds,
+    maxModelCallsPerRun,
+    maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens,
+  };
   requirePricesForCostBudget(budget, prices, models.provider);
   const printer = makePrinter(values.json ?? false, io, clock);
   const modelLabel = describeModels(models.settings);

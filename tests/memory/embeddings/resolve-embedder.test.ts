@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import {
   cosineSimilarity,
+  createEmbedder,
   EmbedderError,
   LOCAL_HASH_ID,
   resolveEmbedder,
@@ -98,6 +99,13 @@ describe("resolveEmbedder", () => {
     });
     await embedder.embedQuery("hello");
     expect(server.requests[0]?.authorization).toBe("Bearer sk-chat");
+  });
+});
+
+describe("createEmbedder", () => {
+  it("builds the embedder the resolved settings name", () => {
+    expect(createEmbedder({ kind: "local" }).id).toBe(LOCAL_HASH_ID);
+    expect(createEmbedder({ kind: "openai", model: "m", apiKey: "k" }).id).toBe("openai-compatible:m");
   });
 });
 

@@ -1,11 +1,9 @@
-import { positiveInt } from "../cli/args.js";
-import { UsageError } from "../cli/exit-codes.js";
-import { MODEL_ROLES } from "../models/config.js";
+import { MODEL_ROLES } from "../config/index.js";
+import type { Budget } from "../cost/budget.js";
+import { findPrice, type PriceTable } from "../cost/prices.js";
 import type { ModelProvider } from "../models/chat-model.js";
-import { ConfigError } from "../safety/config.js";
-import type { Budget } from "./budget.js";
-import { loadPriceTable, type PriceSources } from "./price-config.js";
-import { findPrice, type PriceTable } from "./prices.js";
+import { positiveInt } from "./args.js";
+import { UsageError } from "./exit-codes.js";
 
 /** `--budget-tokens N --budget-usd X`, for `run` and `resume`. */
 export const BUDGET_OPTIONS = {
@@ -44,16 +42,6 @@ export function raiseBudget(stored: Budget, flags: Budget): Budget {
     throw new UsageError(`--budget-usd can only raise the session's cost budget of ${stored.usd}`);
   }
   return { ...stored, ...flags };
-}
-
-/** The session's price table; a malformed source is a configuration error (exit 2). */
-export function resolvePrices(sources: PriceSources): PriceTable {
-  try {
-    return loadPriceTable(sources);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new UsageError(error.message);
-    throw error;
-  }
 }
 
 /** A cost budget cannot be kept without a price for every model the session uses: say so before starting. */

@@ -1,0 +1,29 @@
+import { resolveConfig, type ConfigFlags, type ResolvedConfig } from "../config/index.js";
+import { priceTableFor } from "../cost/price-config.js";
+import type { PriceTable } from "../cost/prices.js";
+import { probeOllama } from "../models/ollama-probe.js";
+import { safetyPolicyFrom } from "../safety/config.js";
+import type { SafetyPolicy } from "../safety/policy.js";
+import { setupModels, type ModelSetup } from "./model-setup.js";
+
+/** What `run` and `resume` need from the configuration. */
+export interface SessionConfig {
+  config: ResolvedConfig;
+  models: ModelSetup;
+  safety: SafetyPolicy;
+  prices: PriceTable;
+}
+
+/**
+ * Resolves every setting once (src/config: flags > environment > mini-cursor.json > user config > defaults),
+ * asking a local Ollama only when no endpoint is configured. A ConfigError becomes exit 2 in main.ts.
+ */
+export async function setupSessionConfig(flags: ConfigFlags, workspace: string, env: NodeJS.ProcessEnv): Promise<SessionConfig> {
+  const config = await resolveConfig({ flags, env, workspace, probeOllama: (url) => probeOllama(url) });
+  return {
+    config,
+    models: setupModels(config.model),
+    safety: safetyPolicyFrom(config.safety),
+    prices: priceTableFor(config.prices, config.model.baseUrl),
+  };
+}

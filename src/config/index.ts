@@ -1,0 +1,59 @@
+/**
+ * Configuration: one file schema, one resolver, one precedence (flags > environment > `mini-cursor.json` > user
+ * config > defaults). A low layer: it imports only src/runtime, zod and node; the modules that use settings import
+ * their shapes from here.
+ */
+export {
+  APPROVAL_MODES,
+  approvalModeSchema,
+  CONFIG_FILE_KEYS,
+  configFileSchema,
+  modelPriceSchema,
+  priceMapSchema,
+  type ApprovalMode,
+  type ConfigFile,
+  type ModelPrice,
+  type PriceMap,
+} from "./schema.js";
+export {
+  ConfigError,
+  envValue,
+  loadConfigFiles,
+  memoryDataDir,
+  projectConfigPath,
+  userConfigPath,
+  type ConfigFileLayer,
+  type ConfigFiles,
+} from "./sources.js";
+export { flagLabel, type ConfigFlags, type FlagSource } from "./values.js";
+export {
+  DEFAULT_MODEL_RETRIES,
+  DEFAULT_MODEL_TIMEOUT_MS,
+  DEFAULT_OLLAMA_URL,
+  DEFAULT_OPENAI_MODEL,
+  MODEL_HELP,
+  MODEL_ROLES,
+  resolveModelConfig,
+  type ModelRole,
+  type ModelSettings,
+  type OllamaProbe,
+} from "./model.js";
+export {
+  resolveConfig,
+  resolveConfigExceptModel,
+  resolveEmbeddingConfig,
+  resolveLimitsConfig,
+  resolveMemoryConfig,
+  resolveMemoryStoreConfig,
+  resolvePriceConfig,
+  resolveSafetyConfig,
+  type EmbeddingSettings,
+  type LimitSettings,
+  type MemorySettings,
+  type MemoryStoreSettings,
+  type PriceLayer,
+  type ResolveConfigOptions,
+  type ResolvedConfig,
+  type SafetySettings,
+} from "./resolve.js";
+export { flagsFromRunConfig, type RunConfigInput } from "./run-config.js";

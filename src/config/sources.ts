@@ -1,0 +1,70 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ConfigError, parseConfigJson } from "../runtime/config-file.js";
+import { configFileSchema, type ConfigFile } from "./schema.js";
+
+export { ConfigError };
+
+/** A variable's value, trimmed; empty counts as unset (`FOO= cmd` is a common way to clear one). */
+export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** `$XDG_CONFIG_HOME/mini-cursor/config.json`, default `~/.config/mini-cursor/config.json`. */
+export function userConfigPath(env: NodeJS.ProcessEnv): string {
+  const xdg = envValue(env, "XDG_CONFIG_HOME");
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(envValue(env, "HOME") ?? os.homedir(), ".config");
+  return path.join(base, "mini-cursor", "config.json");
+}
+
+/** `<workspace>/mini-cursor.json`. */
+export function projectConfigPath(workspace: string): string {
+  return path.join(workspace, "mini-cursor.json");
+}
+
+/** Where the local Chroma keeps its data: `$MINI_CURSOR_DATA_DIR`, else `$XDG_DATA_HOME/mini-cursor`, else `~/.local/share/mini-cursor`. */
+export function memoryDataDir(env: NodeJS.ProcessEnv): string {
+  const explicit = envValue(env, "MINI_CURSOR_DATA_DIR");
+  if (explicit) return path.resolve(explicit);
+  const xdg = envValue(env, "XDG_DATA_HOME");
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "mini-cursor");
+  return path.join(envValue(env, "HOME") ?? os.homedir(), ".local", "share", "mini-cursor");
+}
+
+export interface ConfigFileLayer {
+  path: string;
+  /** The validated contents; null when there is no such file. */
+  contents: ConfigFile | null;
+}
+
+/** Both config files, read and validated; the project file is absent without a workspace. */
+export interface ConfigFiles {
+  user: ConfigFileLayer;
+  project?: ConfigFileLayer;
+}
+
+function readLayer(file: string): ConfigFileLayer {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    // No file there (or no folder for it) is the normal case; anything else would silently drop rules.
+    if (code === "ENOENT" || code === "ENOTDIR") return { path: file, contents: null };
+    throw new ConfigError(`${file} cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`);
+  }
+  return { path: file, contents: parseConfigJson(file, text, configFileSchema) };
+}
+
+/** The only place config files are read. Throws ConfigError naming the file. */
+export function loadConfigFiles(env: NodeJS.ProcessEnv, workspace?: string): ConfigFiles {
+  const user = readLayer(userConfigPath(env));
+  return workspace === undefined ? { user } : { user, project: readLayer(projectConfigPath(workspace)) };
+}
+
+/** The layers that have a file, most important first (project, then user). */
+export function presentLayers(files: ConfigFiles): { path: string; contents: ConfigFile }[] {
+  return [files.project, files.user].flatMap((layer) => (layer?.contents ? [{ path: layer.path, contents: layer.contents }] : []));
+}
