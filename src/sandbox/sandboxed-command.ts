@@ -106,6 +106,7 @@ export function sandboxSpawnOptions(workspace: string, sandbox: CommandSandbox |
   return {
     workspace,
     allowNetwork: sandbox.allowNetwork,
+    workspaceAccess: sandbox.workspaceAccess,
     home: sandbox.home ?? os.homedir(),
     protectedPaths: sandbox.protectedPaths ?? [],
     readOnlyPaths: sandbox.readOnlyPaths ?? [],

@@ -7,6 +7,9 @@ export interface SandboxStatus {
   version?: string;
 }
 
+/** How a command sees the workspace: writable, or read-only with throwaway scratch for new output. */
+export type WorkspaceAccess = "read-write" | "read-only";
+
 /**
  * How execute_command confines commands (`ToolDeps.sandbox`). `none` (or no value) keeps the process-tree
  * confinement only; `bubblewrap` runs each command in a bwrap sandbox (see bwrap.ts for what it allows).
@@ -21,6 +24,11 @@ export type CommandSandbox =
       home?: string;
       /** Extra paths (files or folders) to hide, e.g. a secrets folder in the workspace. */
       protectedPaths?: string[];
+      /**
+       * Default "read-write". "read-only" (e.g. for the reviewer): nothing in the workspace can be changed; new
+       * output (test caches, coverage) goes to throwaway scratch that is gone after the command.
+       */
+      workspaceAccess?: WorkspaceAccess;
       /** Extra paths inside the workspace to keep read-only. */
       readOnlyPaths?: string[];
       /** The bwrap binary; default "bwrap" from PATH. */

@@ -107,6 +107,48 @@ describe("buildBwrapArgs", () => {
     expect(build({ allowNetwork: false })).toContain("--unshare-net");
   });
 
+  it("binds the workspace read-write by default and with workspaceAccess read-write", () => {
+    expect(build({ workspaceAccess: "read-write" })).toEqual(build());
+    expect(operands(build(), "--bind", 2)).toEqual([[workspace, workspace]]);
+  });
+
+  it("read-only: a tmpfs workspace with each entry bound read-only, symlinks recreated, scratch folders left empty", async () => {
+    await fs.mkdir(path.join(workspace, "src"));
+    await fs.writeFile(path.join(workspace, "package.json"), "{}");
+    await fs.symlink("src", path.join(workspace, "src-link"));
+    await fs.mkdir(path.join(workspace, "coverage"));
+    await fs.mkdir(path.join(workspace, "node_modules", ".vite"), { recursive: true });
+    const args = build({ workspaceAccess: "read-only" });
+    expect(operands(args, "--bind", 2)).toEqual([]);
+    const tmpfs = operands(args, "--tmpfs", 1).map(([p]) => p);
+    expect(tmpfs).toContain(workspace);
+    expect(tmpfs).toContain(path.join(workspace, "node_modules", ".vite"));
+    expect(tmpfs).not.toContain(path.join(workspace, "node_modules", ".cache"));
+    const bound = operands(args, "--ro-bind-try", 2);
+    for (const name of ["src", "package.json", "node_modules"]) expect(bound).toContainEqual([path.join(workspace, name), path.join(workspace, name)]);
+    // Left out: runners delete and recreate it in the throwaway tmpfs.
+    expect(args.join(" ")).not.toContain(path.join(workspace, "coverage"));
+    expect(operands(args, "--symlink", 2)).toEqual([["src", path.join(workspace, "src-link")]]);
+    // Order: the tmpfs first, then the entries, then the cache tmpfs over the bound node_modules.
+    expect(args.indexOf(workspace)).toBeLessThan(args.indexOf(path.join(workspace, "node_modules")));
+    expect(args.indexOf(path.join(workspace, "node_modules"))).toBeLessThan(args.indexOf(path.join(workspace, "node_modules", ".vite")));
+    // The agent's state folder is still made read-only (inside the tmpfs, so never created on the host).
+    expect(args.join(" ")).toContain(`--tmpfs ${path.join(workspace, ".mini-cursor")} --remount-ro`);
+  });
+
+  it("read-only with over 200 top-level entries: the workspace bound read-only as a whole, existing caches as tmpfs", async () => {
+    for (let i = 0; i < 201; i++) await fs.writeFile(path.join(workspace, `f${i}`), "");
+    await fs.mkdir(path.join(workspace, "coverage"));
+    const args = build({ workspaceAccess: "read-only" });
+    expect(operands(args, "--ro-bind", 2)).toContainEqual([workspace, workspace]);
+    expect(args).not.toContain("--ro-bind-try");
+    const tmpfs = operands(args, "--tmpfs", 1).map(([p]) => p);
+    expect(tmpfs).toContain(path.join(workspace, "coverage"));
+    expect(tmpfs).not.toContain(workspace);
+    // bwrap could not create the missing state folder in a read-only workspace; the command cannot either.
+    expect(args.join(" ")).not.toContain(".mini-cursor");
+  });
+
   it("starts in the given cwd", async () => {
     await fs.mkdir(path.join(workspace, "app"));
     expect(build({ cwd: path.join(workspace, "app") }).slice(-2)).toEqual(["--chdir", path.join(workspace, "app")]);
