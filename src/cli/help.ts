@@ -12,7 +12,8 @@ Usage:
   mini-cursor --version
 
 Exit codes: 0 done, 1 failed or limit reached, 2 usage or configuration error, 130 interrupted.
-Model: OPENAI_API_KEY, OPENAI_BASE_URL, MINI_CURSOR_MODEL (see README); a local Ollama is used when nothing is set.`;
+Model: OPENAI_API_KEY, OPENAI_BASE_URL, MINI_CURSOR_MODEL (see README); a local Ollama is used when nothing is set.
+Settings: flags > environment > <workspace>/mini-cursor.json > ~/.config/mini-cursor/config.json > defaults.`;
 
 export const RUN_HELP = `Usage: mini-cursor run "<task>" [options]
 
