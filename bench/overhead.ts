@@ -1,8 +1,10 @@
 import { performance } from "node:perf_hooks";
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { AGENT_SPECS } from "../src/agents/index.js";
-import { buildReactLoop, runReactLoop, type ReactLoopOptions } from "../src/agents/react-loop/index.js";
-import { TOOL_FACTORIES } from "../src/tools/index.js";
+import { SystemMessage } from "@langchain/core/messages";
+import { buildAgent } from "../src/agents/build-agent.js";
+import { DEFAULT_PRICE_TABLE } from "../src/cost/prices.js";
+import { memoryOff } from "../src/memory/types.js";
 import { DEFAULT_SAFETY } from "../src/safety/policy.js";
 import { benchModels } from "./scripted.js";
 import { openSessionDatabase } from "../src/sessions/database.js";
@@ -99,29 +101,29 @@ export async function benchOverhead(runs: number, repeats: number): Promise<void
 }
 
 /**
- * Where a sub-agent superstep's time goes: building its tools, compiling its ReAct subgraph (done on every
- * run) and running that subgraph once with an instant model.
+ * Where a sub-agent superstep's time goes: compiling its agent (now done once, when the graph is built) and running
+ * the compiled agent once with an instant model.
  */
 export async function benchSubAgentParts(iterations: number): Promise<void> {
   const workspace = await makeWorkspace("parts");
   try {
     const spec = AGENT_SPECS.researcher;
     const models = benchModels({ runs: iterations * 3, agentFor: () => "researcher", realistic: false });
-    const emit = () => undefined;
-    const options = (): ReactLoopOptions => ({
-      agent: spec.name,
-      stepId: "s1",
-      model: models.forRole("researcher"),
-      tools: spec.tools.map((name) => TOOL_FACTORIES[name]({ root: workspace, emit })),
-      finishTool: spec.finishTool,
-      requireFinishTool: spec.requireFinishTool,
-      maxModelCalls: 30,
-      maxPromptTokens: 32_000,
-      callTimeoutMs: 60_000,
-      emit,
-      workspace,
-      safety: { ...DEFAULT_SAFETY, approval: "auto" },
-    });
+    const deps = { spec, models, emit: () => undefined, memory: memoryOff, forceAsk: false, prices: DEFAULT_PRICE_TABLE, budget: {}, callTimeoutMs: 60_000 };
+    const tools = spec.tools.filter((t) => t !== "memory_search");
+    const agent = buildAgent(deps);
+    const runOnce = () =>
+      agent.invoke(
+        {
+          messages: [new SystemMessage(spec.systemPrompt(workspace, [...tools, spec.finishTool.name]))],
+          workspace,
+          stepId: "s1",
+          brief: "Task: bench\nStep s1: look around.",
+          offeredTools: tools,
+          safety: { ...DEFAULT_SAFETY, approval: "auto" },
+        },
+        { context: { runLimit: 30 } },
+      );
     const time = async (fn: () => unknown): Promise<number[]> => {
       const out: number[] = [];
       for (let i = 0; i < iterations; i++) {
@@ -131,19 +133,16 @@ export async function benchSubAgentParts(iterations: number): Promise<void> {
       }
       return out;
     };
-    const brief = "Task: bench\nStep s1: look around.";
     // Warm-up round, then the measured rounds.
-    await time(() => runReactLoop(options(), spec.systemPrompt(workspace, spec.tools), brief));
-    const tools = await time(() => spec.tools.map((name) => TOOL_FACTORIES[name]({ root: workspace, emit })));
-    const compile = await time(() => buildReactLoop(options()));
-    const run = await time(() => runReactLoop(options(), spec.systemPrompt(workspace, spec.tools), brief));
+    await time(runOnce);
+    const compile = await time(() => buildAgent(deps));
+    const run = await time(runOnce);
     printTable(
       `   Inside one researcher superstep (${iterations} iterations each, instant model)`,
       ["part", "median", "p95"],
       [
-        ["create its 3 tools", ms(median(tools), 3), ms(p95(tools), 3)],
-        ["create tools + compile its ReAct subgraph", ms(median(compile), 3), ms(p95(compile), 3)],
-        ["whole runReactLoop (tools, compile, 1 model call, finish)", ms(median(run), 3), ms(p95(run), 3)],
+        ["compile its agent (once per graph, not per run)", ms(median(compile), 3), ms(p95(compile), 3)],
+        ["one run of the compiled agent (1 model call, finish)", ms(median(run), 3), ms(p95(run), 3)],
       ],
     );
   } finally {

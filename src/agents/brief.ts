@@ -31,7 +31,6 @@ export function renderBrief(ctx: BriefContext, extra: string[] = []): string {
     lines.push("", `Files changed so far in this session: ${ctx.filesChanged.slice(-40).join(", ")}`);
   }
   lines.push(...extra);
-  if (ctx.projectContext) lines.push("", ctx.projectContext);
   return lines.join("\n");
 }
 

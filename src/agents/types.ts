@@ -32,8 +32,6 @@ export interface BriefContext {
   findings: { source: string; note: string }[];
   filesChanged: string[];
   lastReview: Review | null;
-  /** Workspace outline and project rules, small; the same for every agent. */
-  projectContext: string;
 }
 
 /**

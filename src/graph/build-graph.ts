@@ -1,7 +1,11 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { END, START, StateGraph } from "@langchain/langgraph";
 import { AGENT_SPECS } from "../agents/index.js";
+import { buildAgent } from "../agents/build-agent.js";
+import type { AgentSpec } from "../agents/types.js";
+import { DEFAULT_PRICE_TABLE } from "../cost/prices.js";
 import type { GraphDeps } from "./deps.js";
+import { DEFAULT_CALL_TIMEOUT_MS } from "./deps.js";
 import { createFinishNode } from "./nodes/finish.js";
 import { createPlannerNode } from "./nodes/planner/index.js";
 import { createSubAgentNode } from "./nodes/sub-agent.js";
@@ -10,14 +14,33 @@ import { WorkspaceState } from "./state.js";
 
 /**
  * planner → (researcher | coder | reviewer) → planner … → finish.
- * Every sub-agent reports back to the planner, which alone decides what happens next.
+ * Every sub-agent is compiled once and mounted as a subgraph (Studio and `getGraph({ xray: true })` show its inner
+ * nodes); it reports back to the planner, which alone decides what happens next.
  */
 export function buildGraph(deps: GraphDeps) {
+  const emit = deps.events.emit.bind(deps.events);
+  const mount = (spec: AgentSpec) => {
+    const agent = buildAgent({
+      spec,
+      models: deps.models,
+      emit,
+      memory: deps.memory,
+      tools: deps.tools,
+      forceAsk: deps.forceAsk ?? false,
+      prices: deps.prices ?? DEFAULT_PRICE_TABLE,
+      budget: deps.budget ?? {},
+      callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+    });
+    return { node: createSubAgentNode(spec, agent, deps), options: { subgraphs: [agent] } };
+  };
+  const researcher = mount(AGENT_SPECS.researcher);
+  const coder = mount(AGENT_SPECS.coder);
+  const reviewer = mount(AGENT_SPECS.reviewer);
   return new StateGraph(WorkspaceState)
     .addNode("planner", createPlannerNode(deps))
-    .addNode("researcher", createSubAgentNode(AGENT_SPECS.researcher, deps))
-    .addNode("coder", createSubAgentNode(AGENT_SPECS.coder, deps))
-    .addNode("reviewer", createSubAgentNode(AGENT_SPECS.reviewer, deps))
+    .addNode("researcher", researcher.node, researcher.options)
+    .addNode("coder", coder.node, coder.options)
+    .addNode("reviewer", reviewer.node, reviewer.options)
     .addNode("finish", createFinishNode(deps))
     .addEdge(START, "planner")
     .addConditionalEdges("planner", routeFromPlanner, [...PLANNER_ROUTES])

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { describe, expect, it } from "vitest";
-import { countTokens, fitToBudget } from "../../src/agents/react-loop/context-budget.js";
+import { countTokens, fitToBudget } from "../../src/agents/context-budget.js";
 
 function transcript(turns: number, outputChars: number): BaseMessage[] {
   const messages: BaseMessage[] = [new SystemMessage("You are the coder."), new HumanMessage("Your step: fix the tests.")];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterCall, beforeCall, callSignature, type LoopGuardState } from "../../src/agents/react-loop/loop-guard.js";
+import { afterCall, beforeCall, callSignature, type LoopGuardState } from "../../src/agents/loop-guard.js";
 
 const fresh = (): LoopGuardState => ({ callCounts: {}, failStreak: 0, warned: false });
 

@@ -2,12 +2,10 @@ import fs from "node:fs/promises";
 import { ToolMessage } from "@langchain/core/messages";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../src/agents/index.js";
-import { runReactLoop } from "../../src/agents/react-loop/index.js";
 import type { AgentSpec } from "../../src/agents/types.js";
-import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
-import { TOOL_FACTORIES } from "../../src/tools/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../graph/scripted-models.js";
+import { runAgent } from "./run-agent.js";
 
 let ws: TempWorkspace;
 beforeEach(async () => {
@@ -32,24 +30,7 @@ describe("per-agent tool restriction", () => {
   ] as const)("refuses %s a call to %s in code, whatever the model asks", async (agent, tool, args) => {
     const spec: AgentSpec = AGENT_SPECS[agent];
     const models = scriptedModels({ [agent]: [calls({ name: tool, args }), calls({ name: spec.finishTool.name, args: finishArgs(agent) })] });
-    const outcome = await runReactLoop(
-      {
-        agent,
-        stepId: "s1",
-        model: models.forRole(agent),
-        tools: spec.tools.map((name) => TOOL_FACTORIES[name]({ root: ws.root })),
-        finishTool: spec.finishTool,
-        requireFinishTool: spec.requireFinishTool,
-        maxModelCalls: 5,
-        maxPromptTokens: 32_000,
-        callTimeoutMs: 10_000,
-        emit: () => undefined,
-        workspace: ws.root,
-        safety: { ...DEFAULT_SAFETY, approval: "auto" },
-      },
-      spec.systemPrompt(ws.root, [...spec.tools, spec.finishTool.name]),
-      "brief",
-    );
+    const { outcome } = await runAgent(spec, models, { workspace: ws.root });
     expect(outcome.stopReason).toBe("finished");
     expect(await fs.readFile(`${ws.root}/a.txt`, "utf8")).toBe("original\n");
     await expect(fs.access(`${ws.root}/pwned`)).rejects.toThrow();

@@ -4,7 +4,7 @@ import path from "node:path";
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { countTokens } from "../../src/agents/react-loop/context-budget.js";
+import { countTokens } from "../../src/agents/context-budget.js";
 import { compileGraph } from "../../src/graph/build-graph.js";
 import { DEFAULT_LIMITS, type Limits } from "../../src/graph/schemas.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";

@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { callSignal, textOf } from "../../../agents/react-loop/model-node.js";
+import { textOf } from "../../../agents/transcript.js";
+import { callSignal } from "../../../models/call-signal.js";
 import { estimateTokens, measureCall, type CallUsage } from "../../../cost/estimate.js";
 import { PLAN_TOOL_REMINDER, PLANNER_SYSTEM_PROMPT } from "./prompt.js";
 import { PLAN_TOOL_NAME, planToolDefinition, planToolSchema, type PlanToolArgs } from "./plan-tool.js";

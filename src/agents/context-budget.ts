@@ -105,3 +105,29 @@ function summaryOf(turns: BaseMessage[][]): HumanMessage {
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? "";
 }
+
+function toJsonSchema(tool: unknown): unknown {
+  const schema: unknown = typeof tool === "object" && tool !== null && "schema" in tool ? tool.schema : undefined;
+  if (typeof schema === "object" && schema !== null && "toJSONSchema" in schema && typeof schema.toJSONSchema === "function") {
+    return (schema as { toJSONSchema: () => unknown }).toJSONSchema();
+  }
+  return schema;
+}
+
+const overheadCache = new WeakMap<object, number>();
+
+/** Tool definitions travel with every prompt: their tokens count against the budget (4 characters per token). */
+export function toolsOverhead(tools: readonly unknown[]): number {
+  let total = 0;
+  for (const tool of tools) {
+    if (typeof tool !== "object" || tool === null) continue;
+    let tokens = overheadCache.get(tool);
+    if (tokens === undefined) {
+      const t = tool as { name?: unknown; description?: unknown };
+      tokens = Math.ceil(JSON.stringify({ name: t.name, description: t.description, schema: toJsonSchema(tool) }).length / 4);
+      overheadCache.set(tool, tokens);
+    }
+    total += tokens;
+  }
+  return total;
+}

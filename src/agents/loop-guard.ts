@@ -15,6 +15,10 @@ export const REPEAT_STOP_AT = 3;
 export const FAIL_WARN_AT = 4;
 export const FAIL_STOP_AT = 6;
 
+/** The notes start like this; a replay of the transcript finds them to know the agent was told. */
+const REPEAT_NOTE = "Note: you already made this exact";
+const FAIL_NOTE = "Note: your last";
+
 const CHANGES_FILES = new Set(["write_file", "edit_file"]);
 
 function canonical(value: unknown): unknown {
@@ -43,7 +47,7 @@ export function beforeCall(guard: LoopGuardState, name: string, args: unknown): 
     guard.warned = true;
     return {
       kind: "warn",
-      note: `Note: you already made this exact ${name} call and nothing has changed since; repeating it will give the same result. Change your approach, or finish and report what blocks you.`,
+      note: `${REPEAT_NOTE} ${name} call and nothing has changed since; repeating it will give the same result. Change your approach, or finish and report what blocks you.`,
     };
   }
   return { kind: "ok" };
@@ -58,7 +62,16 @@ export function afterCall(guard: LoopGuardState, name: string, ok: boolean): Gua
   }
   if (guard.failStreak >= FAIL_WARN_AT && !guard.warned) {
     guard.warned = true;
-    return { kind: "warn", note: `Note: your last ${guard.failStreak} tool calls all failed. Stop and rethink: read the errors, check paths with list_directory, or finish and report what blocks you.` };
+    return { kind: "warn", note: `${FAIL_NOTE} ${guard.failStreak} tool calls all failed. Stop and rethink: read the errors, check paths with list_directory, or finish and report what blocks you.` };
   }
   return { kind: "ok" };
+}
+
+export function newGuard(): LoopGuardState {
+  return { callCounts: {}, failStreak: 0, warned: false };
+}
+
+/** Whether a tool result carries one of the guard's notes (the agent was told). */
+export function hasGuardNote(content: string): boolean {
+  return content.includes(REPEAT_NOTE) || content.includes(FAIL_NOTE);
 }

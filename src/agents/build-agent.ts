@@ -1,0 +1,47 @@
+import type { ClientTool } from "@langchain/core/tools";
+import { createAgent, modelCallLimitMiddleware } from "langchain";
+import { PerRunModel } from "./per-run-model.js";
+import { approvalMiddleware } from "./middleware/approval.js";
+import { contextBudgetMiddleware } from "./middleware/context-budget.js";
+import type { AgentDeps } from "./middleware/deps.js";
+import { finishReminderMiddleware } from "./middleware/finish-reminder.js";
+import { loopGuardMiddleware } from "./middleware/loop-guard.js";
+import { modelSelectMiddleware } from "./middleware/model-select.js";
+import { stepStartMiddleware } from "./middleware/step-start.js";
+import { createFinishTool, declaredTools, toolCallsMiddleware } from "./middleware/tool-calls.js";
+import { usageMiddleware } from "./middleware/usage.js";
+import { AgentRunState } from "./run-state.js";
+
+/**
+ * One sub-agent as a LangChain agent (model → tools loop) compiled once, to be mounted in the session graph as a
+ * subgraph. Middleware order matters: wrap hooks nest with the first one outermost, so the model is chosen, then the
+ * prompt is fitted to the budget, then the call is metered; tool calls are serialized and guarded against loops, then
+ * approved, then run.
+ */
+export function buildAgent(deps: AgentDeps) {
+  const { spec } = deps;
+  const tools: ClientTool[] = [...declaredTools(spec.tools), createFinishTool(spec.finishTool)];
+  const agent = createAgent({
+    name: spec.name,
+    model: new PerRunModel({}),
+    tools,
+    stateSchema: AgentRunState,
+    // One tools task per reply: the loop guard runs its calls in order (v2 would fan them out as parallel tasks).
+    version: "v1",
+    middleware: [
+      stepStartMiddleware(deps),
+      // Per run: the limit comes from the run's context (`runLimit`), the session's --max-model-calls.
+      modelCallLimitMiddleware({ exitBehavior: "end" }),
+      loopGuardMiddleware(deps),
+      approvalMiddleware(deps),
+      finishReminderMiddleware(deps),
+      modelSelectMiddleware(deps),
+      contextBudgetMiddleware(deps),
+      usageMiddleware(deps),
+      toolCallsMiddleware(deps),
+    ] as const,
+  });
+  return agent.graph;
+}
+
+export type AgentGraph = ReturnType<typeof buildAgent>;

@@ -1,0 +1,107 @@
+import os from "node:os";
+import path from "node:path";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { interrupt } from "@langchain/langgraph";
+import { createMiddleware } from "langchain";
+import { allowingPatterns, commandPatternFor, evaluateCommand } from "../../safety/command-rules.js";
+import { approvalAnswerSchema, type ApprovalRequest, type SafetyPolicy } from "../../safety/policy.js";
+import { AgentRunState, type Decision } from "../run-state.js";
+import type { AgentDeps } from "./deps.js";
+
+const FILE_TOOLS = new Set(["write_file", "edit_file"]);
+
+function str(value: unknown): string {
+  return typeof value === "string" ? value : "";
+}
+
+/** One grant per file however it is spelled: `./src/a.ts`, `src/a.ts` and `/ws/src/a.ts` are the same file. */
+export function filePattern(file: string, workspace: string): string {
+  const rel = path.isAbsolute(file) && workspace ? path.relative(workspace, file) : file;
+  return `file:${path.posix.normalize(rel.split(path.sep).join("/")).replace(/^(\.\/)+/, "")}`;
+}
+
+function filePreview(tool: string, args: Record<string, unknown>): string {
+  const clipLines = (text: string, prefix: string) => {
+    const lines = text.split("\n");
+    const shown = lines.slice(0, 40).map((l) => `${prefix}${l}`);
+    return lines.length > 40 ? [...shown, `${prefix}… (${lines.length - 40} more lines)`].join("\n") : shown.join("\n");
+  };
+  if (tool === "write_file") return `write ${str(args.path)}:\n${clipLines(str(args.content), "+ ")}`;
+  return `edit ${str(args.path)}${args.replaceAll === true ? " (every occurrence)" : ""}:\n${clipLines(str(args.oldText), "- ")}\n${clipLines(str(args.newText), "+ ")}`;
+}
+
+/** Pauses for a person's answer; an answer that does not parse counts as a rejection saying so. */
+function ask(allowPatterns: string[], request: ApprovalRequest): Decision {
+  const raw: unknown = interrupt(request);
+  const answer = approvalAnswerSchema.safeParse(raw);
+  if (!answer.success) return { decision: "reject", reason: "the approval answer was not understood" };
+  if (answer.data.decision === "always") {
+    allowPatterns.push(answer.data.pattern);
+    return { decision: "approve", reason: "" };
+  }
+  if (answer.data.decision === "reject") return { decision: "reject", reason: answer.data.reason };
+  return { decision: "approve", reason: "" };
+}
+
+/**
+ * The approval gate between the model and the tools. Hand-written rather than LangChain's humanInTheLoopMiddleware,
+ * which asks about all calls of a reply in one request, drops the approved calls when one is rejected, and has no
+ * rule denials with a reason or "always" grants that cover the rest of the session.
+ *
+ * The gate is its own node with no side effects, so when the run resumes after an answer it runs again safely: earlier
+ * `interrupt()` calls return their recorded answers. Rules decide first (deny beats allow); in "ask" mode everything
+ * else pauses the session for a person. The tools then refuse what was denied or rejected.
+ */
+export function approvalMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk">) {
+  const home = os.homedir();
+  return createMiddleware({
+    name: "Approval",
+    stateSchema: AgentRunState,
+    afterModel: (state) => {
+      const last = state.messages.at(-1);
+      if (!last || !AIMessage.isInstance(last) || (last.tool_calls ?? []).length === 0) return undefined;
+      // Without a real sandbox nothing runs unasked.
+      const safety: SafetyPolicy = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" } : state.safety;
+      const invalid = new Set((last.invalid_tool_calls ?? []).map((c) => c.id));
+      const decisions: Record<string, Decision> = {};
+      const allowPatterns = [...state.allowPatterns];
+      const base = { type: "approval" as const, agent: deps.spec.name, stepId: state.stepId };
+      for (const call of last.tool_calls ?? []) {
+        const id = call.id ?? "";
+        if (invalid.has(id)) continue;
+        const args = call.args;
+        if (call.name === "execute_command") {
+          const command = str(args.command);
+          const cwd = str(args.cwd) || ".";
+          const rules = evaluateCommand(command, { workspace: state.workspace, home, cwd, rules: { allow: safety.allow, deny: safety.deny } });
+          if (rules.decision === "deny") {
+            decisions[id] = { decision: "deny", reason: rules.reason };
+          } else if (safety.approval !== "ask" || rules.decision === "allow" || allowingPatterns(command, allowPatterns).length > 0) {
+            // Patterns approved "always" must cover every command of the line, not just its start.
+            decisions[id] = { decision: "approve", reason: "" };
+          } else {
+            decisions[id] = ask(allowPatterns, { ...base, kind: "command", tool: call.name, subject: command, cwd, preview: command, suggestedPattern: commandPatternFor(command) });
+          }
+        } else if (FILE_TOOLS.has(call.name) && safety.approval === "ask" && safety.approveFileChanges) {
+          const pattern = filePattern(str(args.path), state.workspace);
+          decisions[id] = allowPatterns.includes(pattern)
+            ? { decision: "approve", reason: "" }
+            : ask(allowPatterns, { ...base, kind: "file_change", tool: call.name, subject: str(args.path), cwd: ".", preview: filePreview(call.name, args), suggestedPattern: pattern });
+        }
+      }
+      return { decisions, allowPatterns: allowPatterns.map((p) => (p.startsWith("file:") ? filePattern(p.slice(5), state.workspace) : p)) };
+    },
+    wrapToolCall: async (request, handler) => {
+      const id = request.toolCall.id ?? "";
+      const name = request.toolCall.name;
+      const verdict = request.state.decisions[id];
+      if (!verdict || verdict.decision === "approve") return handler(request);
+      const text =
+        verdict.decision === "deny"
+          ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
+          : `the user rejected this ${name === "execute_command" ? "command" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
+      deps.emit({ type: "tool_result", agent: deps.spec.name, stepId: request.state.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
+      return new ToolMessage({ tool_call_id: id, name, content: `Error: ${text}`, status: "error" });
+    },
+  });
+}

@@ -1,0 +1,35 @@
+import { AIMessage } from "@langchain/core/messages";
+import type { BaseLanguageModel } from "@langchain/core/language_models/base";
+import { createMiddleware } from "langchain";
+import { fitToBudget, toolsOverhead } from "../context-budget.js";
+import { AgentRunState } from "../run-state.js";
+import { COMPACTED, wasCompacted } from "../transcript.js";
+import type { AgentDeps } from "./deps.js";
+
+/**
+ * Keeps every prompt under the run's token budget (src/agents/context-budget.ts: LangChain's ClearToolUsesEdit, then
+ * a deterministic fold of the oldest turns). Hand-written around the edit because LangChain's contextEditingMiddleware
+ * fixes its trigger when the agent is built (our budget is per session, in the run state) and edits the state's own
+ * message list in place; and its summarization middleware spends a model call and loses exit codes.
+ */
+export function contextBudgetMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
+  return createMiddleware({
+    name: "ContextBudget",
+    stateSchema: AgentRunState,
+    wrapModelCall: async (request, handler) => {
+      const budget = request.state.maxPromptTokens;
+      const view = await fitToBudget([...request.messages], budget, toolsOverhead(request.tools), request.model as BaseLanguageModel);
+      const reply = await handler({ ...request, messages: view.messages });
+      if (!view.cleared || !AIMessage.isInstance(reply)) return reply;
+      if (!wasCompacted(request.state.messages)) {
+        deps.emit({
+          type: "notice",
+          level: "info",
+          message: `${deps.spec.name} ${request.state.stepId}: older context ${view.summarized > 0 ? `summarized (${view.summarized} turns)` : "cleared"} to keep prompts under ${budget} tokens`,
+        });
+      }
+      reply.response_metadata = { ...reply.response_metadata, [COMPACTED]: true };
+      return reply;
+    },
+  });
+}

@@ -1,0 +1,116 @@
+import { ToolMessage } from "@langchain/core/messages";
+import { ToolInputParsingException, tool, type StructuredToolInterface } from "@langchain/core/tools";
+import { AIMessage } from "@langchain/core/messages";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
+import { AgentRunState, type AgentRunValue } from "../run-state.js";
+import { isArtifact } from "../transcript.js";
+import type { FinishToolSpec } from "../types.js";
+import type { AgentDeps } from "./deps.js";
+
+/** The argument a person watching wants to see for each call. */
+export function describeCall(args: unknown): string {
+  if (typeof args !== "object" || args === null) return "";
+  const record = args as Record<string, unknown>;
+  for (const key of ["command", "path", "pattern", "query"]) {
+    const value = record[key];
+    if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 117)}...` : value;
+  }
+  return "";
+}
+
+function firstLine(content: unknown): string {
+  const text = typeof content === "string" ? content : JSON.stringify(content);
+  const line = text.split("\n", 1)[0] ?? "";
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
+}
+
+function formatZodIssues(error: z.ZodError): string {
+  return error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
+}
+
+function errorMessage(callId: string, name: string, text: string): ToolMessage {
+  return new ToolMessage({ tool_call_id: callId, name, content: `Error: ${text}`, status: "error" });
+}
+
+/** The structured "finish" tool: calling it with valid arguments ends the run (returnDirect); they become the report. */
+export function createFinishTool(spec: FinishToolSpec): StructuredToolInterface {
+  return tool(async () => "Recorded. Your run is complete.", { name: spec.name, description: spec.description, schema: spec.schema, returnDirect: true });
+}
+
+/** The agent's tools as the model sees them; the calls run on per-run instances (see toolCallsMiddleware). */
+export function declaredTools(names: readonly ToolName[]): StructuredToolInterface[] {
+  return names.map((name) => TOOL_FACTORIES[name]({ root: "/" }));
+}
+
+/**
+ * Runs each tool call on the run's own workspace, sandbox and limits (the compiled agent serves every run, so the
+ * tool instances are made per run, from the run state, and reused). Nothing the model sends can crash the run: a tool
+ * the agent is not offered, arguments that are not JSON or fail the schema, and tool exceptions all come back as
+ * tool errors the model can correct.
+ */
+export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools">) {
+  const { spec } = deps;
+  const instances = new Map<string, StructuredToolInterface>();
+  const instance = (name: ToolName, state: AgentRunValue): StructuredToolInterface => {
+    const network = state.safety.allowNetwork;
+    // One tool result may take at most about a quarter of the prompt budget (4 characters per token).
+    const outputLimitChars = Math.min(deps.tools?.outputLimitChars ?? 20_000, state.maxPromptTokens);
+    const key = `${name}\0${state.workspace}\0${network}\0${outputLimitChars}`;
+    let made = instances.get(key);
+    if (!made) {
+      const configured = deps.tools?.sandbox;
+      const sandbox = configured?.kind === "bubblewrap" ? { ...configured, allowNetwork: network } : configured;
+      made = TOOL_FACTORIES[name]({ ...deps.tools, outputLimitChars, sandbox, root: state.workspace, emit: deps.emit, memory: deps.memory });
+      if (instances.size > 64) instances.clear();
+      instances.set(key, made);
+    }
+    return made;
+  };
+
+  return createMiddleware({
+    name: "ToolCalls",
+    stateSchema: AgentRunState,
+    wrapToolCall: async (request) => {
+      const { toolCall, state } = request;
+      const id = toolCall.id ?? "";
+      const name = toolCall.name;
+      const emitResult = (ok: boolean, detail: string) => deps.emit({ type: "tool_result", agent: spec.name, stepId: state.stepId, tool: name, ok, detail });
+      const last = [...state.messages].reverse().find((m) => AIMessage.isInstance(m));
+      const bad = last && AIMessage.isInstance(last) ? (last.invalid_tool_calls ?? []).find((c) => c.id === id) : undefined;
+      if (bad) {
+        emitResult(false, "invalid JSON arguments");
+        return errorMessage(id, name, `the arguments for ${name} were not valid JSON (${bad.error ?? "parse error"}). Call ${name} again with a valid JSON object.`);
+      }
+      if (name === spec.finishTool.name) {
+        const parsed = spec.finishTool.schema.safeParse(toolCall.args);
+        if (!parsed.success) return errorMessage(id, name, `invalid arguments: ${formatZodIssues(parsed.error)}. Fix them and call ${name} again.`);
+        return new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." });
+      }
+      const offered = state.offeredTools as ToolName[];
+      if (!offered.includes(name as ToolName) || !(name in TOOL_FACTORIES)) {
+        emitResult(false, "not available");
+        return errorMessage(id, name, `tool "${name}" is not available to the ${spec.name}. Available tools: ${[...offered, spec.finishTool.name].join(", ")}.`);
+      }
+      deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) });
+      try {
+        const result: unknown = await instance(name as ToolName, state).invoke({ id, name, args: toolCall.args, type: "tool_call" }, { signal: request.runtime.signal });
+        const message = result instanceof ToolMessage ? result : new ToolMessage({ tool_call_id: id, name, content: typeof result === "string" ? result : JSON.stringify(result) });
+        const artifact: unknown = message.artifact;
+        const ok = isArtifact(artifact) ? artifact.ok : true;
+        // The artifact stays with the result: the run's report is read from it (src/agents/transcript.ts).
+        const out = new ToolMessage({ tool_call_id: id, name, content: message.content, artifact, status: ok ? "success" : "error" });
+        emitResult(ok, firstLine(message.content));
+        return out;
+      } catch (error) {
+        const text =
+          error instanceof ToolInputParsingException
+            ? `invalid arguments for ${name}: ${error.message.replace(/\s+/g, " ")}. Check the tool's schema and call it again.`
+            : `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+        emitResult(false, firstLine(text));
+        return errorMessage(id, name, text);
+      }
+    },
+  });
+}

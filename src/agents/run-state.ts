@@ -1,0 +1,44 @@
+import { MessagesDeltaValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+import { safetyPolicySchema } from "../safety/policy.js";
+import { usageByKeySchema } from "../graph/schemas.js";
+
+export const runStopSchema = z.object({ kind: z.enum(["loop", "budget"]), detail: z.string() });
+export type RunStop = z.infer<typeof runStopSchema>;
+
+export const decisionSchema = z.object({ decision: z.enum(["approve", "reject", "deny"]), reason: z.string() });
+export type Decision = z.infer<typeof decisionSchema>;
+
+/**
+ * The state of one sub-agent run (its own subgraph, its own checkpoint namespace). The run's inputs travel here,
+ * not in closures, so the agent is compiled once and mounted in the session graph. What the run did (files changed,
+ * commands, usage, the finish call) is read back from the transcript (src/agents/transcript.ts) instead of being
+ * copied into extra channels at every step.
+ */
+export const AgentRunState = new StateSchema({
+  /** Per-step deltas in checkpoints, not the whole transcript at every step. */
+  messages: MessagesDeltaValue,
+  workspace: z.string().default(""),
+  stepId: z.string().default(""),
+  goal: z.string().default(""),
+  /** The step's brief; the project context is added once when the run starts (middleware/step-start.ts). */
+  brief: z.string().default(""),
+  /** The tools this run offers the model (the agent's tools filtered by approval mode and memory). */
+  offeredTools: z.array(z.string()).default(() => []),
+  safety: safetyPolicySchema.default(() => safetyPolicySchema.parse({})),
+  /** "Always" patterns granted in this session; the approval gate adds new ones. */
+  allowPatterns: z.array(z.string()).default(() => []),
+  maxModelCalls: z.number().default(30),
+  maxPromptTokens: z.number().default(32_000),
+  /** Session usage before this run, for the budget and the running totals in model_call events. */
+  usageBase: usageByKeySchema.default(() => ({})),
+  /** The approval gate's verdict per tool call id of the newest model reply. */
+  decisions: z.record(z.string(), decisionSchema).default(() => ({})),
+  /** Why the run was stopped early by the loop guard or the budget. */
+  stop: runStopSchema.nullable().default(null),
+  /** The finish-tool reminder was given (once per run). */
+  nudged: z.boolean().default(false),
+});
+
+export type AgentRunValue = typeof AgentRunState.State;
+export type AgentRunUpdate = typeof AgentRunState.Update;
