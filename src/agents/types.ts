@@ -2,6 +2,7 @@ import type { z } from "zod";
 import type { AgentReport, PlanStep, Review } from "../graph/schemas.js";
 import type { AgentName } from "../runtime/events.js";
 import type { ToolName } from "../tools/index.js";
+import type { WorkspaceAccess } from "../sandbox/types.js";
 
 /** How a sub-agent ends its run: a structured "finish" tool whose arguments become the report. */
 export interface FinishToolSpec<S extends z.ZodObject = z.ZodObject> {
@@ -42,6 +43,8 @@ export interface AgentSpec {
   name: AgentName;
   tools: readonly ToolName[];
   finishTool: FinishToolSpec;
+  /** How its commands see the workspace: the reviewer checks the work and cannot change it. */
+  commandAccess: WorkspaceAccess;
   /** A plain-text ending is accepted as the summary unless the agent must return structured output. */
   requireFinishTool: boolean;
   /** `tools` are the names the agent really has in this run, its finish tool included. */

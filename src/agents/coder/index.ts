@@ -17,6 +17,7 @@ export const coderSpec: AgentSpec = {
     description: "Finish your coding step: report whether it is done or blocked and summarize the change and its proof.",
     schema: submitWorkSchema,
   },
+  commandAccess: "read-write",
   requireFinishTool: false,
   systemPrompt: coderSystemPrompt,
   brief(ctx) {

@@ -61,7 +61,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
     let made = instances.get(key);
     if (!made) {
       const configured = deps.tools?.sandbox;
-      const sandbox = configured?.kind === "bubblewrap" ? { ...configured, allowNetwork: network } : configured;
+      const sandbox = configured?.kind === "bubblewrap" ? { ...configured, allowNetwork: network, workspaceAccess: spec.commandAccess } : configured;
       made = TOOL_FACTORIES[name]({ ...deps.tools, outputLimitChars, sandbox, root: state.workspace, emit: deps.emit, memory: deps.memory });
       if (instances.size > 64) instances.clear();
       instances.set(key, made);

@@ -24,6 +24,7 @@ export const researcherSpec: AgentSpec = {
     description: "Finish your research step: report a short summary and the findings with their sources.",
     schema: submitFindingsSchema,
   },
+  commandAccess: "read-write",
   requireFinishTool: false,
   systemPrompt: researcherSystemPrompt,
   brief: (ctx) => renderBrief(ctx),

@@ -27,6 +27,7 @@ export const reviewerSpec: AgentSpec = {
     description: "Finish your review with a verdict: approve, or changes_requested with concrete problems.",
     schema: submitReviewSchema,
   },
+  commandAccess: "read-only",
   requireFinishTool: true,
   systemPrompt: reviewerSystemPrompt,
   brief: (ctx) =>
