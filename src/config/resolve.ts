@@ -177,7 +177,7 @@ export function resolveMemoryStoreConfig(env: NodeJS.ProcessEnv): MemoryStoreSet
 
 /** Long-term memory of a session: off with MINI_CURSOR_MEMORY=off (then nothing else is checked), else the store settings. */
 export function resolveMemoryConfig(env: NodeJS.ProcessEnv): MemorySettings {
-  if (envValue(env, "MINI_CURSOR_MEMORY")?.toLowerCase() === "off") return { enabled: false, reason: "memory is disabled (MINI_CURSOR_MEMORY=off)" };
+  if (envValue(env, "MINI_CURSOR_MEMORY") === "off") return { enabled: false, reason: "memory is disabled (MINI_CURSOR_MEMORY=off)" };
   return { enabled: true, ...resolveMemoryStoreConfig(env) };
 }
 
