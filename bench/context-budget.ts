@@ -83,7 +83,7 @@ async function runReal(workspace: string): Promise<RealRun> {
       if (event.type === "notice") notices.push(event.message);
     },
   };
-  const graph = compileGraph({ models, events, clock: { now: () => Date.now() }, memory: memoryOff }, new MemorySaver());
+  const graph = compileGraph({ models, events, memory: memoryOff }, new MemorySaver());
   const config = { configurable: { thread_id: "context-budget" }, recursionLimit: 200 };
   await graph.invoke(
     { task: TASK, workspace, limits: { ...DEFAULT_LIMITS, maxPromptTokens: BUDGET }, safety: { ...DEFAULT_SAFETY, approval: "auto" as const } },

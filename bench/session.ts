@@ -44,7 +44,7 @@ export async function runSession(
   threadId: string,
 ): Promise<SessionResult> {
   const models = benchModels(script);
-  const graph = compileGraph({ models, events: silentSink, clock: { now: () => Date.now() }, memory: memoryOff }, checkpointer);
+  const graph = compileGraph({ models, events: silentSink, memory: memoryOff }, checkpointer);
   const limits = { ...DEFAULT_LIMITS, maxPlanRevisions: script.runs + 5, maxAgentRuns: script.runs + 5 };
   const config = { configurable: { thread_id: threadId }, recursionLimit: script.runs * 2 + 20 };
   const steps: StepTiming[] = [];

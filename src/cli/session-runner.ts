@@ -77,7 +77,6 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     {
       models: o.models.provider,
       events: o.printer,
-      clock: o.clock,
       memory: memory.store,
       tools: { commandTimeoutMs: o.commandTimeoutMs, sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" } },
       forceAsk: !sandboxed,

@@ -2,7 +2,6 @@ import type { Budget } from "../cost/budget.js";
 import type { PriceTable } from "../cost/prices.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
-import type { Clock } from "../runtime/clock.js";
 import type { EventSink } from "../runtime/events.js";
 import type { ToolDeps } from "../tools/types.js";
 
@@ -10,7 +9,6 @@ import type { ToolDeps } from "../tools/types.js";
 export interface GraphDeps {
   models: ModelProvider;
   events: EventSink;
-  clock: Clock;
   memory: MemoryStore;
   /** Tool settings (timeouts, output caps); the workspace root comes from the state. */
   tools?: Omit<ToolDeps, "root" | "emit">;

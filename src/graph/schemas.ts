@@ -15,8 +15,6 @@ export const caps = {
   criteria: 6,
   /** Finished steps kept in full in the plan; older ones are folded into counts. */
   finishedSteps: 16,
-  /** Pending steps a planner turn may set. */
-  pendingSteps: 12,
 } as const;
 
 export const agentNameSchema = z.enum(["researcher", "coder", "reviewer"]);

@@ -3,7 +3,7 @@ import { getConfig, getWriter } from "@langchain/langgraph";
 import { createOpenAICompatibleProvider, type ModelProvider } from "../models/chat-model.js";
 import { DEFAULT_OPENAI_MODEL, MODEL_ROLES, type ModelRole, type ModelSettings } from "../models/config.js";
 import { memoryOff } from "../memory/types.js";
-import { systemClock } from "../runtime/clock.js";
+
 import { selectSandbox } from "../sandbox/select.js";
 import type { EventSink } from "../runtime/events.js";
 import { compileGraph } from "./build-graph.js";
@@ -64,7 +64,6 @@ const sandboxed = sandbox.kind === "bubblewrap";
 export const graph = compileGraph({
   models: runScopedModels,
   events: customStream,
-  clock: systemClock,
   memory: memoryOff,
   tools: { sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" } },
   forceAsk: !sandboxed,

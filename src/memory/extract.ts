@@ -42,7 +42,8 @@ function lessons(o: SessionOutcome, task: string): MemoryDraft[] {
   const fixes = o.plan.filter((s) => s.agent === "coder" && s.status === "done");
   for (const review of o.reviews) {
     if (review.decision !== "changes_requested") continue;
-    const fix = fixes.find((s) => s.goal.includes(review.stepId));
+    // The fix step names the review it answers (`s1` must not match `s12` as a substring of a goal would).
+    const fix = fixes.find((s) => s.fixesReview === review.stepId);
     for (const p of review.problems.slice(0, 4)) {
       const fixed = fix ? ` Fixed by: ${clip(fix.result, 200)}` : "";
       out.push({ kind: "lesson", text: clip(`Review of "${task}" found${p.file ? ` in ${p.file}` : ""}: ${p.problem}.${fixed}`, 600), source: p.file ?? "" });

@@ -45,7 +45,7 @@ export interface SessionOutcome {
   status: string;
   summary: string;
   stopReason: string;
-  plan: { id: string; agent: string; goal: string; status: string; result: string }[];
+  plan: { id: string; agent: string; goal: string; status: string; result: string; fixesReview?: string }[];
   findings: { source: string; note: string }[];
   reviews: Review[];
   commands: CommandRecord[];

@@ -6,7 +6,6 @@ import type { UsageSummary } from "../cost/usage.js";
  * outside world (the CLI's human printer, `--json` lines, tests) what is happening.
  */
 export type AgentName = "researcher" | "coder" | "reviewer";
-export const AGENT_NAMES: readonly AgentName[] = ["researcher", "coder", "reviewer"];
 
 export type StepStatus = "pending" | "in_progress" | "done" | "failed" | "skipped";
 

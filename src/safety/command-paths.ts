@@ -170,8 +170,3 @@ function compileGlob(glob: string): RegExp {
 export function globMatches(pattern: string, target: string): boolean {
   return hasGlob(pattern) ? globToRegExp(pattern).test(target) : pattern === target;
 }
-
-export function isAncestor(ancestor: string, target: string): boolean {
-  if (ancestor === target) return false;
-  return ancestor === "/" ? target.startsWith("/") : target.startsWith(`${ancestor}/`);
-}

@@ -31,7 +31,7 @@ function session(script: Script, budget: Budget, prices: PriceTable = DEFAULT_PR
   const events = new EventRecorder();
   const checkpointer = new MemorySaver();
   const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
-  const graphWith = (b: Budget) => compileGraph({ models, events, clock: { now: () => 0 }, memory: memoryOff, budget: b, prices }, checkpointer);
+  const graphWith = (b: Budget) => compileGraph({ models, events, memory: memoryOff, budget: b, prices }, checkpointer);
   const state = async (b: Budget) => (await graphWith(b).getState(config)).values as WorkspaceStateValue;
   return {
     models,

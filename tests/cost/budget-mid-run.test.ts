@@ -37,7 +37,7 @@ describe("budget inside a sub-agent run", () => {
     const events = new EventRecorder();
     const saver = new MemorySaver();
     const config = { configurable: { thread_id: "t" }, recursionLimit: 100 };
-    const graphWith = (tokens: number) => compileGraph({ models, events, clock: { now: () => 0 }, memory: memoryOff, budget: { tokens } }, saver);
+    const graphWith = (tokens: number) => compileGraph({ models, events, memory: memoryOff, budget: { tokens } }, saver);
     await graphWith(300).invoke({ task: "t", workspace: root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
     const stopped = (await graphWith(300).getState(config)).values as WorkspaceStateValue;
     // planner 110 + coder 110 + 110 = 330: the third coder call is never made.
@@ -62,7 +62,7 @@ describe("budget inside a sub-agent run", () => {
       researcher: [bare("list_directory", { path: "." }), bare("submit_findings", { summary: "empty", findings: [] })],
     });
     const events = new EventRecorder();
-    const graph = compileGraph({ models, events, clock: { now: () => 0 }, memory: memoryOff }, new MemorySaver());
+    const graph = compileGraph({ models, events, memory: memoryOff }, new MemorySaver());
     const config = { configurable: { thread_id: "t" }, recursionLimit: 100 };
     await graph.invoke({ task: "t", workspace: root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
     const state = (await graph.getState(config)).values as WorkspaceStateValue;

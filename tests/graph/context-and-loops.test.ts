@@ -25,7 +25,7 @@ afterEach(async () => {
 async function run(script: Partial<Record<"planner" | "researcher" | "coder" | "reviewer", Reply[]>>, limits: Partial<Limits>) {
   const models = scriptedModels(script);
   const events = new EventRecorder();
-  const graph = compileGraph({ models, events, clock: { now: () => 0 }, memory: memoryOff }, new MemorySaver());
+  const graph = compileGraph({ models, events, memory: memoryOff }, new MemorySaver());
   const config = { configurable: { thread_id: "t" }, recursionLimit: 200 };
   await graph.invoke({ task: "read everything", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
   return { state: (await graph.getState(config)).values as WorkspaceStateValue, seen: models.seen, events: events.events };

@@ -24,7 +24,7 @@ afterEach(async () => {
 async function runGraph(script: Partial<Record<"planner" | "researcher" | "coder" | "reviewer", Reply[]>>, limits: Partial<Limits> = {}) {
   const models = scriptedModels(script);
   const events = new EventRecorder();
-  const graph = compileGraph({ models, events, clock: { now: () => 0 }, memory: memoryOff }, new MemorySaver());
+  const graph = compileGraph({ models, events, memory: memoryOff }, new MemorySaver());
   const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
   await graph.invoke({ task: "add a sum module with a test", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
   const state = (await graph.getState(config)).values as WorkspaceStateValue;

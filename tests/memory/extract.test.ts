@@ -13,7 +13,7 @@ const outcome: SessionOutcome = {
     { id: "s1", agent: "researcher", goal: "Find the test runner", status: "done", result: "vitest via npm test" },
     { id: "s2", agent: "coder", goal: "Write src/sum.ts and a test", status: "done", result: "wrote sum.ts; npm test passes" },
     { id: "s3", agent: "reviewer", goal: "Review", status: "done", result: "changes requested" },
-    { id: "s4", agent: "coder", goal: "Fix the problems the reviewer found in s3: negative numbers", status: "done", result: "handled negatives" },
+    { id: "s4", agent: "coder", goal: "Fix the problems the reviewer found in s3: negative numbers", status: "done", result: "handled negatives", fixesReview: "s3" },
   ],
   findings: [{ source: "package.json:5", note: "tests run with vitest (npm test)" }],
   reviews: [{ stepId: "s3", decision: "changes_requested", summary: "negatives break", problems: [{ file: "src/sum.ts", problem: "negative numbers are dropped" }] }],
@@ -25,6 +25,17 @@ const outcome: SessionOutcome = {
 };
 
 describe("extractMemories", () => {
+  it("finds a review's fix by fixesReview, not by a step id inside a goal (s1 is not s12)", () => {
+    const plan = [
+      { id: "s1", agent: "reviewer", goal: "Review", status: "done", result: "changes requested" },
+      { id: "s2", agent: "coder", goal: "Refactor what s12 left behind", status: "done", result: "unrelated work" },
+      { id: "s3", agent: "coder", goal: "Fix the review", status: "done", result: "the real fix", fixesReview: "s1" },
+    ];
+    const reviews = [{ stepId: "s1", decision: "changes_requested" as const, summary: "bad", problems: [{ problem: "it breaks" }] }];
+    const lesson = extractMemories({ ...outcome, plan, reviews, commands: [] }).find((d) => d.kind === "lesson");
+    expect(lesson?.text).toBe('Review of "Add a sum module with tests" found: it breaks. Fixed by: the real fix');
+  });
+
   it("keeps the outcome, decisions, lessons, files, commands and findings of a session", () => {
     const drafts = extractMemories(outcome);
     const byKind = (k: string) => drafts.filter((d) => d.kind === k).map((d) => d.text);

@@ -29,14 +29,14 @@ const storedSchema = z.object({
 });
 
 /** A graph that runs nothing, to read a session's state before deciding how to continue it. */
-async function readSessionState(database: SessionDatabase, sessionId: string, clock: Clock): Promise<WorkspaceStateValue> {
+async function readSessionState(database: SessionDatabase, sessionId: string): Promise<WorkspaceStateValue> {
   const inert: ModelProvider = {
     forRole: () => {
       throw new Error("reading state only");
     },
     describe: () => "",
   };
-  const graph = compileGraph({ models: inert, events: silentSink, clock, memory: memoryOff }, database.checkpointer);
+  const graph = compileGraph({ models: inert, events: silentSink, memory: memoryOff }, database.checkpointer);
   return (await graph.getState({ configurable: { thread_id: sessionId } })).values as WorkspaceStateValue;
 }
 
@@ -68,7 +68,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     };
     if (session.status === "done" || session.status === "failed") return finished();
     // Only a budget stop can go on, and only under a higher budget.
-    const stoppedState = session.status === "limit_reached" ? await readSessionState(database, session.id, clock) : null;
+    const stoppedState = session.status === "limit_reached" ? await readSessionState(database, session.id) : null;
     if (stoppedState && !stoppedState.stoppedByBudget) return finished();
     const stored = storedSchema.parse(JSON.parse(session.options));
     const budget = raiseBudget(stored.budget, budgetFlags);

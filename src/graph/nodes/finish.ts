@@ -18,7 +18,7 @@ export function createFinishNode(deps: GraphDeps) {
         status,
         summary: state.summary,
         stopReason: state.stopReason,
-        plan: state.plan.map(({ id, agent, goal, status: stepStatus, result }) => ({ id, agent, goal, status: stepStatus, result })),
+        plan: state.plan.map(({ id, agent, goal, status: stepStatus, result, fixesReview }) => ({ id, agent, goal, status: stepStatus, result, ...(fixesReview ? { fixesReview } : {}) })),
         findings: state.findings.map(({ source, note }) => ({ source, note })),
         reviews: state.reviews,
         commands: state.commands,
