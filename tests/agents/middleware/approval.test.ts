@@ -1,0 +1,203 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { AGENT_SPECS } from "../../../src/agents/index.js";
+import { filePattern } from "../../../src/agents/middleware/approval.js";
+import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { calls, scriptedModels } from "../../graph/scripted-models.js";
+import { agentHarness, ofType, runToEnd, text, toolMessages } from "./helpers.js";
+
+let ws: TempWorkspace;
+beforeEach(async () => {
+  ws = await makeTempWorkspace({ "a.txt": "original\n" });
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+const coder = AGENT_SPECS.coder;
+const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });
+const exists = (file: string) =>
+  fs.access(path.join(ws.root, file)).then(
+    () => true,
+    () => false,
+  );
+const read = (file: string) => fs.readFile(path.join(ws.root, file), "utf8");
+
+describe("filePattern", () => {
+  it("gives one pattern per file however its path is spelled", () => {
+    expect(filePattern("a.txt", "/ws")).toBe("file:a.txt");
+    expect(filePattern("./a.txt", "/ws")).toBe("file:a.txt");
+    expect(filePattern("././a.txt", "/ws")).toBe("file:a.txt");
+    expect(filePattern("/ws/a.txt", "/ws")).toBe("file:a.txt");
+    expect(filePattern("src/../src/b.ts", "/ws")).toBe("file:src/b.ts");
+    expect(filePattern("./src//b.ts", "/ws")).toBe("file:src/b.ts");
+    expect(filePattern("/ws/src/b.ts", "/ws")).toBe(filePattern("./src/b.ts", "/ws"));
+    expect(filePattern("src/a.ts", "/ws")).not.toBe(filePattern("a.ts", "/ws"));
+  });
+});
+
+describe("approval middleware", () => {
+  it("refuses a command matching a deny rule with the rule's reason, and the command does not run", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch forbidden.txt" } }), done()] });
+    // Deny beats allow, and "auto" would otherwise run it unasked.
+    const { final, outcome, events } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto", deny: ["touch forbidden*"], allow: ["touch*"] } });
+    expect(outcome.stopReason).toBe("finished");
+    expect(await exists("forbidden.txt")).toBe(false);
+    const result = toolMessages(final.messages)[0];
+    expect(result?.status).toBe("error");
+    expect(text(result)).toContain('Error: this is not allowed: This command matches the deny rule "touch forbidden*"');
+    expect(text(result)).toContain("Do not retry it in another spelling");
+    // The model is told on its next call.
+    expect(text(models.seen.coder?.[1]?.at(-1))).toBe(text(result));
+    expect(ofType(events, "tool_result")[0]).toMatchObject({ tool: "execute_command", ok: false, detail: "denied by rule" });
+    expect(ofType(events, "tool_call")).toHaveLength(0);
+    expect(outcome.commands).toEqual([]);
+  });
+
+  it("refuses a built-in dangerous command even in auto mode", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "rm -rf ." } }), done()] });
+    const { final } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
+    expect(await read("a.txt")).toBe("original\n");
+    expect(text(toolMessages(final.messages)[0])).toMatch(/^Error: this is not allowed: /);
+  });
+
+  it('pauses in "ask" mode with an approval request, and an "always" answer lets the same command run again unasked', async () => {
+    const command = "echo hi >> log.txt";
+    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command } }), calls({ name: "execute_command", args: { command } }), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" }, allowPatterns: ["git status"] });
+    const paused = await h.start();
+    const request = paused.__interrupt__?.[0]?.value;
+    expect(request).toEqual({
+      type: "approval",
+      kind: "command",
+      agent: "coder",
+      stepId: "s1",
+      tool: "execute_command",
+      subject: command,
+      cwd: ".",
+      preview: command,
+      suggestedPattern: "echo hi >> log.txt",
+    });
+    expect(await h.pending()).toEqual([request]);
+    expect(await exists("log.txt")).toBe(false);
+
+    const final = await h.resume({ decision: "always", pattern: "echo hi >> log.txt" });
+    expect(final.__interrupt__).toBeUndefined();
+    expect(await h.pending()).toEqual([]);
+    expect(h.outcome(final).stopReason).toBe("finished");
+    expect(final.allowPatterns).toEqual(["git status", "echo hi >> log.txt"]);
+    // Both ran: the second without a pause.
+    expect(await read("log.txt")).toBe("hi\nhi\n");
+    expect(h.outcome(final).commands.map((c) => c.exitCode)).toEqual([0, 0]);
+    expect(models.seen.coder).toHaveLength(3);
+  });
+
+  it("gives a rejection's reason back to the model as a tool error, and the command does not run", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch nope.txt" } }), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
+    await h.start();
+    expect(await h.pending()).toHaveLength(1);
+    const final = await h.resume({ decision: "reject", reason: "use a temp folder instead" });
+    expect(await exists("nope.txt")).toBe(false);
+    const result = toolMessages(final.messages)[0];
+    expect(result?.status).toBe("error");
+    expect(text(result)).toBe("Error: the user rejected this command: use a temp folder instead. Do not repeat it; adjust your approach to the user's reason.");
+    expect(text(models.seen.coder?.[1]?.at(-1))).toContain("use a temp folder instead");
+    expect(ofType(h.events, "tool_result")[0]).toMatchObject({ ok: false, detail: "rejected by the user" });
+    expect(final.allowPatterns).toEqual([]);
+  });
+
+  it("treats an answer it cannot parse as a rejection", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch nope.txt" } }), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
+    await h.start();
+    const final = await h.resume({ decision: "sure" });
+    expect(await exists("nope.txt")).toBe(false);
+    expect(text(toolMessages(final.messages)[0])).toContain("the user rejected this command: the approval answer was not understood");
+  });
+
+  it("asks about each call of one reply on its own and keeps the approved one when the other is rejected", async () => {
+    const models = scriptedModels({
+      coder: [calls({ name: "execute_command", args: { command: "touch one.txt" } }, { name: "execute_command", args: { command: "touch two.txt" } }), done()],
+    });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
+    await h.start();
+    expect((await h.pending()).map((r) => r.subject)).toEqual(["touch one.txt"]);
+    await h.resume({ decision: "approve" });
+    expect((await h.pending()).map((r) => r.subject)).toEqual(["touch two.txt"]);
+    expect(await exists("one.txt")).toBe(false); // nothing runs before every call is decided
+    const final = await h.resume({ decision: "reject", reason: "only one" });
+    expect(await exists("one.txt")).toBe(true);
+    expect(await exists("two.txt")).toBe(false);
+    expect(toolMessages(final.messages).map((m) => [m.name, m.status === "error"])).toEqual([
+      ["execute_command", false],
+      ["execute_command", true],
+      ["submit_work", false],
+    ]);
+  });
+
+  it('with approveFileChanges, one "always" grant covers ./a.txt and a.txt', async () => {
+    const models = scriptedModels({
+      coder: [
+        calls({ name: "write_file", args: { path: "./a.txt", content: "first\n" } }),
+        calls({ name: "write_file", args: { path: "a.txt", content: "second\n" } }),
+        calls({ name: "edit_file", args: { path: `${ws.root}/a.txt`, oldText: "second", newText: "third" } }),
+        done(),
+      ],
+    });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask", approveFileChanges: true } });
+    const paused = await h.start();
+    const request = paused.__interrupt__?.[0]?.value;
+    expect(request).toMatchObject({ type: "approval", kind: "file_change", tool: "write_file", subject: "./a.txt", suggestedPattern: "file:a.txt" });
+    expect(request).toHaveProperty("preview", "write ./a.txt:\n+ first\n+ ");
+    expect(await read("a.txt")).toBe("original\n");
+
+    const final = await h.resume({ decision: "always", pattern: "file:a.txt" });
+    expect(final.__interrupt__).toBeUndefined();
+    expect(h.outcome(final).stopReason).toBe("finished");
+    expect(await read("a.txt")).toBe("third\n");
+    expect(final.allowPatterns).toEqual(["file:a.txt"]);
+    expect(toolMessages(final.messages).map((m) => [m.name, m.status === "error"])).toEqual([
+      ["write_file", false],
+      ["write_file", false],
+      ["edit_file", false],
+      ["submit_work", false],
+    ]);
+  });
+
+  it("normalises a file grant given in another spelling", async () => {
+    const models = scriptedModels({
+      coder: [calls({ name: "write_file", args: { path: "a.txt", content: "first\n" } }), calls({ name: "write_file", args: { path: "./a.txt", content: "second\n" } }), done()],
+    });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask", approveFileChanges: true } });
+    await h.start();
+    const final = await h.resume({ decision: "always", pattern: "file:./a.txt" });
+    expect(final.__interrupt__).toBeUndefined();
+    expect(final.allowPatterns).toEqual(["file:a.txt"]);
+    expect(await read("a.txt")).toBe("second\n");
+  });
+
+  it("does not ask about file changes without approveFileChanges", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "a.txt", content: "new\n" } }), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
+    const final = await h.start();
+    expect(final.__interrupt__).toBeUndefined();
+    expect(await read("a.txt")).toBe("new\n");
+  });
+
+  it('forceAsk turns "auto" into asking', async () => {
+    const script = () => [calls({ name: "execute_command", args: { command: "touch forced.txt" } }), done()];
+    const asked = agentHarness(coder, scriptedModels({ coder: script() }), { workspace: ws.root, safety: { approval: "auto" }, deps: { forceAsk: true } });
+    const paused = await asked.start();
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch forced.txt" });
+    expect(await exists("forced.txt")).toBe(false);
+    await asked.resume({ decision: "approve" });
+    expect(await exists("forced.txt")).toBe(true);
+
+    await fs.rm(path.join(ws.root, "forced.txt"));
+    const unasked = await runToEnd(coder, scriptedModels({ coder: script() }), { workspace: ws.root, safety: { approval: "auto" }, deps: { forceAsk: false } });
+    expect(unasked.final.__interrupt__).toBeUndefined();
+    expect(await exists("forced.txt")).toBe(true);
+  });
+});

@@ -1,0 +1,107 @@
+import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { Command, MemorySaver } from "@langchain/langgraph";
+import { buildAgent } from "../../../src/agents/build-agent.js";
+import type { AgentDeps } from "../../../src/agents/middleware/deps.js";
+import { readOutcome } from "../../../src/agents/transcript.js";
+import type { AgentRunValue } from "../../../src/agents/run-state.js";
+import type { AgentSpec } from "../../../src/agents/types.js";
+import { DEFAULT_PRICE_TABLE } from "../../../src/cost/prices.js";
+import type { UsageByKey } from "../../../src/graph/schemas.js";
+import { memoryOff } from "../../../src/memory/types.js";
+import type { ModelProvider } from "../../../src/models/chat-model.js";
+import { EventRecorder, type ProgressEvent } from "../../../src/runtime/events.js";
+import { DEFAULT_SAFETY, isApprovalRequest, type ApprovalAnswer, type ApprovalRequest, type SafetyPolicy } from "../../../src/safety/policy.js";
+
+export interface HarnessOptions {
+  workspace: string;
+  safety?: Partial<SafetyPolicy>;
+  maxModelCalls?: number;
+  maxPromptTokens?: number;
+  deps?: Partial<AgentDeps>;
+  brief?: string;
+  /** Default: the spec's tools without memory_search (as tests/agents/run-agent.ts does). */
+  offeredTools?: string[];
+  usageBase?: UsageByKey;
+  allowPatterns?: string[];
+}
+
+/**
+ * A copy of tests/agents/run-agent.ts that keeps the compiled agent, its checkpointer and its thread, so a test can
+ * start a run, look at an approval interrupt and resume it on the same thread.
+ */
+export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessOptions) {
+  const events = new EventRecorder();
+  const agent = buildAgent({
+    spec,
+    models,
+    emit: (e) => events.emit(e),
+    memory: memoryOff,
+    forceAsk: false,
+    prices: DEFAULT_PRICE_TABLE,
+    budget: {},
+    callTimeoutMs: 10_000,
+    ...o.deps,
+  });
+  agent.checkpointer = new MemorySaver();
+  const maxModelCalls = o.maxModelCalls ?? 5;
+  const tools = o.offeredTools ?? spec.tools.filter((t) => t !== "memory_search");
+  const config = { configurable: { thread_id: "agent" }, context: { runLimit: maxModelCalls }, recursionLimit: 200 };
+  const input = {
+    messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name]))],
+    workspace: o.workspace,
+    stepId: "s1",
+    goal: "the goal",
+    brief: o.brief ?? "Your step (s1): the goal",
+    offeredTools: tools,
+    safety: { ...DEFAULT_SAFETY, approval: "auto" as const, ...o.safety },
+    allowPatterns: o.allowPatterns ?? [],
+    maxModelCalls,
+    maxPromptTokens: o.maxPromptTokens ?? 32_000,
+    usageBase: o.usageBase ?? {},
+  };
+  const outcome = (final: Pick<AgentRunValue, "messages" | "stop">) => readOutcome(final.messages, spec.finishTool.name, final.stop);
+  return {
+    agent,
+    events,
+    config,
+    start: () => agent.invoke(input, config),
+    /** Another run of the same compiled agent on a thread of its own, with its own model-call limit. */
+    startOn: (threadId: string, runMaxModelCalls: number) =>
+      agent.invoke({ ...input, maxModelCalls: runMaxModelCalls }, { ...config, configurable: { thread_id: threadId }, context: { runLimit: runMaxModelCalls } }),
+    resume: (answer: ApprovalAnswer | Record<string, unknown>) => agent.invoke(new Command({ resume: answer }), config),
+    /** The approval requests the thread is paused on (empty when it is not paused). */
+    pending: async (): Promise<ApprovalRequest[]> => {
+      const snapshot = await agent.getState(config);
+      return snapshot.tasks.flatMap((t) => t.interrupts.map((i): unknown => i.value)).filter(isApprovalRequest);
+    },
+    outcome,
+  };
+}
+
+/** Runs to the end with no approval pauses: the same as runAgent, with the harness options. */
+export async function runToEnd(spec: AgentSpec, models: ModelProvider, o: HarnessOptions) {
+  const h = agentHarness(spec, models, o);
+  const final = await h.start();
+  return { final, outcome: h.outcome(final), events: h.events, harness: h };
+}
+
+export function ofType<T extends ProgressEvent["type"]>(events: EventRecorder, type: T): Extract<ProgressEvent, { type: T }>[] {
+  return events.events.filter((e): e is Extract<ProgressEvent, { type: T }> => e.type === type);
+}
+
+export function toolMessages(messages: readonly BaseMessage[]): ToolMessage[] {
+  return messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
+}
+
+export function humanMessages(messages: readonly BaseMessage[]): HumanMessage[] {
+  return messages.filter((m): m is HumanMessage => HumanMessage.isInstance(m));
+}
+
+export function aiMessages(messages: readonly BaseMessage[]): AIMessage[] {
+  return messages.filter((m): m is AIMessage => AIMessage.isInstance(m));
+}
+
+export function text(m: BaseMessage | undefined): string {
+  if (!m) return "";
+  return typeof m.content === "string" ? m.content : JSON.stringify(m.content);
+}
