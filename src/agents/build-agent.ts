@@ -30,11 +30,13 @@ export function buildAgent(deps: AgentDeps) {
     version: "v1",
     middleware: [
       stepStartMiddleware(deps),
+      // Listed before the call limit: after-model hooks run last-listed first, so the limit counts a prose reply
+      // before the reminder sends the agent back to its model.
+      finishReminderMiddleware(deps),
       // Per run: the limit comes from the run's context (`runLimit`), the session's --max-model-calls.
       modelCallLimitMiddleware({ exitBehavior: "end" }),
       loopGuardMiddleware(deps),
       approvalMiddleware(deps),
-      finishReminderMiddleware(deps),
       modelSelectMiddleware(deps),
       contextBudgetMiddleware(deps),
       usageMiddleware(deps),

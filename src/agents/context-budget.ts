@@ -48,7 +48,38 @@ export async function fitToBudget(messages: BaseMessage[], budget: number, overh
   while (fold < turns.length - 1 && countTokens([...head, summary(fold), ...turns.slice(fold).flat()]) > limit) fold += 1;
   view = fold > 0 ? [...head, summary(fold), ...turns.slice(fold).flat()] : view;
   tokens = countTokens(view);
+  // The newest turn is never folded; when its results alone are too big (several large reads in one reply), cut them.
+  if (tokens > limit) view = cutNewestResults(view, tokens - limit);
+  tokens = countTokens(view);
   return { messages: view, tokens: tokens + overhead, cleared: true, summarized: fold };
+}
+
+const CUT_NOTE = "\n[… cut to keep the prompt within budget; read a smaller range or one file at a time]";
+
+/** Shortens the tool results after the last model reply, largest first, by about `excessTokens` in all. */
+function cutNewestResults(view: BaseMessage[], excessTokens: number): BaseMessage[] {
+  const lastAi = view.findLastIndex((m) => AIMessage.isInstance(m));
+  const out = [...view];
+  // 4 characters per token, plus room for the notes and a margin.
+  let excess = excessTokens * 4 + 400;
+  const results = out
+    .map((m, i) => ({ m, i }))
+    .filter(({ m, i }) => i > lastAi && ToolMessage.isInstance(m))
+    .sort((a, b) => textLength(b.m) - textLength(a.m));
+  for (const { m, i } of results) {
+    if (excess <= 0) break;
+    const text = typeof m.content === "string" ? m.content : JSON.stringify(m.content);
+    const keep = Math.max(200, text.length - excess);
+    if (keep >= text.length) continue;
+    excess -= text.length - keep;
+    const tool = m as ToolMessage;
+    out[i] = new ToolMessage({ tool_call_id: tool.tool_call_id, name: tool.name, content: `${text.slice(0, keep)}${CUT_NOTE}`, status: tool.status });
+  }
+  return out;
+}
+
+function textLength(m: BaseMessage): number {
+  return typeof m.content === "string" ? m.content.length : JSON.stringify(m.content).length;
 }
 
 /** A model reply with the tool results that answer it (and any reminder after them) is one turn. */

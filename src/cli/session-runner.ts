@@ -1,5 +1,6 @@
 import { Command } from "@langchain/langgraph";
 import { compileGraph } from "../graph/build-graph.js";
+import { wireGraphDeps } from "../wiring/graph-deps.js";
 import { isApprovalRequest, type ApprovalRequest, type SafetyPolicy } from "../safety/policy.js";
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
@@ -74,19 +75,19 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   const sandboxStatus = await selectSandbox(o.env);
   const sandboxed = sandboxStatus.kind === "bubblewrap";
   const graph = compileGraph(
-    {
+    wireGraphDeps({
       models: o.models.provider,
+      modelSettings: o.models.settings,
+      prices: o.prices,
       events: o.printer,
       memory: memory.store,
-      tools: { commandTimeoutMs: o.commandTimeoutMs, sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" } },
-      forceAsk: !sandboxed,
-      callTimeoutMs: o.models.settings.timeoutMs * (o.models.settings.maxRetries + 1) + 5_000,
+      sandbox: sandboxStatus,
+      commandTimeoutMs: o.commandTimeoutMs,
+      budget: o.budget,
       afterStep: async () => {
         await undo.after();
       },
-      prices: o.prices,
-      budget: o.budget,
-    },
+    }),
     o.database.checkpointer,
   );
   const config = {

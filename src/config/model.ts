@@ -71,6 +71,33 @@ export async function resolveModelConfig(
   probe: OllamaProbe,
   flagSource: FlagSource = "cli",
 ): Promise<ModelSettings> {
+  const url = ollamaUrl(env);
+  const ollama = needsOllama(flags, env, flagSource) ? { url, models: await probe(url) } : null;
+  return modelSettingsFrom(flags, env, ollama, flagSource);
+}
+
+/** Where a local Ollama is asked (`OLLAMA_HOST`, default 127.0.0.1:11434). */
+export function ollamaUrl(env: NodeJS.ProcessEnv): string {
+  const host = envValue(env, "OLLAMA_HOST");
+  return host ? normalizeOllamaHost(host) : DEFAULT_OLLAMA_URL;
+}
+
+/** No endpoint and no key: only a local Ollama can serve the session. */
+export function needsOllama(flags: ConfigFlags, env: NodeJS.ProcessEnv, flagSource: FlagSource = "cli"): boolean {
+  return !pick(flags, "baseUrl", flagSource, env, "OPENAI_BASE_URL") && !pick(flags, "apiKey", flagSource, env, "OPENAI_API_KEY");
+}
+
+/** What a probe of the local Ollama found: its models, or null when nothing answered. */
+export interface OllamaFound {
+  url: string;
+  models: string[] | null;
+}
+
+/**
+ * The same resolution without the network: `ollama` is what a probe found earlier (Studio asks once when it starts,
+ * then resolves each run's settings synchronously).
+ */
+export function modelSettingsFrom(flags: ConfigFlags, env: NodeJS.ProcessEnv, ollama: OllamaFound | null, flagSource: FlagSource = "cli"): ModelSettings {
   const timeoutMs = wholeNumber(envValue(env, "MINI_CURSOR_MODEL_TIMEOUT_MS"), "MINI_CURSOR_MODEL_TIMEOUT_MS", 1) ?? DEFAULT_MODEL_TIMEOUT_MS;
   const maxRetries = wholeNumber(envValue(env, "MINI_CURSOR_MODEL_RETRIES"), "MINI_CURSOR_MODEL_RETRIES", 0) ?? DEFAULT_MODEL_RETRIES;
   const roleModels: Partial<Record<ModelRole, string>> = {};
@@ -95,17 +122,14 @@ export async function resolveModelConfig(
   }
   if (apiKey) return { apiKey, model: named ?? DEFAULT_OPENAI_MODEL, ...common, source: "OpenAI" };
 
-  const host = envValue(env, "OLLAMA_HOST");
-  const ollamaUrl = host ? normalizeOllamaHost(host) : DEFAULT_OLLAMA_URL;
-  const models = await probe(ollamaUrl);
-  if (!models) throw new ConfigError(MODEL_HELP);
-  const model = named ?? models[0];
-  if (!model) throw new ConfigError(`Ollama answers at ${ollamaUrl} but has no models: run \`ollama pull qwen2.5-coder\`.`);
+  if (!ollama?.models) throw new ConfigError(MODEL_HELP);
+  const model = named ?? ollama.models[0];
+  if (!model) throw new ConfigError(`Ollama answers at ${ollama.url} but has no models: run \`ollama pull qwen2.5-coder\`.`);
   return {
-    baseUrl: `${ollamaUrl}/v1`,
+    baseUrl: `${ollama.url}/v1`,
     apiKey: "ollama",
     model,
     ...common,
-    source: `local Ollama found at ${ollamaUrl} (no endpoint configured)`,
+    source: `local Ollama found at ${ollama.url} (no endpoint configured)`,
   };
 }

@@ -3,7 +3,14 @@ import type { PriceTable } from "../cost/prices.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink } from "../runtime/events.js";
+import type { SafetyPolicy } from "../safety/policy.js";
 import type { ToolDeps } from "../tools/types.js";
+
+/** What a run takes from its own configuration (a Studio or API run's `configurable`) before its first plan. */
+export interface RunSettings {
+  /** The approval policy for the run's workspace; undefined leaves the input's (or the default) policy. */
+  safety(workspace: string, configurable: Readonly<Record<string, unknown>>): SafetyPolicy | undefined;
+}
 
 /** Everything the graph needs from outside, injected so tests, the CLI and Studio can each supply their own. */
 export interface GraphDeps {
@@ -20,6 +27,8 @@ export interface GraphDeps {
   afterStep?: () => Promise<void>;
   /** Prices for the cost shown and for a cost budget (default: the built-in table, src/cost/prices.ts). */
   prices?: PriceTable;
+  /** Studio and API runs: settings from the run's configuration, resolved like the CLI's (src/config). */
+  runSettings?: RunSettings;
   /** Token and cost limits of the session; the planner stops before routing once one is reached. */
   budget?: Budget;
 }

@@ -7,10 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Budget } from "../../src/cost/budget.js";
 import { planBudgetResume } from "../../src/cost/budget-resume.js";
 import { DEFAULT_PRICE_TABLE, priceRules, type PriceTable } from "../../src/cost/prices.js";
-import { compileGraph } from "../../src/graph/build-graph.js";
+import { testGraph } from "../graph/wire.js";
 import { DEFAULT_LIMITS, type Limits } from "../../src/graph/schemas.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { memoryOff } from "../../src/memory/types.js";
 import { EventRecorder, type ModelCallEvent } from "../../src/runtime/events.js";
 import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
 import { calls, finishPlan, plan, scriptedModels, type Reply } from "../graph/scripted-models.js";
@@ -31,7 +30,7 @@ function session(script: Script, budget: Budget, prices: PriceTable = DEFAULT_PR
   const events = new EventRecorder();
   const checkpointer = new MemorySaver();
   const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
-  const graphWith = (b: Budget) => compileGraph({ models, events, memory: memoryOff, budget: b, prices }, checkpointer);
+  const graphWith = (b: Budget) => testGraph({ models, events, budget: b, prices, checkpointer });
   const state = async (b: Budget) => (await graphWith(b).getState(config)).values as WorkspaceStateValue;
   return {
     models,

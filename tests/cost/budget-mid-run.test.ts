@@ -6,10 +6,9 @@ import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { planBudgetResume } from "../../src/cost/budget-resume.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
-import { compileGraph } from "../../src/graph/build-graph.js";
+import { testGraph } from "../graph/wire.js";
 import { DEFAULT_LIMITS } from "../../src/graph/schemas.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { memoryOff } from "../../src/memory/types.js";
 import { EventRecorder, type ModelCallEvent } from "../../src/runtime/events.js";
 import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
 import { calls, finishPlan, plan, scriptedModels } from "../graph/scripted-models.js";
@@ -37,7 +36,7 @@ describe("budget inside a sub-agent run", () => {
     const events = new EventRecorder();
     const saver = new MemorySaver();
     const config = { configurable: { thread_id: "t" }, recursionLimit: 100 };
-    const graphWith = (tokens: number) => compileGraph({ models, events, memory: memoryOff, budget: { tokens } }, saver);
+    const graphWith = (tokens: number) => testGraph({ models, events, budget: { tokens }, checkpointer: saver });
     await graphWith(300).invoke({ task: "t", workspace: root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
     const stopped = (await graphWith(300).getState(config)).values as WorkspaceStateValue;
     // planner 110 + coder 110 + 110 = 330: the third coder call is never made.
@@ -62,7 +61,7 @@ describe("budget inside a sub-agent run", () => {
       researcher: [bare("list_directory", { path: "." }), bare("submit_findings", { summary: "empty", findings: [] })],
     });
     const events = new EventRecorder();
-    const graph = compileGraph({ models, events, memory: memoryOff }, new MemorySaver());
+    const graph = testGraph({ models, events, checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "t" }, recursionLimit: 100 };
     await graph.invoke({ task: "t", workspace: root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
     const state = (await graph.getState(config)).values as WorkspaceStateValue;

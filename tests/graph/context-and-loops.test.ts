@@ -5,10 +5,9 @@ import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { countTokens } from "../../src/agents/context-budget.js";
-import { compileGraph } from "../../src/graph/build-graph.js";
+import { testGraph } from "./wire.js";
 import { DEFAULT_LIMITS, type Limits } from "../../src/graph/schemas.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { memoryOff } from "../../src/memory/types.js";
 import { EventRecorder } from "../../src/runtime/events.js";
 import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
 import { calls, finishPlan, plan, scriptedModels, type Reply } from "./scripted-models.js";
@@ -25,7 +24,7 @@ afterEach(async () => {
 async function run(script: Partial<Record<"planner" | "researcher" | "coder" | "reviewer", Reply[]>>, limits: Partial<Limits>) {
   const models = scriptedModels(script);
   const events = new EventRecorder();
-  const graph = compileGraph({ models, events, memory: memoryOff }, new MemorySaver());
+  const graph = testGraph({ models, events, checkpointer: new MemorySaver() });
   const config = { configurable: { thread_id: "t" }, recursionLimit: 200 };
   await graph.invoke({ task: "read everything", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
   return { state: (await graph.getState(config)).values as WorkspaceStateValue, seen: models.seen, events: events.events };

@@ -4,10 +4,9 @@ import path from "node:path";
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { compileGraph } from "../../src/graph/build-graph.js";
+import { testGraph } from "./wire.js";
 import { DEFAULT_LIMITS, type Limits } from "../../src/graph/schemas.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { memoryOff } from "../../src/memory/types.js";
 import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
 import { EventRecorder } from "../../src/runtime/events.js";
 import { calls, finishPlan, plan, say, scriptedModels, type Reply } from "./scripted-models.js";
@@ -24,7 +23,7 @@ afterEach(async () => {
 async function runGraph(script: Partial<Record<"planner" | "researcher" | "coder" | "reviewer", Reply[]>>, limits: Partial<Limits> = {}) {
   const models = scriptedModels(script);
   const events = new EventRecorder();
-  const graph = compileGraph({ models, events, memory: memoryOff }, new MemorySaver());
+  const graph = testGraph({ models, events, checkpointer: new MemorySaver() });
   const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
   await graph.invoke({ task: "add a sum module with a test", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
   const state = (await graph.getState(config)).values as WorkspaceStateValue;

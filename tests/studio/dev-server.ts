@@ -35,6 +35,8 @@ export interface DevServerOptions {
   readyTimeoutMs: number;
   /** How long SIGTERM gets before SIGKILL. */
   stopGraceMs?: number;
+  /** Variables for the server (and the graph inside it), e.g. where memory lives. */
+  env?: Record<string, string>;
   /** Port for the first attempt (default: a free one). Retries after EADDRINUSE always take a free port. */
   port?: number;
 }
@@ -44,7 +46,7 @@ const LOG_LIMIT = 64 * 1024;
 /** Variables that would make the server (or the graph inside it) reach a real service or change behaviour. */
 const DROPPED_ENV = /^(LANGSMITH_|LANGCHAIN_|LANGGRAPH_API_KEY$|OPENAI_|MINI_CURSOR_|VITEST|NODE_OPTIONS$|NODE_ENV$)/;
 
-function childEnv(): NodeJS.ProcessEnv {
+function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) {
     if (!DROPPED_ENV.test(key)) env[key] = value;
@@ -58,6 +60,7 @@ function childEnv(): NodeJS.ProcessEnv {
     npm_config_update_notifier: "false",
     npm_config_fund: "false",
     npm_config_audit: "false",
+    ...extra,
   };
 }
 
@@ -191,7 +194,7 @@ async function startOnce(options: DevServerOptions, fixedPort: number | undefine
   ];
   const child = spawn("npx", args, {
     cwd: repoRoot,
-    env: childEnv(),
+    env: childEnv(options.env),
     detached: true, // own process group: stop() signals the whole tree
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -4,7 +4,8 @@
  * HTTP. Checks what Studio relies on: the assistant exists, a thread run takes its workspace and model from the
  * run's configurable settings, progress events reach the custom stream, and the thread state can be read back.
  */
-import { readFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
@@ -21,6 +22,8 @@ import {
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { groupMembers, startDevServer, type DevServer } from "./dev-server.js";
 import { roleOf } from "../cli/task-script.js";
+import { runCli } from "../cli/cli-process.js";
+import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GRAPH_ID = "mini-cursor";
@@ -74,18 +77,25 @@ function isProgressEvent(value: unknown): value is ProgressEvent {
 let model: ScriptedServer | undefined;
 let server: DevServer | undefined;
 let workspace: TempWorkspace | undefined;
+let chroma: TestChroma | undefined;
+let dataDir = "";
+
+/** Memory for the server and the CLI alike: a test Chroma, and a data folder of the test's own. */
+const memoryEnv = (): Record<string, string> => ({ CHROMA_URL: chroma?.url ?? "", MINI_CURSOR_DATA_DIR: dataDir });
 
 beforeAll(async () => {
   model = await startScriptedOpenAIServer(script);
   workspace = await makeTempWorkspace({ "README.md": "# demo\n" });
-  server = await startDevServer({ repoRoot: REPO_ROOT, readyTimeoutMs: READY_TIMEOUT_MS });
+  chroma = await startTestChroma();
+  dataDir = await mkdtemp(path.join(os.tmpdir(), "mc-studio-data-"));
+  server = await startDevServer({ repoRoot: REPO_ROOT, readyTimeoutMs: READY_TIMEOUT_MS, env: memoryEnv() });
 }, READY_TIMEOUT_MS + 15_000);
 
 afterAll(async () => {
   const pgid = server?.pgid;
   const projectDir = server?.projectDir;
   // Each step runs even when an earlier one throws; the first error is reported.
-  const results = await Promise.allSettled([server?.stop(), model?.close(), workspace?.cleanup()]);
+  const results = await Promise.allSettled([server?.stop(), model?.close(), workspace?.cleanup(), chroma?.stop(), rm(dataDir, { recursive: true, force: true })]);
   if (pgid !== undefined) expect(groupMembers(pgid)).toEqual([]);
   if (projectDir !== undefined) await expect(readFile(path.join(projectDir, "langgraph.json"))).rejects.toThrow();
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -93,6 +103,48 @@ afterAll(async () => {
 }, 30_000);
 
 describe("langgraph dev serves the mini-cursor graph", () => {
+  it("shows the inside of every agent: the xray graph and the subgraphs endpoint", async () => {
+    if (!server) throw new Error("beforeAll did not finish");
+    const client = new Client({ apiUrl: server.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
+    const [assistant] = await client.assistants.search({ graphId: GRAPH_ID });
+    if (!assistant) throw new Error("no assistant for the graph");
+    const plain = await client.assistants.getGraph(assistant.assistant_id);
+    expect(plain.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(["planner", "researcher", "coder", "reviewer", "finish"]));
+    const xray = await client.assistants.getGraph(assistant.assistant_id, { xray: true });
+    const ids = xray.nodes.map((n) => String(n.id));
+    for (const agent of ["researcher", "coder", "reviewer"]) {
+      expect(ids).toEqual(expect.arrayContaining([`${agent}:model_request`, `${agent}:tools`, `${agent}:StepStart.before_agent`, `${agent}:Approval.after_model`]));
+    }
+    const subgraphs = await client.assistants.getSubgraphs(assistant.assistant_id);
+    expect(Object.keys(subgraphs).sort()).toEqual(["coder", "researcher", "reviewer"]);
+  });
+
+  it(
+    "recalls a note added with `mini-cursor memory add` in the planner of a Studio run in that workspace",
+    async () => {
+      if (!server || !model) throw new Error("beforeAll did not finish");
+      const ws = await makeTempWorkspace({ "README.md": "# memo\n" });
+      try {
+        const note = "Studio memory check: to create hello.txt containing hi, write the file without a trailing newline";
+        const added = await runCli(["memory", "add", note], { cwd: ws.root, env: memoryEnv() });
+        expect(added.code).toBe(0);
+        const client = new Client({ apiUrl: server.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
+        const thread = await client.threads.create();
+        const before = model.requests.length;
+        const config = { configurable: { workspace: ws.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test" }, recursionLimit: 60 };
+        await client.runs.wait(thread.thread_id, GRAPH_ID, { input: { task: "create hello.txt containing hi" }, config });
+        const state = await client.threads.getState<WorkspaceStateValue>(thread.thread_id);
+        expect(state.values.status).toBe("done");
+        expect(state.values.memories.some((m) => m.includes("Studio memory check"))).toBe(true);
+        const firstPlanner = model.requests.slice(before).find((r) => roleOf(r) === "planner");
+        expect(firstPlanner?.messages.some((m) => m.content.includes("Studio memory check"))).toBe(true);
+      } finally {
+        await ws.cleanup();
+      }
+    },
+    RUN_TIMEOUT_MS + 20_000,
+  );
+
   it(
     "runs a task from Studio-style configurable settings and streams progress",
     async () => {
@@ -114,18 +166,29 @@ describe("langgraph dev serves the mini-cursor graph", () => {
         configurable: { workspace: workspace.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test" },
         recursionLimit: 60,
       };
+      const firstRequest = model.requests.length;
 
       const progress: ProgressEvent[] = [];
       const errors: unknown[] = [];
       let lastValues: unknown;
+      /** Inner nodes seen per agent namespace, from `updates|<agent>:<task id>` events. */
+      const inner = new Map<string, Set<string>>();
       const started = Date.now();
       for await (const chunk of client.runs.stream(thread.thread_id, assistant.assistant_id, {
         input: { task: "create hello.txt containing hi" },
         config,
-        streamMode: ["values", "custom"],
+        streamMode: ["values", "custom", "updates"],
+        streamSubgraphs: true,
         signal: AbortSignal.timeout(RUN_TIMEOUT_MS),
       })) {
-        if (chunk.event === "custom") {
+        const [kind, namespace] = chunk.event.split("|");
+        if (kind === "updates" && namespace && typeof chunk.data === "object" && chunk.data !== null) {
+          const agent = namespace.split(":")[0] ?? "";
+          const nodes = inner.get(agent) ?? new Set<string>();
+          for (const node of Object.keys(chunk.data)) nodes.add(node);
+          inner.set(agent, nodes);
+        }
+        if (chunk.event.startsWith("custom")) {
           if (isProgressEvent(chunk.data)) progress.push(chunk.data);
         } else if (chunk.event === "values") {
           lastValues = chunk.data;
@@ -137,6 +200,10 @@ describe("langgraph dev serves the mini-cursor graph", () => {
 
       expect(errors).toEqual([]);
       expect(model.scriptErrors).toEqual([]);
+
+      // Every step of every agent streamed under the agent's own namespace.
+      expect([...inner.keys()].sort()).toEqual(["coder", "reviewer"]);
+      expect([...(inner.get("coder") ?? [])]).toEqual(expect.arrayContaining(["StepStart.before_agent", "model_request", "tools", "Approval.after_model"]));
 
       // Final state, as streamed.
       const values = lastValues as Partial<WorkspaceStateValue> | undefined;
@@ -155,8 +222,9 @@ describe("langgraph dev serves the mini-cursor graph", () => {
       expect(await readFile(path.join(workspace.root, "hello.txt"), "utf8")).toBe("hi");
 
       // Every model request went to the scripted server under the configured model name, role by role.
-      expect(model.requests.map(roleOf)).toEqual(["planner", "coder", "coder", "planner", "reviewer", "planner"]);
-      expect(new Set(model.requests.map((r) => r.model))).toEqual(new Set(["scripted"]));
+      const requests = model.requests.slice(firstRequest);
+      expect(requests.map(roleOf)).toEqual(["planner", "coder", "coder", "planner", "reviewer", "planner"]);
+      expect(new Set(requests.map((r) => r.model))).toEqual(new Set(["scripted"]));
 
       // Progress reached the custom stream.
       const types = progress.map((e) => e.type);

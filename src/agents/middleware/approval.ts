@@ -31,12 +31,13 @@ function filePreview(tool: string, args: Record<string, unknown>): string {
 }
 
 /** Pauses for a person's answer; an answer that does not parse counts as a rejection saying so. */
-function ask(allowPatterns: string[], request: ApprovalRequest): Decision {
+function ask(allowPatterns: string[], request: ApprovalRequest, workspace: string): Decision {
   const raw: unknown = interrupt(request);
   const answer = approvalAnswerSchema.safeParse(raw);
   if (!answer.success) return { decision: "reject", reason: "the approval answer was not understood" };
   if (answer.data.decision === "always") {
-    allowPatterns.push(answer.data.pattern);
+    const { pattern } = answer.data;
+    allowPatterns.push(pattern.startsWith("file:") ? filePattern(pattern.slice(5), workspace) : pattern);
     return { decision: "approve", reason: "" };
   }
   if (answer.data.decision === "reject") return { decision: "reject", reason: answer.data.reason };
@@ -80,16 +81,16 @@ export function approvalMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forc
             // Patterns approved "always" must cover every command of the line, not just its start.
             decisions[id] = { decision: "approve", reason: "" };
           } else {
-            decisions[id] = ask(allowPatterns, { ...base, kind: "command", tool: call.name, subject: command, cwd, preview: command, suggestedPattern: commandPatternFor(command) });
+            decisions[id] = ask(allowPatterns, { ...base, kind: "command", tool: call.name, subject: command, cwd, preview: command, suggestedPattern: commandPatternFor(command) }, state.workspace);
           }
         } else if (FILE_TOOLS.has(call.name) && safety.approval === "ask" && safety.approveFileChanges) {
           const pattern = filePattern(str(args.path), state.workspace);
           decisions[id] = allowPatterns.includes(pattern)
             ? { decision: "approve", reason: "" }
-            : ask(allowPatterns, { ...base, kind: "file_change", tool: call.name, subject: str(args.path), cwd: ".", preview: filePreview(call.name, args), suggestedPattern: pattern });
+            : ask(allowPatterns, { ...base, kind: "file_change", tool: call.name, subject: str(args.path), cwd: ".", preview: filePreview(call.name, args), suggestedPattern: pattern }, state.workspace);
         }
       }
-      return { decisions, allowPatterns: allowPatterns.map((p) => (p.startsWith("file:") ? filePattern(p.slice(5), state.workspace) : p)) };
+      return { decisions, allowPatterns };
     },
     wrapToolCall: async (request, handler) => {
       const id = request.toolCall.id ?? "";

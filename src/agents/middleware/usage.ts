@@ -1,4 +1,4 @@
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
 import { budgetExceeded } from "../../cost/budget.js";
 import { measureCall } from "../../cost/estimate.js";
@@ -14,13 +14,32 @@ import type { AgentDeps } from "./deps.js";
  * record), tells the watchers with the session's running totals, and stops the run before a model call once the
  * session's token or cost budget is used up. The per-call deadline also lives here.
  */
-export function usageMiddleware(deps: Pick<AgentDeps, "spec" | "models" | "emit" | "prices" | "budget" | "callTimeoutMs">) {
-  const sessionUsage = (state: AgentRunValue, model: string): UsageByKey => {
-    const run = runUsage(state.messages);
-    return addUsage(state.usageBase, {
-      [usageKey(deps.spec.name, model)]: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, calls: run.modelCalls, estimatedCalls: run.estimatedCalls },
-    });
-  };
+type UsageDeps = Pick<AgentDeps, "spec" | "models" | "prices" | "budget">;
+
+/** The session's usage: what it had used before this run plus this run's calls so far (from the transcript). */
+function sessionUsage(deps: UsageDeps, state: AgentRunValue, model: string): UsageByKey {
+  const run = runUsage(state.messages);
+  return addUsage(state.usageBase, {
+    [usageKey(deps.spec.name, model)]: { inputTokens: run.inputTokens, outputTokens: run.outputTokens, calls: run.modelCalls, estimatedCalls: run.estimatedCalls },
+  });
+}
+
+/** Why the session's budget is used up, or null while there is room (checked before every model call). */
+export function sessionBudgetSpent(deps: UsageDeps, state: AgentRunValue): string | null {
+  return budgetExceeded(sessionUsage(deps, state, deps.models.describe(deps.spec.name)), deps.budget, deps.prices);
+}
+
+/** Whether the newest tool results include a successful finish call: the run is over even if other calls followed it. */
+export function finishedNow(state: AgentRunValue, finishTool: string): boolean {
+  for (let i = state.messages.length - 1; i >= 0; i -= 1) {
+    const m = state.messages[i];
+    if (!m || !ToolMessage.isInstance(m)) return false;
+    if (m.name === finishTool && m.status !== "error") return true;
+  }
+  return false;
+}
+
+export function usageMiddleware(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeoutMs">) {
   return createMiddleware({
     name: "Usage",
     stateSchema: AgentRunState,
@@ -28,8 +47,9 @@ export function usageMiddleware(deps: Pick<AgentDeps, "spec" | "models" | "emit"
       canJumpTo: ["end"],
       hook: (state) => {
         // A run the loop guard stopped ends here; so does one whose session budget is spent.
-        if (state.stop) return { jumpTo: "end" };
-        const over = budgetExceeded(sessionUsage(state, deps.models.describe(deps.spec.name)), deps.budget, deps.prices);
+        // So does one whose finish call was not the last call of its reply (LangChain ends only on the last).
+        if (state.stop || finishedNow(state, deps.spec.finishTool.name)) return { jumpTo: "end" };
+        const over = sessionBudgetSpent(deps, state);
         if (over) return { stop: { kind: "budget" as const, detail: over }, jumpTo: "end" };
         return undefined;
       },
@@ -46,7 +66,7 @@ export function usageMiddleware(deps: Pick<AgentDeps, "spec" | "models" | "emit"
       }
       const model = deps.models.describe(deps.spec.name);
       const totals = summarizeUsage(
-        addUsage(sessionUsage(request.state, model), { [usageKey(deps.spec.name, model)]: { inputTokens, outputTokens, calls: 1, estimatedCalls: estimated ? 1 : 0 } }),
+        addUsage(sessionUsage(deps, request.state, model), { [usageKey(deps.spec.name, model)]: { inputTokens, outputTokens, calls: 1, estimatedCalls: estimated ? 1 : 0 } }),
         deps.prices,
       );
       deps.emit({

@@ -3,7 +3,7 @@ import type { GraphDeps } from "../../deps.js";
 import { DEFAULT_CALL_TIMEOUT_MS } from "../../deps.js";
 import { clip, type AgentReport, type PlanStep, type SessionStatus } from "../../schemas.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
-import { approvalModeSchema, type SafetyPolicy } from "../../../safety/policy.js";
+import type { SafetyPolicy } from "../../../safety/policy.js";
 import { budgetExceeded } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
 import { UsageMeter } from "../../../cost/usage-meter.js";
@@ -54,12 +54,9 @@ export function createPlannerNode(deps: GraphDeps) {
 
     const workspace = workspaceFrom(state, config);
     if (workspace !== state.workspace) update.workspace = workspace;
-    // Studio and API runs may set the approval mode in their configurable settings.
-    const configuredMode = approvalModeSchema.safeParse(config.configurable?.approval);
-    const safety: SafetyPolicy =
-      state.plan.length === 0 && !report && configuredMode.success && configuredMode.data !== state.safety.approval
-        ? { ...state.safety, approval: configuredMode.data }
-        : state.safety;
+    // Studio and API runs resolve their approval policy from their own settings, like the CLI (src/config).
+    const fromRun = state.plan.length === 0 && !report && workspace ? deps.runSettings?.safety(workspace, config.configurable ?? {}) : undefined;
+    const safety: SafetyPolicy = fromRun ?? state.safety;
     if (safety !== state.safety) update.safety = safety;
 
     const publish = (steps: PlanStep[]) =>

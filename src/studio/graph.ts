@@ -1,0 +1,56 @@
+import { getWriter } from "@langchain/langgraph";
+import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolvePriceConfig, resolveSafetyConfig } from "../config/index.js";
+import { priceTableFor } from "../cost/price-config.js";
+import { compileGraph } from "../graph/build-graph.js";
+import { LazyMemory } from "../memory/lazy-memory.js";
+import { openMemory } from "../memory/open-memory.js";
+import { probeOllama } from "../models/ollama-probe.js";
+import { systemClock } from "../runtime/clock.js";
+import type { EventSink } from "../runtime/events.js";
+import { logger } from "../runtime/logger.js";
+import { safetyPolicyFrom } from "../safety/config.js";
+import { selectSandbox } from "../sandbox/select.js";
+import { wireGraphDeps } from "../wiring/graph-deps.js";
+import { runScopedModels } from "./run-models.js";
+
+/**
+ * The graph as LangGraph Studio / `langgraph dev` loads it (see langgraph.json), wired like the CLI's
+ * (src/wiring/graph-deps.ts). The server brings its own checkpointer. Each run's workspace, model and approval mode
+ * come from its configurable settings (`workspace`, `model`, `baseUrl`, `apiKey`, `<role>Model`, `approval`), resolved
+ * with the environment and the workspace's `mini-cursor.json` like the CLI's flags. Long-term memory is on as in the
+ * CLI (Chroma starts on first use) and recalls this workspace's memories first.
+ */
+const env = process.env;
+
+/** Progress events go to the run's custom stream (`streamMode: "custom"`). */
+const customStream: EventSink = {
+  emit(event) {
+    try {
+      getWriter()?.(event);
+    } catch {
+      // Outside a run context there is nobody to tell.
+    }
+  },
+};
+
+const sandbox = await selectSandbox(env);
+if (sandbox.kind !== "bubblewrap") logger.warn(`no sandbox for commands (${sandbox.reason}): every command needs approval`);
+const ollama = needsOllama({}, env) ? { url: ollamaUrl(env), models: await probeOllama(ollamaUrl(env)) } : null;
+const memorySettings = resolveMemoryConfig(env);
+const memory = new LazyMemory(memorySettings.enabled, () => openMemory({ env, settings: memorySettings, clock: systemClock }));
+
+export const graph = compileGraph(
+  wireGraphDeps({
+    models: runScopedModels(env, ollama),
+    prices: priceTableFor(resolvePriceConfig(env, loadConfigFiles(env)), env.OPENAI_BASE_URL),
+    events: customStream,
+    memory,
+    sandbox,
+    runSettings: {
+      safety: (workspace, configurable) => {
+        const { flags } = flagsFromRunConfig(configurable);
+        return safetyPolicyFrom(resolveSafetyConfig(flags, env, loadConfigFiles(env, workspace), "configurable"));
+      },
+    },
+  }),
+);

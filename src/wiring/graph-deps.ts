@@ -1,0 +1,48 @@
+import type { ModelSettings } from "../config/index.js";
+import type { Budget } from "../cost/budget.js";
+import type { PriceTable } from "../cost/prices.js";
+import type { GraphDeps, RunSettings } from "../graph/deps.js";
+import type { MemoryStore } from "../memory/types.js";
+import type { ModelProvider } from "../models/chat-model.js";
+import type { EventSink } from "../runtime/events.js";
+import type { SandboxStatus } from "../sandbox/types.js";
+
+export interface WiringInput {
+  /** The models: from resolved settings (CLI), resolved per run (Studio), or scripted (tests). */
+  models: ModelProvider;
+  /** Bounds one model call including retries; absent for scripted models. */
+  modelSettings?: Pick<ModelSettings, "timeoutMs" | "maxRetries">;
+  prices: PriceTable;
+  events: EventSink;
+  memory: MemoryStore;
+  /** What selectSandbox found: commands run in bubblewrap, or (without it) every command needs approval. */
+  sandbox: SandboxStatus;
+  commandTimeoutMs?: number;
+  budget?: Budget;
+  afterStep?: () => Promise<void>;
+  /** Settings a run takes from its own configuration (Studio), when its input does not set them. */
+  runSettings?: RunSettings;
+}
+
+/**
+ * The one wiring of the session graph's dependencies, for the CLI, Studio, benchmarks and tests alike: the same
+ * sandbox choice (and "ask" forced without one), call deadline, prices, budget and memory.
+ */
+export function wireGraphDeps(o: WiringInput): GraphDeps {
+  const sandboxed = o.sandbox.kind === "bubblewrap";
+  return {
+    models: o.models,
+    events: o.events,
+    memory: o.memory,
+    tools: {
+      ...(o.commandTimeoutMs !== undefined ? { commandTimeoutMs: o.commandTimeoutMs } : {}),
+      sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
+    },
+    forceAsk: !sandboxed,
+    ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),
+    prices: o.prices,
+    ...(o.budget ? { budget: o.budget } : {}),
+    ...(o.afterStep ? { afterStep: o.afterStep } : {}),
+    ...(o.runSettings ? { runSettings: o.runSettings } : {}),
+  };
+}

@@ -1,0 +1,27 @@
+import type { BaseCheckpointSaver } from "@langchain/langgraph";
+import type { Budget } from "../../src/cost/budget.js";
+import { DEFAULT_PRICE_TABLE, type PriceTable } from "../../src/cost/prices.js";
+import { compileGraph } from "../../src/graph/build-graph.js";
+import { memoryOff, type MemoryStore } from "../../src/memory/types.js";
+import type { ModelProvider } from "../../src/models/chat-model.js";
+import type { EventSink } from "../../src/runtime/events.js";
+import type { SandboxStatus } from "../../src/sandbox/types.js";
+import { wireGraphDeps } from "../../src/wiring/graph-deps.js";
+
+/** CI installs bubblewrap; without it the commands fail loudly (tests/sandbox says why). */
+const BUBBLEWRAP: SandboxStatus = { kind: "bubblewrap", reason: "bubblewrap (tests)" };
+
+/** The session graph wired as the CLI wires it (src/wiring), with scripted models; commands run in the real sandbox. */
+export function testGraph(o: {
+  models: ModelProvider;
+  events: EventSink;
+  checkpointer: BaseCheckpointSaver;
+  memory?: MemoryStore;
+  budget?: Budget;
+  prices?: PriceTable;
+}) {
+  return compileGraph(
+    wireGraphDeps({ models: o.models, events: o.events, memory: o.memory ?? memoryOff, sandbox: BUBBLEWRAP, prices: o.prices ?? DEFAULT_PRICE_TABLE, budget: o.budget }),
+    o.checkpointer,
+  );
+}
