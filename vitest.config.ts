@@ -1,11 +1,28 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * End-to-end suites: built CLIs, `langgraph dev`, Chroma servers and real git stores. `npm test` runs everything;
+ * `npm run test:unit` runs the rest, a fast inner loop.
+ */
+const E2E = [
+  "tests/**/*-e2e.test.ts",
+  "tests/studio/**",
+  "tests/memory/chroma/**",
+  "tests/memory/chroma-memory.test.ts",
+  "tests/undo/**",
+  "tests/cli/doctor.test.ts",
+  "tests/architecture/**",
+];
+
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     // End-to-end tests spawn CLIs and servers; two cores are enough for two files at once.
     maxWorkers: 2,
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: E2E } },
+      { extends: true, test: { name: "e2e", include: E2E.map((glob) => (glob.endsWith(".ts") ? glob : `${glob}/*.test.ts`)) } },
+    ],
   },
 });

@@ -1,4 +1,4 @@
-import { clip } from "../graph/schemas.js";
+import { clip } from "../core/index.js";
 import type { BriefContext, LoopOutcome } from "./types.js";
 
 /**

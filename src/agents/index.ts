@@ -1,4 +1,4 @@
-import type { AgentName } from "../runtime/events.js";
+import type { AgentName } from "../core/index.js";
 import { coderSpec } from "./coder/index.js";
 import { researcherSpec } from "./researcher/index.js";
 import { reviewerSpec } from "./reviewer/index.js";

@@ -1,7 +1,6 @@
 import { MessagesDeltaValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { safetyPolicySchema } from "../safety/policy.js";
-import { usageByKeySchema } from "../graph/schemas.js";
+import { safetyPolicySchema, usageByKeySchema } from "../core/index.js";
 
 export const runStopSchema = z.object({ kind: z.enum(["loop", "budget"]), detail: z.string() });
 export type RunStop = z.infer<typeof runStopSchema>;

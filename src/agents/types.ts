@@ -1,6 +1,5 @@
 import type { z } from "zod";
-import type { AgentReport, PlanStep, Review } from "../graph/schemas.js";
-import type { AgentName } from "../runtime/events.js";
+import type { AgentReport, CommandRun, PlanStep, Review, AgentName } from "../core/index.js";
 import type { ToolName } from "../tools/index.js";
 import type { WorkspaceAccess } from "../sandbox/types.js";
 
@@ -22,7 +21,7 @@ export interface LoopOutcome {
   stopDetail: string;
   modelCalls: number;
   filesChanged: string[];
-  commands: { command: string; cwd: string; exitCode: number | null; timedOut: boolean }[];
+  commands: CommandRun[];
 }
 
 export interface BriefContext {

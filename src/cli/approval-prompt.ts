@@ -1,5 +1,5 @@
 import readline from "node:readline";
-import type { ApprovalAnswer, ApprovalRequest } from "../safety/policy.js";
+import type { ApprovalAnswer, ApprovalRequest } from "../core/index.js";
 import type { Output } from "./printers/human.js";
 
 /** Asks a person to approve a paused command or file change; null when nobody can answer (stdin closed). */

@@ -3,7 +3,7 @@ import { priceTableFor } from "../cost/price-config.js";
 import type { PriceTable } from "../cost/prices.js";
 import { probeOllama } from "../models/ollama-probe.js";
 import { safetyPolicyFrom } from "../safety/config.js";
-import type { SafetyPolicy } from "../safety/policy.js";
+import type { SafetyPolicy } from "../core/index.js";
 import { setupModels, type ModelSetup } from "./model-setup.js";
 
 /** What `run` and `resume` need from the configuration. */

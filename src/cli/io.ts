@@ -1,5 +1,5 @@
 import type { Clock } from "../runtime/clock.js";
-import type { EventSink } from "../runtime/events.js";
+import type { EventSink } from "../core/index.js";
 import { HumanPrinter, type Output } from "./printers/human.js";
 import { JsonPrinter } from "./printers/json.js";
 

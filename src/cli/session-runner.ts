@@ -1,20 +1,18 @@
 import { Command } from "@langchain/langgraph";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { isApprovalRequest, type ApprovalRequest, type SafetyPolicy } from "../safety/policy.js";
+import { type ApprovalRequest, type EventSink, isApprovalRequest, isBudgetStop, type Limits, type SafetyPolicy } from "../core/index.js";
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { selectSandbox } from "../sandbox/index.js";
 import type { Budget } from "../cost/budget.js";
-import { budgetHint, planBudgetResume } from "../cost/budget-resume.js";
+import { budgetHint, planBudgetResume } from "../graph/budget-resume.js";
 import type { PriceTable } from "../cost/prices.js";
 import { summarizeUsage } from "../cost/usage.js";
 import { renderFinalReport } from "../graph/report.js";
-import type { Limits } from "../graph/schemas.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
 import { openMemory } from "../memory/open-memory.js";
 import type { Clock } from "../runtime/clock.js";
-import type { EventSink } from "../runtime/events.js";
 import { killActiveCommands } from "../tools/active-commands.js";
 import type { SessionDatabase } from "../sessions/database.js";
 import { SessionLock } from "../sessions/session-lock.js";
@@ -141,7 +139,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     const status = state.status === "running" ? "failed" : state.status;
     sessions.update(o.sessionId, { status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
     let report = state.finalReport || renderFinalReport(state, o.prices);
-    if (state.status === "limit_reached" && state.stoppedByBudget) report += `\n${budgetHint(o.sessionId, state.stopReason, usage)}`;
+    if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(o.sessionId, state.stop, usage)}`;
     o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {

@@ -1,9 +1,8 @@
-import type { AgentName } from "../runtime/events.js";
+import { MODEL_ROLES, type ModelRole } from "../core/index.js";
 import { ConfigError, envValue } from "./sources.js";
 import { flagValue, httpUrl, wholeNumber, type ConfigFlags, type FlagSource, type TextFlag } from "./values.js";
 
-export type ModelRole = AgentName | "planner";
-export const MODEL_ROLES: readonly ModelRole[] = ["planner", "researcher", "coder", "reviewer"];
+export { MODEL_ROLES, type ModelRole };
 
 /** Everything needed to talk to one OpenAI-compatible chat-completions endpoint. */
 export interface ModelSettings {

@@ -6,9 +6,9 @@ import { z } from "zod";
  * so a typo is reported instead of silently ignored.
  */
 
-export const APPROVAL_MODES = ["ask", "auto", "read-only"] as const;
-export const approvalModeSchema = z.enum(APPROVAL_MODES);
-export type ApprovalMode = z.infer<typeof approvalModeSchema>;
+import { APPROVAL_MODES, approvalModeSchema, type ApprovalMode } from "../core/index.js";
+
+export { APPROVAL_MODES, approvalModeSchema, type ApprovalMode };
 
 /** What one model costs, in USD per 1M tokens. */
 export const modelPriceSchema = z.strictObject({

@@ -1,4 +1,4 @@
-import type { UsageTotals } from "../runtime/events.js";
+import type { UsageTotals } from "../core/index.js";
 import { BUILT_IN_SOURCE } from "./prices.js";
 import type { UsageSummary } from "./usage.js";
 

@@ -1,5 +1,4 @@
-import type { UsageByKey } from "../graph/schemas.js";
-import type { ModelCallEvent, UsageTotals } from "../runtime/events.js";
+import type { UsageByKey, ModelCallEvent, UsageTotals } from "../core/index.js";
 import type { PriceTable } from "./prices.js";
 import { addUsage, summarizeUsage, usageKey } from "./usage.js";
 

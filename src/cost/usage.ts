@@ -1,4 +1,4 @@
-import type { TokenUsage, UsageByKey } from "../graph/schemas.js";
+import type { TokenUsage, UsageByKey, UsageLine, UsageSummary } from "../core/index.js";
 import { costUsd, findPrice, type PriceTable } from "./prices.js";
 
 const ZERO: TokenUsage = { inputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
@@ -35,27 +35,7 @@ export function addUsage(current: UsageByKey, next: UsageByKey): UsageByKey {
   return out;
 }
 
-export interface UsageLine extends TokenUsage {
-  agent: string;
-  model: string;
-  /** null: no price is known for this model. */
-  costUsd: number | null;
-  priceSource: string | null;
-}
-
-export interface UsageSummary {
-  inputTokens: number;
-  outputTokens: number;
-  calls: number;
-  estimatedCalls: number;
-  /** null when any model that was used has no known price: a partial sum would look like the whole cost. */
-  costUsd: number | null;
-  /** What the priced models cost: a lower bound when costUsd is null. */
-  knownCostUsd: number;
-  /** Models used without a known price. */
-  unpricedModels: string[];
-  lines: UsageLine[];
-}
+export type { UsageLine, UsageSummary };
 
 /** Micro-dollars are plenty, and they keep float noise (0.027999999999999997) out of reports and JSON. */
 function roundUsd(usd: number): number {

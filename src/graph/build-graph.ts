@@ -1,11 +1,9 @@
-import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { END, START, StateGraph } from "@langchain/langgraph";
+import { type BaseCheckpointSaver, END, START, StateGraph } from "@langchain/langgraph";
 import { AGENT_SPECS } from "../agents/index.js";
 import { buildAgent } from "../agents/build-agent.js";
 import type { AgentSpec } from "../agents/types.js";
 import { DEFAULT_PRICE_TABLE } from "../cost/prices.js";
-import type { GraphDeps } from "./deps.js";
-import { DEFAULT_CALL_TIMEOUT_MS } from "./deps.js";
+import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "./deps.js";
 import { createFinishNode } from "./nodes/finish.js";
 import { createPlannerNode } from "./nodes/planner/index.js";
 import { createSubAgentNode } from "./nodes/sub-agent.js";

@@ -2,8 +2,7 @@ import type { Budget } from "../cost/budget.js";
 import type { PriceTable } from "../cost/prices.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
-import type { EventSink } from "../runtime/events.js";
-import type { SafetyPolicy } from "../safety/policy.js";
+import type { EventSink, SafetyPolicy } from "../core/index.js";
 import type { ToolDeps } from "../tools/types.js";
 
 /** What a run takes from its own configuration (a Studio or API run's `configurable`) before its first plan. */

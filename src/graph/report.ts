@@ -1,3 +1,4 @@
+import { describeStop } from "../core/index.js";
 import { usageReportLines } from "../cost/format.js";
 import { DEFAULT_PRICE_TABLE, type PriceTable } from "../cost/prices.js";
 import { summarizeUsage } from "../cost/usage.js";
@@ -14,7 +15,7 @@ const STATUS_TITLE: Record<string, string> = {
 export function renderFinalReport(state: WorkspaceStateValue, prices: PriceTable = DEFAULT_PRICE_TABLE): string {
   const lines: string[] = [`${STATUS_TITLE[state.status] ?? state.status}: ${state.task}`];
   if (state.summary) lines.push(state.summary);
-  if (state.stopReason) lines.push(`Reason: ${state.stopReason}`);
+  if (state.stop) lines.push(`Reason: ${describeStop(state.stop)}`);
   const done = state.plan.filter((s) => s.status === "done");
   const notDone = state.plan.filter((s) => s.status !== "done");
   const f = state.foldedSteps;

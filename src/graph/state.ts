@@ -1,20 +1,6 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { DEFAULT_SAFETY, safetyPolicySchema } from "../safety/policy.js";
-import {
-  agentReportSchema,
-  caps,
-  commandRecordSchema,
-  countersSchema,
-  findingSchema,
-  foldedStepsSchema,
-  limitsSchema,
-  planStepSchema,
-  reviewSchema,
-  routeSchema,
-  sessionStatusSchema,
-  usageByKeySchema,
-} from "./schemas.js";
+import { agentReportSchema, caps, commandRecordSchema, countersSchema, DEFAULT_SAFETY, findingSchema, foldedStepsSchema, limitsSchema, planStepSchema, reviewSchema, routeSchema, safetyPolicySchema, sessionStatusSchema, stopReasonSchema, usageByKeySchema } from "../core/index.js";
 import { addUsage } from "../cost/usage.js";
 
 /** Append, keeping only the newest `max` entries so the channel stays bounded. */
@@ -81,10 +67,8 @@ export const WorkspaceState = new StateSchema({
   }),
   counters: countersSchema.default(() => countersSchema.parse({})),
   status: sessionStatusSchema.default("running"),
-  /** Why the session stopped early, when it did. */
-  stopReason: z.string().default(""),
-  /** The stop was the token or cost budget: `resume` with a higher budget continues the session. */
-  stoppedByBudget: z.boolean().default(false),
+  /** Why the session stopped early, when it did (data: a budget stop can be continued with a higher budget). */
+  stop: stopReasonSchema.nullable().default(null),
   /** The planner's closing summary. */
   summary: z.string().default(""),
   finalReport: z.string().default(""),

@@ -1,4 +1,4 @@
-import { clip } from "../graph/schemas.js";
+import { clip, describeStop, isBudgetStop } from "../core/index.js";
 import type { MemoryKind, SessionOutcome } from "./types.js";
 
 export interface MemoryDraft {
@@ -15,7 +15,7 @@ export interface MemoryDraft {
 export function extractMemories(o: SessionOutcome): MemoryDraft[] {
   const drafts: MemoryDraft[] = [];
   const task = clip(o.task, 200);
-  const outcome = o.summary || o.stopReason || "no summary";
+  const outcome = o.summary || describeStop(o.stop) || "no summary";
   const steps = o.plan.map((s) => `${s.agent} ${s.status}: ${clip(s.goal, 100)}`).join("; ");
   drafts.push({ kind: "summary", text: clip(`Task "${task}" ended ${o.status}: ${clip(outcome, 300)}. Steps: ${steps}`, 900), source: "" });
 
@@ -63,8 +63,8 @@ function lessons(o: SessionOutcome, task: string): MemoryDraft[] {
     if (s.status === "failed") out.push({ kind: "lesson", text: clip(`Step failed during "${task}": ${clip(s.goal, 200)} — ${s.result}`, 600), source: "" });
   }
   // A spent token or cost budget says nothing about the project: not a lesson.
-  if (o.status !== "done" && o.stopReason && !/budget/i.test(o.stopReason)) {
-    out.push({ kind: "lesson", text: clip(`Task "${task}" stopped (${o.status}): ${o.stopReason}`, 500), source: "" });
+  if (o.status !== "done" && o.stop && !isBudgetStop(o.stop)) {
+    out.push({ kind: "lesson", text: clip(`Task "${task}" stopped (${o.status}): ${describeStop(o.stop)}`, 500), source: "" });
   }
   return out;
 }

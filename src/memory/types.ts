@@ -1,4 +1,4 @@
-import type { CommandRecord, Review } from "../graph/schemas.js";
+import type { CommandRecord, Review, StopReason } from "../core/index.js";
 
 /**
  * Long-term memory seam. The planner recalls memories for the task before planning, the researcher searches
@@ -44,7 +44,7 @@ export interface SessionOutcome {
   task: string;
   status: string;
   summary: string;
-  stopReason: string;
+  stop: StopReason | null;
   plan: { id: string; agent: string; goal: string; status: string; result: string; fixesReview?: string }[];
   findings: { source: string; note: string }[];
   reviews: Review[];

@@ -1,5 +1,5 @@
 import type { SafetySettings } from "../config/index.js";
-import { safetyPolicySchema, type SafetyPolicy } from "./policy.js";
+import { safetyPolicySchema, type SafetyPolicy } from "../core/index.js";
 
 /**
  * The safety settings come from src/config (flags, MINI_CURSOR_APPROVAL, `mini-cursor.json`, the user config);

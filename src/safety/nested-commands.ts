@@ -1,5 +1,15 @@
 import { skipOptions } from "./command-wrappers.js";
-import type { CommandOrigin } from "./shell-words.js";
+
+export type CommandOrigin =
+  | "script"
+  | "command-substitution"
+  | "process-substitution"
+  | "shell-string"
+  | "eval"
+  /** A here-document, here-string, or text piped in by `cat <<EOF` / `echo`, run by a shell. */
+  | "stdin"
+  | "xargs"
+  | "find-exec";
 
 /** Commands hidden inside another command's arguments: `bash -c "…"`, `eval …`, `xargs rm`, `find -exec rm {} \;`. */
 export type NestedCommand =

@@ -1,9 +1,10 @@
 import { programName, unwrapCommand } from "./command-wrappers.js";
-import { nestedCommands } from "./nested-commands.js";
+import { nestedCommands, type CommandOrigin } from "./nested-commands.js";
 import { lexShell, type LexRedirect, type LexToken, type LexWord, type Substitution } from "./shell-lexer.js";
 import { substituteVariables } from "./shell-variables.js";
 
 export { programName };
+export type { CommandOrigin };
 
 /**
  * Splits a bash command line into the simple commands it would run — including those inside `$( … )`, backticks,
@@ -11,16 +12,6 @@ export { programName };
  * `env VAR=x` or `timeout 5` removed. It reads, it never runs anything, and it never throws.
  */
 
-export type CommandOrigin =
-  | "script"
-  | "command-substitution"
-  | "process-substitution"
-  | "shell-string"
-  | "eval"
-  /** A here-document, here-string, or text piped in by `cat <<EOF` / `echo`, run by a shell. */
-  | "stdin"
-  | "xargs"
-  | "find-exec";
 
 /**
  * Where a command sits in a pipeline: data flows from lower to higher `stage` of the same `pipeline`. A command in

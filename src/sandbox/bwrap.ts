@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { existingCredentialLocations } from "../tools/credential-paths.js";
+import { existingCredentialLocations } from "../safety/credential-files.js";
 import type { WorkspaceAccess } from "./types.js";
 
 /**

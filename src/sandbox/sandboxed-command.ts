@@ -1,7 +1,7 @@
 import { readlinkSync } from "node:fs";
 import os from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { isProcessAlive } from "../tools/process-tree.js";
+import { isProcessAlive } from "../runtime/process-tree.js";
 import { buildBwrapArgs, type BwrapOptions } from "./bwrap.js";
 import type { CommandSandbox } from "./types.js";
 

@@ -6,7 +6,7 @@ import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory } from "../memory/open-memory.js";
 import { probeOllama } from "../models/ollama-probe.js";
 import { systemClock } from "../runtime/clock.js";
-import type { EventSink } from "../runtime/events.js";
+import type { EventSink } from "../core/index.js";
 import { logger } from "../runtime/logger.js";
 import { safetyPolicyFrom } from "../safety/config.js";
 import { selectSandbox } from "../sandbox/select.js";

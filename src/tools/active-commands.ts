@@ -1,4 +1,4 @@
-import { killProcessTree, killProcessTreeNow, type ProcessTreeTarget } from "./process-tree.js";
+import { killProcessTree, killProcessTreeNow, type ProcessTreeTarget } from "../runtime/process-tree.js";
 import { logger } from "../runtime/logger.js";
 
 /**

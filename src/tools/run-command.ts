@@ -13,7 +13,7 @@ import {
 import { logger } from "../runtime/logger.js";
 import { HeadTailBuffer } from "./output-capture.js";
 import { registerActiveCommand, unregisterActiveCommand } from "./active-commands.js";
-import { killProcessTree, type ProcessTreeTarget } from "./process-tree.js";
+import { killProcessTree, type ProcessTreeTarget } from "../runtime/process-tree.js";
 
 export interface RunCommandOptions {
   command: string;

@@ -5,7 +5,7 @@ import { createInterface } from "node:readline";
 import { tool } from "@langchain/core/tools";
 import { rgPath } from "@vscode/ripgrep";
 import { z } from "zod";
-import { credentialFilesAllowed, credentialMatcher, credentialRefusal, credentialSearchExclusions } from "./credential-paths.js";
+import { credentialFilesAllowed, credentialMatcher, credentialRefusal, credentialSearchExclusions } from "../safety/credential-files.js";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 import { truncateLine } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";

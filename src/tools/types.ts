@@ -1,6 +1,6 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { MemoryStore } from "../memory/types.js";
-import type { ProgressEvent } from "../runtime/events.js";
+import type { CommandRun, ProgressEvent } from "../core/index.js";
 import type { CommandSandbox } from "../sandbox/types.js";
 
 /**
@@ -26,7 +26,7 @@ export interface ToolDeps {
 export interface ToolArtifact {
   ok: boolean;
   filesChanged?: string[];
-  command?: { command: string; cwd: string; exitCode: number | null; timedOut: boolean; durationMs: number };
+  command?: CommandRun & { durationMs: number };
 }
 
 export type WorkspaceTool = StructuredToolInterface;

@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from "./credential-paths.js";
+import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from "../safety/credential-files.js";
 import { errorCode } from "./tool-result.js";
 
 /**

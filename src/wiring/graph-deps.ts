@@ -4,7 +4,7 @@ import type { PriceTable } from "../cost/prices.js";
 import type { GraphDeps, RunSettings } from "../graph/deps.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
-import type { EventSink } from "../runtime/events.js";
+import type { EventSink } from "../core/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
 
 export interface WiringInput {

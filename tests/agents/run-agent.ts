@@ -7,8 +7,7 @@ import type { AgentSpec } from "../../src/agents/types.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
 import { memoryOff } from "../../src/memory/types.js";
 import type { ModelProvider } from "../../src/models/chat-model.js";
-import { EventRecorder } from "../../src/runtime/events.js";
-import { DEFAULT_SAFETY, type SafetyPolicy } from "../../src/safety/policy.js";
+import { DEFAULT_SAFETY, EventRecorder, type SafetyPolicy } from "../../src/core/index.js";
 
 export interface AgentRunOptions {
   workspace: string;

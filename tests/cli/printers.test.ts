@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { HumanPrinter, type Output } from "../../src/cli/printers/human.js";
 import { JsonPrinter } from "../../src/cli/printers/json.js";
-import type { ProgressEvent } from "../../src/runtime/events.js";
+import type { ProgressEvent } from "../../src/core/index.js";
 
 class Captured implements Output {
   readonly writes: string[] = [];

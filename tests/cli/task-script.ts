@@ -1,5 +1,4 @@
-import type { ScriptedReply, ScriptedRequest } from "../helpers/scripted-openai-server.js";
-import { toolResults } from "../helpers/scripted-openai-server.js";
+import { type ScriptedReply, type ScriptedRequest, toolResults } from "../helpers/scripted-openai-server.js";
 
 /**
  * A scripted model that plays all four roles for a small real task: write a module and its unit test, run

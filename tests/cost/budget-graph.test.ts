@@ -5,13 +5,11 @@ import { AIMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Budget } from "../../src/cost/budget.js";
-import { planBudgetResume } from "../../src/cost/budget-resume.js";
+import { planBudgetResume } from "../../src/graph/budget-resume.js";
 import { DEFAULT_PRICE_TABLE, priceRules, type PriceTable } from "../../src/cost/prices.js";
 import { testGraph } from "../graph/wire.js";
-import { DEFAULT_LIMITS, type Limits } from "../../src/graph/schemas.js";
+import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder, type Limits, type ModelCallEvent } from "../../src/core/index.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { EventRecorder, type ModelCallEvent } from "../../src/runtime/events.js";
-import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
 import { calls, finishPlan, plan, scriptedModels, type Reply } from "../graph/scripted-models.js";
 
 let root = "";
@@ -73,7 +71,7 @@ describe("token and cost budgets in the graph", () => {
   it("stops before the planner's next call once a run used the budget up, and continues under a higher one", async () => {
     const s = session(coderAndReview, { tokens: 300 });
     const stopped = await s.start();
-    expect(stopped).toMatchObject({ status: "limit_reached", stoppedByBudget: true, stopReason: "token budget of 300 reached (330 used)" });
+    expect(stopped).toMatchObject({ status: "limit_reached", stop: { kind: "token_budget", detail: "token budget of 300 reached (330 used)" } });
     expect(stopped.plan.map((p) => [p.id, p.status])).toEqual([
       ["s1", "done"],
       ["s2", "pending"],
@@ -86,7 +84,7 @@ describe("token and cost budgets in the graph", () => {
 
     expect(planBudgetResume(stopped, { tokens: 300 }, DEFAULT_PRICE_TABLE)).toEqual({ kind: "refuse", reason: "the token budget of 300 reached (330 used)" });
     const done = await s.continueWith({ tokens: 10_000 });
-    expect(done).toMatchObject({ status: "done", stoppedByBudget: false, stopReason: "" });
+    expect(done).toMatchObject({ status: "done", stop: null });
     expect(s.models.seen.coder).toHaveLength(2);
     expect(s.models.seen.planner).toHaveLength(3);
     expect(String(s.models.seen.planner?.[1]?.[1]?.content)).toContain("Latest report (s1, coder, done)");
@@ -101,7 +99,7 @@ describe("token and cost budgets in the graph", () => {
   it("stops before routing a step when the planner's own call used the budget up, and routes it on continuation", async () => {
     const s = session(coderAndReview, { tokens: 400 });
     const stopped = await s.start();
-    expect(stopped).toMatchObject({ status: "limit_reached", stoppedByBudget: true, stopReason: "token budget of 400 reached (440 used)", lastReport: null });
+    expect(stopped).toMatchObject({ status: "limit_reached", stop: { kind: "token_budget", detail: "token budget of 400 reached (440 used)" }, lastReport: null });
     expect(s.models.seen.planner).toHaveLength(2);
 
     const resume = planBudgetResume(stopped, { tokens: 1000 }, DEFAULT_PRICE_TABLE);
@@ -118,7 +116,7 @@ describe("token and cost budgets in the graph", () => {
     const prices = priceRules({ "fake-*": { input: 1000, output: 1000 } }, "test");
     const s = session(coderAndReview, { usd: 0.3 }, prices);
     const stopped = await s.start();
-    expect(stopped.stopReason).toBe("cost budget of $0.3000 reached ($0.3300 used)");
+    expect(stopped.stop).toEqual({ kind: "cost_budget", detail: "cost budget of $0.3000 reached ($0.3300 used)" });
     expect(stopped.finalReport).toContain("Cost: $0.3300");
     expect((await s.continueWith({ usd: 5 })).status).toBe("done");
   });
@@ -126,7 +124,7 @@ describe("token and cost budgets in the graph", () => {
   it("does not continue a session another limit stopped", async () => {
     const s = session(coderAndReview, { tokens: 100_000 }, DEFAULT_PRICE_TABLE, { maxAgentRuns: 1 });
     const stopped = await s.start();
-    expect(stopped).toMatchObject({ status: "limit_reached", stoppedByBudget: false });
+    expect(stopped).toMatchObject({ status: "limit_reached", stop: { kind: "agent_runs" } });
     expect(planBudgetResume(stopped, { tokens: 1e9 }, DEFAULT_PRICE_TABLE)).toMatchObject({ kind: "refuse", reason: expect.stringMatching(/another limit \(sub-agent runs/) });
   });
 

@@ -4,13 +4,11 @@ import path from "node:path";
 import { AIMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { planBudgetResume } from "../../src/cost/budget-resume.js";
+import { planBudgetResume } from "../../src/graph/budget-resume.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
 import { testGraph } from "../graph/wire.js";
-import { DEFAULT_LIMITS } from "../../src/graph/schemas.js";
+import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder, type ModelCallEvent } from "../../src/core/index.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { EventRecorder, type ModelCallEvent } from "../../src/runtime/events.js";
-import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
 import { calls, finishPlan, plan, scriptedModels } from "../graph/scripted-models.js";
 
 let root = "";
@@ -41,7 +39,7 @@ describe("budget inside a sub-agent run", () => {
     const stopped = (await graphWith(300).getState(config)).values as WorkspaceStateValue;
     // planner 110 + coder 110 + 110 = 330: the third coder call is never made.
     expect(models.seen.coder).toHaveLength(2);
-    expect(stopped).toMatchObject({ status: "limit_reached", stoppedByBudget: true, stopReason: "token budget of 300 reached (330 used)" });
+    expect(stopped).toMatchObject({ status: "limit_reached", stop: { kind: "token_budget", detail: "token budget of 300 reached (330 used)" } });
     expect(stopped.plan[0]).toMatchObject({ status: "failed", result: expect.stringMatching(/^Stopped: token budget of 300 reached/) });
 
     const resume = planBudgetResume(stopped, { tokens: 5000 }, DEFAULT_PRICE_TABLE);

@@ -6,10 +6,8 @@ import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { countTokens } from "../../src/agents/context-budget.js";
 import { testGraph } from "./wire.js";
-import { DEFAULT_LIMITS, type Limits } from "../../src/graph/schemas.js";
+import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder, type Limits } from "../../src/core/index.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { EventRecorder } from "../../src/runtime/events.js";
-import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
 import { calls, finishPlan, plan, scriptedModels, type Reply } from "./scripted-models.js";
 
 let root = "";

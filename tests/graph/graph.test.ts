@@ -5,10 +5,8 @@ import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messag
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testGraph } from "./wire.js";
-import { DEFAULT_LIMITS, type Limits } from "../../src/graph/schemas.js";
+import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder, type Limits } from "../../src/core/index.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { DEFAULT_SAFETY } from "../../src/safety/policy.js";
-import { EventRecorder } from "../../src/runtime/events.js";
 import { calls, finishPlan, plan, say, scriptedModels, type Reply } from "./scripted-models.js";
 
 let root = "";
@@ -145,7 +143,7 @@ describe("planner → sub-agents graph", () => {
       { maxAgentRuns: 1 },
     );
     expect(state.status).toBe("limit_reached");
-    expect(state.stopReason).toMatch(/sub-agent runs/);
+    expect(state.stop).toMatchObject({ kind: "agent_runs" });
     expect(state.plan.map((s) => s.status)).toEqual(["done", "skipped"]);
     expect(state.finalReport).toMatch(/Not done:[\s\S]*Change things/);
     expect(events.events.some((e) => e.type === "limit_reached")).toBe(true);

@@ -9,7 +9,7 @@ import {
   replacePending,
 } from "../../src/graph/nodes/planner/plan-ops.js";
 import { routeFromPlanner } from "../../src/graph/routing.js";
-import type { PlanStep } from "../../src/graph/schemas.js";
+import type { PlanStep } from "../../src/core/index.js";
 import { WorkspaceState } from "../../src/graph/state.js";
 
 const step = (id: string, agent: PlanStep["agent"], status: PlanStep["status"]): PlanStep => ({
@@ -105,8 +105,7 @@ function defaults(): typeof WorkspaceState.State {
     safety: { approval: "auto", approveFileChanges: false, allow: [], deny: [], allowNetwork: false },
     approvedPatterns: [],
     status: "running",
-    stopReason: "",
-    stoppedByBudget: false,
+    stop: null,
     summary: "",
     finalReport: "",
   };

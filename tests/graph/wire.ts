@@ -4,7 +4,7 @@ import { DEFAULT_PRICE_TABLE, type PriceTable } from "../../src/cost/prices.js";
 import { compileGraph } from "../../src/graph/build-graph.js";
 import { memoryOff, type MemoryStore } from "../../src/memory/types.js";
 import type { ModelProvider } from "../../src/models/chat-model.js";
-import type { EventSink } from "../../src/runtime/events.js";
+import type { EventSink } from "../../src/core/index.js";
 import type { SandboxStatus } from "../../src/sandbox/types.js";
 import { wireGraphDeps } from "../../src/wiring/graph-deps.js";
 

@@ -8,7 +8,7 @@ const outcome: SessionOutcome = {
   task: "Add a sum module with tests",
   status: "done",
   summary: "sum() and its tests are in place.",
-  stopReason: "",
+  stop: null,
   plan: [
     { id: "s1", agent: "researcher", goal: "Find the test runner", status: "done", result: "vitest via npm test" },
     { id: "s2", agent: "coder", goal: "Write src/sum.ts and a test", status: "done", result: "wrote sum.ts; npm test passes" },
@@ -55,7 +55,7 @@ describe("extractMemories", () => {
       ...outcome,
       status: "limit_reached",
       summary: "",
-      stopReason: "review rounds: 3 rounds of fixes were used",
+      stop: { kind: "review_rounds", detail: "3 rounds of fixes were used" },
       plan: [{ id: "s1", agent: "coder", goal: "Migrate the DB", status: "failed", result: "psql is not installed" }],
       reviews: [],
       commands: [],

@@ -1,5 +1,4 @@
-import type { ScriptedReply, ScriptedRequest } from "../helpers/scripted-openai-server.js";
-import { toolResults } from "../helpers/scripted-openai-server.js";
+import { type ScriptedReply, type ScriptedRequest, toolResults } from "../helpers/scripted-openai-server.js";
 import { roleOf } from "../cli/task-script.js";
 
 /**

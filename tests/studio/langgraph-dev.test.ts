@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import type { ProgressEvent } from "../../src/runtime/events.js";
+import type { ProgressEvent } from "../../src/core/index.js";
 import {
   hasToolResult,
   startScriptedOpenAIServer,

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { credentialSearchExclusions, isCredentialPath } from "../../src/tools/credential-paths.js";
+import { credentialSearchExclusions, isCredentialPath } from "../../src/safety/credential-files.js";
 import { createReadFileTool } from "../../src/tools/read-file.js";
 import { createSearchCodeTool } from "../../src/tools/search-code.js";
 import { createWriteFileTool } from "../../src/tools/write-file.js";

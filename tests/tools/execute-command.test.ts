@@ -1,10 +1,10 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { ProgressEvent } from "../../src/runtime/events.js";
+import type { ProgressEvent } from "../../src/core/index.js";
 import { createExecuteCommandTool } from "../../src/tools/execute-command.js";
 import { activeCommandCount, killActiveCommands } from "../../src/tools/active-commands.js";
-import { isProcessAlive } from "../../src/tools/process-tree.js";
+import { isProcessAlive } from "../../src/runtime/process-tree.js";
 import { callTool, makeWorkspace, type TempWorkspace } from "./helpers.js";
 
 let ws: TempWorkspace;

@@ -4,7 +4,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { allowingPatterns, commandPatternFor, evaluateCommand } from "../../safety/command-rules.js";
-import { approvalAnswerSchema, type ApprovalRequest, type SafetyPolicy } from "../../safety/policy.js";
+import { approvalAnswerSchema, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
 import { AgentRunState, type Decision } from "../run-state.js";
 import type { AgentDeps } from "./deps.js";
 

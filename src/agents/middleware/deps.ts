@@ -2,7 +2,7 @@ import type { Budget } from "../../cost/budget.js";
 import type { PriceTable } from "../../cost/prices.js";
 import type { MemoryStore } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
-import type { ProgressEvent } from "../../runtime/events.js";
+import type { ProgressEvent } from "../../core/index.js";
 import type { ToolDeps } from "../../tools/types.js";
 import type { AgentSpec } from "../types.js";
 

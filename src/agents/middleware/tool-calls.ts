@@ -1,6 +1,5 @@
-import { ToolMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { ToolInputParsingException, tool, type StructuredToolInterface } from "@langchain/core/tools";
-import { AIMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";

@@ -3,7 +3,7 @@ import { createMiddleware } from "langchain";
 import { budgetExceeded } from "../../cost/budget.js";
 import { measureCall } from "../../cost/estimate.js";
 import { addUsage, summarizeUsage, usageKey } from "../../cost/usage.js";
-import type { UsageByKey } from "../../graph/schemas.js";
+import type { UsageByKey } from "../../core/index.js";
 import { toolsOverhead } from "../context-budget.js";
 import { AgentRunState, type AgentRunValue } from "../run-state.js";
 import { ESTIMATED_USAGE, runUsage, textOf } from "../transcript.js";
@@ -26,7 +26,7 @@ function sessionUsage(deps: UsageDeps, state: AgentRunValue, model: string): Usa
 
 /** Why the session's budget is used up, or null while there is room (checked before every model call). */
 export function sessionBudgetSpent(deps: UsageDeps, state: AgentRunValue): string | null {
-  return budgetExceeded(sessionUsage(deps, state, deps.models.describe(deps.spec.name)), deps.budget, deps.prices);
+  return budgetExceeded(sessionUsage(deps, state, deps.models.describe(deps.spec.name)), deps.budget, deps.prices)?.detail ?? null;
 }
 
 /** Whether the newest tool results include a successful finish call: the run is over even if other calls followed it. */

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { caps, clip } from "../../graph/schemas.js";
+import { caps, clip } from "../../core/index.js";
 import { renderBrief, stoppedBecause } from "../brief.js";
 import type { AgentSpec } from "../types.js";
 import { researcherSystemPrompt } from "./prompt.js";

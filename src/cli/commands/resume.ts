@@ -1,16 +1,14 @@
 import { z } from "zod";
 import { budgetSchema } from "../../cost/budget.js";
-import { budgetHint, planBudgetResume } from "../../cost/budget-resume.js";
+import { budgetHint, planBudgetResume } from "../../graph/budget-resume.js";
 import { summarizeUsage } from "../../cost/usage.js";
 import { compileGraph } from "../../graph/build-graph.js";
-import { DEFAULT_LIMITS, limitsSchema } from "../../graph/schemas.js";
+import { DEFAULT_LIMITS, isBudgetStop, limitsSchema, silentSink } from "../../core/index.js";
 import type { WorkspaceStateValue } from "../../graph/state.js";
 import { memoryOff } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
-import { silentSink } from "../../runtime/events.js";
-import type { SessionDatabase } from "../../sessions/database.js";
+import { openSessionDatabase, type SessionDatabase } from "../../sessions/database.js";
 import type { Clock } from "../../runtime/clock.js";
-import { openSessionDatabase } from "../../sessions/database.js";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { BUDGET_OPTIONS, parseBudgetFlags, raiseBudget, requirePricesForCostBudget } from "../budget-setup.js";
@@ -69,7 +67,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (session.status === "done" || session.status === "failed") return finished();
     // Only a budget stop can go on, and only under a higher budget.
     const stoppedState = session.status === "limit_reached" ? await readSessionState(database, session.id) : null;
-    if (stoppedState && !stoppedState.stoppedByBudget) return finished();
+    if (stoppedState && !isBudgetStop(stoppedState.stop)) return finished();
     const stored = storedSchema.parse(JSON.parse(session.options));
     const budget = raiseBudget(stored.budget, budgetFlags);
     const { models, safety, prices } = await setupSessionConfig({ model: values.model, baseUrl: values["base-url"] }, workspace, io.env);
@@ -80,7 +78,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       printer.emit({
         type: "notice",
         level: "info",
-        message: `Session ${session.id} stopped at its budget and cannot continue: ${continuation.reason}. ${budgetHint(session.id, stoppedState?.stopReason ?? "", used)}`,
+        message: `Session ${session.id} stopped at its budget and cannot continue: ${continuation.reason}. ${budgetHint(session.id, stoppedState?.stop ?? null, used)}`,
       });
       return exitCodeForStatus(session.status);
     }

@@ -1,5 +1,5 @@
 import type { Budget } from "../../cost/budget.js";
-import { DEFAULT_LIMITS, type Limits } from "../../graph/schemas.js";
+import { DEFAULT_LIMITS, type Limits } from "../../core/index.js";
 import type { Clock } from "../../runtime/clock.js";
 import { openSessionDatabase } from "../../sessions/database.js";
 import { newSessionId } from "../../sessions/session-id.js";

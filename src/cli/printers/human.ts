@@ -1,5 +1,5 @@
 import { runningTotal } from "../../cost/format.js";
-import type { EventSink, ProgressEvent, UsageTotals } from "../../runtime/events.js";
+import type { EventSink, ProgressEvent, UsageTotals } from "../../core/index.js";
 
 export interface Output {
   write(text: string): void;

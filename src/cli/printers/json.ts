@@ -1,5 +1,5 @@
 import type { Clock } from "../../runtime/clock.js";
-import type { EventSink, ProgressEvent } from "../../runtime/events.js";
+import type { EventSink, ProgressEvent } from "../../core/index.js";
 import type { Output } from "./human.js";
 
 /** `--json`: one JSON object per line, each with an ISO timestamp `ts` and a `type`. */

@@ -17,7 +17,7 @@ export function createFinishNode(deps: GraphDeps) {
         task: state.task,
         status,
         summary: state.summary,
-        stopReason: state.stopReason,
+        stop: state.stop,
         plan: state.plan.map(({ id, agent, goal, status: stepStatus, result, fixesReview }) => ({ id, agent, goal, status: stepStatus, result, ...(fixesReview ? { fixesReview } : {}) })),
         findings: state.findings.map(({ source, note }) => ({ source, note })),
         reviews: state.reviews,

@@ -5,7 +5,7 @@ import { readOutcome, runUsage } from "../../agents/transcript.js";
 import type { AgentSpec } from "../../agents/types.js";
 import { usageKey } from "../../cost/usage.js";
 import type { GraphDeps } from "../deps.js";
-import { clip, type AgentReport } from "../schemas.js";
+import { clip, type AgentReport } from "../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
 
 const CHANGING_TOOLS = new Set(["write_file", "edit_file", "execute_command"]);

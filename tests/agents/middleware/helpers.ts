@@ -6,11 +6,9 @@ import { readOutcome } from "../../../src/agents/transcript.js";
 import type { AgentRunValue } from "../../../src/agents/run-state.js";
 import type { AgentSpec } from "../../../src/agents/types.js";
 import { DEFAULT_PRICE_TABLE } from "../../../src/cost/prices.js";
-import type { UsageByKey } from "../../../src/graph/schemas.js";
+import { type ApprovalAnswer, type ApprovalRequest, DEFAULT_SAFETY, EventRecorder, isApprovalRequest, type ProgressEvent, type SafetyPolicy, type UsageByKey } from "../../../src/core/index.js";
 import { memoryOff } from "../../../src/memory/types.js";
 import type { ModelProvider } from "../../../src/models/chat-model.js";
-import { EventRecorder, type ProgressEvent } from "../../../src/runtime/events.js";
-import { DEFAULT_SAFETY, isApprovalRequest, type ApprovalAnswer, type ApprovalRequest, type SafetyPolicy } from "../../../src/safety/policy.js";
 
 export interface HarnessOptions {
   workspace: string;

@@ -1,4 +1,4 @@
-import { clip, type AgentReport } from "../../schemas.js";
+import { clip, type AgentReport } from "../../../core/index.js";
 import type { WorkspaceStateValue } from "../../state.js";
 
 /**

@@ -1,9 +1,7 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import type { GraphDeps } from "../../deps.js";
-import { DEFAULT_CALL_TIMEOUT_MS } from "../../deps.js";
-import { clip, type AgentReport, type PlanStep, type SessionStatus } from "../../schemas.js";
+import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
+import { type AgentReport, clip, describeStop, type PlanStep, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
-import type { SafetyPolicy } from "../../../safety/policy.js";
 import { budgetExceeded } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
 import { UsageMeter } from "../../../cost/usage-meter.js";
@@ -62,9 +60,9 @@ export function createPlannerNode(deps: GraphDeps) {
     const publish = (steps: PlanStep[]) =>
       emit({ type: "plan", revision: counters.planRevisions, steps: steps.map(({ id, agent, goal, status }) => ({ id, agent, goal, status })) });
 
-    const stop = (status: SessionStatus, reason: string, summary = ""): WorkspaceStateUpdate => {
-      if (status === "limit_reached") emit({ type: "limit_reached", limit: reason.split(":")[0] ?? reason, detail: reason });
-      return { ...update, plan: skipPending(plan), counters, status, stopReason: reason, summary, route: "finish", currentStepId: null };
+    const stop = (status: SessionStatus, reason: StopReason | null, summary = ""): WorkspaceStateUpdate => {
+      if (status === "limit_reached" && reason) emit({ type: "limit_reached", limit: stopLabel(reason), detail: describeStop(reason) });
+      return { ...update, plan: skipPending(plan), counters, status, stop: reason, summary, route: "finish", currentStepId: null };
     };
 
     /** Session usage including this turn's planner calls. */
@@ -73,15 +71,15 @@ export function createPlannerNode(deps: GraphDeps) {
      * A budget stop keeps the pending steps (and, before a planner call, the unread report) so that `resume` with a
      * higher budget continues where it stopped (src/cost/budget-resume.ts).
      */
-    const stopForBudget = (reason: string, unreadReport: AgentReport | null): WorkspaceStateUpdate => {
-      emit({ type: "limit_reached", limit: "budget", detail: reason });
-      return { ...update, plan, counters, status: "limit_reached", stopReason: reason, stoppedByBudget: true, lastReport: unreadReport, route: "finish", currentStepId: null };
+    const stopForBudget = (reason: StopReason, unreadReport: AgentReport | null): WorkspaceStateUpdate => {
+      emit({ type: "limit_reached", limit: "budget", detail: describeStop(reason) });
+      return { ...update, plan, counters, status: "limit_reached", stop: reason, lastReport: unreadReport, route: "finish", currentStepId: null };
     };
 
     const routeTo = (step: PlanStep | undefined): WorkspaceStateUpdate => {
-      if (!step) return stop("done", "", "All plan steps are complete.");
+      if (!step) return stop("done", null, "All plan steps are complete.");
       if (counters.agentRuns >= limits.maxAgentRuns) {
-        return stop("limit_reached", `sub-agent runs: the limit of ${limits.maxAgentRuns} runs was reached before ${step.id} (${clip(step.goal, 80)})`);
+        return stop("limit_reached", { kind: "agent_runs", detail: `the limit of ${limits.maxAgentRuns} runs was reached before ${step.id} (${clip(step.goal, 80)})` });
       }
       const overBudget = budgetExceeded(spent, budget, prices);
       if (overBudget) return stopForBudget(overBudget, null);
@@ -89,11 +87,11 @@ export function createPlannerNode(deps: GraphDeps) {
       return { ...update, plan, counters, route: step.agent, currentStepId: step.id };
     };
 
-    if (!workspace) return stop("failed", "no workspace: pass one in the input or in the run's configurable settings");
+    if (!workspace) return stop("failed", { kind: "no_workspace", detail: "pass one in the input or in the run's configurable settings" });
 
     if (report?.review?.decision === "changes_requested") {
       if (counters.reviewRounds >= limits.maxReviewRounds) {
-        return stop("limit_reached", `review rounds: ${limits.maxReviewRounds} rounds of fixes were used and the last review still requests changes`);
+        return stop("limit_reached", { kind: "review_rounds", detail: `${limits.maxReviewRounds} rounds of fixes were used and the last review still requests changes` });
       }
       counters.reviewRounds += 1;
       plan = insertReviewFix(plan, report.review);
@@ -109,7 +107,7 @@ export function createPlannerNode(deps: GraphDeps) {
 
     const isRevision = state.plan.length > 0;
     if (isRevision && counters.planRevisions >= limits.maxPlanRevisions) {
-      return stop("limit_reached", `plan revisions: the limit of ${limits.maxPlanRevisions} revisions was reached`);
+      return stop("limit_reached", { kind: "plan_revisions", detail: `the limit of ${limits.maxPlanRevisions} revisions was reached` });
     }
     // No planner call once the budget is used up (a sub-agent run may have used the rest).
     const overBudget = budgetExceeded(state.usage, budget, prices);
@@ -126,7 +124,7 @@ export function createPlannerNode(deps: GraphDeps) {
     update.usage = plannerUsage;
     spent = addUsage(state.usage, plannerUsage);
     if (isRevision) counters.planRevisions += 1;
-    if (!answer.args) return stop("failed", `the planner gave no valid plan after ${answer.calls} attempts (${answer.error})`);
+    if (!answer.args) return stop("failed", { kind: "no_plan", detail: `the planner gave none after ${answer.calls} attempts (${answer.error})` });
 
     const args = answer.args;
     const beforeRevision = plan;
@@ -141,7 +139,7 @@ export function createPlannerNode(deps: GraphDeps) {
     const next = nextPendingStep(plan);
     if (!next) {
       const outcome: SessionStatus = args.finished && args.outcome === "failed" ? "failed" : "done";
-      return stop(outcome, outcome === "failed" ? clip(args.summary ?? "the planner gave up", 400) : "", args.summary ?? "");
+      return stop(outcome, outcome === "failed" ? { kind: "gave_up", detail: clip(args.summary ?? "the planner gave up", 400) } : null, args.summary ?? "");
     }
     return routeTo(next);
   };

@@ -1,4 +1,4 @@
-import { caps, clip, type AgentReport, type FoldedSteps, type PlanStep, type Review } from "../../schemas.js";
+import { caps, clip, type AgentReport, type FoldedSteps, type PlanStep, type Review } from "../../../core/index.js";
 import type { PlanToolArgs } from "./plan-tool.js";
 
 /** Pure plan bookkeeping, kept apart from model calls so routing is easy to test. */

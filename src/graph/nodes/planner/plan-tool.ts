@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { agentNameSchema } from "../../../core/index.js";
 
 export const PLAN_TOOL_NAME = "update_plan";
 
@@ -6,7 +7,7 @@ export const planToolSchema = z.object({
   remainingSteps: z
     .array(
       z.object({
-        agent: z.enum(["researcher", "coder", "reviewer"]).describe("The sub-agent that does this step."),
+        agent: agentNameSchema.describe("The sub-agent that does this step."),
         goal: z.string().min(1).describe("What the step must achieve, self-contained."),
         acceptanceCriteria: z.array(z.string()).default([]).describe("Concrete, checkable conditions for the step to be done."),
       }),

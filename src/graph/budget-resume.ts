@@ -1,9 +1,9 @@
-import { markInProgress, nextPendingStep } from "../graph/nodes/planner/plan-ops.js";
-import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../graph/state.js";
-import type { AgentName } from "../runtime/events.js";
-import { budgetExceeded, COST_BUDGET, type Budget } from "./budget.js";
-import type { PriceTable } from "./prices.js";
-import type { UsageSummary } from "./usage.js";
+import { markInProgress, nextPendingStep } from "./nodes/planner/plan-ops.js";
+import type { WorkspaceStateUpdate, WorkspaceStateValue } from "./state.js";
+import { describeStop, isBudgetStop, type AgentName, type StopReason } from "../core/index.js";
+import { budgetExceeded, type Budget } from "../cost/budget.js";
+import type { PriceTable } from "../cost/prices.js";
+import type { UsageSummary } from "../cost/usage.js";
 
 export type BudgetResume =
   /** Apply with `graph.updateState(config, values, asNode)`, then invoke with null input. */
@@ -20,12 +20,12 @@ export type BudgetResume =
  * Completed steps are not run again either way.
  */
 export function planBudgetResume(state: WorkspaceStateValue, budget: Budget, prices: PriceTable): BudgetResume {
-  if (state.status !== "limit_reached" || !state.stoppedByBudget) {
-    return { kind: "refuse", reason: `it stopped on another limit (${state.stopReason || state.status})` };
+  if (state.status !== "limit_reached" || !isBudgetStop(state.stop)) {
+    return { kind: "refuse", reason: `it stopped on another limit (${describeStop(state.stop) || state.status})` };
   }
   const still = budgetExceeded(state.usage, budget, prices);
-  if (still) return { kind: "refuse", reason: `the ${still}` };
-  const running: WorkspaceStateUpdate = { status: "running", stopReason: "", stoppedByBudget: false, summary: "", finalReport: "" };
+  if (still) return { kind: "refuse", reason: `the ${still.detail}` };
+  const running: WorkspaceStateUpdate = { status: "running", stop: null, summary: "", finalReport: "" };
   if (state.lastReport) return { kind: "continue", asNode: state.lastReport.agent, values: running };
   const next = nextPendingStep(state.plan);
   if (!next) return { kind: "refuse", reason: "its plan has no step left to run" };
@@ -37,8 +37,8 @@ export function planBudgetResume(state: WorkspaceStateValue, budget: Budget, pri
 }
 
 /** The command that continues a session the budget stopped, naming the budget that ran out. */
-export function budgetHint(sessionId: string, stopReason: string, usage: UsageSummary): string {
-  const flag = stopReason.startsWith(COST_BUDGET)
+export function budgetHint(sessionId: string, stop: StopReason | null, usage: UsageSummary): string {
+  const flag = stop?.kind === "cost_budget"
     ? `--budget-usd <more than ${usage.knownCostUsd.toFixed(4)}>`
     : `--budget-tokens <more than ${usage.inputTokens + usage.outputTokens}>`;
   return `Continue with a higher budget: mini-cursor resume ${sessionId} ${flag}`;

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { HOME_CREDENTIAL_LOCATIONS } from "../safety/credential-paths.js";
+import { HOME_CREDENTIAL_LOCATIONS } from "./credential-paths.js";
 
 /**
  * Well-known places that hold login secrets (keys, tokens, cloud and cluster credentials). The file tools refuse

@@ -1,32 +1,12 @@
-import type { ApprovalRequest } from "../safety/policy.js";
-import type { UsageSummary } from "../cost/usage.js";
+import type { AgentName } from "./agents.js";
+import type { ApprovalRequest } from "./approval.js";
+import type { PlanStepView, StepStatus } from "./plan.js";
+import type { UsageSummary, UsageTotals } from "./usage.js";
 
 /**
  * Progress events: the one channel through which the graph, the sub-agents and the tools tell the
  * outside world (the CLI's human printer, `--json` lines, tests) what is happening.
  */
-export type AgentName = "researcher" | "coder" | "reviewer";
-
-export type StepStatus = "pending" | "in_progress" | "done" | "failed" | "skipped";
-
-export interface PlanStepView {
-  id: string;
-  agent: AgentName;
-  goal: string;
-  status: StepStatus;
-}
-
-/** The session's running totals after a model call. */
-export interface UsageTotals {
-  inputTokens: number;
-  outputTokens: number;
-  calls: number;
-  /** null: a model in use has no known price. */
-  costUsd: number | null;
-  /** Some counts are chars/4 estimates (replies without usage data). */
-  estimated: boolean;
-}
-
 /**
  * One model call. The model node reports its tokens (`estimated` when the reply carried no usage data); the graph
  * node that ran it adds `model` and the session's running `total` (src/cost/usage-meter.ts), so every event the

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { isProcessAlive } from "../runtime/process-alive.js";
+import { isProcessAlive } from "./process-alive.js";
 
 /**
  * Finding and killing everything a command started. A process group alone is not enough (`setsid` leaves

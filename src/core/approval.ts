@@ -1,7 +1,8 @@
 import { z } from "zod";
 
 /** How commands (and, when asked for, file changes) are approved. */
-export const approvalModeSchema = z.enum(["ask", "auto", "read-only"]);
+export const APPROVAL_MODES = ["ask", "auto", "read-only"] as const;
+export const approvalModeSchema = z.enum(APPROVAL_MODES);
 export type ApprovalMode = z.infer<typeof approvalModeSchema>;
 
 /** The safety settings of one session; stored in its state so a resumed session keeps them. */

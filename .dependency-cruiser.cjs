@@ -1,0 +1,57 @@
+/**
+ * The architecture, written down once: the folders of src/ are layers, listed bottom to top. A module may import
+ * from its own folder and from folders in lower layers only; never upward, never sideways within a layer, never in a
+ * cycle. `npm run lint` enforces it (dependency-cruiser; type-only imports count too).
+ */
+const LAYERS = [
+  ["core"], // the domain vocabulary: agents, plans, reviews, commands, usage, reports, stop reasons, events
+  ["runtime"], // logger, clock, processes, config-file parsing
+  ["config"], // the one configuration resolver
+  ["models", "safety", "sessions", "cost"], // model clients, approval rules, the session database, usage and prices
+  ["sandbox", "memory", "undo"], // bubblewrap, long-term memory in Chroma, the shadow store for undo
+  ["tools"], // the workspace tools the agents call
+  ["agents"], // sub-agents: LangChain agents with their middleware
+  ["graph"], // the session graph: planner, agent adapters, finish
+  ["wiring"], // the one factory of the graph's dependencies
+  ["cli", "studio"], // the faces
+];
+
+const ALL = LAYERS.flat();
+
+const layerRules = LAYERS.flatMap((layer, index) =>
+  layer.map((folder) => {
+    const forbidden = LAYERS.slice(index).flat().filter((other) => other !== folder);
+    return {
+      name: `layer-${folder}`,
+      comment: `src/${folder} may import only from lower layers (${LAYERS.slice(0, index).flat().join(", ") || "none"}), not from ${forbidden.join(", ")}`,
+      severity: "error",
+      from: { path: `^src/${folder}/` },
+      to: { path: `^src/(${forbidden.join("|")})/` },
+    };
+  }),
+);
+
+module.exports = {
+  forbidden: [
+    ...layerRules,
+    {
+      name: "no-circular",
+      comment: "No import cycles, even inside a folder.",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "unplaced-folder",
+      comment: `Every folder of src/ has a layer in .dependency-cruiser.cjs (${ALL.join(", ")}).`,
+      severity: "error",
+      from: { path: "^src/", pathNot: `^src/(${ALL.join("|")})/` },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+  },
+};

@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+export const tokenUsageSchema = z.object({
+  inputTokens: z.number().default(0),
+  outputTokens: z.number().default(0),
+  calls: z.number().default(0),
+  /** Calls whose reply carried no usage data: their tokens are chars/4 estimates. */
+  estimatedCalls: z.number().default(0),
+});
+export type TokenUsage = z.infer<typeof tokenUsageSchema>;
+
+/** Token usage keyed by `agent:model` (src/cost/usage.ts); sessions from before the model was recorded use `agent`. */
+export const usageByKeySchema = z.record(z.string(), tokenUsageSchema);
+export type UsageByKey = z.infer<typeof usageByKeySchema>;
+
+export interface UsageLine extends TokenUsage {
+  agent: string;
+  model: string;
+  /** null: no price is known for this model. */
+  costUsd: number | null;
+  priceSource: string | null;
+}
+
+/** Usage with its cost, for reports, `--json` and `sessions` (src/cost/usage.ts computes it). */
+export interface UsageSummary {
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+  estimatedCalls: number;
+  /** null when any model that was used has no known price: a partial sum would look like the whole cost. */
+  costUsd: number | null;
+  /** What the priced models cost: a lower bound when costUsd is null. */
+  knownCostUsd: number;
+  /** Models used without a known price. */
+  unpricedModels: string[];
+  lines: UsageLine[];
+}
+
+/** The session's running totals after a model call. */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  calls: number;
+  /** null: a model in use has no known price. */
+  costUsd: number | null;
+  /** Some counts are chars/4 estimates (replies without usage data). */
+  estimated: boolean;
+}
