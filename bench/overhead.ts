@@ -5,7 +5,7 @@ import { SystemMessage } from "@langchain/core/messages";
 import { buildAgent } from "../src/agents/build-agent.js";
 import { DEFAULT_PRICE_TABLE } from "../src/cost/prices.js";
 import { memoryOff } from "../src/memory/types.js";
-import { DEFAULT_SAFETY } from "../src/safety/policy.js";
+import { DEFAULT_SAFETY } from "../src/core/index.js";
 import { benchModels } from "./scripted.js";
 import { openSessionDatabase } from "../src/sessions/database.js";
 import { countCheckpoints, makeWorkspace, removeWorkspace, runSession, type StepTiming } from "./session.js";

@@ -1,7 +1,7 @@
 import { AIMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import type { ModelProvider } from "../src/models/chat-model.js";
-import type { AgentName } from "../src/runtime/events.js";
+import type { AgentName } from "../src/core/index.js";
 
 /**
  * Instant scripted models for the benchmarks. `forRole` hands out a fresh fake model on every call (the

@@ -1,13 +1,11 @@
-import { DEFAULT_SAFETY } from "../src/safety/policy.js";
+import { DEFAULT_LIMITS, DEFAULT_SAFETY, silentSink } from "../src/core/index.js";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { compileGraph } from "../src/graph/build-graph.js";
-import { DEFAULT_LIMITS } from "../src/graph/schemas.js";
 import { memoryOff } from "../src/memory/types.js";
-import { silentSink } from "../src/runtime/events.js";
 import { benchModels, type ScriptOptions } from "./scripted.js";
 
 export interface StepTiming {

@@ -1,4 +1,4 @@
-import type { AgentName } from "../../src/runtime/events.js";
+import type { AgentName } from "../../src/core/index.js";
 import { SOURCE_FILES, sourcePath } from "./workspace.js";
 
 /** One scripted tool call: the same 40 calls drive both designs. */
