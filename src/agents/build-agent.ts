@@ -1,5 +1,5 @@
 import type { ClientTool } from "@langchain/core/tools";
-import { createAgent, modelCallLimitMiddleware } from "langchain";
+import { createAgent, modelCallLimitMiddleware, modelRetryMiddleware } from "langchain";
 import { PerRunModel } from "./per-run-model.js";
 import { approvalMiddleware } from "./middleware/approval.js";
 import { contextBudgetMiddleware } from "./middleware/context-budget.js";
@@ -18,6 +18,12 @@ import { AgentRunState } from "./run-state.js";
  * prompt is fitted to the budget, then the call is metered; tool calls are serialized and guarded against loops, then
  * approved, then run.
  */
+/** A provider's "too many requests": worth waiting for. */
+export function isRateLimit(error: Error): boolean {
+  const status = (error as { status?: unknown }).status;
+  return status === 429 || /\b429\b|rate limit/i.test(error.message);
+}
+
 export function buildAgent(deps: AgentDeps) {
   const { spec } = deps;
   const tools: ClientTool[] = [...declaredTools(spec.tools), createFinishTool(spec.finishTool)];
@@ -39,6 +45,8 @@ export function buildAgent(deps: AgentDeps) {
       approvalMiddleware(deps),
       modelSelectMiddleware(deps),
       contextBudgetMiddleware(deps),
+      // The client already retries 5xx, resets and malformed replies; a 429 without Retry-After it gives up on.
+      modelRetryMiddleware({ maxRetries: 3, initialDelayMs: 2_000, backoffFactor: 2, retryOn: isRateLimit, onFailure: "error" }),
       usageMiddleware(deps),
       toolCallsMiddleware(deps),
     ] as const,

@@ -5,6 +5,7 @@ import { type ApprovalRequest, type EventSink, isApprovalRequest, isBudgetStop, 
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { selectSandbox } from "../sandbox/index.js";
+import type { MemorySettings } from "../config/index.js";
 import type { Budget } from "../cost/budget.js";
 import { budgetHint, planBudgetResume } from "../graph/budget-resume.js";
 import type { PriceTable } from "../cost/prices.js";
@@ -37,6 +38,8 @@ export interface SessionRunOptions {
   safety: SafetyPolicy;
   prompter: ApprovalPrompter;
   prices: PriceTable;
+  /** Long-term memory settings from the one resolver (src/config). */
+  memory: MemorySettings;
   budget: Budget;
   /** The session was stopped by its budget and continues under `budget` (src/cost/budget-resume.ts). */
   continueAfterBudget?: boolean;
@@ -67,6 +70,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   await undo.before();
   const memory = await openMemory({
     env: o.env,
+    settings: o.memory,
     clock: o.clock,
     onOff: (reason) => o.printer.emit({ type: "notice", level: "warn", message: `Memory is off from now on: ${reason}` }),
   });
@@ -96,7 +100,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   };
   sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
-  const explicitlyOff = o.env.MINI_CURSOR_MEMORY === "off";
+  const explicitlyOff = !o.memory.enabled;
   o.printer.emit(
     memory.store.enabled || explicitlyOff
       ? { type: "notice", level: "info", message: `Memory: ${memory.status}` }

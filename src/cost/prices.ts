@@ -1,17 +1,7 @@
-import { z } from "zod";
+import type { ModelPrice, PriceMap } from "../config/index.js";
 
-/** What one model costs, in USD per 1M tokens. */
-export const modelPriceSchema = z
-  .object({
-    input: z.number().nonnegative(),
-    output: z.number().nonnegative(),
-  })
-  .strict();
-export type ModelPrice = z.infer<typeof modelPriceSchema>;
-
-/** Model name or glob (`*` is anything, case-insensitive) → price. */
-export const priceMapSchema = z.record(z.string().min(1), modelPriceSchema);
-export type PriceMap = z.infer<typeof priceMapSchema>;
+/** The price shapes live with the config file schema (src/config/schema.ts). */
+export type { ModelPrice, PriceMap };
 
 export interface PriceRule {
   pattern: string;

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import type { z } from "zod";
 
 /** A config file or variable that cannot be used: one line naming the source and the problem. */
@@ -18,15 +17,4 @@ export function parseConfigJson<S extends z.ZodType>(source: string, text: strin
     throw new ConfigError(`${source}: ${issue ? `${issue.path.join(".") || "(root)"}: ${issue.message}` : "invalid"}`);
   }
   return parsed.data;
-}
-
-/** The validated contents of a config file, or null when there is no such file. */
-export function readConfigFile<S extends z.ZodType>(file: string, schema: S): z.infer<S> | null {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, "utf8");
-  } catch {
-    return null;
-  }
-  return parseConfigJson(file, text, schema);
 }

@@ -70,7 +70,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (stoppedState && !isBudgetStop(stoppedState.stop)) return finished();
     const stored = storedSchema.parse(JSON.parse(session.options));
     const budget = raiseBudget(stored.budget, budgetFlags);
-    const { models, safety, prices } = await setupSessionConfig({ model: values.model, baseUrl: values["base-url"] }, workspace, io.env);
+    const { config, models, safety, prices } = await setupSessionConfig({ model: values.model, baseUrl: values["base-url"] }, workspace, io.env);
     requirePricesForCostBudget(budget, prices, models.provider);
     const continuation = stoppedState ? planBudgetResume(stoppedState, budget, prices) : null;
     if (continuation?.kind === "refuse") {
@@ -104,6 +104,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       safety,
       prompter: makePrompter(io, values.json ?? false),
       prices,
+      memory: config.memory,
       budget,
       continueAfterBudget: continuation?.kind === "continue",
     });

@@ -95,6 +95,7 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
       safety,
       prompter: makePrompter(io, values.json ?? false),
       prices,
+      memory: config.memory,
       budget,
     });
   } finally {

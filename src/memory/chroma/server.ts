@@ -3,7 +3,6 @@
  * a local server persisted under the memory data dir, shared by every mini-cursor process using that dir.
  */
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { logger } from "../../runtime/logger.js";
@@ -49,13 +48,6 @@ export async function ensureChromaServer(options: EnsureChromaOptions): Promise<
   return ensureLocal(options);
 }
 
-/** `$MINI_CURSOR_DATA_DIR`, else `$XDG_DATA_HOME/mini-cursor`, else `~/.local/share/mini-cursor`. */
-export function defaultDataDir(env: NodeJS.ProcessEnv = process.env): string {
-  if (env.MINI_CURSOR_DATA_DIR) return path.resolve(env.MINI_CURSOR_DATA_DIR);
-  // The XDG spec says relative values are invalid and must be ignored.
-  if (env.XDG_DATA_HOME && path.isAbsolute(env.XDG_DATA_HOME)) return path.join(env.XDG_DATA_HOME, "mini-cursor");
-  return path.join(env.HOME || os.homedir(), ".local", "share", "mini-cursor");
-}
 
 async function connectRemote(raw: string): Promise<ChromaEndpoint> {
   const endpoint = parseChromaUrl(raw);

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { defaultDataDir } from "../../../src/memory/chroma/server.js";
+import { memoryDataDir as defaultDataDir } from "../../../src/config/index.js";
 import { acquireStartLock } from "../../../src/memory/chroma/start-lock.js";
 import {
   readServerState,
@@ -66,7 +66,7 @@ describe("state file", () => {
   });
 });
 
-describe("defaultDataDir", () => {
+describe("memoryDataDir", () => {
   it("prefers MINI_CURSOR_DATA_DIR, then an absolute XDG_DATA_HOME, then ~/.local/share", () => {
     expect(defaultDataDir({ MINI_CURSOR_DATA_DIR: "/m", XDG_DATA_HOME: "/x", HOME: "/h" })).toBe("/m");
     expect(defaultDataDir({ XDG_DATA_HOME: "/x", HOME: "/h" })).toBe("/x/mini-cursor");
