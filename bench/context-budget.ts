@@ -1,3 +1,4 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import { performance } from "node:perf_hooks";
@@ -42,6 +43,7 @@ async function runReal(workspace: string): Promise<RealRun> {
   const records: PromptRecord[] = [];
   let plannerTurns = 0;
   let subAgentRuns = 0;
+  let current: { role: string; model: BaseChatModel; used: number; replies: number } | null = null;
   const models: ModelProvider = {
     forRole(role) {
       if (role === "planner") {
@@ -56,11 +58,16 @@ async function runReal(workspace: string): Promise<RealRun> {
               : toolCallReply("update_plan", { remainingSteps: [], finished: true, outcome: "done", summary: "All modules audited; the runner output is clean." }),
         );
       }
+      // The agent asks for its model at every call: one scripted model per run, used for the run's replies.
+      if (current && current.role === role && current.used < current.replies) {
+        current.used += 1;
+        return current.model;
+      }
       const index = subAgentRuns++;
       const script = RUNS[index];
       if (!script || script.agent !== role) throw new Error(`context bench: unexpected ${role} run #${index + 1} (the script has ${RUNS.length} runs)`);
       // One reply per model call, in order: the run's 10 tool calls, then its finish tool.
-      return recordingModel(
+      const model = recordingModel(
         script.calls.length + 1,
         (messages, tools) => pushed(records, measurePrompt(role, index, messages, tools)),
         (call) => {
@@ -68,6 +75,8 @@ async function runReal(workspace: string): Promise<RealRun> {
           return next ? toolCallReply(next.name, next.args) : toolCallReply(script.finish.name, script.finish.args);
         },
       );
+      current = { role, model, used: 1, replies: script.calls.length + 1 };
+      return model;
     },
     describe: (role) => `scripted-${role}`,
   };

@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { AGENT_SPECS } from "../src/agents/index.js";
-import { SystemMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { buildAgent } from "../src/agents/build-agent.js";
 import { DEFAULT_PRICE_TABLE } from "../src/cost/prices.js";
 import { memoryOff } from "../src/memory/types.js";
@@ -115,14 +115,12 @@ export async function benchSubAgentParts(iterations: number): Promise<void> {
     const runOnce = () =>
       agent.invoke(
         {
-          messages: [new SystemMessage(spec.systemPrompt(workspace, [...tools, spec.finishTool.name]))],
+          messages: [new SystemMessage(spec.systemPrompt(workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: "Task: bench\nYour step (s1): look around." })],
           workspace,
           stepId: "s1",
-          brief: "Task: bench\nStep s1: look around.",
-          offeredTools: tools,
           safety: { ...DEFAULT_SAFETY, approval: "auto" },
         },
-        { context: { runLimit: 30 } },
+        {},
       );
     const time = async (fn: () => unknown): Promise<number[]> => {
       const out: number[] = [];

@@ -1,11 +1,11 @@
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import type { ModelProvider } from "../src/models/chat-model.js";
 import type { AgentName } from "../src/core/index.js";
 
 /**
  * Instant scripted models for the benchmarks. `forRole` hands out a fresh fake model on every call (the
- * graph asks for a model once per planner turn and once per sub-agent run), so a session can run for as
+ * graph asks for a model once per planner turn and once per sub-agent model call), so a session can run for as
  * many steps as wanted without a queue that runs dry or a call history that keeps growing.
  */
 
@@ -19,6 +19,10 @@ export interface ScriptOptions {
    * execute one (fast, harmless) shell command first. Off: each sub-agent finishes at once with a short report.
    */
   realistic: boolean;
+}
+
+function textOf(message: BaseMessage | undefined): string {
+  return typeof message?.content === "string" ? message.content : JSON.stringify(message?.content ?? "");
 }
 
 let callIds = 0;
@@ -98,6 +102,7 @@ function subAgentReplies(role: AgentName, i: number, realistic: boolean): AIMess
 export function benchModels(options: ScriptOptions): ModelProvider & { plannerTurns(): number } {
   let plannerTurns = 0;
   let runIndex = 0;
+  const runs = new Map<string, number>();
   return {
     plannerTurns: () => plannerTurns,
     forRole(role) {
@@ -115,8 +120,19 @@ export function benchModels(options: ScriptOptions): ModelProvider & { plannerTu
         }
         return model;
       }
-      for (const reply of subAgentReplies(role, runIndex++, options.realistic)) model = model.respond(reply);
-      return model;
+      // The agent asks for its model at every call: answer from the prompt, by the run (its brief) and the number
+      // of replies it already holds.
+      return model.respond((messages: BaseMessage[]) => {
+        const brief = textOf(messages.find((m) => m.getType() === "human"));
+        let run = runs.get(brief);
+        if (run === undefined) {
+          run = runIndex++;
+          runs.set(brief, run);
+        }
+        const replied = messages.filter((m) => m.getType() === "ai").length;
+        const replies = subAgentReplies(role, run, options.realistic);
+        return replies[Math.min(replied, replies.length - 1)] ?? toolCall("submit_work", { status: "done", summary: "done" });
+      });
     },
     describe: (role) => `bench-${role}`,
   };

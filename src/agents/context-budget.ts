@@ -37,11 +37,13 @@ export async function fitToBudget(messages: BaseMessage[], budget: number, overh
     if (tokens <= limit) return { messages: view, tokens: tokens + overhead, cleared: true, summarized: 0 };
   }
 
-  // Fold the oldest turns into a summary until the rest fits. The system prompt and the brief stay.
+  // Fold the oldest turns into a summary until the rest fits.
   // The summary reads the original turns: the cleared view has lost their outputs (exit codes, errors).
-  const head = view.slice(0, 2);
-  const turns = groupTurns(view.slice(2));
-  const originals = groupTurns(messages.slice(2));
+  // The head (system prompt, brief, project context: everything before the first model reply) always stays.
+  const headLength = Math.max(1, view.findIndex((m) => AIMessage.isInstance(m)));
+  const head = view.slice(0, headLength);
+  const turns = groupTurns(view.slice(headLength));
+  const originals = groupTurns(messages.slice(headLength));
   const source = originals.length === turns.length ? originals : turns;
   let fold = 0;
   const summary = (n: number) => summaryOf(source.slice(0, n));

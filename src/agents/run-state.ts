@@ -1,8 +1,8 @@
 import { MessagesDeltaValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { safetyPolicySchema, usageByKeySchema } from "../core/index.js";
+import { safetyPolicySchema, usageBaseSchema } from "../core/index.js";
 
-export const runStopSchema = z.object({ kind: z.enum(["loop", "budget"]), detail: z.string() });
+export const runStopSchema = z.object({ kind: z.enum(["loop", "budget", "call_limit"]), detail: z.string() });
 export type RunStop = z.infer<typeof runStopSchema>;
 
 export const decisionSchema = z.object({ decision: z.enum(["approve", "reject", "deny"]), reason: z.string() });
@@ -19,21 +19,16 @@ export const AgentRunState = new StateSchema({
   messages: MessagesDeltaValue,
   workspace: z.string().default(""),
   stepId: z.string().default(""),
-  goal: z.string().default(""),
-  /** The step's brief; the project context is added once when the run starts (middleware/step-start.ts). */
-  brief: z.string().default(""),
-  /** The tools this run offers the model (the agent's tools filtered by approval mode and memory). */
-  offeredTools: z.array(z.string()).default(() => []),
   safety: safetyPolicySchema.default(() => safetyPolicySchema.parse({})),
   /** "Always" patterns granted in this session; the approval gate adds new ones. */
   allowPatterns: z.array(z.string()).default(() => []),
   maxModelCalls: z.number().default(30),
   maxPromptTokens: z.number().default(32_000),
-  /** Session usage before this run, for the budget and the running totals in model_call events. */
-  usageBase: usageByKeySchema.default(() => ({})),
+  /** Session usage before this run, summed (small: it is in every checkpoint of the run), for the budget and totals. */
+  usageBase: usageBaseSchema.default(() => usageBaseSchema.parse({})),
   /** The approval gate's verdict per tool call id of the newest model reply. */
   decisions: z.record(z.string(), decisionSchema).default(() => ({})),
-  /** Why the run was stopped early by the loop guard or the budget. */
+  /** Why the run was stopped early: the loop guard, the session budget or the model-call limit. */
   stop: runStopSchema.nullable().default(null),
   /** The finish-tool reminder was given (once per run). */
   nudged: z.boolean().default(false),

@@ -1,7 +1,7 @@
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ToolArtifact } from "../tools/types.js";
 import { afterCall, beforeCall, hasGuardNote, newGuard, type LoopGuardState } from "./loop-guard.js";
-import type { RunStop } from "./run-state.js";
+import { runStopSchema, type RunStop } from "./run-state.js";
 import type { LoopOutcome } from "./types.js";
 
 /**
@@ -10,6 +10,8 @@ import type { LoopOutcome } from "./types.js";
  */
 export const ESTIMATED_USAGE = "mini_cursor_estimated_usage";
 export const COMPACTED = "mini_cursor_compacted";
+/** On the reply that ended a run without a model call: why (see middleware/usage.ts). */
+export const RUN_STOP = "mini_cursor_run_stop";
 
 export function textOf(message: BaseMessage | undefined): string {
   if (!message) return "";
@@ -70,6 +72,13 @@ export function guardFromTranscript(messages: readonly BaseMessage[], finishTool
   return guard;
 }
 
+/** The stop a run's last message carries, when the run ended without a model call. */
+export function markedStop(message: BaseMessage | undefined): RunStop | null {
+  if (!message || !AIMessage.isInstance(message)) return null;
+  const parsed = runStopSchema.safeParse(message.response_metadata?.[RUN_STOP]);
+  return parsed.success ? parsed.data : null;
+}
+
 /** The outcome of a run from its final state. */
 export function readOutcome(messages: readonly BaseMessage[], finishTool: string, stop: RunStop | null): LoopOutcome {
   const calls = new Map<string, Record<string, unknown>>();
@@ -89,15 +98,14 @@ export function readOutcome(messages: readonly BaseMessage[], finishTool: string
     }
   }
   const replies = messages.filter(isModelReply);
-  const last = messages.at(-1);
-  // modelCallLimitMiddleware ends the run with a notice of its own (an AI message that is not a model reply).
-  const limitHit = last !== undefined && AIMessage.isInstance(last) && !isModelReply(last);
-  const stopReason: LoopOutcome["stopReason"] = finish ? "finished" : stop ? stop.kind : limitHit ? "call_limit" : "text";
+  const marked = markedStop(messages.at(-1));
+  const ended = stop ?? marked;
+  const stopReason: LoopOutcome["stopReason"] = finish ? "finished" : ended ? ended.kind : "text";
   return {
     finish,
     lastText: textOf(replies.at(-1)),
     stopReason,
-    stopDetail: stop?.detail ?? "",
+    stopDetail: ended?.detail ?? "",
     modelCalls: replies.length,
     filesChanged: [...filesChanged],
     commands,

@@ -1,4 +1,5 @@
 import { Command } from "@langchain/langgraph";
+import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
 import { type ApprovalRequest, type EventSink, isApprovalRequest, isBudgetStop, type Limits, type SafetyPolicy } from "../core/index.js";
@@ -119,7 +120,13 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       // Decided again under the lock: another process may have continued the session since `resume` looked at it.
       const stopped = (await graph.getState({ configurable: config.configurable })).values as WorkspaceStateValue;
       const resume = planBudgetResume(stopped, o.budget, o.prices);
-      if (resume.kind === "continue") await graph.updateState({ configurable: config.configurable }, resume.values, resume.asNode);
+      if (resume.kind === "continue") {
+        // A step the planner had chosen before the stop starts now, without the planner: announce it here.
+        const step = resume.values.currentStepId ? stopped.plan.find((s) => s.id === resume.values.currentStepId) : undefined;
+        const values = step ? { ...resume.values, stepStart: { stepId: step.id, context: await projectContext(o.workspace) } } : resume.values;
+        await graph.updateState({ configurable: config.configurable }, values, resume.asNode);
+        if (step) o.printer.emit({ type: "step_started", stepId: step.id, agent: step.agent, goal: step.goal });
+      }
     }
     let input: GraphInput = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits, safety: o.safety } : null;
     for (;;) {

@@ -46,3 +46,15 @@ export interface UsageTotals {
   /** Some counts are chars/4 estimates (replies without usage data). */
   estimated: boolean;
 }
+
+/** The session's usage summed over agents and models, with what the priced calls cost: small enough for run state. */
+export const usageBaseSchema = z.object({
+  inputTokens: z.number().default(0),
+  outputTokens: z.number().default(0),
+  calls: z.number().default(0),
+  estimatedCalls: z.number().default(0),
+  knownCostUsd: z.number().default(0),
+  /** Some model in use has no known price: the cost is unknown. */
+  unpriced: z.boolean().default(false),
+});
+export type UsageBase = z.infer<typeof usageBaseSchema>;

@@ -23,10 +23,15 @@ export const COST_BUDGET = "cost budget";
 export function budgetExceeded(usage: UsageByKey, budget: Budget, prices: PriceTable): StopReason | null {
   if (budget.tokens === undefined && budget.usd === undefined) return null;
   const summary = summarizeUsage(usage, prices);
-  const tokens = summary.inputTokens + summary.outputTokens;
+  return budgetExceededBy({ tokens: summary.inputTokens + summary.outputTokens, knownCostUsd: summary.knownCostUsd }, budget);
+}
+
+/** The same check on totals already summed: tokens of every call, and what the priced calls cost. */
+export function budgetExceededBy(spent: { tokens: number; knownCostUsd: number }, budget: Budget): StopReason | null {
+  const { tokens } = spent;
   if (budget.tokens !== undefined && tokens >= budget.tokens) return { kind: "token_budget", detail: `${TOKEN_BUDGET} of ${budget.tokens} reached (${tokens} used)` };
-  if (budget.usd !== undefined && summary.knownCostUsd >= budget.usd) {
-    return { kind: "cost_budget", detail: `${COST_BUDGET} of ${formatUsd(budget.usd)} reached (${formatUsd(summary.knownCostUsd)} used)` };
+  if (budget.usd !== undefined && spent.knownCostUsd >= budget.usd) {
+    return { kind: "cost_budget", detail: `${COST_BUDGET} of ${formatUsd(budget.usd)} reached (${formatUsd(spent.knownCostUsd)} used)` };
   }
   return null;
 }

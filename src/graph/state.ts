@@ -29,6 +29,11 @@ export const WorkspaceState = new StateSchema({
   /** The plan: pending steps and the newest finished ones (older finished steps are counted in foldedSteps). */
   plan: z.array(planStepSchema).default(() => []),
   foldedSteps: foldedStepsSchema.default(() => foldedStepsSchema.parse({})),
+  /**
+   * The step being started, announced once by the planner when it routes to it, with the project context for the
+   * agent's brief (so an agent node that re-runs after an approval does not announce or compute it again).
+   */
+  stepStart: z.object({ stepId: z.string(), context: z.string() }).nullable().default(null),
   /** Step the planner routed to; read by the sub-agent node. */
   currentStepId: z.string().nullable().default(null),
   route: routeSchema.nullable().default(null),

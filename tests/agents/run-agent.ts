@@ -1,7 +1,8 @@
-import { SystemMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { buildAgent } from "../../src/agents/build-agent.js";
 import type { AgentDeps } from "../../src/agents/middleware/deps.js";
+import { offeredTools } from "../../src/agents/offered-tools.js";
 import { readOutcome } from "../../src/agents/transcript.js";
 import type { AgentSpec } from "../../src/agents/types.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
@@ -34,20 +35,18 @@ export async function runAgent(spec: AgentSpec, models: ModelProvider, o: AgentR
   });
   agent.checkpointer = new MemorySaver();
   const maxModelCalls = o.maxModelCalls ?? 5;
-  const tools = spec.tools.filter((t) => t !== "memory_search");
+  const safety = { ...DEFAULT_SAFETY, approval: "auto" as const, ...o.safety };
+  const tools = offeredTools(spec, safety, false);
   const final = await agent.invoke(
     {
-      messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name]))],
+      messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: o.brief ?? "Your step (s1): the goal" })],
       workspace: o.workspace,
       stepId: "s1",
-      goal: "the goal",
-      brief: o.brief ?? "Your step (s1): the goal",
-      offeredTools: tools,
-      safety: { ...DEFAULT_SAFETY, approval: "auto", ...o.safety },
+      safety,
       maxModelCalls,
       maxPromptTokens: o.maxPromptTokens ?? 32_000,
     },
-    { configurable: { thread_id: "agent" }, context: { runLimit: maxModelCalls }, recursionLimit: 200 },
+    { configurable: { thread_id: "agent" }, recursionLimit: 200 },
   );
   return { final, outcome: readOutcome(final.messages, spec.finishTool.name, final.stop), events };
 }

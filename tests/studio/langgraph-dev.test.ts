@@ -113,7 +113,7 @@ describe("langgraph dev serves the mini-cursor graph", () => {
     const xray = await client.assistants.getGraph(assistant.assistant_id, { xray: true });
     const ids = xray.nodes.map((n) => String(n.id));
     for (const agent of ["researcher", "coder", "reviewer"]) {
-      expect(ids).toEqual(expect.arrayContaining([`${agent}:model_request`, `${agent}:tools`, `${agent}:StepStart.before_agent`, `${agent}:Approval.after_model`]));
+      expect(ids).toEqual(expect.arrayContaining([`${agent}:model_request`, `${agent}:tools`, `${agent}:ReplyGate.after_model`]));
     }
     const subgraphs = await client.assistants.getSubgraphs(assistant.assistant_id);
     expect(Object.keys(subgraphs).sort()).toEqual(["coder", "researcher", "reviewer"]);
@@ -203,7 +203,7 @@ describe("langgraph dev serves the mini-cursor graph", () => {
 
       // Every step of every agent streamed under the agent's own namespace.
       expect([...inner.keys()].sort()).toEqual(["coder", "reviewer"]);
-      expect([...(inner.get("coder") ?? [])]).toEqual(expect.arrayContaining(["StepStart.before_agent", "model_request", "tools", "Approval.after_model"]));
+      expect([...(inner.get("coder") ?? [])]).toEqual(expect.arrayContaining(["model_request", "tools", "ReplyGate.after_model"]));
 
       // Final state, as streamed.
       const values = lastValues as Partial<WorkspaceStateValue> | undefined;

@@ -2,10 +2,9 @@ import os from "node:os";
 import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
-import { createMiddleware } from "langchain";
 import { allowingPatterns, commandPatternFor, evaluateCommand } from "../../safety/command-rules.js";
 import { approvalAnswerSchema, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
-import { AgentRunState, type Decision } from "../run-state.js";
+import type { AgentRunUpdate, AgentRunValue, Decision } from "../run-state.js";
 import type { AgentDeps } from "./deps.js";
 
 const FILE_TOOLS = new Set(["write_file", "edit_file"]);
@@ -44,65 +43,73 @@ function ask(allowPatterns: string[], request: ApprovalRequest, workspace: strin
   return { decision: "approve", reason: "" };
 }
 
+type ApprovalDeps = Pick<AgentDeps, "spec" | "emit" | "forceAsk">;
+
 /**
- * The approval gate between the model and the tools. Hand-written rather than LangChain's humanInTheLoopMiddleware,
- * which asks about all calls of a reply in one request, drops the approved calls when one is rejected, and has no
- * rule denials with a reason or "always" grants that cover the rest of the session.
+ * The approval gate between the model and the tools (run by middleware/reply-gate.ts after every reply with tool
+ * calls). Hand-written rather than LangChain's humanInTheLoopMiddleware, which asks about all calls of a reply in one
+ * request, drops the approved calls when one is rejected, and has no rule denials with a reason or "always" grants
+ * that cover the rest of the session.
  *
- * The gate is its own node with no side effects, so when the run resumes after an answer it runs again safely: earlier
- * `interrupt()` calls return their recorded answers. Rules decide first (deny beats allow); in "ask" mode everything
- * else pauses the session for a person. The tools then refuse what was denied or rejected.
+ * It has no side effects, so when the run resumes after an answer it runs again safely: earlier `interrupt()` calls
+ * return their recorded answers. Rules decide first (deny beats allow); in "ask" mode everything else pauses the
+ * session for a person. The tools then refuse what was denied or rejected (refuseUnapproved).
  */
-export function approvalMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk">) {
-  const home = os.homedir();
-  return createMiddleware({
-    name: "Approval",
-    stateSchema: AgentRunState,
-    afterModel: (state) => {
-      const last = state.messages.at(-1);
-      if (!last || !AIMessage.isInstance(last) || (last.tool_calls ?? []).length === 0) return undefined;
-      // Without a real sandbox nothing runs unasked.
-      const safety: SafetyPolicy = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" } : state.safety;
-      const invalid = new Set((last.invalid_tool_calls ?? []).map((c) => c.id));
-      const decisions: Record<string, Decision> = {};
-      const allowPatterns = [...state.allowPatterns];
-      const base = { type: "approval" as const, agent: deps.spec.name, stepId: state.stepId };
-      for (const call of last.tool_calls ?? []) {
-        const id = call.id ?? "";
-        if (invalid.has(id)) continue;
-        const args = call.args;
-        if (call.name === "execute_command") {
-          const command = str(args.command);
-          const cwd = str(args.cwd) || ".";
-          const rules = evaluateCommand(command, { workspace: state.workspace, home, cwd, rules: { allow: safety.allow, deny: safety.deny } });
-          if (rules.decision === "deny") {
-            decisions[id] = { decision: "deny", reason: rules.reason };
-          } else if (safety.approval !== "ask" || rules.decision === "allow" || allowingPatterns(command, allowPatterns).length > 0) {
-            // Patterns approved "always" must cover every command of the line, not just its start.
-            decisions[id] = { decision: "approve", reason: "" };
-          } else {
-            decisions[id] = ask(allowPatterns, { ...base, kind: "command", tool: call.name, subject: command, cwd, preview: command, suggestedPattern: commandPatternFor(command) }, state.workspace);
-          }
-        } else if (FILE_TOOLS.has(call.name) && safety.approval === "ask" && safety.approveFileChanges) {
-          const pattern = filePattern(str(args.path), state.workspace);
-          decisions[id] = allowPatterns.includes(pattern)
-            ? { decision: "approve", reason: "" }
-            : ask(allowPatterns, { ...base, kind: "file_change", tool: call.name, subject: str(args.path), cwd: ".", preview: filePreview(call.name, args), suggestedPattern: pattern }, state.workspace);
-        }
-      }
-      return { decisions, allowPatterns };
-    },
-    wrapToolCall: async (request, handler) => {
-      const id = request.toolCall.id ?? "";
-      const name = request.toolCall.name;
-      const verdict = request.state.decisions[id];
-      if (!verdict || verdict.decision === "approve") return handler(request);
-      const text =
-        verdict.decision === "deny"
-          ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
-          : `the user rejected this ${name === "execute_command" ? "command" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
-      deps.emit({ type: "tool_result", agent: deps.spec.name, stepId: request.state.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
-      return new ToolMessage({ tool_call_id: id, name, content: `Error: ${text}`, status: "error" });
-    },
-  });
+export function approvalDecisions(state: AgentRunValue, deps: ApprovalDeps): Pick<AgentRunUpdate, "decisions" | "allowPatterns"> | undefined {
+  const last = state.messages.at(-1);
+  if (!last || !AIMessage.isInstance(last) || (last.tool_calls ?? []).length === 0) return undefined;
+  const invalid = new Set((last.invalid_tool_calls ?? []).map((c) => c.id));
+  const decisions: Record<string, Decision> = {};
+  const allowPatterns = [...state.allowPatterns];
+  let recorded = false;
+  for (const call of last.tool_calls ?? []) {
+    const id = call.id ?? "";
+    if (invalid.has(id)) continue;
+    const verdict = judge(call.name, call.args, state, allowPatterns, deps);
+    if (verdict === "approve") continue;
+    decisions[id] = "ask" in verdict ? ask(allowPatterns, { type: "approval", agent: deps.spec.name, stepId: state.stepId, ...verdict.ask }, state.workspace) : verdict;
+    recorded = true;
+  }
+  // Nothing but approvals by rule or mode: no update. Every update of a hook rewrites the whole run state (LangChain
+  // merges it into the state), and the tools judge these calls again the same way (refuseUnapproved).
+  return recorded ? { decisions, allowPatterns } : undefined;
+}
+
+type Verdict = "approve" | Decision | { ask: Omit<ApprovalRequest, "type" | "agent" | "stepId"> };
+
+/** What the rules and the approval mode say about one call, without asking anyone. */
+function judge(name: string, args: Record<string, unknown>, state: AgentRunValue, allowPatterns: readonly string[], deps: ApprovalDeps): Verdict {
+  // Without a real sandbox nothing runs unasked.
+  const safety: SafetyPolicy = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" } : state.safety;
+  if (name === "execute_command") {
+    const command = str(args.command);
+    const cwd = str(args.cwd) || ".";
+    const rules = evaluateCommand(command, { workspace: state.workspace, home: os.homedir(), cwd, rules: { allow: safety.allow, deny: safety.deny } });
+    if (rules.decision === "deny") return { decision: "deny", reason: rules.reason };
+    // Patterns approved "always" must cover every command of the line, not just its start.
+    if (safety.approval !== "ask" || rules.decision === "allow" || allowingPatterns(command, [...allowPatterns]).length > 0) return "approve";
+    return { ask: { kind: "command", tool: name, subject: command, cwd, preview: command, suggestedPattern: commandPatternFor(command) } };
+  }
+  if (FILE_TOOLS.has(name) && safety.approval === "ask" && safety.approveFileChanges) {
+    const pattern = filePattern(str(args.path), state.workspace);
+    if (allowPatterns.includes(pattern)) return "approve";
+    return { ask: { kind: "file_change", tool: name, subject: str(args.path), cwd: ".", preview: filePreview(name, args), suggestedPattern: pattern } };
+  }
+  return "approve";
+}
+
+/** A call that was denied by a rule or rejected by the person does not run: the model gets the reason instead. */
+export function refuseUnapproved(state: AgentRunValue, call: { id?: string; name: string; args: Record<string, unknown> }, deps: ApprovalDeps): ToolMessage | null {
+  const callId = call.id ?? "";
+  const name = call.name;
+  const judged = judge(name, call.args, state, state.allowPatterns, deps);
+  // A call the gate did not record was approved by rule or mode; judged again, anything else is a refusal.
+  const verdict: Decision = state.decisions[callId] ?? (judged === "approve" ? { decision: "approve", reason: "" } : "ask" in judged ? { decision: "reject", reason: "it was not approved" } : judged);
+  if (verdict.decision === "approve") return null;
+  const text =
+    verdict.decision === "deny"
+      ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
+      : `the user rejected this ${name === "execute_command" ? "command" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
+  deps.emit({ type: "tool_result", agent: deps.spec.name, stepId: state.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
+  return new ToolMessage({ tool_call_id: callId, name, content: `Error: ${text}`, status: "error" });
 }

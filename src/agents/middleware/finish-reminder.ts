@@ -1,35 +1,26 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { createMiddleware } from "langchain";
-import { AgentRunState } from "../run-state.js";
-import { runUsage } from "../transcript.js";
-import { sessionBudgetSpent } from "./usage.js";
+import type { AgentRunUpdate, AgentRunValue } from "../run-state.js";
+import { isModelReply, runUsage } from "../transcript.js";
 import type { AgentDeps } from "./deps.js";
+import { sessionBudgetSpent } from "./usage.js";
 
 /**
  * Agents that must return structured output (the reviewer's verdict) get one reminder when they answer in prose:
- * weaker models often do. LangChain's structured-output strategies force a tool call on every turn instead, which
- * would also take away plain-text endings from the agents that may use them.
+ * weaker models often do (run by middleware/reply-gate.ts). LangChain's structured-output strategies force a tool
+ * call on every turn instead, which would also take away plain-text endings from the agents that may use them.
  */
-export function finishReminderMiddleware(deps: Pick<AgentDeps, "spec" | "models" | "prices" | "budget">) {
+export function finishReminder(state: AgentRunValue, deps: Pick<AgentDeps, "spec" | "models" | "prices" | "budget">): (AgentRunUpdate & { jumpTo?: "model" }) | undefined {
   const { spec } = deps;
-  return createMiddleware({
-    name: "FinishReminder",
-    stateSchema: AgentRunState,
-    afterModel: {
-      canJumpTo: ["model"],
-      hook: (state) => {
-        const last = state.messages.at(-1);
-        if (!spec.requireFinishTool || state.nudged || !last || !AIMessage.isInstance(last) || (last.tool_calls ?? []).length > 0) return undefined;
-        // The jump goes straight to the model, past the checks that run before a model call: make them here.
-        if (runUsage(state.messages).modelCalls >= state.maxModelCalls) return undefined;
-        const spent = sessionBudgetSpent(deps, state);
-        if (spent) return { stop: { kind: "budget" as const, detail: spent } };
-        return {
-          messages: [new HumanMessage(`You must end by calling the ${spec.finishTool.name} tool with your structured result. Call it now.`)],
-          nudged: true,
-          jumpTo: "model" as const,
-        };
-      },
-    },
-  });
+  const last = state.messages.at(-1);
+  // Only a real prose reply: not tool calls, not the note of a run that was ended without a model call.
+  if (!spec.requireFinishTool || state.nudged || !last || !AIMessage.isInstance(last) || !isModelReply(last) || (last.tool_calls ?? []).length > 0) return undefined;
+  // The jump goes straight to the model, past the checks of the usage middleware's next call: make them here.
+  if (runUsage(state.messages).modelCalls >= state.maxModelCalls) return undefined;
+  const spent = sessionBudgetSpent(deps, state);
+  if (spent) return { stop: { kind: "budget", detail: spent } };
+  return {
+    messages: [new HumanMessage(`You must end by calling the ${spec.finishTool.name} tool with your structured result. Call it now.`)],
+    nudged: true,
+    jumpTo: "model",
+  };
 }

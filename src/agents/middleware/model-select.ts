@@ -1,4 +1,5 @@
 import { createMiddleware } from "langchain";
+import { offeredTools } from "../offered-tools.js";
 import { AgentRunState } from "../run-state.js";
 import type { AgentDeps } from "./deps.js";
 
@@ -7,12 +8,12 @@ import type { AgentDeps } from "./deps.js";
  * run's settings), the tools from what this run offers (read-only mode and memory change the set). The agent itself
  * is compiled once with a placeholder model (src/agents/per-run-model.ts).
  */
-export function modelSelectMiddleware(deps: Pick<AgentDeps, "spec" | "models">) {
+export function modelSelectMiddleware(deps: Pick<AgentDeps, "spec" | "models" | "memory">) {
   return createMiddleware({
     name: "ModelSelect",
     stateSchema: AgentRunState,
     wrapModelCall: async (request, handler) => {
-      const offered = new Set([...request.state.offeredTools, deps.spec.finishTool.name]);
+      const offered = new Set([...offeredTools(deps.spec, request.state.safety, deps.memory.enabled), deps.spec.finishTool.name]);
       return handler({
         ...request,
         model: deps.models.forRole(deps.spec.name),

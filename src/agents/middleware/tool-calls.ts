@@ -3,6 +3,7 @@ import { ToolInputParsingException, tool, type StructuredToolInterface } from "@
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
+import { offeredTools } from "../offered-tools.js";
 import { AgentRunState, type AgentRunValue } from "../run-state.js";
 import { isArtifact } from "../transcript.js";
 import type { FinishToolSpec } from "../types.js";
@@ -87,7 +88,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         if (!parsed.success) return errorMessage(id, name, `invalid arguments: ${formatZodIssues(parsed.error)}. Fix them and call ${name} again.`);
         return new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." });
       }
-      const offered = state.offeredTools as ToolName[];
+      const offered = offeredTools(spec, state.safety, deps.memory.enabled) as ToolName[];
       if (!offered.includes(name as ToolName) || !(name in TOOL_FACTORIES)) {
         emitResult(false, "not available");
         return errorMessage(id, name, `tool "${name}" is not available to the ${spec.name}. Available tools: ${[...offered, spec.finishTool.name].join(", ")}.`);

@@ -1,18 +1,18 @@
-import { SystemMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentGraph } from "../../agents/build-agent.js";
+import { offeredTools } from "../../agents/offered-tools.js";
+import { projectContext } from "../../agents/project-context.js";
 import { readOutcome, runUsage } from "../../agents/transcript.js";
 import type { AgentSpec } from "../../agents/types.js";
-import { usageKey } from "../../cost/usage.js";
+import { DEFAULT_PRICE_TABLE } from "../../cost/prices.js";
+import { summarizeUsage, usageKey } from "../../cost/usage.js";
 import type { GraphDeps } from "../deps.js";
-import { clip, type AgentReport } from "../../core/index.js";
+import { clip, type AgentReport, type UsageBase, type UsageSummary } from "../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
 
-const CHANGING_TOOLS = new Set(["write_file", "edit_file", "execute_command"]);
-
-/** The tools a run offers: memory_search only while memory is on; read-only mode offers no way to change anything. */
-export function offeredTools(spec: AgentSpec, state: Pick<WorkspaceStateValue, "safety">, memoryEnabled: boolean): string[] {
-  return spec.tools.filter((name) => (name !== "memory_search" || memoryEnabled) && (state.safety.approval !== "read-only" || !CHANGING_TOOLS.has(name)));
+function usageBase(s: UsageSummary): UsageBase {
+  return { inputTokens: s.inputTokens, outputTokens: s.outputTokens, calls: s.calls, estimatedCalls: s.estimatedCalls, knownCostUsd: s.knownCostUsd, unpriced: s.costUsd === null };
 }
 
 /**
@@ -39,7 +39,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       };
       return { lastReport: report, counters: runs };
     }
-    const tools = offeredTools(spec, state, deps.memory.enabled);
+    const tools = offeredTools(spec, state.safety, deps.memory.enabled);
     const brief = spec.brief({
       task: state.task,
       workspace: state.workspace,
@@ -50,22 +50,27 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       lastReview: state.reviews.at(-1) ?? null,
     });
     const maxModelCalls = state.limits.maxModelCallsPerRun;
+    // The planner (or a budget continuation) announced the step and computed the project context when it routed
+    // here, so this node can run again after an approval without doing either twice. Computed here only as a fallback.
+    const startOf = async (s: typeof step): Promise<string> =>
+      state.stepStart?.stepId === s.id ? state.stepStart.context : projectContext(state.workspace);
     const final = await agent.invoke(
       {
-        messages: [new SystemMessage(spec.systemPrompt(state.workspace, [...tools, spec.finishTool.name]))],
+        messages: [
+          new SystemMessage(spec.systemPrompt(state.workspace, [...tools, spec.finishTool.name])),
+          new HumanMessage({ id: `brief-${step.id}`, content: brief }),
+          new HumanMessage({ id: `context-${step.id}`, content: await startOf(step) }),
+        ],
         workspace: state.workspace,
         stepId: step.id,
-        goal: step.goal,
-        brief,
-        offeredTools: tools,
         safety: state.safety,
         allowPatterns: state.approvedPatterns,
         maxModelCalls,
         maxPromptTokens: state.limits.maxPromptTokens,
-        usageBase: state.usage,
+        usageBase: usageBase(summarizeUsage(state.usage, deps.prices ?? DEFAULT_PRICE_TABLE)),
       },
       // Each model call is at most a handful of graph steps (hooks, model, approval, tools).
-      { recursionLimit: maxModelCalls * 8 + 20, context: { runLimit: maxModelCalls }, signal: config.signal },
+      { recursionLimit: maxModelCalls * 8 + 20, signal: config.signal },
     );
     await deps.afterStep?.();
     const outcome = readOutcome(final.messages, spec.finishTool.name, final.stop);

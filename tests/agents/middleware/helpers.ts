@@ -5,9 +5,11 @@ import type { AgentDeps } from "../../../src/agents/middleware/deps.js";
 import { readOutcome } from "../../../src/agents/transcript.js";
 import type { AgentRunValue } from "../../../src/agents/run-state.js";
 import type { AgentSpec } from "../../../src/agents/types.js";
-import { DEFAULT_PRICE_TABLE } from "../../../src/cost/prices.js";
-import { type ApprovalAnswer, type ApprovalRequest, DEFAULT_SAFETY, EventRecorder, isApprovalRequest, type ProgressEvent, type SafetyPolicy, type UsageByKey } from "../../../src/core/index.js";
+import { DEFAULT_PRICE_TABLE, type PriceTable } from "../../../src/cost/prices.js";
+import { type ApprovalAnswer, type ApprovalRequest, DEFAULT_SAFETY, EventRecorder, isApprovalRequest, type ProgressEvent, type SafetyPolicy, type UsageBase, type UsageByKey } from "../../../src/core/index.js";
 import { memoryOff } from "../../../src/memory/types.js";
+import { offeredTools } from "../../../src/agents/offered-tools.js";
+import { summarizeUsage } from "../../../src/cost/usage.js";
 import type { ModelProvider } from "../../../src/models/chat-model.js";
 
 export interface HarnessOptions {
@@ -17,10 +19,14 @@ export interface HarnessOptions {
   maxPromptTokens?: number;
   deps?: Partial<AgentDeps>;
   brief?: string;
-  /** Default: the spec's tools without memory_search (as tests/agents/run-agent.ts does). */
-  offeredTools?: string[];
+  /** The session's usage before the run, per agent and model (summed into the run's usage base like the graph does). */
   usageBase?: UsageByKey;
   allowPatterns?: string[];
+}
+
+function usageBaseOf(usage: UsageByKey, prices: PriceTable): UsageBase {
+  const s = summarizeUsage(usage, prices);
+  return { inputTokens: s.inputTokens, outputTokens: s.outputTokens, calls: s.calls, estimatedCalls: s.estimatedCalls, knownCostUsd: s.knownCostUsd, unpriced: s.costUsd === null };
 }
 
 /**
@@ -42,20 +48,18 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
   });
   agent.checkpointer = new MemorySaver();
   const maxModelCalls = o.maxModelCalls ?? 5;
-  const tools = o.offeredTools ?? spec.tools.filter((t) => t !== "memory_search");
-  const config = { configurable: { thread_id: "agent" }, context: { runLimit: maxModelCalls }, recursionLimit: 200 };
+  const safety = { ...DEFAULT_SAFETY, approval: "auto" as const, ...o.safety };
+  const tools = offeredTools(spec, safety, false);
+  const config = { configurable: { thread_id: "agent" }, recursionLimit: 200 };
   const input = {
-    messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name]))],
+    messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: o.brief ?? "Your step (s1): the goal" })],
     workspace: o.workspace,
     stepId: "s1",
-    goal: "the goal",
-    brief: o.brief ?? "Your step (s1): the goal",
-    offeredTools: tools,
-    safety: { ...DEFAULT_SAFETY, approval: "auto" as const, ...o.safety },
+    safety,
     allowPatterns: o.allowPatterns ?? [],
     maxModelCalls,
     maxPromptTokens: o.maxPromptTokens ?? 32_000,
-    usageBase: o.usageBase ?? {},
+    usageBase: usageBaseOf(o.usageBase ?? {}, o.deps?.prices ?? DEFAULT_PRICE_TABLE),
   };
   const outcome = (final: Pick<AgentRunValue, "messages" | "stop">) => readOutcome(final.messages, spec.finishTool.name, final.stop);
   return {
@@ -65,7 +69,7 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
     start: () => agent.invoke(input, config),
     /** Another run of the same compiled agent on a thread of its own, with its own model-call limit. */
     startOn: (threadId: string, runMaxModelCalls: number) =>
-      agent.invoke({ ...input, maxModelCalls: runMaxModelCalls }, { ...config, configurable: { thread_id: threadId }, context: { runLimit: runMaxModelCalls } }),
+      agent.invoke({ ...input, maxModelCalls: runMaxModelCalls }, { ...config, configurable: { thread_id: threadId } }),
     resume: (answer: ApprovalAnswer | Record<string, unknown>) => agent.invoke(new Command({ resume: answer }), config),
     /** The approval requests the thread is paused on (empty when it is not paused). */
     pending: async (): Promise<ApprovalRequest[]> => {

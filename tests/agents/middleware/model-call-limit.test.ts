@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { markedStop } from "../../../src/agents/transcript.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
-import { isModelReply } from "../../../src/agents/transcript.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
-import { agentHarness, aiMessages, ofType, runToEnd, text, toolMessages } from "./helpers.js";
+import { agentHarness, ofType, runToEnd, toolMessages } from "./helpers.js";
 
 let ws: TempWorkspace;
 beforeEach(async () => {
@@ -16,7 +16,7 @@ afterEach(async () => {
 const coder = AGENT_SPECS.coder;
 const read = (file: string) => calls({ name: "read_file", args: { path: file } });
 
-describe("model-call limit (modelCallLimitMiddleware with the run's context.runLimit)", () => {
+describe("model-call limit (the run's maxModelCalls, checked before every model call)", () => {
   it("ends a run that keeps calling tools after maxModelCalls model calls", async () => {
     const models = scriptedModels({ coder: [read("a.txt"), read("b.txt"), read("c.txt"), read("d.txt")] });
     const { final, outcome, events } = await runToEnd(coder, models, { workspace: ws.root, maxModelCalls: 2 });
@@ -26,9 +26,7 @@ describe("model-call limit (modelCallLimitMiddleware with the run's context.runL
     expect(ofType(events, "model_call")).toHaveLength(2);
     // Both replies' tools ran before the limit ended the run.
     expect(toolMessages(final.messages).map((m) => m.status === "error")).toEqual([false, false]);
-    const last = final.messages.at(-1);
-    expect(last && aiMessages([last]).length === 1 && !isModelReply(last)).toBe(true);
-    expect(text(last)).toContain("run level call limit reached with 2 model calls");
+    expect(markedStop(final.messages.at(-1))).toEqual({ kind: "call_limit", detail: "2 model calls" });
     expect(coder.toReport(outcome, "s1").status).toBe("incomplete");
   });
 

@@ -38,16 +38,15 @@ describe("describeCall", () => {
 });
 
 describe("tool-calls middleware", () => {
-  it("refuses a tool this run does not offer, and nothing is written", async () => {
-    const offered = ["read_file", "list_directory", "search_code", "execute_command"];
+  it("refuses a tool this run does not offer (read-only mode), and nothing is written", async () => {
     const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "b.txt", content: "x" } }), done()] });
-    const { final, outcome, events } = await runToEnd(coder, models, { workspace: ws.root, offeredTools: offered });
+    const { final, outcome, events } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "read-only" } });
     expect(outcome.stopReason).toBe("finished");
     expect(await exists("b.txt")).toBe(false);
     const result = toolMessages(final.messages)[0];
     expect(result?.status).toBe("error");
     expect(text(result)).toBe(
-      'Error: tool "write_file" is not available to the coder. Available tools: read_file, list_directory, search_code, execute_command, submit_work.',
+      'Error: tool "write_file" is not available to the coder. Available tools: read_file, list_directory, search_code, submit_work.',
     );
     expect(ofType(events, "tool_call")).toHaveLength(0);
     expect(ofType(events, "tool_result")).toEqual([{ type: "tool_result", agent: "coder", stepId: "s1", tool: "write_file", ok: false, detail: "not available" }]);

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { toolsOverhead } from "../../../src/agents/context-budget.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { createFinishTool, declaredTools } from "../../../src/agents/middleware/tool-calls.js";
-import { ESTIMATED_USAGE, runUsage } from "../../../src/agents/transcript.js";
+import { ESTIMATED_USAGE, runUsage, markedStop } from "../../../src/agents/transcript.js";
 import { estimateTokens, messageChars } from "../../../src/cost/estimate.js";
 import { priceRules } from "../../../src/cost/prices.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
@@ -93,9 +93,10 @@ describe("usage middleware", () => {
     expect(models.seen.coder).toBeUndefined();
     expect(outcome.stopReason).toBe("budget");
     expect(outcome.stopDetail).toBe("token budget of 600 reached (600 used)");
-    expect(final.stop).toEqual({ kind: "budget", detail: outcome.stopDetail });
+    expect(markedStop(final.messages.at(-1))).toEqual({ kind: "budget", detail: outcome.stopDetail });
     expect(outcome.modelCalls).toBe(0);
-    expect(aiMessages(final.messages)).toHaveLength(0);
+    // The only AI message is the note that ended the run; it is not a model reply.
+    expect(aiMessages(final.messages).map((m) => m.usage_metadata)).toEqual([undefined]);
     expect(ofType(events, "model_call")).toHaveLength(0);
   });
 

@@ -6,6 +6,7 @@ import { budgetExceeded } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
 import { UsageMeter } from "../../../cost/usage-meter.js";
 import { addUsage, usageKey } from "../../../cost/usage.js";
+import { projectContext } from "../../../agents/project-context.js";
 import { askPlanner } from "./ask-planner.js";
 import { renderPlannerContext } from "./context.js";
 import {
@@ -76,7 +77,7 @@ export function createPlannerNode(deps: GraphDeps) {
       return { ...update, plan, counters, status: "limit_reached", stop: reason, lastReport: unreadReport, route: "finish", currentStepId: null };
     };
 
-    const routeTo = (step: PlanStep | undefined): WorkspaceStateUpdate => {
+    const routeTo = async (step: PlanStep | undefined): Promise<WorkspaceStateUpdate> => {
       if (!step) return stop("done", null, "All plan steps are complete.");
       if (counters.agentRuns >= limits.maxAgentRuns) {
         return stop("limit_reached", { kind: "agent_runs", detail: `the limit of ${limits.maxAgentRuns} runs was reached before ${step.id} (${clip(step.goal, 80)})` });
@@ -84,7 +85,9 @@ export function createPlannerNode(deps: GraphDeps) {
       const overBudget = budgetExceeded(spent, budget, prices);
       if (overBudget) return stopForBudget(overBudget, null);
       plan = markInProgress(plan, step.id);
-      return { ...update, plan, counters, route: step.agent, currentStepId: step.id };
+      emit({ type: "step_started", stepId: step.id, agent: step.agent, goal: step.goal });
+      const stepStart = { stepId: step.id, context: await projectContext(workspace) };
+      return { ...update, plan, counters, route: step.agent, currentStepId: step.id, stepStart };
     };
 
     if (!workspace) return stop("failed", { kind: "no_workspace", detail: "pass one in the input or in the run's configurable settings" });

@@ -1,0 +1,25 @@
+import { createMiddleware } from "langchain";
+import { AgentRunState } from "../run-state.js";
+import { approvalDecisions, refuseUnapproved } from "./approval.js";
+import type { AgentDeps } from "./deps.js";
+import { finishReminder } from "./finish-reminder.js";
+
+/**
+ * What happens to each model reply, in one after-model step (every hook is a graph step with a checkpoint of its
+ * own): tool calls go through the approval gate (approval.ts); a prose answer from an agent that owes structured
+ * output gets its one reminder (finish-reminder.ts). The tools then refuse what was not approved.
+ */
+export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "models" | "prices" | "budget">) {
+  return createMiddleware({
+    name: "ReplyGate",
+    stateSchema: AgentRunState,
+    afterModel: {
+      canJumpTo: ["model"],
+      hook: (state) => approvalDecisions(state, deps) ?? finishReminder(state, deps),
+    },
+    wrapToolCall: async (request, handler) => {
+      const refused = refuseUnapproved(request.state, request.toolCall, deps);
+      return refused ?? handler(request);
+    },
+  });
+}
