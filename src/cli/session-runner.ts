@@ -42,7 +42,7 @@ export interface SessionRunOptions {
   /** Long-term memory settings from the one resolver (src/config). */
   memory: MemorySettings;
   budget: Budget;
-  /** The session was stopped by its budget and continues under `budget` (src/cost/budget-resume.ts). */
+  /** The session was stopped by its budget and continues under `budget` (src/graph/budget-resume.ts). */
   continueAfterBudget?: boolean;
 }
 

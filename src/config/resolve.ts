@@ -18,7 +18,7 @@ import { flagLabel, httpUrl, wholeNumber, type ConfigFlags, type FlagSource } fr
  * ConfigError whose message starts with the flag, variable or file it comes from.
  */
 
-/** The approval policy settings (src/safety/policy.ts turns them into a SafetyPolicy). */
+/** The approval policy settings (src/safety/config.ts turns them into a SafetyPolicy, src/core/approval.ts). */
 export interface SafetySettings {
   approval: ApprovalMode;
   approveFileChanges: boolean;

@@ -70,7 +70,7 @@ export function createPlannerNode(deps: GraphDeps) {
     let spent = state.usage;
     /**
      * A budget stop keeps the pending steps (and, before a planner call, the unread report) so that `resume` with a
-     * higher budget continues where it stopped (src/cost/budget-resume.ts).
+     * higher budget continues where it stopped (src/graph/budget-resume.ts).
      */
     const stopForBudget = (reason: StopReason, unreadReport: AgentReport | null): WorkspaceStateUpdate => {
       emit({ type: "limit_reached", limit: "budget", detail: describeStop(reason) });
