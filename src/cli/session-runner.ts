@@ -86,7 +86,6 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       memory: memory.store,
       sandbox: sandboxStatus,
       commandTimeoutMs: o.commandTimeoutMs,
-      budget: o.budget,
       afterStep: async () => {
         await undo.after();
       },
@@ -94,7 +93,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.database.checkpointer,
   );
   const config = {
-    configurable: { thread_id: o.sessionId },
+    // The budget travels with the run (a resume may raise it): src/cost/budget.ts budgetOf.
+    configurable: { thread_id: o.sessionId, budget: o.budget },
     // Two supersteps per sub-agent run (agent, planner) plus the first plan and finish.
     recursionLimit: o.limits.maxAgentRuns * 2 + 10,
     signal: controller.signal,

@@ -12,6 +12,15 @@ export const budgetSchema = z.object({
 });
 export type Budget = z.infer<typeof budgetSchema>;
 
+/**
+ * The session's budget travels with each run, in its configurable settings (`budget`), like the workspace: the CLI
+ * sets it for every invocation (a resume may raise it), Studio and API runs may set it. Absent or malformed: none.
+ */
+export function budgetOf(configurable: Readonly<Record<string, unknown>> | undefined): Budget {
+  const parsed = budgetSchema.safeParse(configurable?.budget);
+  return parsed.success ? parsed.data : {};
+}
+
 export const TOKEN_BUDGET = "token budget";
 export const COST_BUDGET = "cost budget";
 

@@ -26,7 +26,6 @@ export function buildGraph(deps: GraphDeps) {
       tools: deps.tools,
       forceAsk: deps.forceAsk ?? false,
       prices: deps.prices ?? DEFAULT_PRICE_TABLE,
-      budget: deps.budget ?? {},
       callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
     });
     return { node: createSubAgentNode(spec, agent, deps), options: { subgraphs: [agent] } };

@@ -1,4 +1,3 @@
-import type { Budget } from "../cost/budget.js";
 import type { PriceTable } from "../cost/prices.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
@@ -28,8 +27,6 @@ export interface GraphDeps {
   prices?: PriceTable;
   /** Studio and API runs: settings from the run's configuration, resolved like the CLI's (src/config). */
   runSettings?: RunSettings;
-  /** Token and cost limits of the session; the planner stops before routing once one is reached. */
-  budget?: Budget;
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;

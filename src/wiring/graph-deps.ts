@@ -1,5 +1,4 @@
 import type { ModelSettings } from "../config/index.js";
-import type { Budget } from "../cost/budget.js";
 import type { PriceTable } from "../cost/prices.js";
 import type { GraphDeps, RunSettings } from "../graph/deps.js";
 import type { MemoryStore } from "../memory/types.js";
@@ -18,7 +17,6 @@ export interface WiringInput {
   /** What selectSandbox found: commands run in bubblewrap, or (without it) every command needs approval. */
   sandbox: SandboxStatus;
   commandTimeoutMs?: number;
-  budget?: Budget;
   afterStep?: () => Promise<void>;
   /** Settings a run takes from its own configuration (Studio), when its input does not set them. */
   runSettings?: RunSettings;
@@ -26,7 +24,8 @@ export interface WiringInput {
 
 /**
  * The one wiring of the session graph's dependencies, for the CLI, Studio, benchmarks and tests alike: the same
- * sandbox choice (and "ask" forced without one), call deadline, prices, budget and memory.
+ * sandbox choice (and "ask" forced without one), call deadline, prices and memory. (The session's budget travels
+ * with each run, in its configurable settings: src/cost/budget.ts budgetOf.)
  */
 export function wireGraphDeps(o: WiringInput): GraphDeps {
   const sandboxed = o.sandbox.kind === "bubblewrap";
@@ -41,7 +40,6 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
     forceAsk: !sandboxed,
     ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),
     prices: o.prices,
-    ...(o.budget ? { budget: o.budget } : {}),
     ...(o.afterStep ? { afterStep: o.afterStep } : {}),
     ...(o.runSettings ? { runSettings: o.runSettings } : {}),
   };

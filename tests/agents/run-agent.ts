@@ -29,7 +29,6 @@ export async function runAgent(spec: AgentSpec, models: ModelProvider, o: AgentR
     memory: memoryOff,
     forceAsk: false,
     prices: DEFAULT_PRICE_TABLE,
-    budget: {},
     callTimeoutMs: 10_000,
     ...o.deps,
   });

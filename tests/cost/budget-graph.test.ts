@@ -27,24 +27,24 @@ function session(script: Script, budget: Budget, prices: PriceTable = DEFAULT_PR
   const models = scriptedModels(script);
   const events = new EventRecorder();
   const checkpointer = new MemorySaver();
-  const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
-  const graphWith = (b: Budget) => testGraph({ models, events, budget: b, prices, checkpointer });
-  const state = async (b: Budget) => (await graphWith(b).getState(config)).values as WorkspaceStateValue;
+  // The budget travels in each run's configurable settings, as the CLI passes it.
+  const config = (b: Budget) => ({ configurable: { thread_id: "t1", budget: b }, recursionLimit: 100 });
+  const graph = testGraph({ models, events, prices, checkpointer });
+  const state = async (b: Budget) => (await graph.getState(config(b))).values as WorkspaceStateValue;
   return {
     models,
     events,
     state,
     async start(): Promise<WorkspaceStateValue> {
       const input = { task: "write a file", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" as const } };
-      await graphWith(budget).invoke(input, config);
+      await graph.invoke(input, config(budget));
       return state(budget);
     },
     async continueWith(next: Budget): Promise<WorkspaceStateValue> {
       const resume = planBudgetResume(await state(budget), next, prices);
       if (resume.kind !== "continue") throw new Error(`refused: ${resume.reason}`);
-      const graph = graphWith(next);
-      await graph.updateState(config, resume.values, resume.asNode);
-      await graph.invoke(null, config);
+      await graph.updateState(config(next), resume.values, resume.asNode);
+      await graph.invoke(null, config(next));
       return state(next);
     },
   };

@@ -33,10 +33,10 @@ describe("budget inside a sub-agent run", () => {
     });
     const events = new EventRecorder();
     const saver = new MemorySaver();
-    const config = { configurable: { thread_id: "t" }, recursionLimit: 100 };
-    const graphWith = (tokens: number) => testGraph({ models, events, budget: { tokens }, checkpointer: saver });
-    await graphWith(300).invoke({ task: "t", workspace: root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
-    const stopped = (await graphWith(300).getState(config)).values as WorkspaceStateValue;
+    const config = (tokens: number) => ({ configurable: { thread_id: "t", budget: { tokens } }, recursionLimit: 100 });
+    const graph = testGraph({ models, events, checkpointer: saver });
+    await graph.invoke({ task: "t", workspace: root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config(300));
+    const stopped = (await graph.getState(config(300))).values as WorkspaceStateValue;
     // planner 110 + coder 110 + 110 = 330: the third coder call is never made.
     expect(models.seen.coder).toHaveLength(2);
     expect(stopped).toMatchObject({ status: "limit_reached", stop: { kind: "token_budget", detail: "token budget of 300 reached (330 used)" } });
@@ -44,10 +44,9 @@ describe("budget inside a sub-agent run", () => {
 
     const resume = planBudgetResume(stopped, { tokens: 5000 }, DEFAULT_PRICE_TABLE);
     if (resume.kind !== "continue") throw new Error(resume.reason);
-    const graph = graphWith(5000);
-    await graph.updateState(config, resume.values, resume.asNode);
-    await graph.invoke(null, config);
-    const done = (await graph.getState(config)).values as WorkspaceStateValue;
+    await graph.updateState(config(5000), resume.values, resume.asNode);
+    await graph.invoke(null, config(5000));
+    const done = (await graph.getState(config(5000))).values as WorkspaceStateValue;
     expect(done.status).toBe("done");
     expect(await fs.readFile(path.join(root, "c.txt"), "utf8")).toBe("c");
   });

@@ -1,5 +1,4 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import type { Budget } from "../../src/cost/budget.js";
 import { DEFAULT_PRICE_TABLE, type PriceTable } from "../../src/cost/prices.js";
 import { compileGraph } from "../../src/graph/build-graph.js";
 import { memoryOff, type MemoryStore } from "../../src/memory/types.js";
@@ -17,11 +16,10 @@ export function testGraph(o: {
   events: EventSink;
   checkpointer: BaseCheckpointSaver;
   memory?: MemoryStore;
-  budget?: Budget;
   prices?: PriceTable;
 }) {
   return compileGraph(
-    wireGraphDeps({ models: o.models, events: o.events, memory: o.memory ?? memoryOff, sandbox: BUBBLEWRAP, prices: o.prices ?? DEFAULT_PRICE_TABLE, budget: o.budget }),
+    wireGraphDeps({ models: o.models, events: o.events, memory: o.memory ?? memoryOff, sandbox: BUBBLEWRAP, prices: o.prices ?? DEFAULT_PRICE_TABLE }),
     o.checkpointer,
   );
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { promises as fs } from "node:fs";
+import { promises as fs, realpathSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -9,7 +9,12 @@ import { runSandboxed, useSandboxWorkspace } from "./helpers.js";
 const ws = useSandboxWorkspace();
 
 /** This repo's vitest: the fixture project links to it, so nothing is installed at test time. */
-const VITEST_PACKAGE = fileURLToPath(new URL("../../node_modules/vitest", import.meta.url));
+const VITEST_PACKAGE = realpathSync(fileURLToPath(new URL("../../node_modules/vitest", import.meta.url)));
+/**
+ * The repository's node_modules, made visible read-only inside the sandbox: a clone under /tmp (as CI may use) would
+ * otherwise be hidden by the sandbox's private /tmp.
+ */
+const REPO_MODULES = realpathSync(fileURLToPath(new URL("../../node_modules", import.meta.url)));
 
 /** Every path under `root` (symlinks not followed) with its mode, size, mtime, link target and content hash. */
 async function tree(root: string): Promise<string[]> {
@@ -33,7 +38,7 @@ async function tree(root: string): Promise<string[]> {
 async function runReadOnly(command: string) {
   // The outer vitest's own variables would make the inner one think it runs inside a worker.
   const clean = "unset VITEST VITEST_MODE VITEST_POOL_ID VITEST_WORKER_ID NODE_ENV;";
-  const result = await runSandboxed(ws(), `${clean} ${command}`, { workspaceAccess: "read-only" });
+  const result = await runSandboxed(ws(), `${clean} ${command}`, { workspaceAccess: "read-only", readOnlyPaths: [REPO_MODULES] });
   return { ...result, output: result.content.split("Output (stdout and stderr together):\n")[1] ?? "" };
 }
 

@@ -1,4 +1,3 @@
-import type { Budget } from "../../cost/budget.js";
 import type { PriceTable } from "../../cost/prices.js";
 import type { MemoryStore } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
@@ -17,7 +16,6 @@ export interface AgentDeps {
   /** No real sandbox for commands: "auto" approval is treated as "ask". */
   forceAsk: boolean;
   prices: PriceTable;
-  budget: Budget;
   /** Upper bound for one model call including retries. */
   callTimeoutMs: number;
 }

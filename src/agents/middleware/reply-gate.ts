@@ -1,4 +1,5 @@
 import { createMiddleware } from "langchain";
+import { budgetOf } from "../../cost/budget.js";
 import { AgentRunState } from "../run-state.js";
 import { approvalDecisions, refuseUnapproved } from "./approval.js";
 import type { AgentDeps } from "./deps.js";
@@ -9,13 +10,13 @@ import { finishReminder } from "./finish-reminder.js";
  * own): tool calls go through the approval gate (approval.ts); a prose answer from an agent that owes structured
  * output gets its one reminder (finish-reminder.ts). The tools then refuse what was not approved.
  */
-export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "models" | "prices" | "budget">) {
+export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "models" | "prices">) {
   return createMiddleware({
     name: "ReplyGate",
     stateSchema: AgentRunState,
     afterModel: {
       canJumpTo: ["model"],
-      hook: (state) => approvalDecisions(state, deps) ?? finishReminder(state, deps),
+      hook: (state, runtime) => approvalDecisions(state, deps) ?? finishReminder(state, deps, budgetOf(runtime.configurable)),
     },
     wrapToolCall: async (request, handler) => {
       const refused = refuseUnapproved(request.state, request.toolCall, deps);

@@ -1,7 +1,7 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
 import type { UsageTotals } from "../../core/index.js";
-import { budgetExceededBy } from "../../cost/budget.js";
+import { budgetExceededBy, budgetOf, type Budget } from "../../cost/budget.js";
 import { measureCall, type CallUsage } from "../../cost/estimate.js";
 import { costUsd, findPrice } from "../../cost/prices.js";
 import { toolsOverhead } from "../context-budget.js";
@@ -14,7 +14,7 @@ import type { AgentDeps } from "./deps.js";
  * record), tells the watchers with the session's running totals, and ends the run instead of calling the model once
  * the session's budget or the run's model-call limit is reached. The per-call deadline also lives here.
  */
-type UsageDeps = Pick<AgentDeps, "spec" | "models" | "prices" | "budget">;
+type UsageDeps = Pick<AgentDeps, "spec" | "models" | "prices">;
 
 /** The session's totals: what it had used before this run plus this run's calls so far (from the transcript). */
 function sessionTotals(deps: UsageDeps, state: AgentRunValue, extra?: CallUsage): UsageTotals & { knownCostUsd: number } {
@@ -36,10 +36,10 @@ function sessionTotals(deps: UsageDeps, state: AgentRunValue, extra?: CallUsage)
 }
 
 /** Why the session's budget is used up, or null while there is room (checked before every model call). */
-export function sessionBudgetSpent(deps: UsageDeps, state: AgentRunValue): string | null {
-  if (deps.budget.tokens === undefined && deps.budget.usd === undefined) return null;
+export function sessionBudgetSpent(deps: UsageDeps, state: AgentRunValue, budget: Budget): string | null {
+  if (budget.tokens === undefined && budget.usd === undefined) return null;
   const totals = sessionTotals(deps, state);
-  return budgetExceededBy({ tokens: totals.inputTokens + totals.outputTokens, knownCostUsd: totals.knownCostUsd }, deps.budget)?.detail ?? null;
+  return budgetExceededBy({ tokens: totals.inputTokens + totals.outputTokens, knownCostUsd: totals.knownCostUsd }, budget)?.detail ?? null;
 }
 
 /** Whether the newest tool results include a successful finish call: the run is over even if other calls followed it. */
@@ -58,7 +58,7 @@ export function usageMiddleware(deps: UsageDeps & Pick<AgentDeps, "emit" | "call
     stateSchema: AgentRunState,
     wrapModelCall: async (request, handler) => {
       // Checked here rather than in a before-model hook: every hook is a graph step with a checkpoint of its own.
-      const stop = stopBeforeCall(deps, request.state);
+      const stop = stopBeforeCall(deps, request.state, budgetOf(request.runtime.configurable));
       if (stop) return stopReply(stop);
       const raw = await withDeadline(Promise.resolve(handler(request)), deps.callTimeoutMs);
       const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));
@@ -91,12 +91,12 @@ export function usageMiddleware(deps: UsageDeps & Pick<AgentDeps, "emit" | "call
  * before-model hook returns the whole state when under the limit, which writes every channel, the transcript
  * included, at every model call: 334 MiB instead of 11 MiB for a 100-run session in `npm run bench`.)
  */
-function stopBeforeCall(deps: UsageDeps, state: AgentRunValue): RunStop | { kind: "finished"; detail: string } | null {
+function stopBeforeCall(deps: UsageDeps, state: AgentRunValue, budget: Budget): RunStop | { kind: "finished"; detail: string } | null {
   if (state.stop) return state.stop;
   if (finishedNow(state, deps.spec.finishTool.name)) return { kind: "finished", detail: "" };
   const calls = runUsage(state.messages).modelCalls;
   if (calls >= state.maxModelCalls) return { kind: "call_limit", detail: `${calls} model calls` };
-  const spent = sessionBudgetSpent(deps, state);
+  const spent = sessionBudgetSpent(deps, state, budget);
   return spent ? { kind: "budget", detail: spent } : null;
 }
 

@@ -5,6 +5,7 @@ import type { AgentDeps } from "../../../src/agents/middleware/deps.js";
 import { readOutcome } from "../../../src/agents/transcript.js";
 import type { AgentRunValue } from "../../../src/agents/run-state.js";
 import type { AgentSpec } from "../../../src/agents/types.js";
+import type { Budget } from "../../../src/cost/budget.js";
 import { DEFAULT_PRICE_TABLE, type PriceTable } from "../../../src/cost/prices.js";
 import { type ApprovalAnswer, type ApprovalRequest, DEFAULT_SAFETY, EventRecorder, isApprovalRequest, type ProgressEvent, type SafetyPolicy, type UsageBase, type UsageByKey } from "../../../src/core/index.js";
 import { memoryOff } from "../../../src/memory/types.js";
@@ -21,6 +22,8 @@ export interface HarnessOptions {
   brief?: string;
   /** The session's usage before the run, per agent and model (summed into the run's usage base like the graph does). */
   usageBase?: UsageByKey;
+  /** The session's budget, passed as the graph does: in the run's configurable settings. */
+  budget?: Budget;
   allowPatterns?: string[];
 }
 
@@ -42,7 +45,6 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
     memory: memoryOff,
     forceAsk: false,
     prices: DEFAULT_PRICE_TABLE,
-    budget: {},
     callTimeoutMs: 10_000,
     ...o.deps,
   });
@@ -50,7 +52,7 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
   const maxModelCalls = o.maxModelCalls ?? 5;
   const safety = { ...DEFAULT_SAFETY, approval: "auto" as const, ...o.safety };
   const tools = offeredTools(spec, safety, false);
-  const config = { configurable: { thread_id: "agent" }, recursionLimit: 200 };
+  const config = { configurable: { thread_id: "agent", budget: o.budget ?? {} }, recursionLimit: 200 };
   const input = {
     messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: o.brief ?? "Your step (s1): the goal" })],
     workspace: o.workspace,
@@ -69,7 +71,7 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
     start: () => agent.invoke(input, config),
     /** Another run of the same compiled agent on a thread of its own, with its own model-call limit. */
     startOn: (threadId: string, runMaxModelCalls: number) =>
-      agent.invoke({ ...input, maxModelCalls: runMaxModelCalls }, { ...config, configurable: { thread_id: threadId } }),
+      agent.invoke({ ...input, maxModelCalls: runMaxModelCalls }, { ...config, configurable: { ...config.configurable, thread_id: threadId } }),
     resume: (answer: ApprovalAnswer | Record<string, unknown>) => agent.invoke(new Command({ resume: answer }), config),
     /** The approval requests the thread is paused on (empty when it is not paused). */
     pending: async (): Promise<ApprovalRequest[]> => {

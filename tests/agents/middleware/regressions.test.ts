@@ -37,7 +37,7 @@ describe("the finish reminder respects the call limit and the budget", () => {
     const models = scriptedModels({ reviewer: [say("Looks fine."), submit()] });
     const { outcome, events } = await runToEnd(reviewer, models, {
       workspace: ws.root,
-      deps: { budget: { tokens: 100 } },
+      budget: { tokens: 100 },
       usageBase: { "reviewer:fake-reviewer": { inputTokens: 60, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
     });
     // After the first call the session has used 115 >= 100 tokens.

@@ -88,7 +88,7 @@ describe("usage middleware", () => {
     const { final, outcome, events } = await runToEnd(coder, models, {
       workspace: ws.root,
       usageBase: { "coder:fake-coder": { inputTokens: 500, outputTokens: 100, calls: 3, estimatedCalls: 0 } },
-      deps: { budget: { tokens: 600 } },
+      budget: { tokens: 600 },
     });
     expect(models.seen.coder).toBeUndefined();
     expect(outcome.stopReason).toBe("budget");
@@ -105,7 +105,7 @@ describe("usage middleware", () => {
     const { outcome, events } = await runToEnd(coder, models, {
       workspace: ws.root,
       usageBase: { "coder:fake-coder": { inputTokens: 100, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
-      deps: { budget: { tokens: 300 } },
+      budget: { tokens: 300 },
     });
     // 100 before, +110 → 210 (room left), +110 → 320: the third call is not made.
     expect(models.seen.coder).toHaveLength(2);
@@ -119,7 +119,7 @@ describe("usage middleware", () => {
     const { outcome } = await runToEnd(coder, models, {
       workspace: ws.root,
       usageBase: { "coder:fake-coder": { inputTokens: 1_000_000, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
-      deps: { budget: { usd: 1 }, prices: priceRules({ "fake-coder": { input: 1, output: 1 } }, "test") },
+      budget: { usd: 1 }, deps: { prices: priceRules({ "fake-coder": { input: 1, output: 1 } }, "test") },
     });
     expect(models.seen.coder).toBeUndefined();
     expect(outcome.stopReason).toBe("budget");

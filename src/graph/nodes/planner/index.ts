@@ -2,7 +2,7 @@ import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
 import { type AgentReport, clip, describeStop, type PlanStep, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
-import { budgetExceeded } from "../../../cost/budget.js";
+import { budgetExceeded, budgetOf } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
 import { UsageMeter } from "../../../cost/usage-meter.js";
 import { addUsage, usageKey } from "../../../cost/usage.js";
@@ -36,10 +36,10 @@ export function createPlannerNode(deps: GraphDeps) {
   const emit = deps.events.emit.bind(deps.events);
   const callTimeoutMs = deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const prices = deps.prices ?? DEFAULT_PRICE_TABLE;
-  const budget = deps.budget ?? {};
 
   return async (state: WorkspaceStateValue, config: LangGraphRunnableConfig): Promise<WorkspaceStateUpdate> => {
     const update: WorkspaceStateUpdate = {};
+    const budget = budgetOf(config.configurable);
     const limits = state.limits;
     const counters = { ...state.counters };
     const report = state.lastReport;
