@@ -1,3 +1,4 @@
+import os from "node:os";
 import { Command } from "@langchain/langgraph";
 import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
@@ -6,7 +7,7 @@ import { type ApprovalRequest, type EventSink, isApprovalRequest, isBudgetStop, 
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { selectSandbox } from "../sandbox/index.js";
-import type { MemorySettings } from "../config/index.js";
+import { resolveSandboxConfig, type MemorySettings } from "../config/index.js";
 import type { Budget } from "../cost/budget.js";
 import { budgetHint, planBudgetResume } from "../graph/budget-resume.js";
 import type { PriceTable } from "../cost/prices.js";
@@ -75,7 +76,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     clock: o.clock,
     onOff: (reason) => o.printer.emit({ type: "notice", level: "warn", message: `Memory is off from now on: ${reason}` }),
   });
-  const sandboxStatus = await selectSandbox(o.env);
+  const sandboxStatus = await selectSandbox(resolveSandboxConfig(o.env), o.env.HOME || os.homedir());
   const sandboxed = sandboxStatus.kind === "bubblewrap";
   const graph = compileGraph(
     wireGraphDeps({

@@ -51,6 +51,7 @@ export {
   resolveMemoryStoreConfig,
   resolvePriceConfig,
   resolveSafetyConfig,
+  resolveSandboxConfig,
   type EmbeddingSettings,
   type LimitSettings,
   type MemorySettings,
@@ -59,5 +60,6 @@ export {
   type ResolveConfigOptions,
   type ResolvedConfig,
   type SafetySettings,
+  type SandboxSettings,
 } from "./resolve.js";
 export { flagsFromRunConfig, type RunConfigInput } from "./run-config.js";

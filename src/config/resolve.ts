@@ -68,6 +68,7 @@ export interface ResolvedConfig {
   prices: PriceLayer[];
   memory: MemorySettings;
   limits: LimitSettings;
+  sandbox: SandboxSettings;
 }
 
 export interface ResolveConfigOptions {
@@ -181,6 +182,15 @@ export function resolveMemoryConfig(env: NodeJS.ProcessEnv): MemorySettings {
   return { enabled: true, ...resolveMemoryStoreConfig(env) };
 }
 
+/** Whether commands may use the bubblewrap sandbox: `MINI_CURSOR_SANDBOX=off` opts out (every command then asks). */
+export interface SandboxSettings {
+  off: boolean;
+}
+
+export function resolveSandboxConfig(env: NodeJS.ProcessEnv): SandboxSettings {
+  return { off: envValue(env, "MINI_CURSOR_SANDBOX") === "off" };
+}
+
 /** Everything but the model endpoint: no network, only files and variables. */
 export function resolveConfigExceptModel(o: Omit<ResolveConfigOptions, "probeOllama">): Omit<ResolvedConfig, "model"> {
   const flags = o.flags ?? {};
@@ -192,6 +202,7 @@ export function resolveConfigExceptModel(o: Omit<ResolveConfigOptions, "probeOll
     prices: resolvePriceConfig(o.env, files),
     memory: resolveMemoryConfig(o.env),
     limits: resolveLimitsConfig(flags, o.env, flagSource),
+    sandbox: resolveSandboxConfig(o.env),
   };
 }
 

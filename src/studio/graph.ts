@@ -1,5 +1,6 @@
+import os from "node:os";
 import { getWriter } from "@langchain/langgraph";
-import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolvePriceConfig, resolveSafetyConfig } from "../config/index.js";
+import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolvePriceConfig, resolveSafetyConfig, resolveSandboxConfig } from "../config/index.js";
 import { priceTableFor } from "../cost/price-config.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
@@ -33,7 +34,7 @@ const customStream: EventSink = {
   },
 };
 
-const sandbox = await selectSandbox(env);
+const sandbox = await selectSandbox(resolveSandboxConfig(env), env.HOME || os.homedir());
 if (sandbox.kind !== "bubblewrap") logger.warn(`no sandbox for commands (${sandbox.reason}): every command needs approval`);
 const ollama = needsOllama({}, env) ? { url: ollamaUrl(env), models: await probeOllama(ollamaUrl(env)) } : null;
 const memorySettings = resolveMemoryConfig(env);

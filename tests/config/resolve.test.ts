@@ -8,6 +8,7 @@ import {
   resolveConfig,
   resolveConfigExceptModel,
   resolveMemoryConfig,
+  resolveSandboxConfig,
   type ConfigFlags,
   type OllamaProbe,
 } from "../../src/config/index.js";
@@ -278,5 +279,14 @@ describe("memory settings", () => {
 describe("shapes shared with other modules", () => {
   it("approval modes are the safety policy's", () => {
     expect([...APPROVAL_MODES]).toEqual(policyApprovalModeSchema.options);
+  });
+});
+
+describe("sandbox settings", () => {
+  it("turn the sandbox off only with MINI_CURSOR_SANDBOX=off", () => {
+    expect(resolveSandboxConfig({ MINI_CURSOR_SANDBOX: "off" })).toEqual({ off: true });
+    expect(resolveSandboxConfig({ MINI_CURSOR_SANDBOX: " off " })).toEqual({ off: true });
+    expect(resolveSandboxConfig({ MINI_CURSOR_SANDBOX: "on" })).toEqual({ off: false });
+    expect(resolveSandboxConfig({})).toEqual({ off: false });
   });
 });

@@ -1,7 +1,8 @@
+import os from "node:os";
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { rgPath } from "@vscode/ripgrep";
-import { resolveConfigExceptModel, resolveMemoryConfig, resolveModelConfig } from "../../config/index.js";
+import { resolveConfigExceptModel, resolveMemoryConfig, resolveModelConfig, resolveSandboxConfig } from "../../config/index.js";
 import { chromaHeartbeat } from "../../memory/chroma/server.js";
 import { LOCAL_HOST } from "../../memory/chroma/local-process.js";
 import { readServerState } from "../../memory/chroma/state-file.js";
@@ -58,7 +59,7 @@ function checkNode(): DoctorReport["node"] {
 }
 
 async function checkSandbox(env: NodeJS.ProcessEnv): Promise<DoctorReport["sandbox"]> {
-  const status = await selectSandbox(env);
+  const status = await selectSandbox(resolveSandboxConfig(env), env.HOME || os.homedir());
   return { ...status, effect: status.kind === "bubblewrap" ? SANDBOX_EFFECT : NO_SANDBOX_EFFECT };
 }
 
