@@ -12,3 +12,4 @@ export * from "./session.js";
 export * from "./stop.js";
 export * from "./text.js";
 export * from "./usage.js";
+export * from "./workspace.js";

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { STATE_DIR_NAME } from "../core/index.js";
 import { existingCredentialLocations } from "../safety/credential-files.js";
 import type { WorkspaceAccess } from "./types.js";
 
@@ -27,8 +28,7 @@ export interface BwrapOptions {
 
 /** "nobody": the command runs unprivileged inside its own user namespace. */
 export const SANDBOX_UID = 65534;
-/** The agent's own state in the workspace (sessions, checkpoints, locks). */
-export const STATE_DIR_NAME = ".mini-cursor";
+export { STATE_DIR_NAME };
 /**
  * Host folders replaced by empty private ones. /run also holds daemon sockets (docker, D-Bus, user runtime
  * dirs): a read-only mount does not stop connect(), and the command runs with the caller's uid outside.

@@ -1,8 +1,9 @@
 import path from "node:path";
+import { STATE_DIR_NAME } from "../core/index.js";
 
 /** Runtime data of a workspace lives under `<workspace>/.mini-cursor/` (git-ignored by our own .gitignore). */
 export function dataDir(workspace: string): string {
-  return path.join(workspace, ".mini-cursor");
+  return path.join(workspace, STATE_DIR_NAME);
 }
 
 export function databasePath(workspace: string): string {

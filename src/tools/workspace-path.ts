@@ -1,6 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from "../safety/credential-files.js";
+import { isAgentState, STATE_DIR_NAME } from "../core/index.js";
 import { errorCode } from "./tool-result.js";
 
 /**
@@ -101,5 +102,12 @@ export async function resolveWorkspacePath(root: string, inputPath: string): Pro
   // A workspace that is (or contains) a home folder, or a symlink inside it, must not hand out keys and tokens.
   const credential = credentialFilesAllowed() ? undefined : credentialLocationOf(followed.real);
   if (credential !== undefined) return { ok: false, error: credentialRefusal(inputPath, credential) };
-  return { ok: true, abs: followed.real, rel: toDisplayPath(root, followed.real) };
+  const rel = toDisplayPath(root, followed.real);
+  if (isAgentState(rel)) {
+    return {
+      ok: false,
+      error: `"${inputPath}" is inside ${STATE_DIR_NAME}/, mini-cursor's own state (sessions, checkpoints, the undo store, locks); the tools never read or change it. Work on the project's files instead.`,
+    };
+  }
+  return { ok: true, abs: followed.real, rel };
 }

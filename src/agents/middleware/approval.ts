@@ -1,9 +1,10 @@
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { allowingPatterns, commandPatternFor, evaluateCommand } from "../../safety/command-rules.js";
-import { approvalAnswerSchema, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
+import { approvalAnswerSchema, isGitInternal, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
 import type { AgentRunUpdate, AgentRunValue, Decision } from "../run-state.js";
 import type { AgentDeps } from "./deps.js";
 
@@ -11,6 +12,26 @@ const FILE_TOOLS = new Set(["write_file", "edit_file"]);
 
 function str(value: unknown): string {
   return typeof value === "string" ? value : "";
+}
+
+/**
+ * Where a path really lands, relative to the workspace (symlinks resolved as far as the path exists), so that a
+ * link into `.git` is judged as `.git`. The tool itself confines the path; this only classifies it.
+ */
+function realRelative(workspace: string, file: string): string {
+  if (!workspace || !file) return file;
+  const abs = path.resolve(workspace, file);
+  let existing = abs;
+  const rest: string[] = [];
+  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
+    rest.unshift(path.basename(existing));
+    existing = path.dirname(existing);
+  }
+  try {
+    return path.relative(fs.realpathSync(workspace), path.join(fs.realpathSync(existing), ...rest));
+  } catch {
+    return path.relative(workspace, abs);
+  }
 }
 
 /** One grant per file however it is spelled: `./src/a.ts`, `src/a.ts` and `/ws/src/a.ts` are the same file. */
@@ -90,7 +111,10 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRunValue
     if (safety.approval !== "ask" || rules.decision === "allow" || allowingPatterns(command, [...allowPatterns]).length > 0) return "approve";
     return { ask: { kind: "command", tool: name, subject: command, cwd, preview: command, suggestedPattern: commandPatternFor(command) } };
   }
-  if (FILE_TOOLS.has(name) && safety.approval === "ask" && safety.approveFileChanges) {
+  // Hooks and config in .git run later outside the sandbox: a person decides, in ask and auto mode alike (read-only
+  // mode offers no write tools at all).
+  const gitInternal = FILE_TOOLS.has(name) && safety.approval !== "read-only" && isGitInternal(realRelative(state.workspace, str(args.path)));
+  if (FILE_TOOLS.has(name) && (gitInternal || (safety.approval === "ask" && safety.approveFileChanges))) {
     const pattern = filePattern(str(args.path), state.workspace);
     if (allowPatterns.includes(pattern)) return "approve";
     return { ask: { kind: "file_change", tool: name, subject: str(args.path), cwd: ".", preview: filePreview(name, args), suggestedPattern: pattern } };
