@@ -2,6 +2,7 @@ import { promises as fs } from "node:fs";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { sandboxDescription, sandboxNotes } from "../sandbox/sandbox-notes.js";
+import { OutputStreamCap } from "./output-stream-cap.js";
 import { sandboxSpawnOptions } from "../sandbox/sandboxed-command.js";
 import { buildCommandEnv } from "./command-env.js";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
@@ -80,16 +81,17 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
         timeoutMs = maxMs;
       }
 
+      const watchers = new OutputStreamCap((stream, chunk) => deps.emit?.({ type: "command_output", stream, chunk }));
       const run = await runCommand({
         command: stripped.command,
         cwd: resolved.abs,
         env: buildCommandEnv(options.parentEnv ?? process.env),
         timeoutMs,
         outputLimitChars: limit,
-        onOutput: (stream, chunk) => deps.emit?.({ type: "command_output", stream, chunk }),
+        onOutput: (stream, chunk) => watchers.push(stream, chunk),
         signal: config?.signal,
         sandbox,
-      });
+      }).finally(() => watchers.end());
       const artifact: ToolArtifact = {
         ok: run.exitCode === 0 && !run.timedOut && !run.aborted,
         command: { command, cwd: resolved.rel, exitCode: run.exitCode, timedOut: run.timedOut, durationMs: run.durationMs },

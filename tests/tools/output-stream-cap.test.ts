@@ -1,0 +1,50 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { ProgressEvent } from "../../src/core/index.js";
+import { createExecuteCommandTool } from "../../src/tools/index.js";
+import { OutputStreamCap, STREAM_HEAD_CHARS, STREAM_TAIL_CHARS } from "../../src/tools/output-stream-cap.js";
+import { callTool, makeWorkspace, type TempWorkspace } from "./helpers.js";
+
+let ws: TempWorkspace;
+beforeEach(async () => {
+  ws = await makeWorkspace();
+});
+afterEach(async () => {
+  await ws.cleanup();
+});
+
+describe("what watchers see of a command's output", () => {
+  it("passes short output through whole, in order", () => {
+    const seen: string[] = [];
+    const cap = new OutputStreamCap((_, chunk) => seen.push(chunk), 10, 5);
+    cap.push("stdout", "abc");
+    cap.push("stderr", "def");
+    cap.end();
+    expect(seen.join("")).toBe("abcdef");
+    expect(cap.droppedChars).toBe(0);
+  });
+
+  it("keeps the head live and the tail for the end, and says how much it left out", () => {
+    const seen: string[] = [];
+    const cap = new OutputStreamCap((_, chunk) => seen.push(chunk), 10, 5);
+    for (let i = 0; i < 10; i++) cap.push("stdout", `${i}`.repeat(4));
+    cap.end();
+    const all = seen.join("");
+    expect(all.startsWith("0000111122")).toBe(true);
+    expect(all.endsWith("89999")).toBe(true);
+    expect(cap.droppedChars).toBe(40 - 10 - 5);
+    expect(all).toContain("[… 25 characters of output not shown here; the end follows]");
+  });
+
+  it("streams a bounded amount of a 100 MB flood from a real command, while the model still gets head and tail", async () => {
+    const events: ProgressEvent[] = [];
+    const tool = createExecuteCommandTool({ root: ws.root, emit: (e) => events.push(e) });
+    const result = await callTool(tool, { command: "head -c 100000000 /dev/zero | tr '\\0' x; echo; echo THE-END" });
+    expect(result.artifact.command?.exitCode).toBe(0);
+    const streamed = events.flatMap((e) => (e.type === "command_output" ? [e.chunk] : [])).join("");
+    expect(streamed.length).toBeLessThan(STREAM_HEAD_CHARS + STREAM_TAIL_CHARS + 200);
+    expect(streamed).toMatch(/\[… 100\.0 MB of output not shown here; the end follows\]/);
+    expect(streamed.trimEnd().endsWith("THE-END")).toBe(true);
+    expect(result.content).toContain("THE-END");
+    expect(result.content.length).toBeLessThan(30_000);
+  });
+});
