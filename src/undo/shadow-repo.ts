@@ -69,16 +69,47 @@ export async function prepareShadowRepo(git: GitRunner, gitDir: string): Promise
   writeIfDifferent(path.join(gitDir, ".gitignore"), SELF_IGNORE);
 }
 
-/** The sessions' index files, most recently used first. */
-function indexFiles(gitDir: string): { file: string; stat: fs.Stats }[] {
-  const found: { file: string; stat: fs.Stats }[] = [];
+const USES_FILE = "index-uses.json";
+
+/**
+ * The order in which the sessions' indexes were used, recorded as a counter per index (call with the store's lock
+ * held). File times cannot tell: a seeded index keeps its original's mtime, and git does not rewrite an index whose
+ * files did not change.
+ */
+function readUses(gitDir: string): Record<string, number> {
+  try {
+    const parsed: unknown = JSON.parse(fs.readFileSync(path.join(gitDir, USES_FILE), "utf8"));
+    if (typeof parsed !== "object" || parsed === null) return {};
+    return Object.fromEntries(Object.entries(parsed).filter((e): e is [string, number] => typeof e[1] === "number"));
+  } catch {
+    return {};
+  }
+}
+
+function writeUses(gitDir: string, uses: Record<string, number>): void {
+  const file = path.join(gitDir, USES_FILE);
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(uses));
+  fs.renameSync(`${file}.tmp`, file);
+}
+
+/** Marks an index as the most recently used one. */
+export function recordIndexUse(gitDir: string, index: string): void {
+  const uses = readUses(gitDir);
+  uses[path.basename(index)] = Math.max(0, ...Object.values(uses)) + 1;
+  writeUses(gitDir, uses);
+}
+
+/** The sessions' index files, most recently used first (unrecorded ones, from older versions, by file time, last). */
+function indexFiles(gitDir: string): { file: string; stat: fs.Stats; use: number }[] {
+  const uses = readUses(gitDir);
+  const found: { file: string; stat: fs.Stats; use: number }[] = [];
   for (const name of fs.readdirSync(gitDir)) {
-    if (!name.startsWith("index-") || name.endsWith(".lock")) continue;
+    if (!name.startsWith("index-") || name.endsWith(".lock") || name === USES_FILE || name.endsWith(".tmp")) continue;
     const file = path.join(gitDir, name);
     const stat = fs.statSync(file);
-    if (stat.isFile()) found.push({ file, stat });
+    if (stat.isFile()) found.push({ file, stat, use: uses[name] ?? 0 });
   }
-  return found.sort((a, b) => b.stat.mtimeMs - a.stat.mtimeMs);
+  return found.sort((a, b) => b.use - a.use || b.stat.mtimeMs - a.stat.mtimeMs);
 }
 
 /**
@@ -87,7 +118,11 @@ function indexFiles(gitDir: string): { file: string; stat: fs.Stats }[] {
  * starts from a copy of a recent one.
  */
 export function pruneIndexes(gitDir: string, keep = 8): void {
-  for (const { file } of indexFiles(gitDir).slice(keep)) fs.rmSync(file, { force: true });
+  const files = indexFiles(gitDir);
+  for (const { file } of files.slice(keep)) fs.rmSync(file, { force: true });
+  const kept = new Set(files.slice(0, keep).map(({ file }) => path.basename(file)));
+  const uses = readUses(gitDir);
+  if (Object.keys(uses).some((name) => !kept.has(name))) writeUses(gitDir, Object.fromEntries(Object.entries(uses).filter(([name]) => kept.has(name))));
 }
 
 /**

@@ -6,7 +6,7 @@ import { UnknownSessionError } from "./errors.js";
 import { GitRunner } from "./git-runner.js";
 import { restoreSession } from "./restore.js";
 import { readMeta, writeMeta } from "./session-meta.js";
-import { assertSessionId, indexFile, prepareShadowRepo, pruneIndexes, seedIndex, shadowDir, snapshotRef, type SnapshotKind } from "./shadow-repo.js";
+import { assertSessionId, indexFile, prepareShadowRepo, pruneIndexes, recordIndexUse, seedIndex, shadowDir, snapshotRef, type SnapshotKind } from "./shadow-repo.js";
 import { withStoreLock } from "./store-lock.js";
 import { diffTrees } from "./tree-diff.js";
 import type { FileChange, UndoReport } from "./types.js";
@@ -211,6 +211,7 @@ export class ShadowStore {
     }
     // --ignore-errors: an unreadable file must not stop the snapshot of the others (git exits 1 then).
     const added = await this.git.run(["add", "--all", "--ignore-errors"], { index, config, okCodes: [0, 1] });
+    recordIndexUse(this.gitDir, index);
     if (added.code !== 0) logger.warn(`undo store: some files could not be recorded: ${added.stderr.trim().split("\n")[0] ?? ""}`);
     return this.git.text(["write-tree"], { index });
   }
