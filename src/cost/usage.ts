@@ -1,4 +1,4 @@
-import type { TokenUsage, UsageByKey, UsageLine, UsageSummary } from "../core/index.js";
+import type { TokenUsage, UsageBase, UsageByKey, UsageLine, UsageSummary } from "../core/index.js";
 import { costUsd, findPrice, type PriceTable } from "./prices.js";
 
 const ZERO: TokenUsage = { inputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
@@ -61,4 +61,10 @@ export function summarizeUsage(usage: UsageByKey, prices: PriceTable): UsageSumm
     lines.push({ agent, model, ...u, costUsd: cost, priceSource: rule?.source ?? null });
   }
   return { ...totals, costUsd: unpriced.size > 0 ? null : knownCostUsd, knownCostUsd, unpricedModels: [...unpriced], lines };
+}
+
+/** The session's usage summed for a sub-agent run's state (src/core/usage.ts UsageBase). */
+export function usageBaseOf(usage: UsageByKey, prices: PriceTable): UsageBase {
+  const s = summarizeUsage(usage, prices);
+  return { inputTokens: s.inputTokens, outputTokens: s.outputTokens, calls: s.calls, estimatedCalls: s.estimatedCalls, knownCostUsd: s.knownCostUsd, unpriced: s.costUsd === null };
 }

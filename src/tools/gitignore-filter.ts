@@ -1,9 +1,10 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
+import { STATE_DIR_NAME } from "../core/index.js";
 
 /** Never listed: version-control internals, dependencies and mini-cursor's own state. */
-export const ALWAYS_SKIPPED_NAMES: ReadonlySet<string> = new Set([".git", "node_modules", ".mini-cursor"]);
+export const ALWAYS_SKIPPED_NAMES: ReadonlySet<string> = new Set([".git", "node_modules", STATE_DIR_NAME]);
 
 async function readIfExists(file: string): Promise<string | undefined> {
   try {

@@ -7,6 +7,7 @@ import { rgPath } from "@vscode/ripgrep";
 import { z } from "zod";
 import { credentialFilesAllowed, credentialMatcher, credentialRefusal, credentialSearchExclusions } from "../safety/credential-files.js";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
+import { ALWAYS_SKIPPED_NAMES } from "./gitignore-filter.js";
 import { truncateLine } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
@@ -147,7 +148,7 @@ export function createSearchCodeTool(deps: ToolDeps) {
         caseFlag,
         ...globs.flatMap((g) => ["--glob", g]),
         // After the model's globs so these exclusions win.
-        ...["!.git", "!node_modules", "!.mini-cursor"].flatMap((g) => ["--glob", g]),
+        ...[...ALWAYS_SKIPPED_NAMES].flatMap((name) => ["--glob", `!${name}`]),
         // A workspace holding a home folder must not have its keys searched (no --follow: links are never entered).
         ...(guardCredentials ? credentialSearchExclusions(deps.root) : []).flatMap((g) => ["--glob", g]),
         "--regexp",

@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../src/agents/index.js";
 import { requireBubblewrap, useSandboxWorkspace } from "../sandbox/helpers.js";
 import { calls, scriptedModels } from "../graph/scripted-models.js";
-import { runAgent } from "./run-agent.js";
+import { runToEnd } from "./agent-harness.js";
 
 const CHANGE = "echo changed > a.txt; rm -f b.txt; mkdir -p src && echo new > src/new.txt; echo more >> a.txt";
 
@@ -30,7 +30,7 @@ describe("the reviewer's commands see the workspace read-only", () => {
         calls({ name: spec.finishTool.name, args: finish }),
       ],
     });
-    const run = await runAgent(spec, models, { workspace: ws.root, deps: { tools: { sandbox: { kind: "bubblewrap", allowNetwork: false, home: ws.home } } } });
+    const run = await runToEnd(spec, models, { workspace: ws.root, deps: { tools: { sandbox: { kind: "bubblewrap", allowNetwork: false, home: ws.home } } } });
     const results = run.final.messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
     return { ws, run, results };
   }

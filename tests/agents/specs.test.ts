@@ -1,19 +1,13 @@
 import fs from "node:fs/promises";
 import { ToolMessage } from "@langchain/core/messages";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../src/agents/index.js";
 import type { AgentSpec } from "../../src/agents/types.js";
-import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { useTempWorkspace } from "../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../graph/scripted-models.js";
-import { runAgent } from "./run-agent.js";
+import { runToEnd } from "./agent-harness.js";
 
-let ws: TempWorkspace;
-beforeEach(async () => {
-  ws = await makeTempWorkspace({ "a.txt": "original\n" });
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useTempWorkspace({ "a.txt": "original\n" });
 
 describe("per-agent tool restriction", () => {
   it("gives each agent exactly its tools", () => {
@@ -30,7 +24,7 @@ describe("per-agent tool restriction", () => {
   ] as const)("refuses %s a call to %s in code, whatever the model asks", async (agent, tool, args) => {
     const spec: AgentSpec = AGENT_SPECS[agent];
     const models = scriptedModels({ [agent]: [calls({ name: tool, args }), calls({ name: spec.finishTool.name, args: finishArgs(agent) })] });
-    const { outcome } = await runAgent(spec, models, { workspace: ws.root });
+    const { outcome } = await runToEnd(spec, models, { workspace: ws.root });
     expect(outcome.stopReason).toBe("finished");
     expect(await fs.readFile(`${ws.root}/a.txt`, "utf8")).toBe("original\n");
     await expect(fs.access(`${ws.root}/pwned`)).rejects.toThrow();

@@ -2,20 +2,14 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder, type ProgressEvent } from "../../src/core/index.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { useTempWorkspace } from "../helpers/temp-workspace.js";
 import { calls, finishPlan, plan, scriptedModels } from "./scripted-models.js";
 import { testGraph } from "./wire.js";
 
-let ws: TempWorkspace;
-beforeEach(async () => {
-  ws = await makeTempWorkspace({ "a.txt": "original\n", "src/main.ts": "export {};\n", "AGENTS.md": "Always run the tests.\n" });
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useTempWorkspace({ "a.txt": "original\n", "src/main.ts": "export {};\n", "AGENTS.md": "Always run the tests.\n" });
 
 const text = (m: BaseMessage | undefined): string => (typeof m?.content === "string" ? m.content : "");
 const outlined = (m: BaseMessage) => text(m).includes("Workspace outline");

@@ -2,6 +2,7 @@
  * Temporary project folders for tests.
  */
 import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { afterEach, beforeEach } from "vitest";
 import os from "node:os";
 import path from "node:path";
 
@@ -35,4 +36,25 @@ export async function makeTempWorkspace(files: Record<string, string> = {}): Pro
     throw err;
   }
   return { root, cleanup };
+}
+
+/**
+ * A fresh temporary workspace for every test of the calling file (made before each, deleted after each, also on
+ * failure). Read `root` inside a test or hook.
+ */
+export function useTempWorkspace(files: Record<string, string> = {}): { readonly root: string } {
+  let current: TempWorkspace | null = null;
+  beforeEach(async () => {
+    current = await makeTempWorkspace(files);
+  });
+  afterEach(async () => {
+    await current?.cleanup();
+    current = null;
+  });
+  return {
+    get root(): string {
+      if (!current) throw new Error("useTempWorkspace: the workspace exists only inside a test");
+      return current.root;
+    },
+  };
 }

@@ -29,7 +29,7 @@ export function loopGuardMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
     stateSchema: AgentRunState,
     wrapToolCall: (request, handler) => {
       const { toolCall, state } = request;
-      const reply = [...state.messages].reverse().find((m): m is AIMessage => AIMessage.isInstance(m));
+      const reply = state.messages.findLast((m): m is AIMessage => AIMessage.isInstance(m));
       if (!reply) return handler(request);
       let batch = batches.get(reply);
       if (!batch) {

@@ -77,7 +77,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       const id = toolCall.id ?? "";
       const name = toolCall.name;
       const emitResult = (ok: boolean, detail: string) => deps.emit({ type: "tool_result", agent: spec.name, stepId: state.stepId, tool: name, ok, detail });
-      const last = [...state.messages].reverse().find((m) => AIMessage.isInstance(m));
+      const last = state.messages.findLast((m) => AIMessage.isInstance(m));
       const bad = last && AIMessage.isInstance(last) ? (last.invalid_tool_calls ?? []).find((c) => c.id === id) : undefined;
       if (bad) {
         emitResult(false, "invalid JSON arguments");

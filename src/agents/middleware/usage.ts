@@ -6,7 +6,7 @@ import { measureCall, type CallUsage } from "../../cost/estimate.js";
 import { costUsd, findPrice } from "../../cost/prices.js";
 import { toolsOverhead } from "../context-budget.js";
 import { AgentRunState, type AgentRunValue, type RunStop } from "../run-state.js";
-import { ESTIMATED_USAGE, RUN_STOP, runUsage, textOf } from "../transcript.js";
+import { ESTIMATED_USAGE, RUN_STOP, runUsage, textOf, type RunUsage } from "../transcript.js";
 import type { AgentDeps } from "./deps.js";
 
 /**
@@ -17,8 +17,7 @@ import type { AgentDeps } from "./deps.js";
 type UsageDeps = Pick<AgentDeps, "spec" | "models" | "prices">;
 
 /** The session's totals: what it had used before this run plus this run's calls so far (from the transcript). */
-function sessionTotals(deps: UsageDeps, state: AgentRunValue, extra?: CallUsage): UsageTotals & { knownCostUsd: number } {
-  const run = runUsage(state.messages);
+function sessionTotals(deps: UsageDeps, state: AgentRunValue, run: RunUsage, extra?: CallUsage): UsageTotals & { knownCostUsd: number } {
   const inputTokens = run.inputTokens + (extra?.inputTokens ?? 0);
   const outputTokens = run.outputTokens + (extra?.outputTokens ?? 0);
   const price = findPrice(deps.models.describe(deps.spec.name), deps.prices);
@@ -36,9 +35,9 @@ function sessionTotals(deps: UsageDeps, state: AgentRunValue, extra?: CallUsage)
 }
 
 /** Why the session's budget is used up, or null while there is room (checked before every model call). */
-export function sessionBudgetSpent(deps: UsageDeps, state: AgentRunValue, budget: Budget): string | null {
+export function sessionBudgetSpent(deps: UsageDeps, state: AgentRunValue, budget: Budget, run: RunUsage = runUsage(state.messages)): string | null {
   if (budget.tokens === undefined && budget.usd === undefined) return null;
-  const totals = sessionTotals(deps, state);
+  const totals = sessionTotals(deps, state, run);
   return budgetExceededBy({ tokens: totals.inputTokens + totals.outputTokens, knownCostUsd: totals.knownCostUsd }, budget)?.detail ?? null;
 }
 
@@ -58,7 +57,9 @@ export function usageMiddleware(deps: UsageDeps & Pick<AgentDeps, "emit" | "call
     stateSchema: AgentRunState,
     wrapModelCall: async (request, handler) => {
       // Checked here rather than in a before-model hook: every hook is a graph step with a checkpoint of its own.
-      const stop = stopBeforeCall(deps, request.state, budgetOf(request.runtime.configurable));
+      // This run's usage so far, read from the transcript once per call.
+      const run = runUsage(request.state.messages);
+      const stop = stopBeforeCall(deps, request.state, budgetOf(request.runtime.configurable), run);
       if (stop) return stopReply(stop);
       const raw = await withDeadline(Promise.resolve(handler(request)), deps.callTimeoutMs);
       const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));
@@ -70,7 +71,7 @@ export function usageMiddleware(deps: UsageDeps & Pick<AgentDeps, "emit" | "call
         reply.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
       }
       const model = deps.models.describe(deps.spec.name);
-      const { knownCostUsd: _known, ...total } = sessionTotals(deps, request.state, { inputTokens, outputTokens, estimated });
+      const { knownCostUsd: _known, ...total } = sessionTotals(deps, request.state, run, { inputTokens, outputTokens, estimated });
       deps.emit({
         type: "model_call",
         agent: deps.spec.name,
@@ -91,12 +92,12 @@ export function usageMiddleware(deps: UsageDeps & Pick<AgentDeps, "emit" | "call
  * before-model hook returns the whole state when under the limit, which writes every channel, the transcript
  * included, at every model call: 334 MiB instead of 11 MiB for a 100-run session in `npm run bench`.)
  */
-function stopBeforeCall(deps: UsageDeps, state: AgentRunValue, budget: Budget): RunStop | { kind: "finished"; detail: string } | null {
+function stopBeforeCall(deps: UsageDeps, state: AgentRunValue, budget: Budget, run: RunUsage): RunStop | { kind: "finished"; detail: string } | null {
   if (state.stop) return state.stop;
   if (finishedNow(state, deps.spec.finishTool.name)) return { kind: "finished", detail: "" };
-  const calls = runUsage(state.messages).modelCalls;
+  const calls = run.modelCalls;
   if (calls >= state.maxModelCalls) return { kind: "call_limit", detail: `${calls} model calls` };
-  const spent = sessionBudgetSpent(deps, state, budget);
+  const spent = sessionBudgetSpent(deps, state, budget, run);
   return spent ? { kind: "budget", detail: spent } : null;
 }
 

@@ -6,14 +6,10 @@ import { projectContext } from "../../agents/project-context.js";
 import { readOutcome, runUsage } from "../../agents/transcript.js";
 import type { AgentSpec } from "../../agents/types.js";
 import { DEFAULT_PRICE_TABLE } from "../../cost/prices.js";
-import { summarizeUsage, usageKey } from "../../cost/usage.js";
+import { usageBaseOf, usageKey } from "../../cost/usage.js";
 import type { GraphDeps } from "../deps.js";
-import { clip, type AgentReport, type UsageBase, type UsageSummary } from "../../core/index.js";
+import { clip, type AgentReport } from "../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
-
-function usageBase(s: UsageSummary): UsageBase {
-  return { inputTokens: s.inputTokens, outputTokens: s.outputTokens, calls: s.calls, estimatedCalls: s.estimatedCalls, knownCostUsd: s.knownCostUsd, unpriced: s.costUsd === null };
-}
 
 /**
  * The thin adapter between the session graph and one compiled agent (mounted as its subgraph): it turns the routed
@@ -67,7 +63,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
         allowPatterns: state.approvedPatterns,
         maxModelCalls,
         maxPromptTokens: state.limits.maxPromptTokens,
-        usageBase: usageBase(summarizeUsage(state.usage, deps.prices ?? DEFAULT_PRICE_TABLE)),
+        usageBase: usageBaseOf(state.usage, deps.prices ?? DEFAULT_PRICE_TABLE),
       },
       // Each model call is at most a handful of graph steps (hooks, model, approval, tools).
       { recursionLimit: maxModelCalls * 8 + 20, signal: config.signal },

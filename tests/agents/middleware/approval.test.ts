@@ -1,19 +1,13 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { filePattern } from "../../../src/agents/middleware/approval.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
-import { agentHarness, ofType, runToEnd, text, toolMessages } from "./helpers.js";
+import { agentHarness, ofType, runToEnd, text, toolMessages } from "../agent-harness.js";
 
-let ws: TempWorkspace;
-beforeEach(async () => {
-  ws = await makeTempWorkspace({ "a.txt": "original\n" });
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useTempWorkspace({ "a.txt": "original\n" });
 
 const coder = AGENT_SPECS.coder;
 const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });

@@ -6,7 +6,7 @@ import { createFinishTool, declaredTools } from "../../../src/agents/middleware/
 import { COMPACTED } from "../../../src/agents/transcript.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
-import { aiMessages, ofType, runToEnd, text, toolMessages } from "./helpers.js";
+import { aiMessages, ofType, runToEnd, text, toolMessages } from "../agent-harness.js";
 
 let ws: TempWorkspace | undefined;
 afterEach(async () => {

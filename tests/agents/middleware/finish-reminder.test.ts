@@ -1,16 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, say, scriptedModels } from "../../graph/scripted-models.js";
-import { humanMessages, runToEnd, text } from "./helpers.js";
+import { humanMessages, runToEnd, text } from "../agent-harness.js";
 
-let ws: TempWorkspace;
-beforeEach(async () => {
-  ws = await makeTempWorkspace({ "a.txt": "original\n" });
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useTempWorkspace({ "a.txt": "original\n" });
 
 const REMINDER = "You must end by calling the submit_review tool with your structured result. Call it now.";
 const reminders = (messages: { content: unknown }[]) => messages.filter((m) => m.content === REMINDER);

@@ -1,19 +1,15 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
-import { agentHarness, runToEnd, text, toolMessages } from "./helpers.js";
+import { agentHarness, runToEnd, text, toolMessages } from "../agent-harness.js";
 
 /** Hooks and config in .git run later outside the sandbox: writing there asks a person even under `--approval auto`. */
-let ws: TempWorkspace;
+const ws = useTempWorkspace({ ".git/config": "[core]\n", ".git/hooks/README": "hooks\n", "src/a.ts": "a\n" });
 beforeEach(async () => {
-  ws = await makeTempWorkspace({ ".git/config": "[core]\n", ".git/hooks/README": "hooks\n", "src/a.ts": "a\n" });
   await fs.symlink(".git/hooks", path.join(ws.root, "hooks"));
-});
-afterEach(async () => {
-  await ws.cleanup();
 });
 
 const coder = AGENT_SPECS.coder;

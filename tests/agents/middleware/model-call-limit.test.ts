@@ -1,17 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { markedStop } from "../../../src/agents/transcript.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
-import { agentHarness, ofType, runToEnd, toolMessages } from "./helpers.js";
+import { agentHarness, ofType, runToEnd, toolMessages } from "../agent-harness.js";
 
-let ws: TempWorkspace;
-beforeEach(async () => {
-  ws = await makeTempWorkspace({ "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "d.txt": "d\n" });
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useTempWorkspace({ "a.txt": "a\n", "b.txt": "b\n", "c.txt": "c\n", "d.txt": "d\n" });
 
 const coder = AGENT_SPECS.coder;
 const read = (file: string) => calls({ name: "read_file", args: { path: file } });

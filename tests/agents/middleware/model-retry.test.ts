@@ -1,17 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { isRateLimit } from "../../../src/agents/build-agent.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
-import { ofType, runToEnd } from "./helpers.js";
+import { ofType, runToEnd } from "../agent-harness.js";
 
-let ws: TempWorkspace;
-beforeEach(async () => {
-  ws = await makeTempWorkspace({ "a.txt": "original\n" });
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useTempWorkspace({ "a.txt": "original\n" });
 
 const rateLimited = () => Object.assign(new Error("429 Rate limit reached for requests"), { status: 429 });
 

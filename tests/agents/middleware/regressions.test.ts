@@ -4,7 +4,7 @@ import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { createFinishTool, declaredTools } from "../../../src/agents/middleware/tool-calls.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, say, scriptedModels } from "../../graph/scripted-models.js";
-import { ofType, runToEnd } from "./helpers.js";
+import { ofType, runToEnd } from "../agent-harness.js";
 
 let ws: TempWorkspace;
 beforeEach(async () => {

@@ -1,22 +1,16 @@
 import { AIMessage } from "@langchain/core/messages";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { toolsOverhead } from "../../../src/agents/context-budget.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { createFinishTool, declaredTools } from "../../../src/agents/middleware/tool-calls.js";
 import { ESTIMATED_USAGE, runUsage, markedStop } from "../../../src/agents/transcript.js";
 import { estimateTokens, messageChars } from "../../../src/cost/estimate.js";
 import { priceRules } from "../../../src/cost/prices.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
-import { aiMessages, ofType, runToEnd } from "./helpers.js";
+import { aiMessages, ofType, runToEnd } from "../agent-harness.js";
 
-let ws: TempWorkspace;
-beforeEach(async () => {
-  ws = await makeTempWorkspace({ "a.txt": "original\n" });
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+const ws = useTempWorkspace({ "a.txt": "original\n" });
 
 const coder = AGENT_SPECS.coder;
 const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });

@@ -1,17 +1,17 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { buildAgent } from "../../../src/agents/build-agent.js";
-import type { AgentDeps } from "../../../src/agents/middleware/deps.js";
-import { readOutcome } from "../../../src/agents/transcript.js";
-import type { AgentRunValue } from "../../../src/agents/run-state.js";
-import type { AgentSpec } from "../../../src/agents/types.js";
-import type { Budget } from "../../../src/cost/budget.js";
-import { DEFAULT_PRICE_TABLE, type PriceTable } from "../../../src/cost/prices.js";
-import { type ApprovalAnswer, type ApprovalRequest, DEFAULT_SAFETY, EventRecorder, isApprovalRequest, type ProgressEvent, type SafetyPolicy, type UsageBase, type UsageByKey } from "../../../src/core/index.js";
-import { memoryOff } from "../../../src/memory/types.js";
-import { offeredTools } from "../../../src/agents/offered-tools.js";
-import { summarizeUsage } from "../../../src/cost/usage.js";
-import type { ModelProvider } from "../../../src/models/chat-model.js";
+import { buildAgent } from "../../src/agents/build-agent.js";
+import type { AgentDeps } from "../../src/agents/middleware/deps.js";
+import { readOutcome } from "../../src/agents/transcript.js";
+import type { AgentRunValue } from "../../src/agents/run-state.js";
+import type { AgentSpec } from "../../src/agents/types.js";
+import type { Budget } from "../../src/cost/budget.js";
+import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
+import { type ApprovalAnswer, type ApprovalRequest, DEFAULT_SAFETY, EventRecorder, isApprovalRequest, type ProgressEvent, type SafetyPolicy, type UsageByKey } from "../../src/core/index.js";
+import { memoryOff } from "../../src/memory/types.js";
+import { offeredTools } from "../../src/agents/offered-tools.js";
+import { usageBaseOf } from "../../src/cost/usage.js";
+import type { ModelProvider } from "../../src/models/chat-model.js";
 
 export interface HarnessOptions {
   workspace: string;
@@ -27,14 +27,9 @@ export interface HarnessOptions {
   allowPatterns?: string[];
 }
 
-function usageBaseOf(usage: UsageByKey, prices: PriceTable): UsageBase {
-  const s = summarizeUsage(usage, prices);
-  return { inputTokens: s.inputTokens, outputTokens: s.outputTokens, calls: s.calls, estimatedCalls: s.estimatedCalls, knownCostUsd: s.knownCostUsd, unpriced: s.costUsd === null };
-}
-
 /**
- * A copy of tests/agents/run-agent.ts that keeps the compiled agent, its checkpointer and its thread, so a test can
- * start a run, look at an approval interrupt and resume it on the same thread.
+ * Runs one compiled agent as the session graph mounts it (a thread of its own, in memory), keeping the agent, its
+ * checkpointer and its thread, so a test can start a run, look at an approval interrupt and resume it.
  */
 export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessOptions) {
   const events = new EventRecorder();
@@ -82,7 +77,7 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
   };
 }
 
-/** Runs to the end with no approval pauses: the same as runAgent, with the harness options. */
+/** Runs to the end (or to the first approval pause). */
 export async function runToEnd(spec: AgentSpec, models: ModelProvider, o: HarnessOptions) {
   const h = agentHarness(spec, models, o);
   const final = await h.start();
