@@ -29,6 +29,8 @@ export type ProgressEvent =
   | { type: "tool_call"; agent: AgentName; stepId: string; tool: string; detail: string }
   | { type: "tool_result"; agent: AgentName; stepId: string; tool: string; ok: boolean; detail: string }
   | { type: "command_output"; stream: "stdout" | "stderr"; chunk: string }
+  /** Past the live head of a long output: the newest lines, at most about once a second (a rolling tail). */
+  | { type: "command_output_tail"; lines: string[]; totalChars: number }
   | ModelCallEvent
   | { type: "step_finished"; stepId: string; agent: AgentName; status: StepStatus; summary: string }
   | { type: "review"; stepId: string; decision: "approve" | "changes_requested"; problems: string[] }

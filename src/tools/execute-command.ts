@@ -81,7 +81,11 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
         timeoutMs = maxMs;
       }
 
-      const watchers = new OutputStreamCap((stream, chunk) => deps.emit?.({ type: "command_output", stream, chunk }));
+      const watchers = new OutputStreamCap({
+        forward: (stream, chunk) => deps.emit?.({ type: "command_output", stream, chunk }),
+        forwardTail: ({ lines, totalChars }) => deps.emit?.({ type: "command_output_tail", lines, totalChars }),
+        clock: deps.clock,
+      });
       const run = await runCommand({
         command: stripped.command,
         cwd: resolved.abs,

@@ -2,6 +2,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { MemoryStore } from "../memory/types.js";
 import type { CommandRun, ProgressEvent } from "../core/index.js";
 import type { CommandSandbox } from "../sandbox/types.js";
+import type { Clock } from "../runtime/clock.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);
@@ -20,6 +21,8 @@ export interface ToolDeps {
   memory?: MemoryStore;
   /** Where execute_command runs commands: a bubblewrap sandbox, or (absent or `none`) process-tree confinement only. */
   sandbox?: CommandSandbox;
+  /** Paces live output snapshots; the system clock when absent. */
+  clock?: Clock;
 }
 
 /** What happened, for the harness (not the model): files touched and commands run. */

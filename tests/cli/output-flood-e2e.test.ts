@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { commandScript } from "../safety/approval-script.js";
-import { runCli } from "./cli-process.js";
+import { spawn } from "node:child_process";
+import { CLI, runCli } from "./cli-process.js";
 
 let server: ScriptedServer | null = null;
 let ws: TempWorkspace | null = null;
@@ -26,5 +27,25 @@ describe("an output flood (built CLI)", () => {
       const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string });
       expect(lines.filter((e) => e.type === "command_output").length).toBeLessThan(50);
     }
+  });
+
+  it("on a terminal, shows a rolling tail while the command runs, then its end", async () => {
+    server = await startScriptedOpenAIServer(commandScript(["seq 1 3000000; echo FLOOD-END"]));
+    ws = await makeTempWorkspace({ "package.json": "{}\n" });
+    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" };
+    // `script` gives the CLI a real pseudo-terminal, as a person's shell would.
+    const cli = ["node", CLI, "run", "--approval", "auto", "'Run the checks'"].join(" ");
+    const child = spawn("script", ["-qec", cli, "/dev/null"], { cwd: ws.root, env, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+    expect(out).toMatch(/so far; the newest lines:/);
+    // The tail is redrawn in place: the cursor goes back up over it before the next one.
+    expect(out).toMatch(/\u001b\[\d+F\u001b\[J/);
+    expect(out).toContain("FLOOD-END");
+    expect(out).toMatch(/MB of output not shown here/);
+    // 20 MB printed; what reaches the terminal is the head and tail with their "│" prefixes and a few snapshots.
+    expect(out.length).toBeLessThan(400_000);
   });
 });

@@ -1,9 +1,12 @@
+import { stripVTControlCharacters } from "node:util";
 import { runningTotal } from "../../cost/format.js";
 import type { EventSink, ProgressEvent, UsageTotals } from "../../core/index.js";
 
 export interface Output {
   write(text: string): void;
   isTTY?: boolean;
+  /** Terminal width, to keep redrawn lines from wrapping. */
+  columns?: number;
 }
 
 const ICON: Record<string, string> = { done: "✓", failed: "✗", skipped: "–", pending: "·", in_progress: "▶" };
@@ -16,6 +19,10 @@ export class HumanPrinter implements EventSink {
   private readonly color: boolean;
   /** The session's running usage from the newest model call, shown once at the end of the step. */
   private usage: UsageTotals | null = null;
+  /** Lines of the rolling output tail on screen (a terminal redraws them in place), 0 when none is drawn. */
+  private tailHeight = 0;
+  /** A log (no terminal) gets one note per command that output continues, not a redraw. */
+  private tailNoted = false;
 
   constructor(private readonly out: Output) {
     this.color = Boolean(out.isTTY) && !process.env.NO_COLOR;
@@ -32,6 +39,7 @@ export class HumanPrinter implements EventSink {
   }
 
   emit(event: ProgressEvent): void {
+    if (event.type !== "command_output_tail" && event.type !== "command_output") this.tailHeight = 0;
     switch (event.type) {
       case "session_started":
         this.line(this.paint(1, `mini-cursor ${event.resumed ? "resuming" : "session"} ${event.sessionId}`));
@@ -46,13 +54,19 @@ export class HumanPrinter implements EventSink {
         this.line(this.paint(1, `▶ ${event.stepId} ${event.agent}: ${event.goal}`));
         break;
       case "tool_call":
+        this.tailNoted = false;
         this.line(this.paint(2, `  ${event.tool === "execute_command" ? "$" : "·"} ${event.tool} ${event.detail}`));
         break;
       case "tool_result":
         if (!event.ok) this.line(this.paint(33, `    ! ${event.tool}: ${event.detail}`));
         break;
       case "command_output":
+        // The end of the output replaces the rolling tail, which showed part of it.
+        this.eraseTail();
         this.streamOutput(event.chunk);
+        break;
+      case "command_output_tail":
+        this.drawTail(event.lines, event.totalChars);
         break;
       case "model_call":
         // Not a line per call: that would drown the output. The total shows at step end.
@@ -88,6 +102,29 @@ export class HumanPrinter implements EventSink {
     }
   }
 
+  /** On a terminal: the newest lines, redrawn in place. In a log: one line saying the output goes on. */
+  private drawTail(lines: string[], totalChars: number): void {
+    if (!this.out.isTTY) {
+      if (!this.tailNoted) this.line(this.paint(2, "    ┆ … the output goes on; its end follows when the command finishes"));
+      this.tailNoted = true;
+      return;
+    }
+    this.eraseTail();
+    if (!this.atLineStart) this.out.write("\n");
+    const width = Math.max(20, (this.out.columns ?? 80) - 7);
+    const shown = lines.map((l) => this.paint(2, "    │ ") + stripVTControlCharacters(l).replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, width));
+    this.out.write([this.paint(2, `    ┆ … ${formatSize(totalChars)} so far; the newest lines:`), ...shown].join("\n") + "\n");
+    this.tailHeight = shown.length + 1;
+    this.atLineStart = true;
+  }
+
+  private eraseTail(): void {
+    if (this.tailHeight === 0 || !this.out.isTTY) return;
+    // Up to the first line of the tail, then clear to the end of the screen.
+    this.out.write(`\u001b[${this.tailHeight}F\u001b[J`);
+    this.tailHeight = 0;
+  }
+
   /** Command output, indented, line by line as it arrives. */
   private streamOutput(chunk: string): void {
     let text = chunk;
@@ -102,4 +139,9 @@ export class HumanPrinter implements EventSink {
     }
     this.out.write(out);
   }
+}
+
+function formatSize(chars: number): string {
+  if (chars >= 1_000_000) return `${(chars / 1_000_000).toFixed(1)} MB`;
+  return `${Math.max(1, Math.round(chars / 1_000))} kB`;
 }
