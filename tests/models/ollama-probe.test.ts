@@ -74,7 +74,8 @@ describe("probeOllama", () => {
     expect(await probeOllama(url, 150)).toBeNull();
     const elapsed = performance.now() - started;
     expect(elapsed).toBeGreaterThanOrEqual(100);
-    expect(elapsed).toBeLessThan(1500);
+    // The server never answers: only the timeout can end the probe. A wide bound, because a loaded machine delays timers.
+    expect(elapsed).toBeLessThan(10_000);
   });
 
   it("returns null when nothing listens on the port", async () => {
