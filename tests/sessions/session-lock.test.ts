@@ -59,7 +59,7 @@ describe("SessionLock", () => {
     expect(SessionLock.owner(ws.root, "s1")).toBeNull();
 
     const lock = SessionLock.acquire(ws.root, "s1");
-    expect(fs.readFileSync(lockFile("s1"), "utf8")).toBe(String(process.pid));
+    expect(fs.readFileSync(lockFile("s1"), "utf8")).toMatch(new RegExp(`^${process.pid}:`));
     expect(SessionLock.owner(ws.root, "s1")).toBe(process.pid);
     expect(SessionLock.isHeld(ws.root, "s1")).toBe(true);
 
