@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { STATE_DIR_NAME } from "../core/index.js";
-import { existingCredentialLocations } from "../safety/credential-files.js";
+import { sandboxCredentialMounts } from "../safety/credential-sandbox.js";
 import type { WorkspaceAccess } from "./types.js";
 
 /**
@@ -150,13 +150,15 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
     if (real) args.push("--ro-bind", real, real);
   }
 
-  const credentials = existingCredentialLocations(opts.home);
-  const hidden = new Set([...credentials.dirs, ...credentials.files]);
+  const credentials = sandboxCredentialMounts(opts.home, workspace);
+  const hidden = new Set(credentials.hide);
   for (const p of opts.protectedPaths) {
     const real = realPath(p);
     if (real) hidden.add(real);
   }
   for (const p of hidden) args.push(...mask(p));
+  // Public keys and known_hosts of a hidden .ssh folder; bwrap binds from the host, under the empty folder.
+  for (const p of credentials.reveal) args.push("--ro-bind", p, p);
 
   // Own user namespace, unprivileged uid inside: the uid maps to the caller's outside, so workspace files the
   // caller owns stay writable, while no capability is held anywhere and nested namespaces are refused.

@@ -51,8 +51,10 @@ describe("isCredentialPath", () => {
   });
 
   it("turns credential locations inside a workspace into ripgrep exclusions", () => {
-    expect(credentialSearchExclusions(ws.root, ws.root)).toEqual(expect.arrayContaining(["!/.ssh", "!/.aws", "!/.netrc"]));
-    expect(credentialSearchExclusions(path.join(ws.root, "src"), ws.root)).toEqual([]);
+    expect(credentialSearchExclusions(ws.root, ws.root)).toEqual(expect.arrayContaining(["!.ssh", "!.aws", "!**/.config/gcloud", "!id_rsa", "!/.netrc"]));
+    // Home-only names count in the home folder, not in a project below it.
+    expect(credentialSearchExclusions(path.join(ws.root, "src"), ws.root)).not.toContain("!/.netrc");
+    expect(credentialSearchExclusions(path.join(ws.root, "src"), ws.root).filter((g) => g.startsWith("!/"))).toEqual([]);
   });
 });
 
