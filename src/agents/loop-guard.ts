@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
+
 /**
  * Notices a sub-agent going round in circles: the same tool call with the same arguments again (with no file
  * change in between), or a run of tool calls that all fail. The agent is told once; if it keeps on, the run
- * stops and the planner decides what to do.
+ * stops and the planner decides what to do. A write that changed nothing (the same content again) is no change.
  */
 export interface LoopGuardState {
   /** Identical calls since the last successful file change, by call signature. */
@@ -19,8 +21,6 @@ export const FAIL_STOP_AT = 6;
 const REPEAT_NOTE = "Note: you already made this exact";
 const FAIL_NOTE = "Note: your last";
 
-const CHANGES_FILES = new Set(["write_file", "edit_file"]);
-
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (typeof value === "object" && value !== null) {
@@ -29,8 +29,25 @@ function canonical(value: unknown): unknown {
   return value;
 }
 
+/** Arguments are signed once per call: the guard is replayed over the whole transcript at every reply. */
+const signed = new WeakMap<object, string>();
+const HASH_OVER = 256;
+
+/** Name and arguments, whatever the key order; long arguments (a 1 MB file written) are hashed to keep keys small. */
 export function callSignature(name: string, args: unknown): string {
-  return `${name}:${JSON.stringify(canonical(args))}`;
+  const key = typeof args === "object" && args !== null ? args : undefined;
+  let signature = key ? signed.get(key) : undefined;
+  if (signature === undefined) {
+    const json = JSON.stringify(canonical(args)) ?? "";
+    signature = json.length > HASH_OVER ? `sha256:${createHash("sha256").update(json).digest("hex")}` : json;
+    if (key) signed.set(key, signature);
+  }
+  return `${name}:${signature}`;
+}
+
+export interface CallOutcome {
+  ok: boolean;
+  changedFiles: boolean;
 }
 
 export type GuardVerdict = { kind: "ok" } | { kind: "warn"; note: string } | { kind: "stop"; reason: string };
@@ -53,9 +70,16 @@ export function beforeCall(guard: LoopGuardState, name: string, args: unknown): 
   return { kind: "ok" };
 }
 
-/** Records a call's outcome: a file change resets the repeat counts; failures in a row build a streak. */
-export function afterCall(guard: LoopGuardState, name: string, ok: boolean): GuardVerdict {
-  if (ok && CHANGES_FILES.has(name)) guard.callCounts = {};
+/**
+ * Records a call's outcome: failures in a row build a streak; a call that changed files resets the repeat counts of
+ * every other call (running the tests again after a fix is progress) but not its own: the same write again changes
+ * nothing. `changedFiles` comes from the tool's result (write_file reports no change when the content was the same).
+ */
+export function afterCall(guard: LoopGuardState, name: string, args: unknown, { ok, changedFiles }: CallOutcome): GuardVerdict {
+  if (ok && changedFiles) {
+    const signature = callSignature(name, args);
+    guard.callCounts = { [signature]: guard.callCounts[signature] ?? 1 };
+  }
   guard.failStreak = ok ? 0 : guard.failStreak + 1;
   if (guard.failStreak >= FAIL_STOP_AT && guard.warned) {
     return { kind: "stop", reason: `${guard.failStreak} tool calls in a row failed` };

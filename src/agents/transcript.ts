@@ -1,6 +1,6 @@
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ToolArtifact } from "../tools/types.js";
-import { afterCall, beforeCall, hasGuardNote, newGuard, type LoopGuardState } from "./loop-guard.js";
+import { afterCall, beforeCall, hasGuardNote, newGuard, type CallOutcome, type LoopGuardState } from "./loop-guard.js";
 import { runStopSchema, type RunStop } from "./run-state.js";
 import type { LoopOutcome } from "./types.js";
 
@@ -53,6 +53,13 @@ export function wasCompacted(messages: readonly BaseMessage[]): boolean {
   return messages.some((m) => AIMessage.isInstance(m) && m.response_metadata?.[COMPACTED] === true);
 }
 
+/** What a tool call did, for the loop guard: whether it failed, whether it changed files (from its artifact). */
+export function outcomeOf(result: ToolMessage): CallOutcome {
+  const ok = result.status !== "error";
+  const artifact: unknown = result.artifact;
+  return { ok, changedFiles: ok && isArtifact(artifact) && (artifact.filesChanged?.length ?? 0) > 0 };
+}
+
 /** Replays the loop guard over the finished tool calls, in order. */
 export function guardFromTranscript(messages: readonly BaseMessage[], finishTool: string): LoopGuardState {
   const guard = newGuard();
@@ -65,7 +72,7 @@ export function guardFromTranscript(messages: readonly BaseMessage[], finishTool
       const result = results.get(call.id ?? "");
       if (!result || call.name === finishTool) continue;
       if (!invalid.has(call.id)) beforeCall(guard, call.name, call.args);
-      afterCall(guard, call.name, result.status !== "error");
+      afterCall(guard, call.name, call.args, outcomeOf(result));
       if (hasGuardNote(textOf(result))) guard.warned = true;
     }
   }

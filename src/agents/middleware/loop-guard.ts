@@ -3,7 +3,7 @@ import { Command } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { afterCall, beforeCall, type LoopGuardState } from "../loop-guard.js";
 import { AgentRunState } from "../run-state.js";
-import { guardFromTranscript, textOf } from "../transcript.js";
+import { guardFromTranscript, outcomeOf, textOf } from "../transcript.js";
 import type { AgentDeps } from "./deps.js";
 
 interface Batch {
@@ -52,7 +52,7 @@ export function loopGuardMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
         const result = await handler(request);
         if (!ToolMessage.isInstance(result)) return result;
         let message = note ? withNote(result, note) : result;
-        const verdict = afterCall(current.guard, name, result.status !== "error");
+        const verdict = afterCall(current.guard, name, toolCall.args, outcomeOf(result));
         if (verdict.kind === "warn") message = withNote(message, verdict.note);
         if (verdict.kind === "stop") {
           current.stopped = verdict.reason;

@@ -50,6 +50,23 @@ describe("loop-guard middleware", () => {
     expect(text(toolMessages(final.messages)[3])).toContain("changed");
   });
 
+  it("stops the same write_file repeated 25 times after one warning: copies of a write change nothing", async () => {
+    const write = () => calls({ name: "write_file", args: { path: "data.txt", content: "row\n".repeat(10_000) } });
+    const models = scriptedModels({ coder: [...Array.from({ length: 25 }, write), done()] });
+    const { final, outcome, events } = await runToEnd(coder, models, { workspace: ws.root, maxModelCalls: 30 });
+    const results = toolMessages(final.messages);
+    expect(results.map((m) => m.name)).toEqual(["write_file", "write_file", "write_file"]);
+    expect(text(results[0])).toMatch(/^Created "data.txt"/);
+    expect(text(results[1])).toContain("already has exactly this content");
+    expect(text(results[1])).toContain("Note: you already made this exact write_file call and nothing has changed since");
+    expect(text(results[2])).toBe(
+      "Error: not run: you repeated write_file with the same arguments 3 times without changing anything, so this run is stopped and the planner will decide what to do next.",
+    );
+    expect(models.seen.coder).toHaveLength(3);
+    expect(outcome.stopReason).toBe("loop");
+    expect(ofType(events, "limit_reached")).toHaveLength(1);
+  });
+
   it("warns after four failed calls in a row and stops at the sixth", async () => {
     const missing = Array.from({ length: 6 }, (_, i) => calls({ name: "read_file", args: { path: `missing-${i}.txt` } }));
     const models = scriptedModels({ coder: [...missing, done()] });
