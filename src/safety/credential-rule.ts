@@ -1,6 +1,6 @@
 import { expandBraces, resolvePath } from "./command-paths.js";
 import { longFlags, operands, shortFlags } from "./command-wrappers.js";
-import { containsCredentials, credentialAt } from "./credential-paths.js";
+import { containsCredentials, credentialAt, mayNameCredential } from "./credential-paths.js";
 import { shown, type CommandRule, type RuleEnv, type RuleHit } from "./rule-context.js";
 import type { SimpleCommand } from "./shell-words.js";
 
@@ -19,15 +19,13 @@ function candidates(word: string): string[] {
   return found.filter((c) => c !== "");
 }
 
-/** Words that cannot name a credential are skipped quickly (a 50,000-word echo must stay fast). */
-const MAYBE_CREDENTIAL = /ssh|aws|gcloud|azure|kube|docker|gnupg|credential|config|gh|hub|npmrc|pypirc|netrc|pgpass|my\.cnf|vault|cargo|gem|terraform|password|keyring|shadow|sudoers|environ|secrets|id_|[*?[$`{]/i;
-
 function credentialIn(words: readonly string[], env: RuleEnv): { word: string; label: string } | undefined {
   // Inside a credential folder (`cd ~/.ssh`), any relative name may be a key.
   const cwd = env.paths.cwd;
   const everyWord = cwd !== undefined && (credentialAt(cwd, env.paths) !== undefined || containsCredentials(cwd, env.paths));
   for (const word of words) {
-    if (!everyWord && !MAYBE_CREDENTIAL.test(word)) continue;
+    // Words that cannot name a credential are skipped quickly (a 50,000-word echo must stay fast).
+    if (!everyWord && !mayNameCredential(word, env.paths)) continue;
     for (const candidate of candidates(word)) {
       for (const variant of expandBraces(candidate)) {
         const resolved = resolvePath(variant, env.paths, "wildcard");

@@ -35,6 +35,10 @@ function realPath(p: string): string | undefined {
   }
 }
 
+function isDirectory(p: string): boolean {
+  return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
+}
+
 function segmentsOf(p: string): string[] {
   return p.split(path.sep).filter((s) => s !== "");
 }
@@ -59,9 +63,13 @@ function expand(segments: readonly string[]): string[] {
   return found;
 }
 
-/** Credential locations inside the workspace, found by name (symlinks are not followed: their targets are checked). */
+/**
+ * Credential locations inside the workspace, found by name. A symlink's target is checked and, when a folder,
+ * walked at its real path (once: links may loop), since that is where bwrap must hide what lies below it.
+ */
 function walkWorkspace(root: string, catalogue: CredentialCatalogue, found: Set<string>): void {
   const stack = [root];
+  const walked = new Set(stack);
   let budget = MAX_WALK_ENTRIES;
   while (stack.length > 0 && budget > 0) {
     const dir = stack.pop() ?? root;
@@ -76,7 +84,12 @@ function walkWorkspace(root: string, catalogue: CredentialCatalogue, found: Set<
       const p = path.join(dir, e.name);
       if (e.isSymbolicLink()) {
         const real = realPath(p);
-        if (real !== undefined && matchCredential(catalogue, segmentsOf(real))) found.add(real);
+        if (real === undefined) continue;
+        if (matchCredential(catalogue, segmentsOf(real))) found.add(real);
+        else if (!walked.has(real) && isDirectory(real)) {
+          walked.add(real);
+          stack.push(real);
+        }
         continue;
       }
       if (WALK_NAMES.has(e.name) || PRIVATE_KEY_NAME.test(e.name)) {
