@@ -30,6 +30,9 @@ function realPath(p: string): string | undefined {
   }
 }
 
+/** Accounts "homed" in a system folder (daemon, bin, sync in /usr/sbin, /bin, /dev) have no home of their own. */
+const NOT_HOMES = /^\/(?:(?:usr\/)?s?bin|dev|proc|sys)?\/?$/;
+
 /** Home folders from the password database: run as root, commands could otherwise read every user's keys. */
 function passwdHomes(passwdFile: string): string[] {
   let text = "";
@@ -41,7 +44,7 @@ function passwdHomes(passwdFile: string): string[] {
   return text
     .split("\n")
     .map((line) => line.split(":")[5] ?? "")
-    .filter((home) => path.isAbsolute(home) && home !== "/");
+    .filter((home) => path.isAbsolute(home) && !NOT_HOMES.test(home));
 }
 
 function conventionalHomes(): string[] {

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { STATE_DIR_NAME } from "../core/index.js";
+import { logger } from "../runtime/logger.js";
 import { CREDENTIAL_ENTRIES, PRIVATE_KEY_NAME, PUBLIC_SSH_NAME } from "./credential-catalogue.js";
 import { credentialCatalogue, type CredentialCatalogue } from "./credential-homes.js";
 import { matchCredential } from "./credential-match.js";
@@ -63,6 +64,16 @@ function expand(segments: readonly string[]): string[] {
   return found;
 }
 
+const truncatedWalks = new Set<string>();
+
+function warnTruncated(root: string): void {
+  if (truncatedWalks.has(root)) return;
+  truncatedWalks.add(root);
+  logger.warn(
+    `the sandbox looked at the first ${MAX_WALK_ENTRIES} entries of ${root} for credential files (.ssh, .aws, id_rsa, …); any deeper in stay visible to commands, though the file tools and command rules still refuse them.`,
+  );
+}
+
 /**
  * Credential locations inside the workspace, found by name. A symlink's target is checked and, when a folder,
  * walked at its real path (once: links may loop), since that is where bwrap must hide what lies below it.
@@ -80,7 +91,10 @@ function walkWorkspace(root: string, catalogue: CredentialCatalogue, found: Set<
       continue;
     }
     for (const e of entries) {
-      if (--budget < 0) break;
+      if (--budget < 0) {
+        warnTruncated(root);
+        break;
+      }
       const p = path.join(dir, e.name);
       if (e.isSymbolicLink()) {
         const real = realPath(p);
