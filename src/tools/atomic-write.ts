@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
+import { openConfinedDir, PathChangedError, type ConfinedDir } from "./confined-fs.js";
 import { errorCode } from "./tool-result.js";
 
 export interface AtomicWriteResult {
@@ -12,23 +13,25 @@ export interface AtomicWriteResult {
 }
 
 /**
- * Writes `content` to `abs` so readers see either the old or the new file, never half of one: the data goes
- * to a temporary file in the same folder (same filesystem, so rename is atomic) and is then renamed over
- * the target. Parent folders are created. An existing file keeps its permission bits.
+ * Writes `content` to `name` in the open folder `dir` so readers see either the old or the new file, never half
+ * of one: the data goes to a temporary file in the same folder (same filesystem, so rename is atomic) and is then
+ * renamed over the target. Both are addressed through the open folder, so a swapped path cannot redirect them.
+ * An existing file keeps its permission bits; a symlink in its place means the path changed after it was checked.
  */
-export async function atomicWriteFile(abs: string, content: string): Promise<AtomicWriteResult> {
-  const dir = path.dirname(abs);
-  await fs.mkdir(dir, { recursive: true });
+export async function atomicWriteIn(dir: ConfinedDir, name: string, content: string): Promise<AtomicWriteResult> {
+  const target = dir.entry(name);
   let previous: { mode: number; size: number } | undefined;
   try {
-    const stat = await fs.stat(abs);
+    const stat = await fs.lstat(target);
+    if (stat.isSymbolicLink()) throw new PathChangedError(path.join(dir.abs, name));
     previous = { mode: stat.mode & 0o7777, size: stat.size };
   } catch (error) {
     if (errorCode(error) !== "ENOENT") throw error;
   }
-  const temp = path.join(dir, `.${path.basename(abs)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+  const temp = dir.entry(`.${name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   const data = Buffer.from(content, "utf8");
   try {
+    // "wx" is O_CREAT|O_EXCL: it never follows or reuses anything already there.
     const handle = await fs.open(temp, "wx", previous?.mode ?? 0o666);
     try {
       await handle.writeFile(data);
@@ -38,10 +41,23 @@ export async function atomicWriteFile(abs: string, content: string): Promise<Ato
     } finally {
       await handle.close();
     }
-    await fs.rename(temp, abs);
+    await fs.rename(temp, target);
   } catch (error) {
     await fs.rm(temp, { force: true });
     throw error;
   }
   return { created: previous === undefined, previousBytes: previous?.size ?? 0, bytes: data.length };
+}
+
+/**
+ * atomicWriteIn for the real path `abs` inside `root` (as resolveWorkspacePath returns it): the parent folder is
+ * opened and checked (missing ones are created one level at a time inside checked folders) before writing.
+ */
+export async function atomicWriteFile(root: string, abs: string, content: string): Promise<AtomicWriteResult> {
+  const dir = await openConfinedDir(root, path.dirname(abs), true);
+  try {
+    return await atomicWriteIn(dir, path.basename(abs), content);
+  } finally {
+    await dir.close();
+  }
 }

@@ -1,6 +1,8 @@
+import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { atomicWriteFile } from "./atomic-write.js";
+import { atomicWriteIn } from "./atomic-write.js";
+import { openConfinedDir, PathChangedError, type ConfinedDir } from "./confined-fs.js";
 import { findClosestRegion } from "./closest-region.js";
 import { LineIndex, numberLines, splitLines } from "./lines.js";
 import { readTextFile } from "./text-file.js";
@@ -56,6 +58,69 @@ function notFound(rel: string, text: string, oldText: string): ToolResult {
   );
 }
 
+interface Edit {
+  text: string;
+  found: number[];
+  find: string;
+  replacement: string;
+  result: string;
+}
+
+/** Reads `name` in the open folder, applies the replacement and writes it back atomically in the same folder. */
+async function editIn(
+  dir: ConfinedDir,
+  name: string,
+  rel: string,
+  request: { oldText: string; newText: string; replaceAll: boolean },
+  changed: string,
+): Promise<Edit | ToolResult> {
+  const { oldText, newText, replaceAll } = request;
+  const file = await readTextFile(dir.entry(name));
+  if (!file.ok) {
+    if (file.reason === "missing") {
+      return failure(`file "${rel}" does not exist. To create it call write_file; to find the file you meant call list_directory or search_code.`);
+    }
+    if (file.reason === "directory") return failure(`"${rel}" is a directory; pass the path of a file inside it.`);
+    if (file.reason === "changed") return failure(changed);
+    return failure(`"${rel}" ${file.detail}; edit_file only edits text files.`);
+  }
+  const text = file.text;
+  let find = oldText;
+  let replacement = newText;
+  let found = indexesOf(text, find);
+  // Models write "\n"; files with Windows line endings would otherwise never match.
+  if (found.length === 0 && text.includes("\r\n") && !oldText.includes("\r\n")) {
+    find = oldText.replace(/\n/g, "\r\n");
+    replacement = newText.replace(/\r?\n/g, "\r\n");
+    found = indexesOf(text, find);
+  }
+  if (found.length === 0) return notFound(rel, text, oldText);
+  if (found.length > 1 && !replaceAll) {
+    const before = new LineIndex(text);
+    const at = found.slice(0, 10).map((i) => before.lineAt(i)).join(", ");
+    return failure(
+      `oldText occurs ${found.length} times in "${rel}" (at lines ${at}${found.length > 10 ? ", …" : ""}). ` +
+        "Add surrounding lines to oldText so it matches exactly one place, or set replaceAll=true to replace every occurrence.",
+    );
+  }
+
+  const pieces: string[] = [];
+  let last = 0;
+  for (const index of found) {
+    pieces.push(text.slice(last, index), replacement);
+    last = index + find.length;
+  }
+  pieces.push(text.slice(last));
+  const result = pieces.join("");
+  try {
+    await atomicWriteIn(dir, name, result);
+  } catch (error) {
+    if (error instanceof PathChangedError) return failure(changed);
+    return failure(`could not write "${rel}" (${errorCode(error) ?? errorMessage(error)}); the file is unchanged. Check permissions.`);
+  }
+  return { text, found, find, replacement, result };
+}
+
 export function createEditFileTool(deps: ToolDeps) {
   return tool(
     async ({ path: inputPath, oldText, newText, replaceAll }): Promise<ToolResult> => {
@@ -66,48 +131,28 @@ export function createEditFileTool(deps: ToolDeps) {
       const resolved = await resolveWorkspacePath(deps.root, inputPath);
       if (!resolved.ok) return failure(resolved.error);
       const { abs, rel } = resolved;
-      const file = await readTextFile(abs);
-      if (!file.ok) {
-        if (file.reason === "missing") {
+      const changed = `"${rel}" changed while it was being edited (a folder on its path was replaced, e.g. by a symlink); the file is unchanged. Call edit_file again once the path is stable.`;
+      // Read and write through the parent folder held open, never through the path string again.
+      let dir: ConfinedDir;
+      try {
+        dir = await openConfinedDir(deps.root, path.dirname(abs), false);
+      } catch (error) {
+        if (error instanceof PathChangedError) return failure(changed);
+        const code = errorCode(error);
+        if (code === "ENOENT" || code === "ENOTDIR") {
           return failure(`file "${rel}" does not exist. To create it call write_file; to find the file you meant call list_directory or search_code.`);
         }
-        if (file.reason === "directory") return failure(`"${rel}" is a directory; pass the path of a file inside it.`);
-        return failure(`"${rel}" ${file.detail}; edit_file only edits text files.`);
+        return failure(`could not open "${rel}" (${code ?? errorMessage(error)}); check the path and permissions.`);
       }
-      const text = file.text;
-      let find = oldText;
-      let replacement = newText;
-      let found = indexesOf(text, find);
-      // Models write "\n"; files with Windows line endings would otherwise never match.
-      if (found.length === 0 && text.includes("\r\n") && !oldText.includes("\r\n")) {
-        find = oldText.replace(/\n/g, "\r\n");
-        replacement = newText.replace(/\r?\n/g, "\r\n");
-        found = indexesOf(text, find);
-      }
-      if (found.length === 0) return notFound(rel, text, oldText);
-      const before = new LineIndex(text);
-      if (found.length > 1 && !replaceAll) {
-        const at = found.slice(0, 10).map((i) => before.lineAt(i)).join(", ");
-        return failure(
-          `oldText occurs ${found.length} times in "${rel}" (at lines ${at}${found.length > 10 ? ", …" : ""}). ` +
-            "Add surrounding lines to oldText so it matches exactly one place, or set replaceAll=true to replace every occurrence.",
-        );
-      }
-
-      const pieces: string[] = [];
-      let last = 0;
-      for (const index of found) {
-        pieces.push(text.slice(last, index), replacement);
-        last = index + find.length;
-      }
-      pieces.push(text.slice(last));
-      const result = pieces.join("");
+      let edited: Edit | ToolResult;
       try {
-        await atomicWriteFile(abs, result);
-      } catch (error) {
-        return failure(`could not write "${rel}" (${errorCode(error) ?? errorMessage(error)}); the file is unchanged. Check permissions.`);
+        edited = await editIn(dir, path.basename(abs), rel, { oldText, newText, replaceAll }, changed);
+      } finally {
+        await dir.close();
       }
-
+      if (Array.isArray(edited)) return edited;
+      const { text, found, find, replacement, result } = edited;
+      const before = new LineIndex(text);
       const after = new LineIndex(result);
       const shift = replacement.length - find.length;
       const ranges = found.map((index, k) => {

@@ -1,11 +1,12 @@
-import { promises as fs, type Dirent } from "node:fs";
+import { constants, promises as fs, type Dirent } from "node:fs";
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "./gitignore-filter.js";
+import { openDir, type ConfinedDir } from "./confined-fs.js";
 import { errorCode, failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
-import { resolveWorkspacePath } from "./workspace-path.js";
+import { isUsableRealPath, resolveWorkspacePath } from "./workspace-path.js";
 
 export const DEFAULT_LIST_DEPTH = 2;
 export const MAX_LIST_DEPTH = 6;
@@ -42,19 +43,54 @@ export function formatSize(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
 }
 
-async function describe(dirAbs: string, dirent: Dirent, rel: string): Promise<Entry> {
-  const abs = path.join(dirAbs, dirent.name);
+async function describe(dir: ConfinedDir, dirent: Dirent, rel: string): Promise<Entry> {
+  const entryPath = dir.entry(dirent.name);
   if (dirent.isDirectory()) return { name: dirent.name, rel, kind: "dir" };
   if (dirent.isSymbolicLink()) {
     // Links are shown, never followed: following could leave the workspace or loop.
-    const linkTarget = await fs.readlink(abs).catch(() => "?");
+    const linkTarget = await fs.readlink(entryPath).catch(() => "?");
     return { name: dirent.name, rel, kind: "symlink", linkTarget };
   }
   if (dirent.isFile()) {
-    const size = await fs.lstat(abs).then((s) => s.size, () => undefined);
+    const size = await fs.lstat(entryPath).then((s) => s.size, () => undefined);
     return { name: dirent.name, rel, kind: "file", size };
   }
   return { name: dirent.name, rel, kind: "other" };
+}
+
+/**
+ * Opens the folder to list and checks what was opened: the path may have changed since it was resolved.
+ * Returns the open folder or the failure for the model.
+ */
+async function openListedFolder(root: string, abs: string, rel: string): Promise<ConfinedDir | ToolResult> {
+  let dir: ConfinedDir;
+  try {
+    dir = await openDir(abs);
+  } catch (error) {
+    const code = errorCode(error);
+    if (code === "ENOTDIR" && (await fs.lstat(abs).then((s) => s.isFile(), () => false))) {
+      return failure(`"${rel}" is a file, not a directory; call read_file with path "${rel}" to read it.`);
+    }
+    if (code === "ENOENT" || code === "ENOTDIR") {
+      return failure(`folder "${rel}" does not exist. Call list_directory with path "." to see the workspace layout.`);
+    }
+    return failure(`cannot read folder "${rel}" (${code ?? String(error)}); try another folder.`);
+  }
+  if (!isUsableRealPath(root, dir.abs)) {
+    await dir.close();
+    return failure(`folder "${rel}" changed while it was being opened (a folder on its path was replaced, e.g. by a symlink); nothing was listed. Call list_directory again once the path is stable.`);
+  }
+  return dir;
+}
+
+/** Opens a sub-folder met while listing, only if it still is that very folder (not a symlink swapped in). */
+async function openSubFolder(abs: string): Promise<ConfinedDir | undefined> {
+  const dir = await openDir(abs, constants.O_NOFOLLOW).catch(() => undefined);
+  if (dir && dir.abs !== abs) {
+    await dir.close();
+    return undefined;
+  }
+  return dir;
 }
 
 function render(entries: readonly Entry[], indent: string, out: string[]): void {
@@ -81,18 +117,8 @@ export function createListDirectoryTool(deps: ToolDeps) {
       const resolved = await resolveWorkspacePath(deps.root, inputPath);
       if (!resolved.ok) return failure(resolved.error);
       const { abs, rel } = resolved;
-      try {
-        const stat = await fs.stat(abs);
-        if (!stat.isDirectory()) {
-          return failure(`"${rel}" is a file, not a directory; call read_file with path "${rel}" to read it.`);
-        }
-      } catch (error) {
-        const code = errorCode(error);
-        if (code === "ENOENT" || code === "ENOTDIR") {
-          return failure(`folder "${rel}" does not exist. Call list_directory with path "." to see the workspace layout.`);
-        }
-        return failure(`cannot read folder "${rel}" (${code ?? String(error)}); try another folder.`);
-      }
+      const opened = await openListedFolder(deps.root, abs, rel);
+      if (Array.isArray(opened)) return opened;
       const depth = Math.min(askedDepth, MAX_LIST_DEPTH);
       const baseRel = rel === "." ? "" : rel;
       const filter = new GitignoreFilter(deps.root);
@@ -102,8 +128,10 @@ export function createListDirectoryTool(deps: ToolDeps) {
 
       // Breadth-first so that, when the cap is hit, the upper levels are complete.
       const top: Entry[] = [];
+      // Each folder is read through its open descriptor; the first one is already open and checked.
+      let first: ConfinedDir | undefined = opened;
       const queue: { abs: string; rel: string; level: number; into: Entry[]; owner?: Entry }[] = [
-        { abs, rel: baseRel, level: 1, into: top },
+        { abs: opened.abs, rel: baseRel, level: 1, into: top },
       ];
       let count = 0;
       let ignoredCount = 0;
@@ -115,42 +143,52 @@ export function createListDirectoryTool(deps: ToolDeps) {
           continue;
         }
         await filter.loadFolder(item.rel);
-        let dirents: Dirent[];
-        try {
-          dirents = await fs.readdir(item.abs, { withFileTypes: true });
-        } catch {
+        const dir = first ?? (await openSubFolder(item.abs));
+        first = undefined;
+        if (!dir) {
           if (item.owner) item.owner.state = "not_listed";
           continue;
         }
-        const kept = dirents
-          .filter((d) => {
-            if (ALWAYS_SKIPPED_NAMES.has(d.name)) return false;
-            const childRel = item.rel === "" ? d.name : `${item.rel}/${d.name}`;
-            const ignored = !baseIgnored && filter.isIgnored(childRel, d.isDirectory());
-            if (ignored) ignoredCount += 1;
-            return !ignored;
-          })
-          // Folders first, then files, each alphabetically: a stable layout the model can scan.
-          .sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-        const taken = kept.slice(0, MAX_LIST_ENTRIES - count);
-        const omitted = kept.length - taken.length;
-        if (omitted > 0) {
-          capped = true;
-          if (item.owner) item.owner.omitted = omitted;
-          else topOmitted = omitted;
-        }
-        count += taken.length;
-        for (const dirent of taken) {
-          const childRel = item.rel === "" ? dirent.name : `${item.rel}/${dirent.name}`;
-          const entry = await describe(item.abs, dirent, childRel);
-          item.into.push(entry);
-          if (entry.kind !== "dir") continue;
-          if (item.level >= depth) {
-            entry.state = "not_expanded";
+        try {
+          let dirents: Dirent[];
+          try {
+            dirents = await fs.readdir(dir.entry("."), { withFileTypes: true });
+          } catch {
+            if (item.owner) item.owner.state = "not_listed";
             continue;
           }
-          entry.children = [];
-          queue.push({ abs: path.join(item.abs, dirent.name), rel: childRel, level: item.level + 1, into: entry.children, owner: entry });
+          const kept = dirents
+            .filter((d) => {
+              if (ALWAYS_SKIPPED_NAMES.has(d.name)) return false;
+              const childRel = item.rel === "" ? d.name : `${item.rel}/${d.name}`;
+              const ignored = !baseIgnored && filter.isIgnored(childRel, d.isDirectory());
+              if (ignored) ignoredCount += 1;
+              return !ignored;
+            })
+            // Folders first, then files, each alphabetically: a stable layout the model can scan.
+            .sort((a, b) => Number(b.isDirectory()) - Number(a.isDirectory()) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+          const taken = kept.slice(0, MAX_LIST_ENTRIES - count);
+          const omitted = kept.length - taken.length;
+          if (omitted > 0) {
+            capped = true;
+            if (item.owner) item.owner.omitted = omitted;
+            else topOmitted = omitted;
+          }
+          count += taken.length;
+          for (const dirent of taken) {
+            const childRel = item.rel === "" ? dirent.name : `${item.rel}/${dirent.name}`;
+            const entry = await describe(dir, dirent, childRel);
+            item.into.push(entry);
+            if (entry.kind !== "dir") continue;
+            if (item.level >= depth) {
+              entry.state = "not_expanded";
+              continue;
+            }
+            entry.children = [];
+            queue.push({ abs: path.join(dir.abs, dirent.name), rel: childRel, level: item.level + 1, into: entry.children, owner: entry });
+          }
+        } finally {
+          await dir.close();
         }
       }
 

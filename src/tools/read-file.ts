@@ -4,7 +4,7 @@ import { lineNumberWidth, numberedLine, splitLines } from "./lines.js";
 import { readTextFile, MAX_TEXT_FILE_BYTES, type TextFile } from "./text-file.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
-import { resolveWorkspacePath } from "./workspace-path.js";
+import { isUsableRealPath, resolveWorkspacePath } from "./workspace-path.js";
 
 export const DEFAULT_OUTPUT_LIMIT_CHARS = 20_000;
 
@@ -40,6 +40,8 @@ function unreadable(rel: string, file: Extract<TextFile, { ok: false }>): ToolRe
       return failure(
         `"${rel}" ${file.detail}; read_file reads files up to ${MAX_TEXT_FILE_BYTES} bytes. Use search_code to find the lines you need, or execute_command with \`sed -n 'A,Bp' ${rel}\`.`,
       );
+    case "changed":
+      return failure(`"${rel}" ${file.detail}; nothing was read. Call read_file again once the path is stable.`);
     default:
       return failure(`"${rel}" ${file.detail}. Check the path with list_directory.`);
   }
@@ -52,7 +54,8 @@ export function createReadFileTool(deps: ToolDeps) {
       const resolved = await resolveWorkspacePath(deps.root, inputPath);
       if (!resolved.ok) return failure(resolved.error);
       const { abs, rel } = resolved;
-      const file = await readTextFile(abs);
+      // What gets opened is checked again: the path may have changed since it was resolved.
+      const file = await readTextFile(abs, (real) => isUsableRealPath(deps.root, real));
       if (!file.ok) return unreadable(rel, file);
 
       const lines = splitLines(file.text);

@@ -11,6 +11,7 @@ import { ALWAYS_SKIPPED_NAMES } from "./gitignore-filter.js";
 import { truncateLine } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
+import { keepVerifiedMatches } from "./verified-matches.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 
 export const SEARCH_TIMEOUT_MS = 20_000;
@@ -158,6 +159,12 @@ export function createSearchCodeTool(deps: ToolDeps) {
       ];
       const run = await runRipgrep(deps.root, args, maxResults);
       if (guardCredentials) run.matches = run.matches.filter((m) => credentialAt(path.join(deps.root, m.file)) === undefined);
+      // ripgrep opens files by path: keep only lines that really are in the workspace file they are reported from.
+      const verified = await keepVerifiedMatches(deps.root, run.matches);
+      run.matches = verified.kept;
+      if (verified.dropped > 0 && verified.kept.length === 0) {
+        return failure(`the ${verified.dropped} matching lines found were left out: their files changed during the search (a folder on their path was replaced, e.g. by a symlink). Search again once the files are stable.`);
+      }
       if (run.spawnError) return failure(`could not run ripgrep (${run.spawnError}); use execute_command with grep -rn instead.`);
       const stderr = run.stderr.trim();
       const where = scope === "." ? "the workspace" : `"${scope}"`;
@@ -197,6 +204,9 @@ export function createSearchCodeTool(deps: ToolDeps) {
       const notes: string[] = [];
       if (run.more || cutBySize) {
         notes.push(`[showing the first ${out.length} matches; more exist. Narrow with path, glob or a more specific pattern${run.more ? `, or raise maxResults (now ${maxResults})` : ""}]`);
+      }
+      if (verified.dropped > 0) {
+        notes.push(`[${verified.dropped} matching lines left out: their files changed during the search; search again if you need them]`);
       }
       if (run.timedOut) notes.push(`[search timed out after ${SEARCH_TIMEOUT_MS / 1000} s; results are incomplete; narrow it with path or glob]`);
       if (run.exitCode === 2 && stderr) notes.push(`[some files could not be searched: ${truncateLine(stderr.split("\n")[0] ?? "", 200)}]`);

@@ -60,12 +60,30 @@ async function followSymlinks(start: string): Promise<{ real: string; viaSymlink
     }
     hops += 1;
     if (hops > MAX_SYMLINK_HOPS) return null;
+    let target: string;
+    try {
+      target = await fs.readlink(next);
+    } catch (error) {
+      // No longer a symlink: it was replaced since the lstat. Look at this component again.
+      if (errorCode(error) !== "EINVAL" && errorCode(error) !== "ENOENT") throw error;
+      pending.unshift(part);
+      continue;
+    }
     viaSymlink = true;
-    const target = await fs.readlink(next);
     if (path.isAbsolute(target)) current = path.parse(target).root;
     pending.unshift(...components(target));
   }
   return { real: current, viaSymlink };
+}
+
+/**
+ * True when the tools may use the real path `real`: inside `root`, not mini-cursor's own state and (unless allowed)
+ * not a credential file. Used again on what was actually opened, since a path can change after it was resolved.
+ */
+export function isUsableRealPath(root: string, real: string): boolean {
+  if (!isInsideRoot(root, real)) return false;
+  if (!credentialFilesAllowed() && credentialLocationOf(real) !== undefined) return false;
+  return !isAgentState(toDisplayPath(root, real));
 }
 
 /**

@@ -1,7 +1,9 @@
 import { promises as fs } from "node:fs";
+import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { atomicWriteFile } from "./atomic-write.js";
+import { atomicWriteIn } from "./atomic-write.js";
+import { openConfinedDir, openForReading, PathChangedError, type ConfinedDir } from "./confined-fs.js";
 import { countLines } from "./lines.js";
 import { errorCode, errorMessage, failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
@@ -18,32 +20,51 @@ export function createWriteFileTool(deps: ToolDeps) {
       const resolved = await resolveWorkspacePath(deps.root, inputPath);
       if (!resolved.ok) return failure(resolved.error);
       const { abs, rel } = resolved;
-      const existing = await fs.stat(abs).catch(() => undefined);
-      if (existing?.isDirectory()) {
-        return failure(`"${rel}" is a directory; pass a file path inside it (e.g. "${rel === "." ? "" : `${rel}/`}name.ext").`);
-      }
-      if (existing && !existing.isFile()) return failure(`"${rel}" is not a regular file; write to another path.`);
-      const lines = countLines(content);
-      if (existing && existing.size === Buffer.byteLength(content)) {
-        const current = await fs.readFile(abs, "utf8").catch(() => undefined);
-        if (current === content) {
-          return success(`"${rel}" already has exactly this content (${existing.size} bytes, ${lines} lines); nothing was changed.`, {
-            filesChanged: [],
-          });
+      const writeError = (error: unknown): ToolResult => {
+        const code = errorCode(error);
+        if (code === "ENOTDIR" || code === "EEXIST") {
+          return failure(`cannot create "${rel}": a parent of it is a file, not a folder. Choose another path (call list_directory to check).`);
         }
+        if (error instanceof PathChangedError) {
+          return failure(`"${rel}" changed while it was being written (a folder on its path was replaced, e.g. by a symlink); nothing was written. Call write_file again once the path is stable.`);
+        }
+        return failure(`could not write "${rel}" (${code ?? errorMessage(error)}); check the path and permissions, or write elsewhere.`);
+      };
+      // Everything below goes through the parent folder held open, never through the path string again.
+      let dir: ConfinedDir;
+      try {
+        dir = await openConfinedDir(deps.root, path.dirname(abs), true);
+      } catch (error) {
+        return writeError(error);
       }
       try {
-        const result = await atomicWriteFile(abs, content);
+        const name = path.basename(abs);
+        const existing = await fs.lstat(dir.entry(name)).catch(() => undefined);
+        if (existing?.isDirectory()) {
+          return failure(`"${rel}" is a directory; pass a file path inside it (e.g. "${rel === "." ? "" : `${rel}/`}name.ext").`);
+        }
+        if (existing?.isSymbolicLink()) return writeError(new PathChangedError(abs));
+        if (existing && !existing.isFile()) return failure(`"${rel}" is not a regular file; write to another path.`);
+        const lines = countLines(content);
+        if (existing && existing.size === Buffer.byteLength(content)) {
+          const current = await openForReading(dir.entry(name))
+            .then((handle) => handle.readFile("utf8").finally(() => handle.close()))
+            .catch(() => undefined);
+          if (current === content) {
+            return success(`"${rel}" already has exactly this content (${existing.size} bytes, ${lines} lines); nothing was changed.`, {
+              filesChanged: [],
+            });
+          }
+        }
+        const result = await atomicWriteIn(dir, name, content);
         const summary = result.created
           ? `Created "${rel}" (${result.bytes} bytes, ${lines} lines).`
           : `Overwrote "${rel}" (was ${result.previousBytes} bytes; now ${result.bytes} bytes, ${lines} lines).`;
         return success(summary, { filesChanged: [rel] });
       } catch (error) {
-        const code = errorCode(error);
-        if (code === "ENOTDIR" || code === "EEXIST") {
-          return failure(`cannot create "${rel}": a parent of it is a file, not a folder. Choose another path (call list_directory to check).`);
-        }
-        return failure(`could not write "${rel}" (${code ?? errorMessage(error)}); check the path and permissions, or write elsewhere.`);
+        return writeError(error);
+      } finally {
+        await dir.close();
       }
     },
     {

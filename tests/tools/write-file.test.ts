@@ -87,9 +87,9 @@ describe("write_file", () => {
 describe("atomicWriteFile", () => {
   it("reports created vs overwritten and cleans up its temp file on failure", async () => {
     const target = path.join(ws.root, "x.txt");
-    expect(await atomicWriteFile(target, "héllo")).toEqual({ created: true, previousBytes: 0, bytes: 6 });
-    expect(await atomicWriteFile(target, "bye")).toEqual({ created: false, previousBytes: 6, bytes: 3 });
-    await expect(atomicWriteFile(path.join(ws.root, "x.txt", "under-a-file"), "x")).rejects.toThrow();
+    expect(await atomicWriteFile(ws.root, target, "héllo")).toEqual({ created: true, previousBytes: 0, bytes: 6 });
+    expect(await atomicWriteFile(ws.root, target, "bye")).toEqual({ created: false, previousBytes: 6, bytes: 3 });
+    await expect(atomicWriteFile(ws.root, path.join(ws.root, "x.txt", "under-a-file"), "x")).rejects.toThrow();
     expect(await exists(path.join(ws.root, "x.txt"))).toBe(true);
     expect(await fs.readdir(ws.root)).toEqual(["x.txt"]);
   });

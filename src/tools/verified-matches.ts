@@ -1,0 +1,88 @@
+import type { FileHandle } from "node:fs/promises";
+import path from "node:path";
+import { CAN_VERIFY_OPENED, openedPath, openForReading } from "./confined-fs.js";
+import { splitLines } from "./lines.js";
+import { MAX_TEXT_FILE_BYTES } from "./text-file.js";
+import { isUsableRealPath } from "./workspace-path.js";
+
+/** Files re-read at the same time (each holds a descriptor). */
+const PARALLEL_FILES = 8;
+const CHUNK_BYTES = 1024 * 1024;
+
+export interface LineMatch {
+  /** Path relative to the root, "/"-separated, as ripgrep printed it. */
+  file: string;
+  line: number;
+  text: string;
+}
+
+/** ripgrep strips a byte-order mark and decodes UTF-16 files that have one; do the same before comparing lines. */
+function decode(data: Buffer): string {
+  if (data[0] === 0xef && data[1] === 0xbb && data[2] === 0xbf) return data.subarray(3).toString("utf8");
+  if (data[0] === 0xff && data[1] === 0xfe) return new TextDecoder("utf-16le").decode(data.subarray(2));
+  if (data[0] === 0xfe && data[1] === 0xff) return new TextDecoder("utf-16be").decode(data.subarray(2));
+  return data.toString("utf8");
+}
+
+/** Lines 1..`upTo` of the open file (fewer if it is shorter); a huge file is read only as far as needed. */
+async function readLines(handle: FileHandle, size: number, upTo: number): Promise<string[]> {
+  if (size <= MAX_TEXT_FILE_BYTES) return splitLines(decode(await handle.readFile()));
+  const chunks: Buffer[] = [];
+  let newlines = 0;
+  for (let position = 0; newlines < upTo; ) {
+    const chunk = Buffer.alloc(CHUNK_BYTES);
+    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+    if (bytesRead === 0) break;
+    position += bytesRead;
+    chunks.push(chunk.subarray(0, bytesRead));
+    for (let i = chunk.indexOf(10); i !== -1 && i < bytesRead; i = chunk.indexOf(10, i + 1)) newlines += 1;
+  }
+  return splitLines(decode(Buffer.concat(chunks))).slice(0, upTo);
+}
+
+/** The lines of `rel` under `root`, read only if the file opened is exactly that path; undefined otherwise. */
+async function verifiedLines(root: string, rel: string, upTo: number): Promise<string[] | undefined> {
+  const abs = path.join(root, rel);
+  let handle: FileHandle;
+  try {
+    handle = await openForReading(abs);
+  } catch {
+    return undefined;
+  }
+  try {
+    // Exactly this path: then it had no symlink anywhere, and the checks made on its name hold for its content.
+    if ((await openedPath(handle)) !== abs || !isUsableRealPath(root, abs)) return undefined;
+    const stat = await handle.stat();
+    if (!stat.isFile()) return undefined;
+    return await readLines(handle, stat.size, upTo);
+  } catch {
+    return undefined;
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * ripgrep opens files by path, so a folder swapped for a symlink while it searches can make it read files outside
+ * the workspace. Each reported line is therefore checked against the file at the reported path, read through a
+ * descriptor that is verified to be that very file: only lines really there are kept, in their original order.
+ */
+export async function keepVerifiedMatches<M extends LineMatch>(root: string, matches: readonly M[]): Promise<{ kept: M[]; dropped: number }> {
+  if (!CAN_VERIFY_OPENED) return { kept: [...matches], dropped: 0 };
+  const lastLine = new Map<string, number>();
+  for (const m of matches) lastLine.set(m.file, Math.max(lastLine.get(m.file) ?? 0, m.line));
+  const files = [...lastLine.entries()];
+  const linesOf = new Map<string, string[] | undefined>();
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    for (let entry = files[next++]; entry !== undefined; entry = files[next++]) {
+      linesOf.set(entry[0], await verifiedLines(root, entry[0], entry[1]));
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL_FILES, files.length) }, worker));
+  const kept = matches.filter((m) => {
+    const line = linesOf.get(m.file)?.[m.line - 1];
+    return line !== undefined && line === m.text.replace(/\r$/, "");
+  });
+  return { kept, dropped: matches.length - kept.length };
+}
