@@ -5,6 +5,11 @@ export const EXIT = {
   interrupted: 130,
 } as const;
 
+/** The line a signal prints when no session runner handles it (start-up, other commands): the runner's words. */
+export function interruptedLine(signal: NodeJS.Signals): string {
+  return `Interrupted (${signal}): stopping.`;
+}
+
 /** A bad command line or configuration: one clear line, exit 2. */
 export class UsageError extends Error {}
 

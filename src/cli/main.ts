@@ -2,7 +2,7 @@
 import { createRequire } from "node:module";
 import { ConfigError } from "../runtime/config-file.js";
 import { systemClock } from "../runtime/clock.js";
-import { EXIT, UsageError } from "./exit-codes.js";
+import { EXIT, interruptedLine, UsageError } from "./exit-codes.js";
 import { MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 
@@ -61,6 +61,21 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+
+/**
+ * Ctrl-C or SIGTERM while no command handles it (start-up: imports, configuration, the model probe; and the
+ * commands that do not): one line and exit 130, instead of dying silently. Exiting runs the 'exit' hooks, which
+ * remove the locks this process holds (src/runtime/file-lock.ts).
+ */
+function onSignal(signal: NodeJS.Signals): void {
+  // A listener added after this one (the session runner) owns the signal now: it stops the graph cleanly.
+  if (process.listenerCount(signal) > 1) return;
+  io.stderr.write(`mini-cursor: ${interruptedLine(signal)}\n`);
+  process.exit(EXIT.interrupted);
+}
+process.on("SIGINT", onSignal);
+process.on("SIGTERM", onSignal);
+
 // Exit explicitly once output is flushed: keep-alive sockets of the HTTP client must not hold the process.
 const exit = (code: number) => process.stdout.write("", () => process.exit(code));
 main(process.argv.slice(2), io).then(exit, (error: unknown) => {
