@@ -1,5 +1,5 @@
 import type { ClientTool } from "@langchain/core/tools";
-import { createAgent, modelRetryMiddleware } from "langchain";
+import { createAgent } from "langchain";
 import { PerRunModel } from "./per-run-model.js";
 import { contextBudgetMiddleware } from "./middleware/context-budget.js";
 import type { AgentDeps } from "./middleware/deps.js";
@@ -10,18 +10,12 @@ import { createFinishTool, declaredTools, toolCallsMiddleware } from "./middlewa
 import { usageMiddleware } from "./middleware/usage.js";
 import { AgentRunState } from "./run-state.js";
 
-/** A provider's "too many requests": worth waiting for. */
-export function isRateLimit(error: Error): boolean {
-  const status = (error as { status?: unknown }).status;
-  return status === 429 || /\b429\b|rate limit/i.test(error.message);
-}
-
 /**
  * One sub-agent as a LangChain agent (model → tools loop) compiled once, to be mounted in the session graph as a
  * subgraph. Middleware order matters: wrap hooks nest with the first one outermost, so the model is chosen, then the
- * prompt is fitted to the budget, then rate limits are retried, then the call is metered (or not made once the run
- * must stop); each reply then passes the reply gate (approval, finish reminder); tool calls are serialized and guarded
- * against loops, refused unless approved, then run. Per model call a run is three graph steps (the model, the reply
+ * prompt is fitted to the budget, then the call is metered (or not made once the run must stop); each reply then
+ * passes the reply gate (approval, finish reminder); tool calls are serialized and guarded against loops, refused
+ * unless approved, then run. Per model call a run is three graph steps (the model, the reply
  * gate, the tools): hooks are graph steps with checkpoints of their own, so they are few.
  */
 export function buildAgent(deps: AgentDeps) {
@@ -39,8 +33,7 @@ export function buildAgent(deps: AgentDeps) {
       replyGateMiddleware(deps),
       modelSelectMiddleware(deps),
       contextBudgetMiddleware(deps),
-      // The client already retries 5xx, resets and malformed replies; a 429 without Retry-After it gives up on.
-      modelRetryMiddleware({ maxRetries: 3, initialDelayMs: 2_000, backoffFactor: 2, retryOn: isRateLimit, onFailure: "error" }),
+      // Retries (5xx, resets, malformed replies, rate limits) belong to the model client: src/models/checked-completions.ts.
       usageMiddleware(deps),
       toolCallsMiddleware(deps),
     ] as const,

@@ -3,13 +3,14 @@ import { Command } from "@langchain/langgraph";
 import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { type ApprovalRequest, type EventSink, isApprovalRequest, isBudgetStop, type Limits, type SafetyPolicy } from "../core/index.js";
+import { type ApprovalRequest, describeStop, type EventSink, isApprovalRequest, isBudgetStop, type Limits, type SafetyPolicy } from "../core/index.js";
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { selectSandbox } from "../sandbox/index.js";
 import { resolveSandboxConfig, type MemorySettings } from "../config/index.js";
 import type { Budget } from "../cost/budget.js";
-import { budgetHint, planBudgetResume } from "../graph/budget-resume.js";
+import { budgetHint } from "../graph/budget-resume.js";
+import { planContinuation } from "../graph/continue-session.js";
 import type { PriceTable } from "../cost/prices.js";
 import { summarizeUsage } from "../cost/usage.js";
 import { renderFinalReport } from "../graph/report.js";
@@ -17,6 +18,7 @@ import type { WorkspaceStateValue } from "../graph/state.js";
 import { openMemory } from "../memory/open-memory.js";
 import type { Clock } from "../runtime/clock.js";
 import { killActiveCommands } from "../tools/active-commands.js";
+import { errorLine } from "../models/model-errors.js";
 import type { SessionDatabase } from "../sessions/database.js";
 import { SessionLock } from "../sessions/session-lock.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
@@ -43,8 +45,8 @@ export interface SessionRunOptions {
   /** Long-term memory settings from the one resolver (src/config). */
   memory: MemorySettings;
   budget: Budget;
-  /** The session was stopped by its budget and continues under `budget` (src/graph/budget-resume.ts). */
-  continueAfterBudget?: boolean;
+  /** The session ended failed or limit_reached and continues from its last checkpoint (src/graph/continue-session.ts). */
+  continueStopped?: boolean;
 }
 
 /**
@@ -117,11 +119,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.printer.emit({ type: "notice", level: "info", message: `No model endpoint configured: using the ${o.models.settings.source.replace(/ \(.*\)$/, "")} with model ${o.models.settings.model}.` });
   }
   try {
-    if (o.continueAfterBudget) {
+    if (o.continueStopped) {
       // Decided again under the lock: another process may have continued the session since `resume` looked at it.
       const stopped = (await graph.getState({ configurable: config.configurable })).values as WorkspaceStateValue;
-      const resume = planBudgetResume(stopped, o.budget, o.prices);
+      const resume = planContinuation(stopped, o.budget, o.prices);
       if (resume.kind === "continue") {
+        o.printer.emit({ type: "notice", level: "info", message: `Continuing after the stop (${describeStop(stopped.stop)}); the limits count from zero again.` });
         // A step the planner had chosen before the stop starts now, without the planner: announce it here.
         const step = resume.values.currentStepId ? stopped.plan.find((s) => s.id === resume.values.currentStepId) : undefined;
         const values = step ? { ...resume.values, stepStart: { stepId: step.id, context: await projectContext(o.workspace) } } : resume.values;
@@ -160,8 +163,9 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: mini-cursor resume ${o.sessionId}` });
       return EXIT.interrupted;
     }
-    const message = error instanceof Error ? error.message : String(error);
-    o.printer.emit({ type: "notice", level: "error", message: `The session stopped on an error: ${message}` });
+    const { settings } = o.models;
+    const line = errorLine(error, { endpoint: settings.baseUrl ?? "https://api.openai.com/v1", model: settings.model, attempts: settings.maxRetries + 1, timeoutMs: settings.timeoutMs });
+    o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${line}` });
     o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: mini-cursor resume ${o.sessionId}` });
     return EXIT.failed;
   } finally {

@@ -16,6 +16,10 @@ export function renderFinalReport(state: WorkspaceStateValue, prices: PriceTable
   const lines: string[] = [`${STATUS_TITLE[state.status] ?? state.status}: ${state.task}`];
   if (state.summary) lines.push(state.summary);
   if (state.stop) lines.push(`Reason: ${describeStop(state.stop)}`);
+  if (state.continued) {
+    const { times, after } = state.continued;
+    lines.push(`Continued ${times === 1 ? "once" : `${times} times`} with \`mini-cursor resume\` (last after: ${describeStop(after)}).`);
+  }
   const done = state.plan.filter((s) => s.status === "done");
   const notDone = state.plan.filter((s) => s.status !== "done");
   const f = state.foldedSteps;

@@ -74,6 +74,8 @@ export const WorkspaceState = new StateSchema({
   status: sessionStatusSchema.default("running"),
   /** Why the session stopped early, when it did (data: a budget stop can be continued with a higher budget). */
   stop: stopReasonSchema.nullable().default(null),
+  /** Set when `resume` continued the session after a stop: how often, and after which stop last (src/graph/continue-session.ts). */
+  continued: z.object({ times: z.number(), after: stopReasonSchema }).nullable().default(null),
   /** The planner's closing summary. */
   summary: z.string().default(""),
   finalReport: z.string().default(""),

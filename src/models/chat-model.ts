@@ -1,6 +1,7 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { ChatOpenAICompletions } from "@langchain/openai";
+import { CheckedChatCompletions } from "./checked-completions.js";
 import { modelFor, type ModelRole, type ModelSettings } from "./config.js";
+import { quietLangChainUpgradeNotice } from "./quiet-notices.js";
 
 /**
  * Provides the chat model for a role. Injected into the graph so tests can script the model and
@@ -15,22 +16,25 @@ export interface ModelProvider {
 /**
  * Chat completions only: ChatOpenAI silently switches some model names to the Responses API,
  * which OpenAI-compatible servers (Ollama, vLLM, llama.cpp) do not implement.
- * Non-streaming calls: usage comes from the provider, and the constructor timeout bounds every attempt.
+ * Non-streaming calls: usage comes from the provider, and the constructor timeout bounds every attempt. Malformed
+ * replies and rate limits are retried, and what still fails says so in one line (checked-completions.ts).
  */
 export function createOpenAICompatibleProvider(settings: ModelSettings): ModelProvider {
+  quietLangChainUpgradeNotice();
   const cache = new Map<string, BaseChatModel>();
+  const endpoint = settings.baseUrl ?? "https://api.openai.com/v1";
   return {
     forRole(role) {
       const name = modelFor(settings, role);
       let model = cache.get(name);
       if (!model) {
-        model = new ChatOpenAICompletions({
+        model = new CheckedChatCompletions({
           model: name,
           apiKey: settings.apiKey,
-          temperature: 0,
-          timeout: settings.timeoutMs,
+          baseUrl: settings.baseUrl,
+          timeoutMs: settings.timeoutMs,
           maxRetries: settings.maxRetries,
-          configuration: settings.baseUrl ? { baseURL: settings.baseUrl } : {},
+          endpoint,
         });
         cache.set(name, model);
       }

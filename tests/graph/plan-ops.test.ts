@@ -106,6 +106,7 @@ function defaults(): typeof WorkspaceState.State {
     approvedPatterns: [],
     status: "running",
     stop: null,
+    continued: null,
     stepStart: null,
     summary: "",
     finalReport: "",

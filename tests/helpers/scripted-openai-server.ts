@@ -46,6 +46,8 @@ export interface ScriptedRequest {
   /** Names of the tools offered in this request (`tools[].function.name`, or legacy `functions[].name`). */
   toolNames: string[];
   stream: boolean;
+  /** The request's `tool_choice` as sent (undefined when absent). */
+  toolChoice: unknown;
   /** The raw parsed JSON body. */
   body: unknown;
   /** Set when the script threw for this request (the client then got HTTP 500 with this message). */
@@ -59,7 +61,15 @@ export interface ScriptedUsage {
 
 export type ScriptedReply =
   | { content?: string; toolCalls?: ScriptedToolCall[]; usage?: ScriptedUsage }
-  | { httpStatus: number; error: string }
+  /** An OpenAI-style error answer; `headers` are added (e.g. `retry-after`). */
+  | { httpStatus: number; error: string; headers?: Record<string, string> }
+  /**
+   * A 200 answer with exactly this JSON body (a malformed reply such as `{ choices: [] }`). A streaming request gets
+   * it as the one chunk before `[DONE]`.
+   */
+  | { rawBody: unknown }
+  /** Send the status line, headers and half a body, then drop the connection (the client sees "terminated"). */
+  | { cutOff: true }
   /** Accept the request but send nothing for this long; afterwards answer with an empty assistant message. */
   | { hangMs: number };
 
@@ -273,15 +283,27 @@ function errorType(status: number): string {
   return "invalid_request_error";
 }
 
-function sendJson(res: http.ServerResponse, status: number, payload: unknown): void {
+function sendJson(res: http.ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
   if (res.destroyed || res.writableEnded) return;
   const text = JSON.stringify(payload);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.writeHead(status, { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(text) });
   res.end(text);
 }
 
-function sendError(res: http.ServerResponse, status: number, message: string): void {
-  sendJson(res, status, { error: { message, type: errorType(status), param: null, code: null } });
+function sendError(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: { message, type: errorType(status), param: null, code: null } }, headers);
+}
+
+function sendRaw(res: http.ServerResponse, req: ScriptedRequest, body: unknown): void {
+  if (!req.stream) {
+    sendJson(res, 200, body);
+    return;
+  }
+  if (res.destroyed || res.writableEnded) return;
+  res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  res.write(`data: ${JSON.stringify(body)}\n\n`);
+  res.write("data: [DONE]\n\n");
+  res.end();
 }
 
 function sendCompletion(res: http.ServerResponse, req: ScriptedRequest, completion: Completion): void {
@@ -416,6 +438,7 @@ export async function startScriptedOpenAIServer(script: Script): Promise<Scripte
       messages: Array.isArray(rawMessages) ? rawMessages.map(normaliseMessage) : [],
       toolNames: offeredToolNames(body),
       stream: body["stream"] === true,
+      toolChoice: body["tool_choice"],
       body,
     };
     requests.push(req);
@@ -437,7 +460,17 @@ export async function startScriptedOpenAIServer(script: Script): Promise<Scripte
       reply = { content: "" };
     }
     if ("httpStatus" in reply) {
-      sendError(res, reply.httpStatus, reply.error);
+      sendError(res, reply.httpStatus, reply.error, reply.headers);
+      return;
+    }
+    if ("cutOff" in reply) {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "1000" });
+      res.write('{"id": "chatcmpl-cut", "choices": [');
+      res.socket?.destroy();
+      return;
+    }
+    if ("rawBody" in reply) {
+      sendRaw(res, req, reply.rawBody);
       return;
     }
     const completion = buildCompletion(req, reply);

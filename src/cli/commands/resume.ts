@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { budgetSchema } from "../../cost/budget.js";
-import { budgetHint, planBudgetResume } from "../../graph/budget-resume.js";
+import { budgetHint } from "../../graph/budget-resume.js";
+import { planContinuation } from "../../graph/continue-session.js";
 import { summarizeUsage } from "../../cost/usage.js";
 import { compileGraph } from "../../graph/build-graph.js";
 import { DEFAULT_LIMITS, isBudgetStop, limitsSchema, silentSink } from "../../core/index.js";
@@ -64,21 +65,21 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       printer.emit({ type: "notice", level: "info", message: `Session ${session.id} already finished (${session.status}); nothing to resume.` });
       return exitCodeForStatus(session.status);
     };
-    if (session.status === "done" || session.status === "failed") return finished();
-    // Only a budget stop can go on, and only under a higher budget.
-    const stoppedState = session.status === "limit_reached" ? await readSessionState(database, session.id) : null;
-    if (stoppedState && !isBudgetStop(stoppedState.stop)) return finished();
+    if (session.status === "done") return finished();
+    // A session that ended failed or limit_reached continues from its last checkpoint (src/graph/continue-session.ts).
+    const stoppedState = session.status === "failed" || session.status === "limit_reached" ? await readSessionState(database, session.id) : null;
     const stored = storedSchema.parse(JSON.parse(session.options));
     const budget = raiseBudget(stored.budget, budgetFlags);
     const { config, models, safety, prices } = await setupSessionConfig({ model: values.model, baseUrl: values["base-url"] }, workspace, io.env);
     requirePricesForCostBudget(budget, prices, models.provider);
-    const continuation = stoppedState ? planBudgetResume(stoppedState, budget, prices) : null;
+    const continuation = stoppedState ? planContinuation(stoppedState, budget, prices) : null;
     if (continuation?.kind === "refuse") {
-      const used = summarizeUsage(stoppedState?.usage ?? {}, prices);
+      const budgetStop = isBudgetStop(stoppedState?.stop);
+      const hint = budgetStop ? ` ${budgetHint(session.id, stoppedState?.stop ?? null, summarizeUsage(stoppedState?.usage ?? {}, prices))}` : "";
       printer.emit({
         type: "notice",
         level: "info",
-        message: `Session ${session.id} stopped at its budget and cannot continue: ${continuation.reason}. ${budgetHint(session.id, stoppedState?.stop ?? null, used)}`,
+        message: `Session ${session.id} ended ${session.status} and cannot continue: ${continuation.reason}.${hint}`,
       });
       return exitCodeForStatus(session.status);
     }
@@ -106,7 +107,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       prices,
       memory: config.memory,
       budget,
-      continueAfterBudget: continuation?.kind === "continue",
+      continueStopped: continuation?.kind === "continue",
     });
   } finally {
     database.close();

@@ -2,6 +2,7 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { textOf } from "../../../agents/transcript.js";
 import { callSignal } from "../../../models/call-signal.js";
+import { endpointSaid, isRejectedRequest } from "../../../models/model-errors.js";
 import { estimateTokens, measureCall, type CallUsage } from "../../../cost/estimate.js";
 import { PLAN_TOOL_REMINDER, PLANNER_SYSTEM_PROMPT } from "./prompt.js";
 import { PLAN_TOOL_NAME, planToolDefinition, planToolSchema, type PlanToolArgs } from "./plan-tool.js";
@@ -33,31 +34,54 @@ function jsonFromText(text: string): unknown {
 }
 
 /**
- * One planner decision, validated by zod. Invalid answers go back to the model with the validation error
- * (a few attempts) instead of failing the session.
+ * Model clients whose endpoint refused `tool_choice` (HTTP 400/422): later planner calls in this process ask without
+ * it at once instead of paying for the refusal again.
  */
-export async function askPlanner(
-  model: BaseChatModel,
-  context: string,
-  callTimeoutMs: number,
-  runSignal?: AbortSignal,
+export type ToolChoiceRefusals = WeakSet<BaseChatModel>;
+
+export interface AskPlannerOptions {
+  callTimeoutMs: number;
+  runSignal?: AbortSignal | undefined;
   /** Told about every model call (an answer may take several attempts). */
-  onCall?: (usage: CallUsage) => void,
-): Promise<PlannerAnswer> {
+  onCall?: (usage: CallUsage) => void;
+  refusals: ToolChoiceRefusals;
+  /** Told once, with the endpoint's words, when it refuses `tool_choice` and the planner asks without it. */
+  onFallback?: (said: string) => void;
+}
+
+/**
+ * One planner decision, validated by zod. The call names update_plan in `tool_choice`, so a model cannot answer in
+ * prose where the endpoint enforces it; an endpoint that refuses the parameter is asked without it (and remembered).
+ * Invalid answers go back to the model with the validation error (a few attempts) instead of failing the session; an
+ * answer with the plan's JSON in its text is accepted too.
+ */
+export async function askPlanner(model: BaseChatModel, context: string, o: AskPlannerOptions): Promise<PlannerAnswer> {
   if (!model.bindTools) throw new Error("the planner model does not support tool calling");
-  const bound = model.bindTools([planToolDefinition]);
+  const free = model.bindTools([planToolDefinition]);
+  const forced = model.bindTools([planToolDefinition], { tool_choice: PLAN_TOOL_NAME });
   const messages: BaseMessage[] = [new SystemMessage(PLANNER_SYSTEM_PROMPT), new HumanMessage(context)];
   const answer: PlannerAnswer = { args: null, error: "", inputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
+  const invoke = async () => {
+    if (o.refusals.has(model)) return free.invoke(messages, { signal: callSignal(o.runSignal, o.callTimeoutMs) });
+    try {
+      return await forced.invoke(messages, { signal: callSignal(o.runSignal, o.callTimeoutMs) });
+    } catch (error) {
+      if (!isRejectedRequest(error)) throw error;
+      o.refusals.add(model);
+      o.onFallback?.(endpointSaid(error));
+      return free.invoke(messages, { signal: callSignal(o.runSignal, o.callTimeoutMs) });
+    }
+  };
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const raw = await bound.invoke(messages, { signal: callSignal(runSignal, callTimeoutMs) });
+    const raw = await invoke();
     const reply = AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) });
     const usage = measureCall(messages, reply, PLAN_TOOL_TOKENS);
     answer.calls += 1;
     answer.inputTokens += usage.inputTokens;
     answer.outputTokens += usage.outputTokens;
     if (usage.estimated) answer.estimatedCalls += 1;
-    onCall?.(usage);
+    o.onCall?.(usage);
 
     const call = (reply.tool_calls ?? []).find((c) => c.name === PLAN_TOOL_NAME);
     const badCall = (reply.invalid_tool_calls ?? [])[0];

@@ -1,4 +1,4 @@
-import { clip, type AgentReport } from "../../../core/index.js";
+import { clip, describeStop, type AgentReport } from "../../../core/index.js";
 import type { WorkspaceStateValue } from "../../state.js";
 
 /**
@@ -7,6 +7,9 @@ import type { WorkspaceStateValue } from "../../state.js";
  */
 export function renderPlannerContext(state: WorkspaceStateValue, report: AgentReport | null): string {
   const lines: string[] = [`Task: ${state.task}`, `Workspace: ${state.workspace}`];
+  if (state.continued) {
+    lines.push(`The user continued this session after it stopped (${clip(describeStop(state.continued.after), 300)}). The limits count from zero again; decide afresh what is left to do.`);
+  }
   if (state.safety.approval === "read-only") {
     lines.push("Mode: read-only. No file can be changed and no command can run; plan research only and report what you would change.");
   }

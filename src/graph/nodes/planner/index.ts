@@ -7,7 +7,7 @@ import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
 import { UsageMeter } from "../../../cost/usage-meter.js";
 import { addUsage, usageKey } from "../../../cost/usage.js";
 import { projectContext } from "../../../agents/project-context.js";
-import { askPlanner } from "./ask-planner.js";
+import { askPlanner, type ToolChoiceRefusals } from "./ask-planner.js";
 import { renderPlannerContext } from "./context.js";
 import {
   applyReport,
@@ -36,6 +36,8 @@ export function createPlannerNode(deps: GraphDeps) {
   const emit = deps.events.emit.bind(deps.events);
   const callTimeoutMs = deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const prices = deps.prices ?? DEFAULT_PRICE_TABLE;
+  // Per compiled graph: a CLI session (or a Studio server) pays for an endpoint's refusal of tool_choice once.
+  const refusals: ToolChoiceRefusals = new WeakSet();
 
   return async (state: WorkspaceStateValue, config: LangGraphRunnableConfig): Promise<WorkspaceStateUpdate> => {
     const update: WorkspaceStateUpdate = {};
@@ -61,9 +63,13 @@ export function createPlannerNode(deps: GraphDeps) {
     const publish = (steps: PlanStep[]) =>
       emit({ type: "plan", revision: counters.planRevisions, steps: steps.map(({ id, agent, goal, status }) => ({ id, agent, goal, status })) });
 
-    const stop = (status: SessionStatus, reason: StopReason | null, summary = ""): WorkspaceStateUpdate => {
+    /**
+     * Ends the session. A stop while the planner was deciding on a report keeps that report unread, so a session that
+     * `resume` continues (src/graph/continue-session.ts) decides on it again, with fresh counters or another model.
+     */
+    const stop = (status: SessionStatus, reason: StopReason | null, summary = "", unread: AgentReport | null = null): WorkspaceStateUpdate => {
       if (status === "limit_reached" && reason) emit({ type: "limit_reached", limit: stopLabel(reason), detail: describeStop(reason) });
-      return { ...update, plan: skipPending(plan), counters, status, stop: reason, summary, route: "finish", currentStepId: null };
+      return { ...update, plan: skipPending(plan), counters, status, stop: reason, summary, lastReport: unread, route: "finish", currentStepId: null };
     };
 
     /** Session usage including this turn's planner calls. */
@@ -94,7 +100,7 @@ export function createPlannerNode(deps: GraphDeps) {
 
     if (report?.review?.decision === "changes_requested") {
       if (counters.reviewRounds >= limits.maxReviewRounds) {
-        return stop("limit_reached", { kind: "review_rounds", detail: `${limits.maxReviewRounds} rounds of fixes were used and the last review still requests changes` });
+        return stop("limit_reached", { kind: "review_rounds", detail: `${limits.maxReviewRounds} rounds of fixes were used and the last review still requests changes` }, "", report);
       }
       counters.reviewRounds += 1;
       plan = insertReviewFix(plan, report.review);
@@ -110,7 +116,7 @@ export function createPlannerNode(deps: GraphDeps) {
 
     const isRevision = state.plan.length > 0;
     if (isRevision && counters.planRevisions >= limits.maxPlanRevisions) {
-      return stop("limit_reached", { kind: "plan_revisions", detail: `the limit of ${limits.maxPlanRevisions} revisions was reached` });
+      return stop("limit_reached", { kind: "plan_revisions", detail: `the limit of ${limits.maxPlanRevisions} revisions was reached` }, "", report);
     }
     // No planner call once the budget is used up (a sub-agent run may have used the rest).
     const overBudget = budgetExceeded(state.usage, budget, prices);
@@ -118,16 +124,21 @@ export function createPlannerNode(deps: GraphDeps) {
     const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety }, report);
     const model = deps.models.describe("planner");
     const meter = new UsageMeter(state.usage, prices);
-    const answer = await askPlanner(deps.models.forRole("planner"), context, callTimeoutMs, config.signal, (call) =>
-      emit(meter.record({ type: "model_call", agent: "planner", ...call }, model)),
-    );
+    const answer = await askPlanner(deps.models.forRole("planner"), context, {
+      callTimeoutMs,
+      runSignal: config.signal,
+      onCall: (call) => emit(meter.record({ type: "model_call", agent: "planner", ...call }, model)),
+      refusals,
+      onFallback: (said) =>
+        emit({ type: "notice", level: "info", message: `The model endpoint refused tool_choice${said ? ` ("${said}")` : ""}; the planner asks without it from now on.` }),
+    });
     const plannerUsage = {
       [usageKey("planner", model)]: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, calls: answer.calls, estimatedCalls: answer.estimatedCalls },
     };
     update.usage = plannerUsage;
     spent = addUsage(state.usage, plannerUsage);
     if (isRevision) counters.planRevisions += 1;
-    if (!answer.args) return stop("failed", { kind: "no_plan", detail: `the planner gave none after ${answer.calls} attempts (${answer.error})` });
+    if (!answer.args) return stop("failed", { kind: "no_plan", detail: `the planner gave none after ${answer.calls} attempts (${answer.error})` }, "", report);
 
     const args = answer.args;
     const beforeRevision = plan;
@@ -142,7 +153,8 @@ export function createPlannerNode(deps: GraphDeps) {
     const next = nextPendingStep(plan);
     if (!next) {
       const outcome: SessionStatus = args.finished && args.outcome === "failed" ? "failed" : "done";
-      return stop(outcome, outcome === "failed" ? { kind: "gave_up", detail: clip(args.summary ?? "the planner gave up", 400) } : null, args.summary ?? "");
+      const failed = outcome === "failed";
+      return stop(outcome, failed ? { kind: "gave_up", detail: clip(args.summary ?? "the planner gave up", 400) } : null, args.summary ?? "", failed ? report : null);
     }
     return routeTo(next);
   };
