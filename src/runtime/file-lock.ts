@@ -166,6 +166,16 @@ function readSnapshot(file: string): Snapshot | null {
   }
 }
 
+/** The marker a process must hold to remove the lock as it is now (null: no lock). */
+export function takeoverMarker(file: string): string | null {
+  const seen = readSnapshot(file);
+  return seen === null ? null : markerOf(file, seen);
+}
+
+function markerOf(file: string, seen: Snapshot): string {
+  return `${file}.break-${seen.id}`;
+}
+
 /** `<pid>:<token>`, or a bare pid (locks written by older versions). */
 function parsePid(content: string): number | null {
   const match = /^\s*(\d+)(?::\S*)?\s*$/.exec(content);
@@ -183,7 +193,7 @@ function isStale(seen: Snapshot, graceMs: number): boolean {
  * "busy": a live process holds the marker; "done": removed, or it had changed already (look again).
  */
 function breakStale(file: string, seen: Snapshot, graceMs: number, onStale: FileLockOptions["onStale"], depth: number): "busy" | "done" {
-  const marker = `${file}.break-${seen.id}`;
+  const marker = markerOf(file, seen);
   const token = `${process.pid}:${randomUUID()}`;
   if (!createExclusive(marker, token)) {
     const other = readSnapshot(marker);
