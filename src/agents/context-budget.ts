@@ -1,6 +1,7 @@
 import type { BaseLanguageModel } from "@langchain/core/language_models/base";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { ClearToolUsesEdit, countTokensApproximately } from "langchain";
+import { ClearToolUsesEdit } from "langchain";
+import { elideLarge, elisionLimit } from "./elide-large.js";
 
 /**
  * Keeps every prompt of a sub-agent run under its token budget without touching the stored transcript: the
@@ -18,13 +19,50 @@ export interface BudgetView {
 
 const PLACEHOLDER = "[older tool output cleared to keep the prompt within budget; call the tool again if you still need it]";
 const KEEP_TOOL_RESULTS = 4;
+const LAST_RESORT_ELISION = 500;
 
-export function countTokens(messages: BaseMessage[]): number {
-  return countTokensApproximately(messages);
+const charsCache = new WeakMap<BaseMessage, number>();
+
+/**
+ * The characters LangChain's `countTokensApproximately` counts for one message (its text, the JSON of its tool
+ * calls, a result's call id), remembered per message: messages are not changed once made, and the prompt of every
+ * turn repeats all earlier ones, so each is measured once instead of being serialized again at every turn.
+ */
+function messageChars(m: BaseMessage): number {
+  let chars = charsCache.get(m);
+  if (chars !== undefined) return chars;
+  const c = m.content;
+  let text = 0;
+  if (typeof c === "string") text = c.length;
+  else if (Array.isArray(c)) {
+    for (const item of c as unknown[]) {
+      if (typeof item === "string") text += item.length;
+      else if (typeof item === "object" && item !== null && (item as { type?: unknown }).type === "text" && typeof (item as { text?: unknown }).text === "string") {
+        text += (item as { text: string }).text.length;
+      }
+    }
+  }
+  if (AIMessage.isInstance(m) && Array.isArray(m.tool_calls) && m.tool_calls.length > 0) text += JSON.stringify(m.tool_calls).length;
+  if (ToolMessage.isInstance(m)) text += (m.tool_call_id ?? "").length;
+  chars = text;
+  charsCache.set(m, chars);
+  return chars;
 }
 
-export async function fitToBudget(messages: BaseMessage[], budget: number, overhead: number, model: BaseLanguageModel): Promise<BudgetView> {
+/** Tokens of a prompt at 4 characters per token, as LangChain's `countTokensApproximately` counts them. */
+export function countTokens(messages: readonly BaseMessage[]): number {
+  let chars = 0;
+  for (const m of messages) chars += messageChars(m);
+  return Math.ceil(chars / 4);
+}
+
+/**
+ * The prompt for the next model call: large arguments and replies of earlier turns elided (src/agents/elide-large.ts),
+ * then, while it is still too long, older tool results cleared, then the oldest turns folded into a summary.
+ */
+export async function fitToBudget(stored: readonly BaseMessage[], budget: number, overhead: number, model: BaseLanguageModel, elideOver = elisionLimit(budget)): Promise<BudgetView> {
   const limit = budget - overhead;
+  const messages = elideLarge(stored, elideOver);
   let view = [...messages];
   let tokens = countTokens(view);
   if (tokens <= limit * 0.8) return { messages: view, tokens: tokens + overhead, cleared: false, summarized: 0 };
@@ -52,6 +90,9 @@ export async function fitToBudget(messages: BaseMessage[], budget: number, overh
   tokens = countTokens(view);
   // The newest turn is never folded; when its results alone are too big (several large reads in one reply), cut them.
   if (tokens > limit) view = cutNewestResults(view, tokens - limit);
+  tokens = countTokens(view);
+  // Several calls of the newest reply with arguments each just under the elision limit: elide those too.
+  if (tokens > limit) view = elideLarge(view, LAST_RESORT_ELISION);
   tokens = countTokens(view);
   return { messages: view, tokens: tokens + overhead, cleared: true, summarized: fold };
 }

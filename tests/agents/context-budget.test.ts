@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
+import { countTokensApproximately } from "langchain";
 import { describe, expect, it } from "vitest";
 import { countTokens, fitToBudget } from "../../src/agents/context-budget.js";
 
@@ -56,6 +57,57 @@ describe("fitToBudget", () => {
     expect(summary).toContain("Your notes and decisions: Decided: use vitest, not jest.");
     expect(view.messages[0]).toBe(messages[0]);
     expect(view.messages[1]).toBe(messages[1]);
+    expect(pairsIntact(view.messages)).toBe(true);
+  });
+});
+
+describe("fitToBudget with a 1 MB argument or reply", () => {
+  const model = fakeModel();
+  const data = Array.from({ length: 20_000 }, (_, i) => `row ${i}: ${"0123456789abcdef".repeat(3)}\n`).join("").slice(0, 1_000_000);
+  const head = (): BaseMessage[] => [new SystemMessage("You are the coder."), new HumanMessage("Your step: write the data.")];
+
+  it("counts tokens exactly as LangChain's countTokensApproximately, the first time and from its cache", () => {
+    const messages = [...transcript(6, 300), new AIMessage({ content: [{ type: "text", text: "parts" }], tool_calls: [] }), new AIMessage({ content: "x", tool_calls: [{ id: "w", name: "write_file", args: { path: "a", content: "é\n\"q\"" }, type: "tool_call" }] })];
+    expect(countTokens(messages)).toBe(countTokensApproximately(messages));
+    expect(countTokens(messages)).toBe(countTokensApproximately(messages));
+    expect(countTokens(messages.slice(3))).toBe(countTokensApproximately(messages.slice(3)));
+  });
+
+  it("elides a 1 MB write_file argument of the newest turn, so the very next prompt fits, with a note saying what was written", async () => {
+    const messages = [
+      ...head(),
+      new AIMessage({ content: "", tool_calls: [{ id: "w1", name: "write_file", args: { path: "big.txt", content: data }, type: "tool_call" }] }),
+      new ToolMessage({ tool_call_id: "w1", name: "write_file", content: 'Created "big.txt" (1000000 bytes, 20000 lines).', artifact: { ok: true, filesChanged: ["big.txt"] } }),
+    ];
+    const view = await fitToBudget(messages, 32_000, 3_000, model);
+    expect(view.tokens).toBeLessThanOrEqual(32_000);
+    expect(countTokens(view.messages) + 3_000).toBe(view.tokens);
+    const call = (view.messages[2] as AIMessage).tool_calls?.[0];
+    expect(call?.args.content).toMatch(/^\[write_file big.txt: 1\.0 MB written;/);
+    expect(pairsIntact(view.messages)).toBe(true);
+    expect((messages[2] as AIMessage).tool_calls?.[0]?.args.content).toBe(data);
+  });
+
+  it("elides a 1 MB text reply of an earlier turn, keeping its head", async () => {
+    const messages = [
+      ...head(),
+      new AIMessage({ content: `Plan: ${data}`, tool_calls: [{ id: "l1", name: "list_directory", args: { path: "." }, type: "tool_call" }] }),
+      new ToolMessage({ tool_call_id: "l1", name: "list_directory", content: "big.txt" }),
+    ];
+    const view = await fitToBudget(messages, 32_000, 3_000, model);
+    expect(view.tokens).toBeLessThanOrEqual(32_000);
+    expect(String(view.messages[2]?.content)).toMatch(/^Plan: row 0: [\s\S]*\[… your reply went on for [\d.]+ KB more \(1\.0 MB in all\); elided from this prompt/);
+  });
+
+  it("stays under the budget when the newest reply has many arguments each just under the elision limit", async () => {
+    const calls = Array.from({ length: 6 }, (_, i) => ({ id: `w${i}`, name: "write_file", args: { path: `f${i}.txt`, content: "z".repeat(5_900) }, type: "tool_call" as const }));
+    const messages = [
+      ...head(),
+      new AIMessage({ content: "", tool_calls: calls }),
+      ...calls.map((c) => new ToolMessage({ tool_call_id: c.id, name: "write_file", content: "Created", artifact: { ok: true, filesChanged: [c.args.path] } })),
+    ];
+    const view = await fitToBudget(messages, 6_000, 500, model);
+    expect(view.tokens).toBeLessThanOrEqual(6_000);
     expect(pairsIntact(view.messages)).toBe(true);
   });
 });

@@ -7,10 +7,12 @@ import { COMPACTED, wasCompacted } from "../transcript.js";
 import type { AgentDeps } from "./deps.js";
 
 /**
- * Keeps every prompt under the run's token budget (src/agents/context-budget.ts: LangChain's ClearToolUsesEdit, then
- * a deterministic fold of the oldest turns). Hand-written around the edit because LangChain's contextEditingMiddleware
- * fixes its trigger when the agent is built (our budget is per session, in the run state) and edits the state's own
- * message list in place; and its summarization middleware spends a model call and loses exit codes.
+ * Keeps every prompt under the run's token budget (src/agents/context-budget.ts: large arguments and replies of
+ * earlier turns elided, then LangChain's ClearToolUsesEdit, then a deterministic fold of the oldest turns). Only the
+ * request's messages change: the stored transcript keeps everything. Hand-written around the edit because LangChain's
+ * contextEditingMiddleware fixes its trigger when the agent is built (our budget is per session, in the run state)
+ * and edits the state's own message list in place; and its summarization middleware spends a model call and loses
+ * exit codes.
  */
 export function contextBudgetMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
   return createMiddleware({
@@ -18,7 +20,7 @@ export function contextBudgetMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) 
     stateSchema: AgentRunState,
     wrapModelCall: async (request, handler) => {
       const budget = request.state.maxPromptTokens;
-      const view = await fitToBudget([...request.messages], budget, toolsOverhead(request.tools), request.model as BaseLanguageModel);
+      const view = await fitToBudget(request.messages, budget, toolsOverhead(request.tools), request.model as BaseLanguageModel);
       const reply = await handler({ ...request, messages: view.messages });
       if (!view.cleared || !AIMessage.isInstance(reply)) return reply;
       if (!wasCompacted(request.state.messages)) {
