@@ -1,10 +1,12 @@
+import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { lineNumberWidth, numberedLine, splitLines } from "./lines.js";
-import { readTextFile, MAX_TEXT_FILE_BYTES, type TextFile } from "./text-file.js";
+import { readTextFile, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileFailure } from "./text-file.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
-import { isUsableRealPath, resolveWorkspacePath } from "./workspace-path.js";
+import { CAN_VERIFY_OPENED } from "./confined-fs.js";
+import { isUsableRealPath, resolveWorkspacePath, toDisplayPath } from "./workspace-path.js";
 
 export const DEFAULT_OUTPUT_LIMIT_CHARS = 20_000;
 
@@ -47,15 +49,36 @@ function unreadable(rel: string, file: Extract<TextFile, { ok: false }>): ToolRe
   }
 }
 
+const CHECKED_OUTCOMES: ReadonlySet<TextFileFailure> = new Set(["directory", "not_a_file", "too_large", "binary"]);
+
+/**
+ * Reads the file the model named, checking what was actually opened. A plain path (no symlinks: the common case)
+ * needs no separate walk: if the opened file's real path is the path as written, that path is real and only its
+ * name needs checking. Anything else (a symlink on the way, a missing file, a swap) takes the full resolution,
+ * which explains refusals, and is then checked again once opened, since the path may have changed meanwhile.
+ */
+async function openNamedFile(root: string, inputPath: string): Promise<{ rel: string; file: TextFile } | { error: string }> {
+  const allowed = (real: string): boolean => isUsableRealPath(root, real);
+  if (CAN_VERIFY_OPENED && inputPath.trim() !== "" && !inputPath.includes("\0")) {
+    const lexical = path.resolve(root, inputPath);
+    if (allowed(lexical)) {
+      const file = await readTextFile(lexical, (real) => real === lexical);
+      // These outcomes come only after the opened file passed the check; any other one is explained by the walk.
+      if (file.ok || CHECKED_OUTCOMES.has(file.reason)) return { rel: toDisplayPath(root, lexical), file };
+    }
+  }
+  const resolved = await resolveWorkspacePath(root, inputPath);
+  if (!resolved.ok) return { error: resolved.error };
+  return { rel: resolved.rel, file: await readTextFile(resolved.abs, allowed) };
+}
+
 export function createReadFileTool(deps: ToolDeps) {
   const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
   return tool(
     async ({ path: inputPath, startLine, endLine }): Promise<ToolResult> => {
-      const resolved = await resolveWorkspacePath(deps.root, inputPath);
-      if (!resolved.ok) return failure(resolved.error);
-      const { abs, rel } = resolved;
-      // What gets opened is checked again: the path may have changed since it was resolved.
-      const file = await readTextFile(abs, (real) => isUsableRealPath(deps.root, real));
+      const opened = await openNamedFile(deps.root, inputPath);
+      if ("error" in opened) return failure(opened.error);
+      const { rel, file } = opened;
       if (!file.ok) return unreadable(rel, file);
 
       const lines = splitLines(file.text);

@@ -18,6 +18,21 @@ export function looksBinary(data: Uint8Array): boolean {
   return data.subarray(0, BINARY_SNIFF_BYTES).includes(0);
 }
 
+/** The whole open file: `size` bytes as fstat said (more if it grew meanwhile), in one read when it did not. */
+async function readAll(handle: FileHandle, size: number): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (let want = size + 1; ; want = 64 * 1024) {
+    const chunk = Buffer.allocUnsafe(want);
+    const { bytesRead } = await handle.read(chunk, 0, want, total);
+    chunks.push(chunk.subarray(0, bytesRead));
+    total += bytesRead;
+    // A short read of a regular file is its end.
+    if (bytesRead < want || total > MAX_TEXT_FILE_BYTES) break;
+  }
+  return chunks.length === 1 ? (chunks[0] ?? Buffer.alloc(0)) : Buffer.concat(chunks);
+}
+
 /**
  * Reads a UTF-8 text file, classifying why it cannot be read so each tool can suggest its own next step.
  * The file is opened first (never through a symlink in its last component) and then examined through the open
@@ -46,7 +61,7 @@ export async function readTextFile(target: string, allowOpened?: (real: string) 
     if (stat.size > MAX_TEXT_FILE_BYTES) {
       return { ok: false, reason: "too_large", detail: `is too large (${stat.size} bytes)`, bytes: stat.size };
     }
-    const data = await handle.readFile();
+    const data = await readAll(handle, stat.size);
     if (looksBinary(data)) {
       return { ok: false, reason: "binary", detail: `looks like a binary file (${data.length} bytes)`, bytes: data.length };
     }
