@@ -8,6 +8,8 @@ import { locksDir } from "../../src/sessions/paths.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { deadPid } from "../helpers/processes.js";
 
+// Each test starts eight processes through tsx and runs many rounds; a loaded two-core machine needs time.
+
 const CONTENDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "lock-contender.ts");
 
 let ws: TempWorkspace;
@@ -97,7 +99,7 @@ describe("one holder at a time, across processes", () => {
       expect(fs.existsSync(lockFile)).toBe(false);
     }
     expect(holders(logFile)).toHaveLength(20);
-  });
+  }, 240_000);
 
   it.each([
     ["undo store", "store"],
@@ -123,5 +125,5 @@ describe("one holder at a time, across processes", () => {
       if (!crasher || holders(logFile).at(-1) !== crasher.child.pid) expect(fs.existsSync(lockFile)).toBe(false);
     }
     expect(holders(logFile)).toHaveLength(expected);
-  });
+  }, 240_000);
 });

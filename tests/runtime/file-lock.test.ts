@@ -125,5 +125,5 @@ describe("FileLock", () => {
     expect(child.stdout).toBe("true");
     expect(child.status).toBe(130);
     expect(fs.existsSync(file)).toBe(false);
-  });
+  }, 120_000);
 });
