@@ -8,8 +8,6 @@ import { locksDir } from "../../src/sessions/paths.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { deadPid } from "../helpers/processes.js";
 
-// Each test starts eight processes through tsx and runs many rounds; a loaded two-core machine needs time.
-
 const CONTENDER = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures", "lock-contender.ts");
 
 let ws: TempWorkspace;
@@ -81,6 +79,7 @@ async function startContenders(args: string[]): Promise<{ child: ChildProcess; n
   return racers;
 }
 
+// Each test starts eight processes through tsx and runs many rounds: a loaded two-core machine needs the time.
 describe("one holder at a time, across processes", () => {
   it("the session lock: many processes racing over a stale lock, exactly one wins each round", async () => {
     const sessionId = "raced";
