@@ -1,5 +1,5 @@
 import path from "node:path";
-import { findClose } from "./shell-scan.js";
+import { findClose } from "./bracket-match.js";
 
 /**
  * Turns a command argument into the absolute path bash would touch, without touching the file system: `~`,

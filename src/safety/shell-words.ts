@@ -1,17 +1,21 @@
+import { fieldChild, fieldChildren, namedChildren, parseBash, type SyntaxNode } from "./bash-syntax.js";
 import { programName, unwrapCommand } from "./command-wrappers.js";
 import { nestedCommands, type CommandOrigin } from "./nested-commands.js";
-import { lexShell, type LexRedirect, type LexToken, type LexWord, type Substitution } from "./shell-lexer.js";
+import { commandPieces, commandText, redirectPieces, SIMPLE_STATEMENTS, type Pieces } from "./shell-syntax-view.js";
 import { substituteVariables } from "./shell-variables.js";
+import { wordValue } from "./shell-word-value.js";
 
 export { programName };
 export type { CommandOrigin };
 
 /**
- * Splits a bash command line into the simple commands it would run — including those inside `$( … )`, backticks,
- * `<( … )`, `bash -c "…"`, `eval`, `xargs` and `find -exec` — with quotes resolved and wrappers such as `sudo`,
- * `env VAR=x` or `timeout 5` removed. It reads, it never runs anything, and it never throws.
+ * The simple commands a bash line would run, as the rules see them: read from tree-sitter-bash's syntax tree, so
+ * pipelines, `&&`/`||`/`;`, subshells, `{ … }`, `$( … )`, backticks, `<( … )`, redirections and here-documents are
+ * what bash makes of them (a here-document body is text, not commands). On top of the tree this follows what the
+ * parser cannot: `bash -c "…"`, `eval`, `xargs`, `find -exec` and scripts fed to a shell's stdin are parsed in turn,
+ * wrappers such as `sudo`, `env VAR=x` or `timeout 5` are removed, and variables set earlier in the line are
+ * substituted. It reads, it never runs anything, and it never throws on any input.
  */
-
 
 /**
  * Where a command sits in a pipeline: data flows from lower to higher `stage` of the same `pipeline`. A command in
@@ -49,125 +53,176 @@ export interface SimpleCommand {
 
 export interface ParsedShell {
   commands: SimpleCommand[];
-  /** False when quotes or brackets were unbalanced, or the line was truncated. */
+  /** False when the parser found a syntax error (unbalanced quotes or brackets, …) or the line was truncated. */
   complete: boolean;
   /** True when nesting or the number of commands went past what is followed: the line was not fully read. */
   truncated: boolean;
 }
 
+/** Sources inside sources (`bash -c "$(…)"`, …) followed at most this deep. */
 const MAX_DEPTH = 8;
 const MAX_COMMANDS = 400;
+/** Syntax nesting (groups in groups, …) read at most this deep; past it the line is truncated, not guessed. */
+const MAX_SYNTAX_DEPTH = 500;
 
 interface ParseState {
   commands: SimpleCommand[];
+  /** What each command reads on stdin when known (a here-document, a here-string), by index. */
+  stdin: Map<number, string | undefined>;
   vars: Map<string, string[]>;
   nextPipeline: number;
   complete: boolean;
   truncated: boolean;
 }
 
-interface CommandSpec {
-  words: LexWord[];
-  redirects: LexRedirect[];
-  pipes: PipePosition[];
-  text: string;
+/** Where in the source tree a statement sits: its pipeline stage and what encloses it, and which source it came from. */
+interface Place {
+  here: PipePosition;
+  outer: PipePosition[];
+  origin: CommandOrigin;
+  parent: number | undefined;
+  /** Depth of nested sources. */
+  depth: number;
+  /** Depth in the syntax tree. */
+  level: number;
+  source: string;
 }
 
-interface ParentLink {
-  index: number;
-  pipes: PipePosition[];
+function fresh(state: ParseState, place: Place): Place {
+  return { ...place, here: { pipeline: state.nextPipeline++, stage: 0 }, level: place.level + 1 };
 }
 
-/** Groups tokens into simple commands, numbering pipelines so `a | b` shares one and `a; b` does not. */
-function groupCommands(tokens: LexToken[], source: string, state: ParseState): CommandSpec[] {
-  const specs: CommandSpec[] = [];
-  const groups: PipePosition[] = [];
-  let here: PipePosition = { pipeline: state.nextPipeline++, stage: 0 };
-  let words: LexWord[] = [];
-  let redirects: LexRedirect[] = [];
-  let start = -1;
-  let end = -1;
-  const finish = (): void => {
-    if (words.length > 0 || redirects.length > 0) {
-      // `then rm -rf .` reads as `rm -rf .` in reasons and for allow patterns.
-      const text = source.slice(start, end).trim().replace(/^(?:(?:if|then|elif|else|do|while|until|!)\s+)+/, "");
-      specs.push({ words, redirects, pipes: [here, ...groups], text });
-    }
-    words = [];
-    redirects = [];
-    start = -1;
-  };
-  const open = (): void => {
-    finish();
-    groups.unshift(here);
-    here = { pipeline: state.nextPipeline++, stage: 0 };
-  };
-  const close = (): void => {
-    finish();
-    here = groups.shift() ?? here;
-  };
-  for (const token of tokens) {
-    if (token.kind === "op") {
-      if (token.op === "(") open();
-      else if (token.op === ")") close();
-      else {
-        finish();
-        here = token.op === "|" || token.op === "|&" ? { ...here, stage: here.stage + 1 } : { pipeline: state.nextPipeline++, stage: 0 };
-      }
-      continue;
-    }
-    if (token.kind === "word" && words.length === 0 && redirects.length === 0 && (token.word.raw === "{" || token.word.raw === "}")) {
-      if (token.word.raw === "{") open();
-      else close();
-      continue;
-    }
-    const span = token.kind === "word" ? token.word : token;
-    if (start < 0) start = span.start;
-    end = span.end;
-    if (token.kind === "word") words.push(token.word);
-    else redirects.push(token);
-  }
-  finish();
-  return specs;
+function inGroup(state: ParseState, place: Place): Place {
+  return { ...place, here: { pipeline: state.nextPipeline++, stage: 0 }, outer: [place.here, ...place.outer], level: place.level + 1 };
 }
 
-function splitWords(text: string): string[] {
-  return lexShell(text).tokens.flatMap((t) => (t.kind === "word" ? [t.word.text] : []));
-}
-
-function parseInto(state: ParseState, source: string, origin: CommandOrigin, parent: ParentLink | undefined, shift: number, depth: number): void {
-  if (depth > MAX_DEPTH) {
+/**
+ * Reads one node of the tree. `tail` are redirections the grammar hung on a whole `a && b` or `a | b` although
+ * bash binds them to its last command (`echo ok && bash <<EOF`).
+ */
+function visit(state: ParseState, node: SyntaxNode, place: Place, tail: readonly SyntaxNode[] = []): void {
+  if (state.truncated) return;
+  if (place.level > MAX_SYNTAX_DEPTH) {
     state.truncated = true;
     return;
   }
-  const lexed = lexShell(source);
-  if (!lexed.complete) state.complete = false;
-  const outer = (parent?.pipes ?? []).map((p) => ({ pipeline: p.pipeline, stage: p.stage + shift }));
-  let previous: { command: SimpleCommand; stdin: string | undefined } | undefined;
-  for (const spec of groupCommands(lexed.tokens, source, state)) {
-    const subs: Substitution[] = [...spec.words.flatMap((w) => w.subs), ...spec.redirects.flatMap((r) => r.target?.subs ?? [])];
-    const stdin = spec.redirects.find((r) => r.heredoc !== undefined)?.heredoc ?? pipedText(previous, spec.pipes[0]);
-    const command = addCommand(state, {
-      words: spec.words.map((w) => w.text),
-      rawWords: spec.words.map((w) => w.raw),
-      text: spec.text,
-      redirects: spec.redirects.map((r) => ({ op: r.op, target: r.target?.text ?? "" })),
-      pipes: [...spec.pipes, ...outer],
-      origin,
-      parent: parent?.index,
-      subs,
-      stdin,
-    }, depth);
-    if (command) previous = { command, stdin };
+  const deeper = { ...place, level: place.level + 1 };
+  switch (node.type) {
+    case "command":
+    case "redirected_statement":
+    case "variable_assignment":
+    case "variable_assignments":
+    case "declaration_command":
+    case "unset_command":
+    case "test_command":
+      simpleStatement(state, node, place, tail);
+      return;
+    case "pipeline":
+      pipeline(state, node, place, 0, tail);
+      return;
+    case "list": {
+      const parts = namedChildren(node).filter((c) => c.type !== "comment");
+      parts.forEach((child, i) => visit(state, child, fresh(state, place), i === parts.length - 1 ? tail : []));
+      return;
+    }
+    case "subshell":
+      for (const child of namedChildren(node)) visit(state, child, inGroup(state, place));
+      break;
+    case "compound_statement":
+      // `{ … }` is treated like a group, as the rules always have; `(( … ))` holds no commands of its own.
+      for (const child of namedChildren(node)) visit(state, child, node.children[0]?.type === "{" ? inGroup(state, place) : fresh(state, place));
+      break;
+    case "negated_command":
+      for (const child of namedChildren(node)) visit(state, child, deeper, tail);
+      return;
+    case "command_substitution":
+    case "process_substitution":
+      substitution(state, node, undefined, [place.here, ...place.outer], place);
+      return;
+    case "comment":
+      return;
+    default:
+      if (node.type === "for_statement") rememberLoop(state, node);
+      for (const child of namedChildren(node)) visit(state, child, fresh(state, place));
+  }
+  // `( … ) > f`, `while …; done < f`: the group's redirections, read as a command of their own.
+  if (tail.length > 0) addStatement(state, redirectPieces(tail, place.source), place);
+}
+
+/** The stages of `a | b | c` (nested pipelines flattened), each a statement. */
+function stagesOf(node: SyntaxNode): SyntaxNode[] {
+  return namedChildren(node).flatMap((child) => (child.type === "pipeline" ? stagesOf(child) : child.type === "comment" ? [] : [child]));
+}
+
+/** `a | b`: one pipeline, stages counted from `first` (a here-document's `| sh` continues its command's pipeline). */
+function pipeline(state: ParseState, node: SyntaxNode, place: Place, first: number, tail: readonly SyntaxNode[] = []): void {
+  const here = first === 0 ? { pipeline: state.nextPipeline++, stage: 0 } : place.here;
+  const stages = stagesOf(node);
+  stages.forEach((stage, i) => {
+    const at = { ...place, here: { pipeline: here.pipeline, stage: here.stage + first + i }, level: place.level + 1 };
+    visit(state, stage, at, i === stages.length - 1 ? tail : []);
+  });
+}
+
+function simpleStatement(state: ParseState, node: SyntaxNode, place: Place, tail: readonly SyntaxNode[]): void {
+  const body = node.type === "redirected_statement" ? fieldChild(node, "body") : null;
+  if (body && !SIMPLE_STATEMENTS.has(body.type)) {
+    visit(state, body, { ...place, level: place.level + 1 }, [...fieldChildren(node, "redirect"), ...tail]);
+    return;
+  }
+  addStatement(state, commandPieces(node, place.source, tail), place);
+}
+
+function addStatement(state: ParseState, pieces: Pieces, place: Place): void {
+  if (pieces.unread) state.complete = false;
+  const command = addCommand(state, {
+    words: pieces.words.map((w) => w.value),
+    rawWords: pieces.words.map((w) => w.raw),
+    text: commandText(pieces, place.source),
+    redirects: pieces.redirects,
+    pipes: [place.here, ...place.outer],
+    origin: place.origin,
+    parent: place.parent,
+    stdin: pieces.stdin ?? pipedText(state, place.here),
+  });
+  if (!command) return;
+  for (const sub of pieces.substitutions) substitution(state, sub, command.index, command.pipes, place);
+  nested(state, command, place);
+  // What follows a here-document's start on its line: `cat <<EOF | sh`, `cat <<EOF && rm x`.
+  for (const after of pieces.after) {
+    if (after.type === "pipeline" && (after.children[0]?.type === "|" || after.children[0]?.type === "|&")) pipeline(state, after, { ...place, here: command.pipes[0] ?? place.here }, 1);
+    else visit(state, after, fresh(state, place));
   }
 }
 
-/** Text that `cat <<EOF …`, `echo …` or `printf …` in the previous stage pipes into the next one. */
-function pipedText(previous: { command: SimpleCommand; stdin: string | undefined } | undefined, here: PipePosition | undefined): string | undefined {
-  const from = previous?.command.pipes[0];
-  if (!previous || !from || !here || from.pipeline !== here.pipeline || from.stage + 1 !== here.stage) return undefined;
-  const [name, ...args] = previous.command.argv;
-  if (name === "cat" && args.length === 0) return previous.stdin;
+/** `$( … )`, backticks and `<( … )` / `>( … )`: their commands, run half a stage before (or after) `pipes`. */
+function substitution(state: ParseState, node: SyntaxNode, parent: number | undefined, pipes: readonly PipePosition[], place: Place): void {
+  if (place.depth + 1 > MAX_DEPTH) {
+    state.truncated = true;
+    return;
+  }
+  const after = node.type === "process_substitution" && node.children[0]?.type === ">(";
+  const shift = after ? 0.5 : -0.5;
+  const origin: CommandOrigin = node.type === "process_substitution" ? "process-substitution" : "command-substitution";
+  const outer = pipes.map((p) => ({ pipeline: p.pipeline, stage: p.stage + shift }));
+  const inner: Place = { ...place, origin, parent, depth: place.depth + 1, outer, level: place.level + 1, here: place.here };
+  if (node.children[0]?.type === "`") {
+    // Inside backticks bash unescapes \`, \$ and \\ and parses the result as a script of its own; the grammar does
+    // not, so nested backticks would be plain words. Read the unescaped text instead.
+    const body = node.text.slice(1, node.text.endsWith("`") && node.text.length > 1 ? -1 : undefined);
+    parseSource(state, body.replace(/\\([`$\\])/g, "$1"), inner);
+    return;
+  }
+  for (const child of namedChildren(node)) visit(state, child, fresh(state, inner));
+}
+
+/** Text that `cat <<EOF …`, `echo …` or `printf …` in the previous stage pipes into this one. */
+function pipedText(state: ParseState, here: PipePosition): string | undefined {
+  if (here.stage < 1) return undefined;
+  const previous = state.commands.findLast((c) => c.pipes[0]?.pipeline === here.pipeline && c.pipes[0]?.stage === here.stage - 1);
+  if (!previous) return undefined;
+  const [name, ...args] = previous.argv;
+  if (name === "cat" && args.length === 0) return state.stdin.get(previous.index);
   if (name === "echo" || name === "printf") return args.filter((a) => !/^-[neE]+$/.test(a)).join(" ");
   return undefined;
 }
@@ -180,11 +235,10 @@ interface NewCommand {
   pipes: PipePosition[];
   origin: CommandOrigin;
   parent: number | undefined;
-  subs: Substitution[];
   stdin: string | undefined;
 }
 
-function addCommand(state: ParseState, spec: NewCommand, depth: number): SimpleCommand | undefined {
+function addCommand(state: ParseState, spec: NewCommand): SimpleCommand | undefined {
   if (state.commands.length >= MAX_COMMANDS) {
     state.truncated = true;
     return undefined;
@@ -204,24 +258,98 @@ function addCommand(state: ParseState, spec: NewCommand, depth: number): SimpleC
   };
   if (spec.parent !== undefined) command.parent = spec.parent;
   state.commands.push(command);
+  state.stdin.set(command.index, spec.stdin);
   rememberVariables(state.vars, argv, assignments);
-  const link = { index: command.index, pipes: command.pipes };
-  for (const sub of spec.subs) {
-    const origin = sub.kind === "command" ? "command-substitution" : "process-substitution";
-    parseInto(state, sub.source, origin, link, sub.kind === "process-out" ? 0.5 : -0.5, depth + 1);
-  }
-  for (const nested of nestedCommands(argv, spec.stdin)) {
-    if (nested.kind === "script") {
-      parseInto(state, nested.source, nested.origin, link, 0, depth + 1);
-    } else {
-      const text = nested.words.join(" ");
-      addCommand(state, { ...spec, words: nested.words, rawWords: nested.words, text, redirects: [], origin: nested.origin, parent: command.index, subs: [], stdin: undefined }, depth + 1);
-    }
-  }
   return command;
 }
 
-/** `X=1`, `export X=1`, `for X in a b` — so a later `rm -rf $X` is read with X's value(s). */
+/** What the command runs besides itself (`bash -c "…"`, `eval`, `xargs rm`, …), read in turn. */
+function nested(state: ParseState, command: SimpleCommand, place: Place): void {
+  for (const inner of nestedCommands(command.argv, state.stdin.get(command.index))) {
+    if (place.depth + 1 > MAX_DEPTH) {
+      state.truncated = true;
+      return;
+    }
+    const at: Place = { ...place, origin: inner.origin, parent: command.index, depth: place.depth + 1, outer: command.pipes };
+    if (inner.kind === "script") {
+      parseSource(state, inner.source, at);
+      continue;
+    }
+    const text = inner.words.join(" ");
+    const found = addCommand(state, { words: inner.words, rawWords: inner.words, text, redirects: [], pipes: command.pipes, origin: inner.origin, parent: command.index, stdin: undefined });
+    if (found) nested(state, found, at);
+  }
+}
+
+function parseSource(state: ParseState, source: string, place: Place): void {
+  let text = source;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const { root, depth } = parseBash(text);
+    if (depth > MAX_SYNTAX_DEPTH) {
+      state.truncated = true;
+      return;
+    }
+    const retry = asSubshells(root, text);
+    if (retry !== undefined) {
+      text = retry;
+      continue;
+    }
+    if (hasSyntaxError(root)) state.complete = false;
+    visit(state, root, { ...place, source: text, here: { pipeline: state.nextPipeline++, stage: 0 }, level: 0 });
+    return;
+  }
+  state.truncated = true;
+}
+
+/** The broken parts of a tree, looking only where the parser marked errors. */
+function errorsIn(node: SyntaxNode): SyntaxNode[] {
+  if (node.error) return [node];
+  return node.hasError ? node.children.flatMap(errorsIn) : [];
+}
+
+/** Errors other than `<>` (open for reading and writing), which bash has and the grammar lacks. */
+function hasSyntaxError(root: SyntaxNode): boolean {
+  return errorsIn(root).some((e) => {
+    const siblings = e.parent?.children ?? [];
+    return !(e.parent?.type === "file_redirect" && e.text === ">" && siblings[siblings.indexOf(e) - 1]?.type === "<");
+  });
+}
+
+/**
+ * bash reads a `((` (or `$((`) that is not arithmetic as two opening parentheses: `((curl x) | sh)`. The grammar
+ * stops at an error there; the line with `( (` in its place, to parse again, or undefined.
+ */
+function asSubshells(root: SyntaxNode, source: string): string | undefined {
+  for (const error of errorsIn(root)) {
+    const at = source.indexOf("((", error.start);
+    if (at >= 0 && at <= error.start + 1) return `${source.slice(0, at)}( (${source.slice(at + 2)}`;
+  }
+  return undefined;
+}
+
+/** `env -S 'rm -rf x'` splits its string into words the way a shell would. */
+function splitWords(text: string): string[] {
+  const first = findNode(parseBash(text).root, "command");
+  return first ? commandPieces(first, text).words.map((w) => w.value) : [];
+}
+
+function findNode(node: SyntaxNode, type: string): SyntaxNode | undefined {
+  if (node.type === type) return node;
+  for (const child of node.children) {
+    const found = findNode(child, type);
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/** `for X in a b` — so `rm -rf $X` in its body is read with each value. */
+function rememberLoop(state: ParseState, node: SyntaxNode): void {
+  const name = fieldChild(node, "variable")?.text;
+  const values = fieldChildren(node, "value").map(wordValue);
+  if (name) state.vars.set(name, substituteVariables(values, state.vars));
+}
+
+/** `X=1`, `export X=1` — so a later `rm -rf $X` is read with X's value. */
 function rememberVariables(vars: Map<string, string[]>, argv: string[], assignments: Array<[string, string]>): void {
   if (argv.length === 0) for (const [name, value] of assignments) vars.set(name, [value]);
   const head = argv[0] ?? "";
@@ -231,11 +359,11 @@ function rememberVariables(vars: Map<string, string[]>, argv: string[], assignme
       if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(arg.slice(0, eq))) vars.set(arg.slice(0, eq), [arg.slice(eq + 1)]);
     }
   }
-  if ((head === "for" || head === "select") && argv[2] === "in" && argv[1]) vars.set(argv[1], argv.slice(3));
 }
 
 export function parseShell(source: string): ParsedShell {
-  const state: ParseState = { commands: [], vars: new Map(), nextPipeline: 0, complete: true, truncated: false };
-  parseInto(state, source, "script", undefined, 0, 0);
+  const state: ParseState = { commands: [], stdin: new Map(), vars: new Map(), nextPipeline: 0, complete: true, truncated: false };
+  const place: Place = { here: { pipeline: 0, stage: 0 }, outer: [], origin: "script", parent: undefined, depth: 0, level: 0, source };
+  parseSource(state, source, place);
   return { commands: state.commands, complete: state.complete && !state.truncated, truncated: state.truncated };
 }

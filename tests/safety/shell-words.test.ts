@@ -68,7 +68,8 @@ describe("parseShell: wrappers", () => {
     expect(argvs("command -v rm")).toEqual([["command", "-v", "rm"]]);
     expect(argvs("env")).toEqual([["env"]]);
     expect(argvs("sudo -s")).toEqual([["sh"]]);
-    expect(argvs("if true; then rm x; fi")).toEqual([["true"], ["rm", "x"], []]);
+    // `if`, `then` and `fi` are syntax, not commands.
+    expect(argvs("if true; then rm x; fi")).toEqual([["true"], ["rm", "x"]]);
   });
 });
 
@@ -139,10 +140,13 @@ describe("parseShell: pipes", () => {
 });
 
 describe("parseShell: never throws", () => {
-  it("reads unbalanced input best-effort and says so", () => {
+  it("reads unbalanced input as far as it parses and says so", () => {
+    // An unterminated quote is a syntax error to bash: what it holds is never run as a command.
     const unbalanced = parseShell(`echo "abc; rm -rf /`);
     expect(unbalanced.complete).toBe(false);
-    expect(unbalanced.commands[0]?.argv).toEqual(["echo", "abc; rm -rf /"]);
+    expect(unbalanced.commands.map((c) => c.argv[0])).toEqual(["echo"]);
+    // What comes before the error is still read.
+    expect(parseShell(`rm -rf / "`).commands[0]?.argv).toEqual(["rm", "-rf", "/", ""]);
     expect(parseShell("echo $(ls").complete).toBe(false);
     expect(parseShell("echo 'x").complete).toBe(false);
     expect(parseShell("echo ok").complete).toBe(true);

@@ -1,6 +1,7 @@
-/** Low-level scanning shared by the shell lexer and path resolution: matching brackets, quotes, escapes. */
-
-const ANSI_ESCAPES: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v" };
+/**
+ * Finds where an expansion written inside a word value ends (`$( … )`, `${ … }`, a backtick, a `{a,b}` group), for
+ * path resolution: the parser has already split the line; these values keep expansions as written.
+ */
 
 /** Index of the bracket closing the one opened just before `from`, honouring quotes and nesting; -1 if none. */
 export function findClose(src: string, from: number, open: string, close: string): number {
@@ -43,28 +44,11 @@ function skipDoubleQuoted(src: string, from: number): number {
   return -1;
 }
 
-export function skipBacktick(src: string, from: number): number {
+function skipBacktick(src: string, from: number): number {
   for (let i = from; i < src.length; i++) {
     const c = src.charAt(i);
     if (c === "\\") i++;
     else if (c === "`") return i;
   }
   return -1;
-}
-
-export function decodeAnsiC(body: string): string {
-  return body.replace(/\\(x[0-9A-Fa-f]{1,2}|u[0-9A-Fa-f]{1,4}|U[0-9A-Fa-f]{1,8}|[0-7]{1,3}|c.|.)/gs, (_m, esc: string) => {
-    const head = esc.charAt(0);
-    if (head === "x" || head === "u" || head === "U") return String.fromCodePoint(parseInt(esc.slice(1), 16));
-    if (/[0-7]/.test(head)) return String.fromCharCode(parseInt(esc, 8));
-    if (head === "c" && esc.length === 2) return String.fromCharCode(esc.charCodeAt(1) & 31);
-    return ANSI_ESCAPES[esc] ?? esc;
-  });
-}
-
-/** Whether the quote at `index` is backslash-escaped (only meaningful inside `$'…'`). */
-export function isEscaped(src: string, index: number, from: number): boolean {
-  let slashes = 0;
-  for (let i = index - 1; i >= from && src.charAt(i) === "\\"; i--) slashes++;
-  return slashes % 2 === 1;
 }
