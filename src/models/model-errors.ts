@@ -88,7 +88,7 @@ export function modelFaultOf(error: unknown): ModelFault {
   if (status === 404) return { kind: "not_found", status, said };
   if (status !== null && status >= 500) return { kind: "server_error", status, said };
   if (status !== null && status >= 400) return { kind: "rejected", status, said };
-  if (name === "TimeoutError" || /timed out|timeout/i.test(said)) return { kind: "timeout", status, said };
+  if (name === "TimeoutError" || /timed out|timeout|did not answer within/i.test(said)) return { kind: "timeout", status, said };
   if (name === "AbortError" || /aborted/i.test(said)) return { kind: "aborted", status, said };
   const codes = causeCodes(error);
   if (said === "terminated" || codes.some((c) => BROKEN.has(c))) return { kind: "connection_broken", status, said };
