@@ -100,3 +100,29 @@ export function fieldChild(node: SyntaxNode, field: string): SyntaxNode | undefi
 export function fieldChildren(node: SyntaxNode, field: string): SyntaxNode[] {
   return node.children.filter((c) => c.field === field);
 }
+
+/** The broken parts of a tree, looking only where the parser marked errors. */
+function errorsIn(node: SyntaxNode): SyntaxNode[] {
+  if (node.error) return [node];
+  return node.hasError ? node.children.flatMap(errorsIn) : [];
+}
+
+/** Errors other than `<>` (open for reading and writing), which bash has and the grammar lacks. */
+export function hasSyntaxError(root: SyntaxNode): boolean {
+  return errorsIn(root).some((e) => {
+    const siblings = e.parent?.children ?? [];
+    return !(e.parent?.type === "file_redirect" && e.text === ">" && siblings[siblings.indexOf(e) - 1]?.type === "<");
+  });
+}
+
+/**
+ * bash reads a `((` (or `$((`) that is not arithmetic as two opening parentheses: `((curl x) | sh)`. The grammar
+ * stops at an error there; the line with `( (` in its place, to parse again, or undefined.
+ */
+export function asSubshells(root: SyntaxNode, source: string): string | undefined {
+  for (const error of errorsIn(root)) {
+    const at = source.indexOf("((", error.start);
+    if (at >= 0 && at <= error.start + 1) return `${source.slice(0, at)}( (${source.slice(at + 2)}`;
+  }
+  return undefined;
+}

@@ -1,3 +1,6 @@
+import { fieldChild, fieldChildren, type SyntaxNode } from "./bash-syntax.js";
+import { wordValue } from "./shell-word-value.js";
+
 /**
  * Replaces `$NAME` / `${NAME}` with values assigned earlier in the same command line (`D=/; rm -rf $D`). Quoting
  * is not tracked here, so a single-quoted `'$D'` is replaced too: the result only feeds deny rules, where reading
@@ -28,4 +31,23 @@ export function substituteVariables(words: readonly string[], vars: ReadonlyMap<
     out.push(...variants);
   }
   return out;
+}
+
+/** `for X in a b` — so `rm -rf $X` in its body is read with each value. */
+export function rememberLoop(vars: Map<string, string[]>, node: SyntaxNode): void {
+  const name = fieldChild(node, "variable")?.text;
+  const values = fieldChildren(node, "value").map(wordValue);
+  if (name) vars.set(name, substituteVariables(values, vars));
+}
+
+/** `X=1`, `export X=1` — so a later `rm -rf $X` is read with X's value. */
+export function rememberVariables(vars: Map<string, string[]>, argv: string[], assignments: Array<[string, string]>): void {
+  if (argv.length === 0) for (const [name, value] of assignments) vars.set(name, [value]);
+  const head = argv[0] ?? "";
+  if (["export", "declare", "local", "readonly", "typeset"].includes(head)) {
+    for (const arg of argv.slice(1)) {
+      const eq = arg.indexOf("=");
+      if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(arg.slice(0, eq))) vars.set(arg.slice(0, eq), [arg.slice(eq + 1)]);
+    }
+  }
 }

@@ -1,9 +1,8 @@
-import { fieldChild, fieldChildren, namedChildren, parseBash, type SyntaxNode } from "./bash-syntax.js";
+import { asSubshells, fieldChild, fieldChildren, hasSyntaxError, namedChildren, parseBash, type SyntaxNode } from "./bash-syntax.js";
 import { programName, unwrapCommand } from "./command-wrappers.js";
 import { nestedCommands, type CommandOrigin } from "./nested-commands.js";
 import { commandPieces, commandText, redirectPieces, SIMPLE_STATEMENTS, type Pieces } from "./shell-syntax-view.js";
-import { substituteVariables } from "./shell-variables.js";
-import { wordValue } from "./shell-word-value.js";
+import { rememberLoop, rememberVariables, substituteVariables } from "./shell-variables.js";
 
 export { programName };
 export type { CommandOrigin };
@@ -142,7 +141,7 @@ function visit(state: ParseState, node: SyntaxNode, place: Place, tail: readonly
     case "comment":
       return;
     default:
-      if (node.type === "for_statement") rememberLoop(state, node);
+      if (node.type === "for_statement") rememberLoop(state.vars, node);
       for (const child of namedChildren(node)) visit(state, child, fresh(state, place));
   }
   // `( … ) > f`, `while …; done < f`: the group's redirections, read as a command of their own.
@@ -301,32 +300,6 @@ function parseSource(state: ParseState, source: string, place: Place): void {
   state.truncated = true;
 }
 
-/** The broken parts of a tree, looking only where the parser marked errors. */
-function errorsIn(node: SyntaxNode): SyntaxNode[] {
-  if (node.error) return [node];
-  return node.hasError ? node.children.flatMap(errorsIn) : [];
-}
-
-/** Errors other than `<>` (open for reading and writing), which bash has and the grammar lacks. */
-function hasSyntaxError(root: SyntaxNode): boolean {
-  return errorsIn(root).some((e) => {
-    const siblings = e.parent?.children ?? [];
-    return !(e.parent?.type === "file_redirect" && e.text === ">" && siblings[siblings.indexOf(e) - 1]?.type === "<");
-  });
-}
-
-/**
- * bash reads a `((` (or `$((`) that is not arithmetic as two opening parentheses: `((curl x) | sh)`. The grammar
- * stops at an error there; the line with `( (` in its place, to parse again, or undefined.
- */
-function asSubshells(root: SyntaxNode, source: string): string | undefined {
-  for (const error of errorsIn(root)) {
-    const at = source.indexOf("((", error.start);
-    if (at >= 0 && at <= error.start + 1) return `${source.slice(0, at)}( (${source.slice(at + 2)}`;
-  }
-  return undefined;
-}
-
 /** `env -S 'rm -rf x'` splits its string into words the way a shell would. */
 function splitWords(text: string): string[] {
   const first = findNode(parseBash(text).root, "command");
@@ -340,25 +313,6 @@ function findNode(node: SyntaxNode, type: string): SyntaxNode | undefined {
     if (found) return found;
   }
   return undefined;
-}
-
-/** `for X in a b` — so `rm -rf $X` in its body is read with each value. */
-function rememberLoop(state: ParseState, node: SyntaxNode): void {
-  const name = fieldChild(node, "variable")?.text;
-  const values = fieldChildren(node, "value").map(wordValue);
-  if (name) state.vars.set(name, substituteVariables(values, state.vars));
-}
-
-/** `X=1`, `export X=1` — so a later `rm -rf $X` is read with X's value. */
-function rememberVariables(vars: Map<string, string[]>, argv: string[], assignments: Array<[string, string]>): void {
-  if (argv.length === 0) for (const [name, value] of assignments) vars.set(name, [value]);
-  const head = argv[0] ?? "";
-  if (["export", "declare", "local", "readonly", "typeset"].includes(head)) {
-    for (const arg of argv.slice(1)) {
-      const eq = arg.indexOf("=");
-      if (eq > 0 && /^[A-Za-z_][A-Za-z0-9_]*$/.test(arg.slice(0, eq))) vars.set(arg.slice(0, eq), [arg.slice(eq + 1)]);
-    }
-  }
 }
 
 export function parseShell(source: string): ParsedShell {
