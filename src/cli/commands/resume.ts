@@ -74,13 +74,11 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     requirePricesForCostBudget(budget, prices, models.provider);
     const continuation = stoppedState ? planContinuation(stoppedState, budget, prices) : null;
     if (continuation?.kind === "refuse") {
-      const budgetStop = isBudgetStop(stoppedState?.stop);
-      const hint = budgetStop ? ` ${budgetHint(session.id, stoppedState?.stop ?? null, summarizeUsage(stoppedState?.usage ?? {}, prices))}` : "";
-      printer.emit({
-        type: "notice",
-        level: "info",
-        message: `Session ${session.id} ended ${session.status} and cannot continue: ${continuation.reason}.${hint}`,
-      });
+      const stop = stoppedState?.stop ?? null;
+      const message = isBudgetStop(stop)
+        ? `Session ${session.id} stopped at its budget and cannot continue: ${continuation.reason}. ${budgetHint(session.id, stop, summarizeUsage(stoppedState?.usage ?? {}, prices))}`
+        : `Session ${session.id} ended ${session.status} and cannot continue: ${continuation.reason}.`;
+      printer.emit({ type: "notice", level: "info", message });
       return exitCodeForStatus(session.status);
     }
     database.sessions.update(session.id, { options: JSON.stringify({ ...stored, budget }) });
