@@ -132,7 +132,9 @@ describe("mini-cursor run (built CLI against a scripted OpenAI-compatible server
     env = { ...env, OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL_TIMEOUT_MS: "700", MINI_CURSOR_MODEL_RETRIES: "1" };
     const stalled = await runCli(["run", "Add greet with a test"], { cwd: ws.root, env });
     expect(stalled.code).toBe(1);
-    expect(stalled.stdout).toMatch(/The session stopped on an error: .*(timed out|timeout|abort)/i);
+    // One line naming the endpoint, what it did and what to do (not the client's "Request timed out.").
+    expect(stalled.stdout).toMatch(/The session stopped: the model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 did not answer within 0\.7 s \(2 times\): .*MINI_CURSOR_MODEL_TIMEOUT_MS/);
+    expect(stalled.stdout).not.toContain("Request timed out.");
     expect(stalled.stdout).toMatch(/Resume with: mini-cursor resume \S+/);
     expect(server.requests[0]?.index).toBe(0);
     // The 500 was retried: the planner's first request came twice.
