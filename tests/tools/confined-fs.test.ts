@@ -9,7 +9,7 @@ import { exists, makeWorkspace, writeFiles, type TempWorkspace } from "./helpers
 
 /**
  * The state right after a swap, set up deterministically: a path that was checked while dir/ was a folder is used
- * once dir/ has become a symlink to outside. (symlink-race.test.ts runs the real race.)
+ * once dir/ has become a symlink to outside. (symlink-race-e2e.test.ts runs the real race.)
  */
 let ws: TempWorkspace;
 beforeEach(async () => {
