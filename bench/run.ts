@@ -23,6 +23,7 @@ console.log("\n4. Long-term memory");
 await benchMemoryLatency();
 await benchRecall();
 await (await import("./context-budget.js")).benchContextBudget();
+await (await import("./safety-checks.js")).benchSafetyChecks();
 
 console.log(`\nLoad average at end: ${load()}`);
 console.log(`Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s`);

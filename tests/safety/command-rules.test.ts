@@ -427,10 +427,9 @@ describe("robustness", () => {
     expect(evaluateCommand(`${"true; ".repeat(500)}rm -rf /`, ctx)).toMatchObject({ decision: "deny", rule: "too-complex" });
   });
 
-  it("is fast on ordinary and long commands", () => {
-    const start = performance.now();
-    for (let i = 0; i < 200; i++) evaluateCommand("cd app && npm test -- --run foo 2>&1 | tail -50", ctx);
-    evaluateCommand(`echo ${"word ".repeat(15_000)}`, ctx);
-    expect(performance.now() - start).toBeLessThan(2000);
+  // Speed is measured in `npm run bench` (6. Safety checks), against a bare parse in the same run.
+  it("judges a very long command line", () => {
+    expect(evaluateCommand(`echo ${"word ".repeat(15_000)}`, ctx).decision).toBe("ask");
+    expect(evaluateCommand(`echo ${"word ".repeat(15_000)}; cat ~/.ssh/id_rsa`, ctx).decision).toBe("deny");
   });
 });
