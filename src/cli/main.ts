@@ -2,7 +2,8 @@
 import { createRequire } from "node:module";
 import { ConfigError } from "../runtime/config-file.js";
 import { systemClock } from "../runtime/clock.js";
-import { EXIT, interruptedLine, UsageError } from "./exit-codes.js";
+import { closest } from "./did-you-mean.js";
+import { EXIT, interruptedLine, UnknownOptionError, UsageError } from "./exit-codes.js";
 import { MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 
@@ -19,10 +20,19 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
 };
 
+const TOP_LEVEL_FLAGS = ["--help", "--version", "-h", "-v"];
+
 function version(): string {
   const require = createRequire(import.meta.url);
   const pkg: unknown = require("../../package.json");
   return typeof pkg === "object" && pkg !== null && "version" in pkg && typeof pkg.version === "string" ? pkg.version : "unknown";
+}
+
+/** `mini-cursor rn` or `mini-cursor --verbose`: one line, with the close command or flag when there is one. */
+function unknownCommandLine(command: string): string {
+  if (command.startsWith("-")) return UnknownOptionError.line(command.split("=")[0] ?? command, closest(command, TOP_LEVEL_FLAGS), undefined);
+  const suggestion = closest(command, Object.keys(COMMANDS));
+  return `unknown command "${command}"; ${suggestion ? `did you mean ${suggestion}?` : `commands: ${Object.keys(COMMANDS).join(", ")} (see mini-cursor --help)`}`;
 }
 
 export async function main(argv: string[], io: CliIo): Promise<number> {
@@ -43,7 +53,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return EXIT.done;
   }
   if (!load) {
-    io.stderr.write(`mini-cursor: unknown command "${command}" (commands: run, resume, sessions, diff, undo, memory, doctor; see --help)\n`);
+    io.stderr.write(`mini-cursor: ${unknownCommandLine(command)}\n`);
     return EXIT.usage;
   }
   try {
@@ -52,7 +62,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // A flag, variable or config file that cannot be used is a usage error; its message names the source.
     if (error instanceof UsageError || error instanceof ConfigError) {
-      io.stderr.write(`mini-cursor: ${error.message}\n`);
+      const line = error instanceof UnknownOptionError ? error.forCommand(command) : error.message;
+      io.stderr.write(`mini-cursor: ${line}\n`);
       return EXIT.usage;
     }
     io.stderr.write(`mini-cursor: ${error instanceof Error ? error.message : String(error)}\n`);

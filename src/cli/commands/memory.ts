@@ -7,6 +7,7 @@ import { formatHit } from "../../memory/format.js";
 import { MEMORY_KINDS, type MemoryKind } from "../../memory/types.js";
 import type { Clock } from "../../runtime/clock.js";
 import { COMMON_OPTIONS, parse, positiveInt, resolveWorkspace } from "../args.js";
+import { closest } from "../did-you-mean.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { MEMORY_HELP } from "../help.js";
 import type { CliIo } from "../io.js";
@@ -17,6 +18,8 @@ const MEMORY_OPTIONS = {
   kind: { type: "string" },
   limit: { type: "string" },
 } as const;
+
+const MEMORY_COMMANDS = ["search", "list", "add", "forget", "stats", "reindex"];
 
 class MemoryUnavailableError extends Error {}
 
@@ -38,7 +41,11 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
     io.stdout.write(`${MEMORY_HELP}\n`);
     return sub === undefined ? EXIT.usage : EXIT.done;
   }
-  const { values, positionals } = parse(rest, MEMORY_OPTIONS);
+  if (!MEMORY_COMMANDS.includes(sub)) {
+    const suggestion = closest(sub, MEMORY_COMMANDS);
+    throw new UsageError(`unknown memory command "${sub}"; ${suggestion ? `did you mean ${suggestion}?` : `commands: ${MEMORY_COMMANDS.join(", ")}`}`);
+  }
+  const { values, positionals } = parse(rest, MEMORY_OPTIONS, `memory ${sub}`);
   if (values.help) {
     io.stdout.write(`${MEMORY_HELP}\n`);
     return EXIT.done;
