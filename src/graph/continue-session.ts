@@ -12,9 +12,10 @@ export type Continuation =
 
 /**
  * Stops a session can be continued after: the planner could not make a valid plan (malformed or missing tool calls),
- * gave up, or hit a counter limit. A budget stop continues only under a higher budget (budget-resume.ts).
+ * gave up, hit a counter limit, or its reviews kept ending without a verdict (the reviewer gets one more review,
+ * perhaps with another model). A budget stop continues only under a higher budget (budget-resume.ts).
  */
-const CONTINUABLE = new Set<StopKind>(["no_plan", "gave_up", "agent_runs", "plan_revisions", "review_rounds", "token_budget", "cost_budget"]);
+const CONTINUABLE = new Set<StopKind>(["no_plan", "gave_up", "agent_runs", "plan_revisions", "review_rounds", "no_verdict", "token_budget", "cost_budget"]);
 
 /** Steps the stop marked skipped are what was left to do: they are pending again. */
 function unskip(plan: PlanStep[]): PlanStep[] {
@@ -23,7 +24,7 @@ function unskip(plan: PlanStep[]): PlanStep[] {
 
 /**
  * How `resume` continues a session that ended `failed` or `limit_reached`, from its last checkpoint: it runs again
- * with fresh counters (sub-agent runs, plan revisions, review rounds), completed steps are not run again, and the
+ * with fresh counters (sub-agent runs, plan revisions, review rounds, reviews without a verdict), completed steps are not run again, and the
  * state records that it was continued (the report and the planner say so). Where it picks up:
  * - a report the planner was deciding on when it stopped is kept unread: the planner decides on it again (written
  *   as the agent that made it, so the edge agent → planner runs the planner);
@@ -36,7 +37,7 @@ export function planContinuation(state: WorkspaceStateValue, budget: Budget, pri
   if (!stop) return { kind: "refuse", reason: "it has no recorded stop to continue from" };
   if (!CONTINUABLE.has(stop.kind)) return { kind: "refuse", reason: `it stopped because of ${describeStop(stop)}` };
   const continued = { times: (state.continued?.times ?? 0) + 1, after: stop };
-  const fresh: WorkspaceStateUpdate = { counters: countersSchema.parse({}), continued };
+  const fresh: WorkspaceStateUpdate = { counters: countersSchema.parse({}), reviewsWithoutVerdict: 0, continued };
   if (isBudgetStop(stop)) {
     const resume = planBudgetResume(state, budget, prices);
     return resume.kind === "continue" ? { ...resume, values: { ...resume.values, ...fresh } } : resume;

@@ -71,6 +71,11 @@ export const WorkspaceState = new StateSchema({
     reducer: unionCapped(50),
   }),
   counters: countersSchema.default(() => countersSchema.parse({})),
+  /**
+   * Reviews in a row that ended without a verdict (a verdict resets it). The planner ends the session at
+   * MAX_REVIEWS_WITHOUT_VERDICT rather than adding the same review again until a run limit (src/graph/nodes/planner).
+   */
+  reviewsWithoutVerdict: z.number().default(0),
   status: sessionStatusSchema.default("running"),
   /** Why the session stopped early, when it did (data: a budget stop can be continued with a higher budget). */
   stop: stopReasonSchema.nullable().default(null),

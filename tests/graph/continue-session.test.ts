@@ -23,6 +23,7 @@ function stopped(over: Partial<WorkspaceStateValue>): WorkspaceStateValue {
     memories: [],
     limits: { maxPlanRevisions: 5, maxAgentRuns: 1, maxReviewRounds: 2, maxModelCallsPerRun: 5, maxPromptTokens: 32_000 },
     counters: { planRevisions: 3, agentRuns: 1, reviewRounds: 2 },
+    reviewsWithoutVerdict: 0,
     safety: { approval: "auto", approveFileChanges: false, allow: [], deny: [], allowNetwork: false },
     approvedPatterns: [],
     status: "failed",
@@ -68,6 +69,12 @@ describe("planContinuation", () => {
   it("with neither a report nor a chosen step the planner plans again; continuations are counted", () => {
     const state = stopped({ stop: { kind: "gave_up", detail: "no way" }, continued: { times: 1, after: { kind: "no_plan", detail: "x" } }, plan: [step("s1", "researcher", "done")] });
     expect(planContinuation(state, {}, prices)).toMatchObject({ kind: "continue", asNode: "researcher", values: { route: null, continued: { times: 2, after: { kind: "gave_up" } } } });
+  });
+
+  it("reviews that kept ending without a verdict: the planner decides again on the last one, counting from zero", () => {
+    const review: AgentReport = { ...report, stepId: "s2", agent: "reviewer", summary: "Review ended without a verdict." };
+    const state = stopped({ stop: { kind: "no_verdict", detail: "the reviewer ended 2 reviews in a row without a verdict" }, reviewsWithoutVerdict: 2, lastReport: review, plan: [step("s1", "coder", "done"), step("s2", "reviewer", "failed")] });
+    expect(planContinuation(state, {}, prices)).toMatchObject({ kind: "continue", asNode: "reviewer", values: { status: "running", stop: null, reviewsWithoutVerdict: 0, continued: { times: 1, after: { kind: "no_verdict" } } } });
   });
 
   it("a budget stop still needs a higher budget, and gets fresh counters too", () => {

@@ -5,7 +5,7 @@ import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messag
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { testGraph } from "./wire.js";
-import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder, type Limits } from "../../src/core/index.js";
+import { DEFAULT_LIMITS, DEFAULT_SAFETY, describeStop, EventRecorder, type Limits } from "../../src/core/index.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
 import { calls, finishPlan, plan, say, scriptedModels, type Reply } from "./scripted-models.js";
 
@@ -193,5 +193,54 @@ describe("planner → sub-agents graph", () => {
     });
     expect(state.plan.map((s) => s.agent)).toEqual(["coder", "reviewer"]);
     expect(state.status).toBe("done");
+  });
+
+  it("ends the session when the enforced final review ends without a verdict twice, instead of adding it until the run limit", async () => {
+    // A planner that always wants to finish and a reviewer that always answers in prose: before, the final review was
+    // added again after every verdict-less review until the 20 sub-agent runs were used.
+    const { state, events, seen } = await runGraph({
+      planner: [plan([{ agent: "coder", goal: "Write a file" }]), ...Array.from({ length: 25 }, () => finishPlan("done"))],
+      coder: [
+        calls({ name: "write_file", args: { path: "a.txt", content: "a" } }),
+        calls({ name: "submit_work", args: { status: "done", summary: "wrote a.txt" } }),
+      ],
+      reviewer: Array.from({ length: 50 }, () => say("Looks fine to me.")),
+    });
+    const started = events.events.flatMap((e) => (e.type === "step_started" ? [e.agent] : []));
+    expect(started).toEqual(["coder", "reviewer", "reviewer"]);
+    expect(state.status).toBe("failed");
+    expect(state.stop).toMatchObject({ kind: "no_verdict" });
+    expect(describeStop(state.stop)).toMatch(/^no review verdict: the reviewer ended 2 reviews in a row without a verdict/);
+    // Two reviews of two model calls each (the prose answer and the one reminder); the planner is not asked a third time.
+    expect(seen.reviewer).toHaveLength(4);
+    // The first plan, after the coder, after the first review: not after the second.
+    expect(seen.planner).toHaveLength(3);
+    expect(state.counters.agentRuns).toBe(3);
+  });
+
+  it("a verdict resets the count: one verdict-less review, a verdict, then one more verdict-less review goes on", async () => {
+    const { state, events } = await runGraph({
+      planner: [
+        plan([{ agent: "coder", goal: "Write a file" }]),
+        plan([{ agent: "reviewer", goal: "Review it" }]),
+        plan([{ agent: "reviewer", goal: "Review it again" }]),
+        plan([{ agent: "reviewer", goal: "Review it once more" }]),
+        finishPlan("reviewed"),
+      ],
+      coder: [
+        calls({ name: "write_file", args: { path: "a.txt", content: "a" } }),
+        calls({ name: "submit_work", args: { status: "done", summary: "wrote a.txt" } }),
+      ],
+      reviewer: [
+        say("Fine."),
+        say("Still fine."),
+        calls({ name: "submit_review", args: { decision: "approve", summary: "fine" } }),
+        say("Fine."),
+        say("Still fine."),
+      ],
+    });
+    expect(events.events.flatMap((e) => (e.type === "step_started" ? [e.agent] : []))).toEqual(["coder", "reviewer", "reviewer", "reviewer"]);
+    expect(state.status).toBe("done");
+    expect(state.reviewsWithoutVerdict).toBe(1);
   });
 });

@@ -102,6 +102,7 @@ function defaults(): typeof WorkspaceState.State {
     memories: [],
     limits: { maxPlanRevisions: 5, maxAgentRuns: 5, maxReviewRounds: 2, maxModelCallsPerRun: 5, maxPromptTokens: 32_000 },
     counters: { planRevisions: 0, agentRuns: 0, reviewRounds: 0 },
+    reviewsWithoutVerdict: 0,
     safety: { approval: "auto", approveFileChanges: false, allow: [], deny: [], allowNetwork: false },
     approvedPatterns: [],
     status: "running",

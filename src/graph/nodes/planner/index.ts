@@ -16,9 +16,11 @@ import {
   hasUnreviewedChanges,
   insertReviewFix,
   markInProgress,
+  MAX_REVIEWS_WITHOUT_VERDICT,
   nextPendingStep,
   pendingChanged,
   replacePending,
+  reviewsWithoutVerdictAfter,
   skipPending,
 } from "./plan-ops.js";
 
@@ -97,6 +99,8 @@ export function createPlannerNode(deps: GraphDeps) {
     };
 
     if (!workspace) return stop("failed", { kind: "no_workspace", detail: "pass one in the input or in the run's configurable settings" });
+    const withoutVerdict = reviewsWithoutVerdictAfter(state.reviewsWithoutVerdict, report);
+    if (withoutVerdict !== state.reviewsWithoutVerdict) update.reviewsWithoutVerdict = withoutVerdict;
 
     if (report?.review?.decision === "changes_requested") {
       if (counters.reviewRounds >= limits.maxReviewRounds) {
@@ -121,6 +125,13 @@ export function createPlannerNode(deps: GraphDeps) {
     // No planner call once the budget is used up (a sub-agent run may have used the rest).
     const overBudget = budgetExceeded(state.usage, budget, prices);
     if (overBudget) return stopForBudget(overBudget, report);
+    // Checked after the budget (a budget stop can be continued with a higher budget): without it, an enforced final
+    // review that never gives a verdict was added again and again until the run limit.
+    if (withoutVerdict >= MAX_REVIEWS_WITHOUT_VERDICT) {
+      const last = report ? ` Last review: ${clip(report.summary, 200)}` : "";
+      const detail = `the reviewer ended ${withoutVerdict} reviews in a row without a verdict (approve or changes requested), so the changes are unreviewed.${last}`;
+      return stop("failed", { kind: "no_verdict", detail }, "", report);
+    }
     const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety }, report);
     const model = deps.models.describe("planner");
     const meter = new UsageMeter(state.usage, prices);

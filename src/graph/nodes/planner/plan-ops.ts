@@ -105,6 +105,15 @@ export function hasUnreviewedChanges(plan: PlanStep[], reviews: Review[]): boole
   return lastCoder > lastApproval;
 }
 
+/** A review that ends without a verdict may be tried once more; the second in a row ends the session. */
+export const MAX_REVIEWS_WITHOUT_VERDICT = 2;
+
+/** The run of verdict-less reviews after this report: a reviewer without a verdict adds one, a verdict resets it. */
+export function reviewsWithoutVerdictAfter(count: number, report: AgentReport | null): number {
+  if (report?.agent !== "reviewer") return count;
+  return report.review ? 0 : count + 1;
+}
+
 export function finalReviewStep(plan: PlanStep[]): PlanStep {
   return {
     id: nextId(plan)(),
