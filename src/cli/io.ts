@@ -1,5 +1,6 @@
 import type { Clock } from "../runtime/clock.js";
 import type { EventSink } from "../core/index.js";
+import { LiveView } from "./live-view/live-view.js";
 import { HumanPrinter, type Output } from "./printers/human.js";
 import { JsonPrinter } from "./printers/json.js";
 
@@ -12,6 +13,12 @@ export interface CliIo {
   cwd: string;
 }
 
+/**
+ * `--json`: JSON lines. A terminal gets the live view; a pipe, a file or CI (or TERM=dumb) gets plain lines.
+ * NO_COLOR (any non-empty value) turns colour off in both.
+ */
 export function makePrinter(json: boolean, io: CliIo, clock: Clock): EventSink {
-  return json ? new JsonPrinter(io.stdout, clock) : new HumanPrinter(io.stdout);
+  if (json) return new JsonPrinter(io.stdout, clock);
+  if (io.stdout.isTTY && io.env.TERM !== "dumb") return new LiveView(io.stdout, { clock, color: !io.env.NO_COLOR });
+  return new HumanPrinter(io.stdout);
 }

@@ -7,6 +7,8 @@ export interface Output {
   isTTY?: boolean;
   /** Terminal width, to keep redrawn lines from wrapping. */
   columns?: number;
+  /** Terminal height (the live view's redrawn block stays within it). */
+  rows?: number;
 }
 
 const ICON: Record<string, string> = { done: "✓", failed: "✗", skipped: "–", pending: "·", in_progress: "▶" };
@@ -23,6 +25,8 @@ export class HumanPrinter implements EventSink {
   private tailHeight = 0;
   /** A log (no terminal) gets one note per command that output continues, not a redraw. */
   private tailNoted = false;
+  /** The step running now: announced once, even if a resumed run announces it again. */
+  private activeStep: string | null = null;
 
   constructor(private readonly out: Output) {
     this.color = Boolean(out.isTTY) && !process.env.NO_COLOR;
@@ -43,7 +47,7 @@ export class HumanPrinter implements EventSink {
     switch (event.type) {
       case "session_started":
         this.line(this.paint(1, `mini-cursor ${event.resumed ? "resuming" : "session"} ${event.sessionId}`));
-        this.line(`  task: ${event.task}`);
+        this.line(`  task: ${shortTask(event.task)}`);
         this.line(`  workspace: ${event.workspace} · model: ${event.model}`);
         break;
       case "plan":
@@ -51,6 +55,8 @@ export class HumanPrinter implements EventSink {
         for (const s of event.steps) this.line(`  ${ICON[s.status] ?? "·"} ${s.id} ${s.agent.padEnd(10)} ${s.goal}`);
         break;
       case "step_started":
+        if (this.activeStep === event.stepId) break;
+        this.activeStep = event.stepId;
         this.line(this.paint(1, `▶ ${event.stepId} ${event.agent}: ${event.goal}`));
         break;
       case "tool_call":
@@ -73,6 +79,7 @@ export class HumanPrinter implements EventSink {
         if (event.total) this.usage = event.total;
         break;
       case "step_finished":
+        if (this.activeStep === event.stepId) this.activeStep = null;
         this.line(`${event.status === "done" ? this.paint(32, "  ✓") : this.paint(31, "  ✗")} ${event.stepId} ${event.status}: ${event.summary}`);
         if (this.usage) this.line(this.paint(2, `    ${runningTotal(this.usage)}`));
         this.usage = null;
@@ -139,6 +146,12 @@ export class HumanPrinter implements EventSink {
     }
     this.out.write(out);
   }
+}
+
+/** A long task on one line: the whole task is in the session. */
+function shortTask(task: string): string {
+  const flat = task.replace(/\s*\n\s*/g, " ").trim();
+  return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
 }
 
 function formatSize(chars: number): string {
