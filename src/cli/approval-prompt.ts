@@ -8,10 +8,15 @@ export interface ApprovalPrompter {
   close(): void;
 }
 
+/** The question, shown after the request itself has been printed. */
+export const APPROVAL_PROMPT = (request: ApprovalRequest): string =>
+  `Approve? [y]es / [n]o <reason> / [a]lways (${request.suggestedPattern}) > `;
+export const RETRY_LINE = "Please answer y, n <reason> or a [pattern].\n";
+
 /**
  * One answer per line: `y` (approve), `n [reason]` (reject, the reason goes back to the model),
  * `a [pattern]` (approve and allow the pattern for the rest of the session; the suggested one by default).
- * Works the same from a terminal and from a pipe, so scripts and tests can answer too.
+ * The same words answer at a terminal (src/cli/terminal-prompter.ts) and from a pipe (below).
  */
 export function parseAnswer(line: string, request: ApprovalRequest): ApprovalAnswer | undefined {
   const text = line.trim();
@@ -24,6 +29,11 @@ export function parseAnswer(line: string, request: ApprovalRequest): ApprovalAns
   return { decision: "always", pattern: rest || request.suggestedPattern };
 }
 
+/**
+ * Answers piped into stdin, one per line (scripts and tests answer approvals this way). Unlike at a terminal,
+ * lines that arrive before a question are kept, in order, and answer the next questions: a script writes all
+ * its answers up front. Closing stdin leaves the remaining questions unanswered (null).
+ */
 export function createLinePrompter(input: NodeJS.ReadableStream, out: Output, showPrompt: boolean): ApprovalPrompter {
   const lines: string[] = [];
   const waiters: ((line: string | null) => void)[] = [];
@@ -47,12 +57,12 @@ export function createLinePrompter(input: NodeJS.ReadableStream, out: Output, sh
   return {
     async ask(request) {
       for (;;) {
-        if (showPrompt) out.write(`Approve? [y]es / [n]o <reason> / [a]lways (${request.suggestedPattern}) > `);
+        if (showPrompt) out.write(APPROVAL_PROMPT(request));
         const line = await nextLine();
         if (line === null) return null;
         const answer = parseAnswer(line, request);
         if (answer) return answer;
-        if (showPrompt) out.write(`Please answer y, n <reason> or a [pattern].\n`);
+        if (showPrompt) out.write(RETRY_LINE);
       }
     },
     close() {

@@ -1,7 +1,12 @@
 import { createLinePrompter, type ApprovalPrompter } from "./approval-prompt.js";
 import type { CliIo } from "./io.js";
+import { createTerminalPrompter } from "./terminal-prompter.js";
 
-/** Answers come from stdin; a prompt is shown only to a person at a terminal in human mode. */
+/**
+ * Answers come from stdin. A person at a terminal answers each question with keys pressed after it is shown
+ * (on stderr with --json, which keeps stdout to events); a pipe answers with its queued lines, in order.
+ */
 export function makePrompter(io: CliIo, json: boolean): ApprovalPrompter {
-  return createLinePrompter(io.stdin, io.stdout, Boolean(io.stdin.isTTY) && !json);
+  if (io.stdin.isTTY) return createTerminalPrompter(io.stdin, json ? io.stderr : io.stdout);
+  return createLinePrompter(io.stdin, io.stdout, false);
 }

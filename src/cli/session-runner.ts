@@ -23,6 +23,7 @@ import type { SessionDatabase } from "../sessions/database.js";
 import { SessionLock } from "../sessions/session-lock.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
 import type { ModelSetup } from "./model-setup.js";
+import { resumeCommandFor } from "./resume-hint.js";
 
 export interface SessionRunOptions {
   sessionId: string;
@@ -47,20 +48,31 @@ export interface SessionRunOptions {
   budget: Budget;
   /** The session ended failed or limit_reached and continues from its last checkpoint (src/graph/continue-session.ts). */
   continueStopped?: boolean;
+  /** Where the person runs the CLI: the resume hints printed must work from there (the process's by default). */
+  cwd?: string;
 }
 
 /**
  * Runs (or continues) one session under its lock. Ctrl-C or SIGTERM aborts the graph between writes, kills
- * running commands and leaves the last checkpoint for `resume`; the lock is released whatever happens.
+ * running commands and leaves the last checkpoint for `resume`; at an approval prompt they end the session at
+ * once, the approval left pending. The lock is released whatever happens.
  */
 export async function runSession(o: SessionRunOptions): Promise<number> {
   const lock = SessionLock.acquire(o.workspace, o.sessionId);
   const controller = new AbortController();
+  const resumeCommand = resumeCommandFor(o.sessionId, o.workspace, o.cwd ?? process.cwd());
   let interrupted = false;
+  let asking = false;
+  let signalled = (): void => {};
+  /** Settles on the first Ctrl-C or SIGTERM: a question waiting on stdin stops waiting. */
+  const signal = new Promise<"interrupted">((resolve) => (signalled = () => resolve("interrupted")));
   const onSignal = () => {
     if (interrupted) process.exit(EXIT.interrupted);
     interrupted = true;
-    o.printer.emit({ type: "notice", level: "warn", message: "Interrupted: stopping. Continue later with `mini-cursor resume`." });
+    signalled();
+    // At a prompt nothing runs: the question's own lines say what happened.
+    if (asking) return;
+    o.printer.emit({ type: "notice", level: "warn", message: `Interrupted: stopping. Continue later with: ${resumeCommand}` });
     controller.abort();
     killActiveCommands();
   };
@@ -138,12 +150,17 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       const request = pendingApproval(result);
       if (!request) break;
       // The graph paused before a command or file change: ask, then resume it with the answer.
+      asking = true;
       o.printer.emit({ ...request, type: "approval_requested" });
-      const answer = await o.prompter.ask(request);
-      if (!answer) {
+      // A signal wins over a question still waiting for stdin (a pipe kept open, or a person who walked away).
+      const answer = await Promise.race([o.prompter.ask(request), signal]);
+      asking = false;
+      if (answer === "interrupted" || !answer) {
+        // The pause is in the checkpoint: `resume` asks the same question again without calling the model.
+        if (answer === "interrupted") o.prompter.close();
         sessions.update(o.sessionId, { status: "awaiting_approval" });
-        o.printer.emit({ type: "approval_answered", decision: "pending", detail: "no answer (stdin closed)" });
-        o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `Waiting for approval. Answer it with: mini-cursor resume ${o.sessionId}` });
+        o.printer.emit({ type: "approval_answered", decision: "pending", detail: answer === "interrupted" ? "interrupted" : "no answer (stdin closed)" });
+        o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
         return EXIT.interrupted;
       }
       o.printer.emit({ type: "approval_answered", decision: answer.decision, detail: answer.decision === "reject" ? answer.reason : answer.decision === "always" ? answer.pattern : "" });
@@ -154,19 +171,19 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     const status = state.status === "running" ? "failed" : state.status;
     sessions.update(o.sessionId, { status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
     let report = state.finalReport || renderFinalReport(state, o.prices);
-    if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(o.sessionId, state.stop, usage)}`;
+    if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(o.sessionId, state.stop, usage, resumeCommand)}`;
     o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {
     await recordProgress(graph, config, o);
     if (interrupted) {
-      o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: mini-cursor resume ${o.sessionId}` });
+      o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
       return EXIT.interrupted;
     }
     const { settings } = o.models;
     const line = errorLine(error, { endpoint: settings.baseUrl ?? "https://api.openai.com/v1", model: settings.model, attempts: settings.maxRetries + 1, timeoutMs: settings.timeoutMs });
     o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${line}` });
-    o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: mini-cursor resume ${o.sessionId}` });
+    o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
     return EXIT.failed;
   } finally {
     process.off("SIGINT", onSignal);

@@ -36,10 +36,13 @@ export function planBudgetResume(state: WorkspaceStateValue, budget: Budget, pri
   };
 }
 
-/** The command that continues a session the budget stopped, naming the budget that ran out. */
-export function budgetHint(sessionId: string, stop: StopReason | null, usage: UsageSummary): string {
+/**
+ * The command that continues a session the budget stopped, naming the budget that ran out. `command` is the
+ * resume command as the caller prints it (with `--workspace` when run from elsewhere).
+ */
+export function budgetHint(sessionId: string, stop: StopReason | null, usage: UsageSummary, command = `mini-cursor resume ${sessionId}`): string {
   const flag = stop?.kind === "cost_budget"
     ? `--budget-usd <more than ${usage.knownCostUsd.toFixed(4)}>`
     : `--budget-tokens <more than ${usage.inputTokens + usage.outputTokens}>`;
-  return `Continue with a higher budget: mini-cursor resume ${sessionId} ${flag}`;
+  return `Continue with a higher budget: ${command} ${flag}`;
 }
