@@ -3,16 +3,27 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { doctorCommand, type DoctorReport } from "../../src/cli/commands/doctor.js";
 import { UsageError } from "../../src/cli/exit-codes.js";
 import type { CliIo } from "../../src/cli/io.js";
 import { writeServerState } from "../../src/memory/chroma/state-file.js";
+import { SCRIPTED_MODEL_ID, startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 
 let base: string;
 let workspace: string;
 let dataDir: string;
 const servers: http.Server[] = [];
+/** An endpoint that lists the scripted model and answers any other with "OK". */
+let endpoint: ScriptedServer;
+beforeAll(async () => {
+  endpoint = await startScriptedOpenAIServer(() => ({ content: "OK" }));
+});
+afterAll(async () => {
+  await endpoint.close();
+});
+/** Model settings whose endpoint answers, so only the part a test breaks fails. */
+const working = (key = "k"): NodeJS.ProcessEnv => ({ OPENAI_API_KEY: key, OPENAI_BASE_URL: endpoint.baseUrl, MINI_CURSOR_MODEL: SCRIPTED_MODEL_ID });
 beforeEach(async () => {
   base = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "mini-cursor-doctor-")));
   workspace = path.join(base, "workspace");
@@ -52,7 +63,8 @@ async function heartbeatServer(): Promise<number> {
 
 describe("mini-cursor doctor", () => {
   it("reports every part as JSON and exits 0 when everything required works", async () => {
-    const { code, report, text } = await doctorJson({ OPENAI_API_KEY: "sk-doctor-secret", MINI_CURSOR_CODER_MODEL: "big-coder" });
+    const listings = endpoint.modelListings.length;
+    const { code, report, text } = await doctorJson({ ...working("sk-doctor-secret"), MINI_CURSOR_CODER_MODEL: "big-coder" });
     expect(code).toBe(0);
     expect(text.trim().split("\n")).toHaveLength(1);
     expect(report.ok).toBe(true);
@@ -60,14 +72,37 @@ describe("mini-cursor doctor", () => {
     expect(report.sandbox).toMatchObject({ kind: "bubblewrap", version: expect.stringMatching(/^\d+\.\d+/), effect: "commands run inside the bubblewrap sandbox" });
     expect(report.ripgrep).toMatchObject({ ok: true, version: expect.stringMatching(/^ripgrep \d+/) });
     expect(report.config).toEqual({ ok: true, files: [] });
-    expect(report.model).toEqual({ ok: true, source: "OpenAI", model: "gpt-4.1-mini", roleModels: { coder: "big-coder" }, timeoutMs: 120_000, maxRetries: 2 });
+    expect(report.model).toEqual({
+      ok: true,
+      source: endpoint.baseUrl,
+      baseUrl: endpoint.baseUrl,
+      model: SCRIPTED_MODEL_ID,
+      roleModels: { coder: "big-coder" },
+      timeoutMs: 120_000,
+      maxRetries: 2,
+    });
+    // The endpoint was asked with the key; the model it does not list answered a one-token request.
+    expect(endpoint.modelListings.slice(listings)).toEqual([{ authorization: "Bearer sk-doctor-secret" }]);
+    expect(report.endpoint).toEqual({
+      ok: true,
+      url: endpoint.baseUrl,
+      listing: true,
+      models: [
+        { name: SCRIPTED_MODEL_ID, available: true, how: "listed" },
+        { name: "big-coder", available: true, how: "answered" },
+      ],
+      detail: `${endpoint.baseUrl} answers; ${SCRIPTED_MODEL_ID}, big-coder available (a one-token request answered)`,
+    });
+    expect(endpoint.requests.at(-1)?.body).toMatchObject({ model: "big-coder", max_tokens: 1 });
     expect(report.memory).toEqual({
       enabled: true,
       dataDir,
       server: { running: false, detail: "no local Chroma server is running; a session starts one on demand" },
     });
-    expect(report.workspace).toEqual({ path: workspace, dataDir: path.join(workspace, ".mini-cursor"), exists: false });
+    expect(report.workspace).toEqual({ path: workspace, dataDir: path.join(workspace, ".mini-cursor"), exists: false, writable: true });
     expect(text).not.toContain("sk-doctor-secret");
+    // The writability check leaves nothing behind, and .mini-cursor/ is not created.
+    expect(await fs.readdir(workspace)).toEqual([]);
   });
 
   it("exits 1 and explains when no model endpoint is configured, without throwing", async () => {
@@ -76,6 +111,7 @@ describe("mini-cursor doctor", () => {
     expect(code).toBe(1);
     expect(report.ok).toBe(false);
     expect(report.model).toMatchObject({ ok: false, error: expect.stringContaining("No model endpoint is configured") });
+    expect(report.endpoint).toBeNull();
   });
 
   it("reports a configuration error in the model settings", async () => {
@@ -87,20 +123,20 @@ describe("mini-cursor doctor", () => {
   it("lists the config files in use, and exits 1 naming the file or variable that is broken", async () => {
     const project = path.join(workspace, "mini-cursor.json");
     await fs.writeFile(project, JSON.stringify({ approval: "auto" }));
-    expect((await doctorJson({ OPENAI_API_KEY: "k" })).report.config).toEqual({ ok: true, files: [project] });
+    expect((await doctorJson(working())).report.config).toEqual({ ok: true, files: [project] });
     await fs.writeFile(project, JSON.stringify({ aproval: "auto" }));
-    const broken = await doctorJson({ OPENAI_API_KEY: "k" });
+    const broken = await doctorJson(working());
     expect(broken.code).toBe(1);
     expect(broken.report.config).toMatchObject({ ok: false, error: expect.stringContaining(`${project}: (root): unknown key "aproval"`) });
     expect(broken.report.model.ok).toBe(true);
     await fs.rm(project);
-    const badVariable = await doctorJson({ OPENAI_API_KEY: "k", MINI_CURSOR_APPROVAL: "yolo" });
+    const badVariable = await doctorJson({ ...working(), MINI_CURSOR_APPROVAL: "yolo" });
     expect(badVariable.code).toBe(1);
     expect(badVariable.report.config).toEqual({ ok: false, error: 'MINI_CURSOR_APPROVAL must be ask, auto or read-only, got "yolo"' });
   });
 
   it("reports a memory configuration error as the reason memory is off", async () => {
-    const { report } = await doctorJson({ OPENAI_API_KEY: "k", MINI_CURSOR_EMBEDDINGS: "bogus" });
+    const { report } = await doctorJson({ ...working(), MINI_CURSOR_EMBEDDINGS: "bogus" });
     expect(report.memory).toEqual({ enabled: false, reason: 'MINI_CURSOR_EMBEDDINGS must be one of local, openai, got "bogus"' });
     expect(report.config.ok).toBe(false);
   });
@@ -109,10 +145,10 @@ describe("mini-cursor doctor", () => {
     const port = await heartbeatServer();
     await fs.mkdir(dataDir, { recursive: true });
     writeServerState(dataDir, { pid: process.pid, port, startedAt: 0 });
-    const alive = await doctorJson({ OPENAI_API_KEY: "k" });
+    const alive = await doctorJson(working());
     expect(alive.report.memory.server).toMatchObject({ running: true, url: `http://127.0.0.1:${port}`, pid: process.pid });
     writeServerState(dataDir, { pid: 999_999, port: 9, startedAt: 0 });
-    const dead = await doctorJson({ OPENAI_API_KEY: "k" });
+    const dead = await doctorJson(working());
     expect(dead.code).toBe(0);
     expect(dead.report.memory.server).toMatchObject({ running: false, url: "http://127.0.0.1:9" });
     expect(dead.report.memory.server?.detail).toContain("does not answer");
@@ -120,25 +156,26 @@ describe("mini-cursor doctor", () => {
 
   it("reports CHROMA_URL and a disabled memory", async () => {
     const port = await heartbeatServer();
-    const remote = await doctorJson({ OPENAI_API_KEY: "k", CHROMA_URL: `http://127.0.0.1:${port}` });
+    const remote = await doctorJson({ ...working(), CHROMA_URL: `http://127.0.0.1:${port}` });
     expect(remote.report.memory).toMatchObject({ enabled: true, chromaUrl: `http://127.0.0.1:${port}`, server: { running: true } });
     expect(remote.report.memory.dataDir).toBeUndefined();
-    const off = await doctorJson({ OPENAI_API_KEY: "k", MINI_CURSOR_MEMORY: "off" });
+    const off = await doctorJson({ ...working(), MINI_CURSOR_MEMORY: "off" });
     expect(off.report.memory).toEqual({ enabled: false, reason: "memory is disabled (MINI_CURSOR_MEMORY=off)" });
   });
 
   it("uses --workspace and sees its data folder", async () => {
     const other = path.join(base, "other");
     await fs.mkdir(path.join(other, ".mini-cursor"), { recursive: true });
-    const { report } = await doctorJson({ OPENAI_API_KEY: "k" }, ["--workspace", other]);
-    expect(report.workspace).toEqual({ path: other, dataDir: path.join(other, ".mini-cursor"), exists: true });
+    const { report } = await doctorJson(working(), ["--workspace", other]);
+    expect(report.workspace).toEqual({ path: other, dataDir: path.join(other, ".mini-cursor"), exists: true, writable: true });
+    expect(await fs.readdir(path.join(other, ".mini-cursor"))).toEqual([]);
   });
 
   it("prints a readable report without --json", async () => {
-    const { io, out } = makeIo({ OPENAI_API_KEY: "k" });
+    const { io, out } = makeIo(working());
     expect(await doctorCommand([], io, clock)).toBe(0);
     const text = out();
-    for (const label of ["Node.js", "Sandbox", "ripgrep", "Config", "Model", "Memory", "Workspace"]) expect(text).toMatch(new RegExp(`^  ${label} +`, "m"));
+    for (const label of ["Node.js", "Sandbox", "ripgrep", "Config", "Model", "Endpoint", "Memory", "Workspace"]) expect(text).toMatch(new RegExp(`^  ${label} +`, "m"));
     expect(text).toContain("bubblewrap");
     expect(text).toMatch(/Everything required works\.\n$/);
   });

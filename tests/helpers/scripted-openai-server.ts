@@ -8,10 +8,13 @@
  *
  * Routes:
  * - `POST /v1/chat/completions`: JSON reply, or SSE when the body has `stream: true`.
- * - `GET /v1/models`: a list with one model ({@link SCRIPTED_MODEL_ID}).
+ * - `GET /v1/models`: a list with one model ({@link SCRIPTED_MODEL_ID}), or the models of
+ *   {@link ScriptedServerOptions.models} (`null`: not served, 404, as some OpenAI-compatible servers do).
  * - `GET /api/tags`: the same model, as Ollama lists it.
  * - `POST /v1/embeddings`: deterministic 16-dimension vectors ({@link scriptedEmbedding}).
  * - anything else: 404 with an OpenAI-style error body.
+ * - With {@link ScriptedServerOptions.apiKey}, `/v1/models` and chat completions answer 401 unless the request
+ *   carries `Authorization: Bearer <apiKey>`.
  *
  * Notes for test authors:
  * - The LangChain client retries 5xx answers (and script exceptions, which become 500) with backoff, calling
@@ -82,8 +85,17 @@ export interface ScriptedServer {
   requests: ScriptedRequest[];
   /** Messages of script exceptions, in order (each also answered with HTTP 500). */
   scriptErrors: string[];
+  /** Every `GET /v1/models` received, in order, with its Authorization header. */
+  modelListings: { authorization: string | undefined }[];
   /** Stops the server, destroys open sockets and cancels pending hangs. Safe to call twice. */
   close(): Promise<void>;
+}
+
+export interface ScriptedServerOptions {
+  /** The ids `GET /v1/models` lists (default: [{@link SCRIPTED_MODEL_ID}]); `null`: the route is not served (404). */
+  models?: string[] | null;
+  /** When set, `/v1/models` and chat completions need `Authorization: Bearer <apiKey>`, else 401. */
+  apiKey?: string;
 }
 
 /** The one model `GET /v1/models` lists. Requests may name any model; it is echoed back. */
@@ -393,8 +405,11 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
-export async function startScriptedOpenAIServer(script: Script): Promise<ScriptedServer> {
+export async function startScriptedOpenAIServer(script: Script, options: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const requests: ScriptedRequest[] = [];
+  const modelListings: ScriptedServer["modelListings"] = [];
+  const authorized = (httpReq: http.IncomingMessage): boolean =>
+    options.apiKey === undefined || httpReq.headers.authorization === `Bearer ${options.apiKey}`;
   const scriptErrors: string[] = [];
   const sockets = new Set<Socket>();
   const hangs = new Set<{ timer: NodeJS.Timeout; finish: () => void }>();
@@ -489,6 +504,11 @@ export async function startScriptedOpenAIServer(script: Script): Promise<Scripte
       return;
     }
     if (route === "POST /v1/chat/completions") {
+      if (!authorized(httpReq)) {
+        httpReq.resume();
+        sendError(res, 401, "Incorrect API key provided.");
+        return;
+      }
       handleChat(httpReq, res).catch((err: unknown) => {
         const message = err instanceof Error ? err.message : String(err);
         if (!res.headersSent) sendError(res, 500, `scripted server: ${message}`);
@@ -498,11 +518,14 @@ export async function startScriptedOpenAIServer(script: Script): Promise<Scripte
     }
     // Drain any body so keep-alive connections stay usable.
     httpReq.resume();
-    if (route === "GET /v1/models") {
-      sendJson(res, 200, {
-        object: "list",
-        data: [{ id: SCRIPTED_MODEL_ID, object: "model", created: 0, owned_by: "scripted" }],
-      });
+    if (route === "GET /v1/models" && options.models !== null) {
+      modelListings.push({ authorization: httpReq.headers.authorization });
+      if (!authorized(httpReq)) {
+        sendError(res, 401, "Incorrect API key provided.");
+        return;
+      }
+      const ids = options.models ?? [SCRIPTED_MODEL_ID];
+      sendJson(res, 200, { object: "list", data: ids.map((id) => ({ id, object: "model", created: 0, owned_by: "scripted" })) });
       return;
     }
     if (route === "GET /api/tags") {
@@ -545,7 +568,7 @@ export async function startScriptedOpenAIServer(script: Script): Promise<Scripte
     return closing;
   };
 
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, scriptErrors, close };
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, scriptErrors, modelListings, close };
 }
 
 /** A deterministic 16-dimension embedding (letter counts folded), enough to play an embeddings endpoint. */

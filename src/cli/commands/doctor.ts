@@ -1,25 +1,33 @@
 import os from "node:os";
 import { execFile } from "node:child_process";
-import fs from "node:fs";
 import { rgPath } from "@vscode/ripgrep";
-import { resolveConfigExceptModel, resolveMemoryConfig, resolveModelConfig, resolveSandboxConfig } from "../../config/index.js";
+import { resolveConfigExceptModel, resolveMemoryConfig, resolveModelConfig, resolveSandboxConfig, type ModelSettings } from "../../config/index.js";
 import { chromaHeartbeat } from "../../memory/chroma/server.js";
 import { LOCAL_HOST } from "../../memory/chroma/local-process.js";
 import { readServerState } from "../../memory/chroma/state-file.js";
 import { probeOllama } from "../../models/ollama-probe.js";
 import type { Clock } from "../../runtime/clock.js";
 import { selectSandbox } from "../../sandbox/select.js";
-import { dataDir } from "../../sessions/paths.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
+import { probeEndpoint, type EndpointReport } from "./doctor-endpoint.js";
+import { checkWorkspace, type WorkspaceReport } from "./doctor-workspace.js";
 
 export const DOCTOR_HELP = `Usage: mini-cursor doctor [--json] [--workspace DIR]
 
 Checks what mini-cursor needs and reports how it is set up here: Node.js, the command sandbox
 (bubblewrap), ripgrep, the configuration (variables and config files), the model endpoint, long-term
-memory (Chroma) and the workspace's data folder. Starts nothing. Exits 1 when something required is
-broken (Node.js too old, ripgrep missing, a configuration error, no model endpoint), else 0.
+memory (Chroma) and the workspace. Starts nothing and creates nothing.
+
+The endpoint is asked for its model list (GET <base URL>/models, with the configured key); a model it
+does not list, or every model when it serves no list, gets a one-token chat request. All of it within
+5 seconds. The workspace is checked by creating and removing one small file in it (and in .mini-cursor/
+when that exists).
+
+Exit codes: 0 a session can run; 1 it cannot (Node.js too old, ripgrep missing, a configuration error,
+no model endpoint, an endpoint that does not answer, refuses the key or lacks the model, a workspace
+that cannot be written); 2 a bad command line.
 
 Options:
   --workspace DIR   The workspace to report on (default: the current folder)
@@ -48,7 +56,9 @@ export interface DoctorReport {
     dataDir?: string;
     server?: { running: boolean; detail: string; url?: string; pid?: number };
   };
-  workspace: { path: string; dataDir: string; exists: boolean };
+  /** Null when the model settings could not be resolved (see model). */
+  endpoint: EndpointReport | null;
+  workspace: WorkspaceReport;
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -81,15 +91,18 @@ function checkConfig(workspace: string, env: NodeJS.ProcessEnv): DoctorReport["c
   }
 }
 
-async function checkModel(env: NodeJS.ProcessEnv): Promise<DoctorReport["model"]> {
+/** The model settings, then whether their endpoint answers and serves the models. */
+async function checkModel(env: NodeJS.ProcessEnv): Promise<{ model: DoctorReport["model"]; endpoint: EndpointReport | null }> {
+  let s: ModelSettings;
   try {
-    const s = await resolveModelConfig({}, env, (url) => probeOllama(url));
-    const roleModels = Object.fromEntries(Object.entries(s.roleModels).filter((e): e is [string, string] => e[1] !== undefined));
-    // The API key is never reported, not even in part.
-    return { ok: true, source: s.source, baseUrl: s.baseUrl, model: s.model, roleModels, timeoutMs: s.timeoutMs, maxRetries: s.maxRetries };
+    s = await resolveModelConfig({}, env, (url) => probeOllama(url));
   } catch (error) {
-    return { ok: false, error: message(error) };
+    return { model: { ok: false, error: message(error) }, endpoint: null };
   }
+  const roleModels = Object.fromEntries(Object.entries(s.roleModels).filter((e): e is [string, string] => e[1] !== undefined));
+  // The API key is never reported, not even in part.
+  const model = { ok: true as const, source: s.source, baseUrl: s.baseUrl, model: s.model, roleModels, timeoutMs: s.timeoutMs, maxRetries: s.maxRetries };
+  return { model, endpoint: await probeEndpoint(s) };
 }
 
 async function checkMemory(env: NodeJS.ProcessEnv): Promise<DoctorReport["memory"]> {
@@ -120,19 +133,20 @@ async function checkMemory(env: NodeJS.ProcessEnv): Promise<DoctorReport["memory
 }
 
 export async function collectDoctorReport(workspace: string, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
-  const [sandbox, ripgrep, model, memory] = await Promise.all([checkSandbox(env), checkRipgrep(), checkModel(env), checkMemory(env)]);
+  const [sandbox, ripgrep, { model, endpoint }, memory] = await Promise.all([checkSandbox(env), checkRipgrep(), checkModel(env), checkMemory(env)]);
   const node = checkNode();
   const config = checkConfig(workspace, env);
-  const data = dataDir(workspace);
+  const work = checkWorkspace(workspace);
   return {
-    ok: node.ok && ripgrep.ok && config.ok && model.ok,
+    ok: node.ok && ripgrep.ok && config.ok && model.ok && endpoint?.ok === true && work.writable,
     node,
     sandbox,
     ripgrep,
     config,
     model,
     memory,
-    workspace: { path: workspace, dataDir: data, exists: fs.existsSync(data) },
+    endpoint,
+    workspace: work,
   };
 }
 
@@ -165,6 +179,8 @@ export function renderDoctorReport(r: DoctorReport): string {
       : `warn  none: ${r.sandbox.reason}; ${r.sandbox.effect}`;
   const rg = r.ripgrep.ok ? `ok    ${r.ripgrep.path} (${r.ripgrep.version ?? "unknown version"})` : `FAIL  ${r.ripgrep.path}: ${r.ripgrep.error ?? ""}`;
   const workspaceData = `${r.workspace.dataDir} (${r.workspace.exists ? "exists" : "not created yet"})`;
+  const endpoint = r.endpoint ? `${r.endpoint.ok ? "ok  " : "FAIL"}  ${r.endpoint.detail}` : "skip  not checked: no model settings (see Model)";
+  const workspace = r.workspace.writable ? `ok    ${r.workspace.path} is writable; data in ${workspaceData}` : `FAIL  ${r.workspace.error ?? ""}`;
   const lines = [
     "mini-cursor doctor",
     `  Node.js    ${r.node.ok ? "ok  " : "FAIL"}  ${r.node.version} (needs ${r.node.required})`,
@@ -172,9 +188,10 @@ export function renderDoctorReport(r: DoctorReport): string {
     `  ripgrep    ${rg}`,
     `  Config     ${renderConfig(r.config)}`,
     `  Model      ${renderModel(r.model)}`,
+    `  Endpoint   ${endpoint}`,
     `  Memory     ${renderMemory(r.memory)}`,
-    `  Workspace  info  ${r.workspace.path}; data in ${workspaceData}`,
-    r.ok ? "Everything required works." : "Something required is broken (see FAIL above).",
+    `  Workspace  ${workspace}`,
+    r.ok ? "Everything required works." : "A session cannot run here: fix what says FAIL above.",
   ];
   return lines.join("\n");
 }
