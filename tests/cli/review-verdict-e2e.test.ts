@@ -1,0 +1,72 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { runCli } from "./cli-process.js";
+import { roleOf } from "./task-script.js";
+
+/**
+ * A reviewer that never gives a verdict, in read-only mode (as reported in issue 10): the planner always wants to
+ * finish, the coder's step makes the final review mandatory, and the reviewer answers in prose every time. Before,
+ * the final review was added again after each verdict-less review until the sub-agent run limit (61 model calls).
+ * A model named "good" gives the verdict, for the resume that continues the stopped session.
+ */
+let server: ScriptedServer;
+let ws: TempWorkspace;
+
+const userText = (req: ScriptedRequest) => req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+
+function script(req: ScriptedRequest): ScriptedReply {
+  const role = roleOf(req);
+  if (role === "planner") {
+    if (userText(req).includes("There is no plan yet")) {
+      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Say how greet() would be added" }], finished: false } }] };
+    }
+    return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Described the change." } }] };
+  }
+  if (role === "coder") return { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "Read-only: greet() would go in src/greet.js." } }] };
+  if (role === "reviewer" && req.model === "good") {
+    return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "The description fits the task." } }] };
+  }
+  return { content: "Looks fine to me." };
+}
+
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer(script);
+  ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
+});
+afterEach(async () => {
+  await server.close();
+  await ws.cleanup();
+});
+
+function cli(args: string[]) {
+  return runCli(args, { cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
+}
+
+describe("an enforced final review without a verdict (built CLI, --approval read-only)", () => {
+  it("ends the session after two verdict-less reviews with a clear reason, well under the run limit; resume continues it", async () => {
+    const result = await cli(["run", "--approval", "read-only", "Add a greet(name) function"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/Reason: no review verdict: the reviewer ended 2 reviews in a row without a verdict \(approve or changes requested\), so the changes are unreviewed\./);
+
+    // Two reviews of two calls each (prose, then prose after the one reminder); the planner three times, the coder once.
+    const byRole = (role: string) => server.requests.filter((r) => roleOf(r) === role).length;
+    expect(byRole("reviewer")).toBe(4);
+    expect(byRole("planner")).toBe(3);
+    expect(byRole("coder")).toBe(1);
+    expect(server.requests).toHaveLength(8);
+
+    const rows = JSON.parse((await cli(["sessions", "--json"])).stdout) as { id: string; status: string }[];
+    expect(rows.map((r) => r.status)).toEqual(["failed"]);
+
+    // resume gives the reviewer another review (here with a model that gives verdicts), counting from zero.
+    const before = server.requests.length;
+    const resumed = await cli(["resume", "--model", "good"]);
+    expect(resumed.stderr).toBe("");
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("Continuing after the stop (no review verdict:");
+    expect(resumed.stdout).toContain("review: approve");
+    expect(server.requests.slice(before).filter((r) => roleOf(r) === "reviewer")).toHaveLength(1);
+  });
+});
