@@ -2,12 +2,25 @@ import { clip } from "../core/index.js";
 import type { BriefContext, LoopOutcome } from "./types.js";
 
 /**
+ * A sub-agent gets at most this much of the overall task (about 1,000 tokens): its step goal says what to do, and
+ * the planner, which reads the whole task on every turn, puts what a step needs from a long task into its goal.
+ * Sending a 100 KB task in every sub-agent prompt cost hundreds of thousands of tokens for nothing.
+ */
+export const BRIEF_TASK_CHARS = 4_000;
+
+function briefTask(task: string): string {
+  if (task.length <= BRIEF_TASK_CHARS) return `Overall task: ${task}`;
+  const omitted = task.length - BRIEF_TASK_CHARS;
+  return `Overall task (its first ${BRIEF_TASK_CHARS} of ${task.length} characters; ${omitted} more are left out, your step below says what to do):\n${task.slice(0, BRIEF_TASK_CHARS)}\n[…]`;
+}
+
+/**
  * The focused brief a sub-agent starts from: the overall task, its own step, and only the shared facts
  * it needs (plan outline, findings, files changed, review problems), never other agents' transcripts.
  */
 export function renderBrief(ctx: BriefContext, extra: string[] = []): string {
   const lines: string[] = [];
-  lines.push(`Overall task: ${ctx.task}`);
+  lines.push(briefTask(ctx.task));
   lines.push(`Workspace: ${ctx.workspace}`);
   lines.push("");
   lines.push(`Your step (${ctx.step.id}): ${ctx.step.goal}`);

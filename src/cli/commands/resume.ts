@@ -1,14 +1,15 @@
-import { z } from "zod";
-import { budgetSchema } from "../../cost/budget.js";
 import { budgetHint } from "../../graph/budget-resume.js";
 import { planContinuation } from "../../graph/continue-session.js";
 import { summarizeUsage } from "../../cost/usage.js";
 import { compileGraph } from "../../graph/build-graph.js";
-import { DEFAULT_LIMITS, isBudgetStop, limitsSchema, silentSink } from "../../core/index.js";
+import { isBudgetStop, silentSink, type Limits, type SafetyPolicy } from "../../core/index.js";
 import type { WorkspaceStateValue } from "../../graph/state.js";
 import { memoryOff } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
-import { openSessionDatabase, type SessionDatabase } from "../../sessions/database.js";
+import { openExistingSessionDatabase, type SessionDatabase } from "../../sessions/database.js";
+import { queueSettings } from "../../sessions/pending-settings.js";
+import { SessionBusyError, SessionLock } from "../../sessions/session-lock.js";
+import { WorkspaceLock } from "../../sessions/workspace-lock.js";
 import type { Clock } from "../../runtime/clock.js";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
@@ -19,13 +20,10 @@ import { RESUME_HELP } from "../help.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { describeModels } from "../model-setup.js";
 import { runSession } from "../session-runner.js";
+import { commandTimeoutFlag, describeChanges, limitFlags, safetyFlags, SETTING_OPTIONS, storedOptionsSchema, type StoredRunOptions } from "../session-settings.js";
 import { makePrompter } from "../safety-setup.js";
 
-const storedSchema = z.object({
-  limits: limitsSchema.default(DEFAULT_LIMITS),
-  commandTimeoutMs: z.number().default(120_000),
-  budget: budgetSchema.default({}),
-});
+const RESUME_OPTIONS = { ...COMMON_OPTIONS, ...MODEL_OPTIONS, ...BUDGET_OPTIONS, ...SETTING_OPTIONS, force: { type: "boolean" } } as const;
 
 /** A graph that runs nothing, to read a session's state before deciding how to continue it. */
 async function readSessionState(database: SessionDatabase, sessionId: string): Promise<WorkspaceStateValue> {
@@ -45,33 +43,49 @@ async function hasCheckpoint(checkpointer: SqliteSaver, sessionId: string): Prom
 }
 
 export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
-  const { values, positionals } = parse(argv, { ...COMMON_OPTIONS, ...MODEL_OPTIONS, ...BUDGET_OPTIONS });
+  const { values, positionals } = parse(argv, RESUME_OPTIONS);
   if (values.help) {
     io.stdout.write(`${RESUME_HELP}\n`);
     return EXIT.done;
   }
   if (positionals.length > 1) throw new UsageError("resume takes at most one session id");
   const budgetFlags = parseBudgetFlags(values);
+  const newLimits = limitFlags(values);
+  const newTimeoutMs = commandTimeoutFlag(values);
+  const newSafety = safetyFlags(values);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
-  const database = openSessionDatabase(workspace, clock);
+  const wanted = positionals[0];
+  const missing = () => new UsageError(wanted ? `no session "${wanted}" in ${workspace} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
+  // Only reads until it knows there is a session: a folder without one keeps no `.mini-cursor/`.
+  const database = openExistingSessionDatabase(workspace, clock);
+  if (!database) throw missing();
+  let workspaceLock: WorkspaceLock | null = null;
   try {
-    const wanted = positionals[0];
     const session = wanted ? database.sessions.get(wanted) : database.sessions.latest();
-    if (!session) {
-      throw new UsageError(wanted ? `no session "${wanted}" in ${workspace} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
-    }
+    if (!session) throw missing();
     const printer = makePrinter(values.json ?? false, io, clock);
     const finished = () => {
       printer.emit({ type: "notice", level: "info", message: `Session ${session.id} already finished (${session.status}); nothing to resume.` });
       return exitCodeForStatus(session.status);
     };
     if (session.status === "done") return finished();
+    const owner = SessionLock.owner(workspace, session.id);
+    if (owner !== null && SessionLock.isHeld(workspace, session.id)) {
+      throw new SessionBusyError(`session ${session.id} is already running in process ${owner}; wait for it or stop it first`);
+    }
+    workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
+    const checkpointed = await hasCheckpoint(database.checkpointer, session.id);
     // A session that ended failed or limit_reached continues from its last checkpoint (src/graph/continue-session.ts).
-    const stoppedState = session.status === "failed" || session.status === "limit_reached" ? await readSessionState(database, session.id) : null;
-    const stored = storedSchema.parse(JSON.parse(session.options));
+    const stopped = session.status === "failed" || session.status === "limit_reached";
+    const needsState = stopped || (checkpointed && Object.keys(newSafety).length > 0);
+    const state = needsState && checkpointed ? await readSessionState(database, session.id) : null;
+    const stored = storedOptionsSchema.parse(JSON.parse(session.options));
     const budget = raiseBudget(stored.budget, budgetFlags);
-    const { config, models, safety, prices } = await setupSessionConfig({ model: values.model, baseUrl: values["base-url"] }, workspace, io.env);
+    const model = values.model ?? stored.model;
+    const baseUrl = values["base-url"] ?? stored.baseUrl;
+    const { config, models, safety: configured, prices } = await setupSessionConfig({ model, baseUrl }, workspace, io.env);
     requirePricesForCostBudget(budget, prices, models.provider);
+    const stoppedState = stopped ? state : null;
     const continuation = stoppedState ? planContinuation(stoppedState, budget, prices) : null;
     if (continuation?.kind === "refuse") {
       const stop = stoppedState?.stop ?? null;
@@ -81,26 +95,40 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       printer.emit({ type: "notice", level: "info", message });
       return exitCodeForStatus(session.status);
     }
-    database.sessions.update(session.id, { options: JSON.stringify({ ...stored, budget }) });
-    // Killed before its first checkpoint: nothing to continue from, so start it again from its task.
-    const fresh = !(await hasCheckpoint(database.checkpointer, session.id));
+    // The session's settings as they are (its state has the safety of sessions stored before it was recorded here).
+    const current = { limits: stored.limits, commandTimeoutMs: stored.commandTimeoutMs, safety: stored.safety ?? state?.safety ?? configured };
+    const next: { limits: Limits; commandTimeoutMs: number; safety: SafetyPolicy } = {
+      limits: { ...current.limits, ...newLimits },
+      commandTimeoutMs: newTimeoutMs ?? current.commandTimeoutMs,
+      safety: { ...current.safety, ...newSafety },
+    };
+    const modelLabel = describeModels(models.settings);
+    const changes = describeChanges(current, next);
+    if (values.model !== undefined || values["base-url"] !== undefined) {
+      if (modelLabel !== session.model) changes.unshift(`model: ${session.model} → ${modelLabel} for the rest of the session`);
+    }
+    const updated: StoredRunOptions = { ...stored, ...next, budget, ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}) };
+    database.sessions.update(session.id, { options: JSON.stringify(updated) });
+    // The graph keeps limits and safety in its state: the next step uses the new ones.
+    if (checkpointed && (Object.keys(newLimits).length > 0 || Object.keys(newSafety).length > 0)) await queueSettings(database, session.id, next);
+    for (const message of changes) printer.emit({ type: "notice", level: "info", message });
     return await runSession({
       sessionId: session.id,
       workspace,
       task: session.task,
-      limits: stored.limits,
-      commandTimeoutMs: stored.commandTimeoutMs,
-      fresh,
+      limits: next.limits,
+      commandTimeoutMs: next.commandTimeoutMs,
+      // Killed before its first checkpoint: nothing to continue from, so start it again from its task.
+      fresh: !checkpointed,
       resumed: true,
       models,
-      modelLabel: describeModels(models.settings),
+      modelLabel,
       database,
       printer,
       clock,
       env: io.env,
-      // A session keeps the safety settings it started with (they are in its state); these apply only
-      // when it must start over because it was killed before its first checkpoint.
-      safety,
+      // Used only when it starts over (no checkpoint); otherwise the state has the session's safety (updated above).
+      safety: next.safety,
       prompter: makePrompter(io, values.json ?? false),
       prices,
       memory: config.memory,
@@ -109,5 +137,6 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     });
   } finally {
     database.close();
+    workspaceLock?.release();
   }
 }

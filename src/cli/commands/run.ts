@@ -1,39 +1,28 @@
-import type { Budget } from "../../cost/budget.js";
 import { DEFAULT_LIMITS, type Limits } from "../../core/index.js";
 import type { Clock } from "../../runtime/clock.js";
 import { openSessionDatabase } from "../../sessions/database.js";
 import { newSessionId } from "../../sessions/session-id.js";
-import { COMMON_OPTIONS, MODEL_OPTIONS, parse, positiveInt, resolveWorkspace } from "../args.js";
+import { WorkspaceLock } from "../../sessions/workspace-lock.js";
+import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { BUDGET_OPTIONS, parseBudgetFlags, requirePricesForCostBudget } from "../budget-setup.js";
 import { setupSessionConfig } from "../config-setup.js";
-import { EXIT, UsageError } from "../exit-codes.js";
+import { EXIT } from "../exit-codes.js";
 import { RUN_HELP } from "../help.js";
 import { describeModels } from "../model-setup.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { runSession } from "../session-runner.js";
+import { commandTimeoutFlag, DEFAULT_COMMAND_TIMEOUT_MS, limitFlags, SETTING_OPTIONS, type StoredRunOptions } from "../session-settings.js";
 import { makePrompter } from "../safety-setup.js";
+import { taskFrom } from "../task-input.js";
 
 const RUN_OPTIONS = {
   ...COMMON_OPTIONS,
   ...MODEL_OPTIONS,
-  "max-steps": { type: "string" },
-  "max-revisions": { type: "string" },
-  "max-review-rounds": { type: "string" },
-  "max-model-calls": { type: "string" },
-  "command-timeout": { type: "string" },
-  "context-budget": { type: "string" },
-  approval: { type: "string" },
-  "approve-file-changes": { type: "boolean" },
-  "allow-network": { type: "boolean" },
+  ...SETTING_OPTIONS,
+  "task-file": { type: "string" },
+  force: { type: "boolean" },
   ...BUDGET_OPTIONS,
 } as const;
-
-export interface StoredRunOptions {
-  limits: Limits;
-  commandTimeoutMs: number;
-  /** Token and cost budget; `resume` keeps it (and may raise it). */
-  budget: Budget;
-}
 
 export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
   const { values, positionals } = parse(argv, RUN_OPTIONS);
@@ -41,13 +30,9 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     io.stdout.write(`${RUN_HELP}\n`);
     return EXIT.done;
   }
-  const task = positionals.join(" ").trim();
-  if (!task) throw new UsageError('missing task: mini-cursor run "<task>" (see mini-cursor run --help)');
-  const maxAgentRuns = positiveInt(values["max-steps"], "--max-steps") ?? DEFAULT_LIMITS.maxAgentRuns;
-  const maxPlanRevisions = positiveInt(values["max-revisions"], "--max-revisions") ?? DEFAULT_LIMITS.maxPlanRevisions;
-  const maxReviewRounds = positiveInt(values["max-review-rounds"], "--max-review-rounds") ?? DEFAULT_LIMITS.maxReviewRounds;
-  const maxModelCallsPerRun = positiveInt(values["max-model-calls"], "--max-model-calls") ?? DEFAULT_LIMITS.maxModelCallsPerRun;
-  const commandTimeoutMs = (positiveInt(values["command-timeout"], "--command-timeout") ?? 120) * 1000;
+  const task = taskFrom(positionals, values["task-file"], io.cwd);
+  const given = limitFlags(values);
+  const commandTimeoutMs = commandTimeoutFlag(values) ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const budget = parseBudgetFlags(values);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
   const { config, models, safety, prices } = await setupSessionConfig(
@@ -63,20 +48,21 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     io.env,
   );
   const limits: Limits = {
-    maxAgentRuns,
-    maxPlanRevisions,
-    maxReviewRounds,
-    maxModelCallsPerRun,
+    ...DEFAULT_LIMITS,
+    ...given,
+    // The flag, else MINI_CURSOR_CONTEXT_BUDGET (src/config), else the default.
     maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens,
   };
   requirePricesForCostBudget(budget, prices, models.provider);
   const printer = makePrinter(values.json ?? false, io, clock);
   const modelLabel = describeModels(models.settings);
 
+  // One running session per workspace (src/sessions/workspace-lock.ts), held until this process ends the session.
+  const workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
   const database = openSessionDatabase(workspace, clock);
   try {
     const sessionId = newSessionId(clock);
-    const stored: StoredRunOptions = { limits, commandTimeoutMs, budget };
+    const stored: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
     database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored) });
     return await runSession({
       sessionId,
@@ -100,5 +86,6 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     });
   } finally {
     database.close();
+    workspaceLock.release();
   }
 }

@@ -1,10 +1,9 @@
-import fs from "node:fs";
 import { formatUsd } from "../../cost/format.js";
 import type { Clock } from "../../runtime/clock.js";
-import { openSessionDatabase } from "../../sessions/database.js";
-import { databasePath } from "../../sessions/paths.js";
+import { openExistingSessionDatabase } from "../../sessions/database.js";
 import { SessionLock } from "../../sessions/session-lock.js";
 import type { SessionRow } from "../../sessions/session-store.js";
+import { shownTask } from "../../sessions/task-text.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { SESSIONS_HELP } from "../help.js";
@@ -25,7 +24,7 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
   if (positionals.length > 0) throw new UsageError(`sessions takes no arguments, got "${positionals[0]}"`);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
   // Listing must not create a database in a folder that never had a session.
-  const rows = fs.existsSync(databasePath(workspace)) ? listRows(workspace, clock) : [];
+  const rows = listRows(workspace, clock);
   const shown = rows.map((r) => ({ ...r, status: effectiveStatus(r, workspace) }));
   if (values.json) {
     io.stdout.write(`${JSON.stringify(shown.map(({ options: _options, ...r }) => ({ ...r, updatedAt: new Date(r.updatedAt).toISOString(), createdAt: new Date(r.createdAt).toISOString() })))}\n`);
@@ -41,14 +40,16 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     const tokens = String(r.inputTokens + r.outputTokens);
     // "?": a model without a known price was used (or the session predates cost tracking).
     const cost = r.costUsd === null ? "?" : formatUsd(r.costUsd);
-    const task = r.task.length > 60 ? `${r.task.slice(0, 57)}...` : r.task;
+    // One line per session, however long the task (a task file may have many lines).
+    const task = shownTask(r.task, 60);
     io.stdout.write(`${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)} ${cost.padStart(9)}  ${task}\n`);
   }
   return EXIT.done;
 }
 
 function listRows(workspace: string, clock: Clock): SessionRow[] {
-  const database = openSessionDatabase(workspace, clock);
+  const database = openExistingSessionDatabase(workspace, clock);
+  if (!database) return [];
   try {
     return database.sessions.list();
   } finally {

@@ -1,0 +1,111 @@
+import { z } from "zod";
+import { approvalModeSchema, DEFAULT_LIMITS, limitsSchema, safetyPolicySchema, type Limits, type SafetyPolicy } from "../core/index.js";
+import { budgetSchema, type Budget } from "../cost/budget.js";
+import { positiveInt } from "./args.js";
+import { UsageError } from "./exit-codes.js";
+
+/** The flags `run` and `resume` share: the settings a session keeps and `resume` may change. */
+export const SETTING_OPTIONS = {
+  "max-steps": { type: "string" },
+  "max-revisions": { type: "string" },
+  "max-review-rounds": { type: "string" },
+  "max-model-calls": { type: "string" },
+  "command-timeout": { type: "string" },
+  "context-budget": { type: "string" },
+  approval: { type: "string" },
+  "approve-file-changes": { type: "boolean" },
+  "allow-network": { type: "boolean" },
+} as const;
+
+export interface SettingFlags {
+  "max-steps"?: string;
+  "max-revisions"?: string;
+  "max-review-rounds"?: string;
+  "max-model-calls"?: string;
+  "command-timeout"?: string;
+  "context-budget"?: string;
+  approval?: string;
+  "approve-file-changes"?: boolean;
+  "allow-network"?: boolean;
+}
+
+export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
+
+/** What a session row stores (`options`), so `resume` continues with the same settings. */
+export const storedOptionsSchema = z.object({
+  limits: limitsSchema.default(DEFAULT_LIMITS),
+  commandTimeoutMs: z.number().default(DEFAULT_COMMAND_TIMEOUT_MS),
+  budget: budgetSchema.default({}),
+  /** Absent in sessions stored before `resume` could change it: the session's state has it. */
+  safety: safetyPolicySchema.optional(),
+  /** A model or endpoint chosen with `resume --model/--base-url`, kept for later resumes. */
+  model: z.string().optional(),
+  baseUrl: z.string().optional(),
+});
+export type StoredOptions = z.infer<typeof storedOptionsSchema>;
+
+export interface StoredRunOptions {
+  limits: Limits;
+  commandTimeoutMs: number;
+  budget: Budget;
+  safety?: SafetyPolicy;
+  model?: string;
+  baseUrl?: string;
+}
+
+/** The limits given as flags (only those given). */
+export function limitFlags(values: SettingFlags): Partial<Limits> {
+  const limits: Partial<Limits> = {};
+  const set = (key: keyof Limits, flag: keyof SettingFlags & string) => {
+    const n = positiveInt(values[flag] as string | undefined, `--${flag}`);
+    if (n !== undefined) limits[key] = n;
+  };
+  set("maxAgentRuns", "max-steps");
+  set("maxPlanRevisions", "max-revisions");
+  set("maxReviewRounds", "max-review-rounds");
+  set("maxModelCallsPerRun", "max-model-calls");
+  set("maxPromptTokens", "context-budget");
+  return limits;
+}
+
+export function commandTimeoutFlag(values: SettingFlags): number | undefined {
+  const seconds = positiveInt(values["command-timeout"], "--command-timeout");
+  return seconds === undefined ? undefined : seconds * 1000;
+}
+
+/** The safety settings given as flags (only those given); `--approve-file-changes` and `--allow-network` turn on. */
+export function safetyFlags(values: SettingFlags): Partial<SafetyPolicy> {
+  const safety: Partial<SafetyPolicy> = {};
+  if (values.approval !== undefined) {
+    const mode = approvalModeSchema.safeParse(values.approval);
+    if (!mode.success) throw new UsageError(`--approval must be ask, auto or read-only, got "${values.approval}"`);
+    safety.approval = mode.data;
+  }
+  if (values["approve-file-changes"]) safety.approveFileChanges = true;
+  if (values["allow-network"]) safety.allowNetwork = true;
+  return safety;
+}
+
+const LIMIT_NAMES: Record<keyof Limits, string> = {
+  maxAgentRuns: "max steps",
+  maxPlanRevisions: "max revisions",
+  maxReviewRounds: "max review rounds",
+  maxModelCallsPerRun: "max model calls",
+  maxPromptTokens: "context budget",
+};
+
+const onOff = (value: boolean) => (value ? "on" : "off");
+
+/** One line per setting that changes, e.g. "approval: ask → auto for the rest of the session". */
+export function describeChanges(before: { limits: Limits; safety: SafetyPolicy; commandTimeoutMs: number }, after: typeof before): string[] {
+  const lines: string[] = [];
+  const changed = (name: string, from: string, to: string) => {
+    if (from !== to) lines.push(`${name}: ${from} → ${to} for the rest of the session`);
+  };
+  changed("approval", before.safety.approval, after.safety.approval);
+  changed("approve file changes", onOff(before.safety.approveFileChanges), onOff(after.safety.approveFileChanges));
+  changed("network for commands", onOff(before.safety.allowNetwork), onOff(after.safety.allowNetwork));
+  for (const key of Object.keys(LIMIT_NAMES) as (keyof Limits)[]) changed(LIMIT_NAMES[key], String(before.limits[key]), String(after.limits[key]));
+  changed("command timeout", `${before.commandTimeoutMs / 1000}s`, `${after.commandTimeoutMs / 1000}s`);
+  return lines;
+}
