@@ -100,8 +100,8 @@ export function readOutcome(messages: readonly BaseMessage[], finishTool: string
     if (!isArtifact(artifact)) continue;
     for (const f of artifact.filesChanged ?? []) filesChanged.add(f);
     if (artifact.command) {
-      const { command, cwd, exitCode, timedOut } = artifact.command;
-      commands.push({ command, cwd, exitCode, timedOut });
+      const { command, cwd, exitCode, timedOut, refused } = artifact.command;
+      commands.push({ command, cwd, exitCode, timedOut, ...(refused ? { refused } : {}) });
     }
   }
   const replies = messages.filter(isModelReply);

@@ -7,6 +7,8 @@ export const commandRunSchema = z.object({
   cwd: z.string(),
   exitCode: z.number().nullable(),
   timedOut: z.boolean(),
+  /** It did not run: the person rejected it or a rule denied it (the final report lists it all the same). */
+  refused: z.enum(["rejected", "denied"]).optional(),
 });
 export type CommandRun = z.infer<typeof commandRunSchema>;
 

@@ -11,6 +11,9 @@ const STATUS_TITLE: Record<string, string> = {
   running: "Still running",
 };
 
+/** Commands that did not run are listed too, saying why. */
+const REFUSED = { rejected: "rejected by the user", denied: "denied by a rule" } as const;
+
 /** The plain-text final report: what was done, what was not, and what it cost (tokens and USD per agent and model). */
 export function renderFinalReport(state: WorkspaceStateValue, prices: PriceTable = DEFAULT_PRICE_TABLE): string {
   const lines: string[] = [`${STATUS_TITLE[state.status] ?? state.status}: ${state.task}`];
@@ -39,7 +42,7 @@ export function renderFinalReport(state: WorkspaceStateValue, prices: PriceTable
   if (state.commands.length > 0) {
     lines.push("", "Commands:");
     for (const c of state.commands) {
-      const code = c.timedOut ? "timed out" : `exit ${c.exitCode ?? "?"}`;
+      const code = c.refused ? REFUSED[c.refused] : c.timedOut ? "timed out" : `exit ${c.exitCode ?? "?"}`;
       lines.push(`  [${c.agent} ${c.stepId}] ${c.command} → ${code}`);
     }
   }

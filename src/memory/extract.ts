@@ -52,6 +52,8 @@ function lessons(o: SessionOutcome, task: string): MemoryDraft[] {
   // A command that failed and later passed: what was wrong is worth remembering.
   const failedFirst = new Map<string, number | null>();
   for (const c of o.commands) {
+    // A command that was refused never ran: it says nothing about the project.
+    if (c.refused) continue;
     if (c.exitCode !== 0 && !failedFirst.has(c.command)) failedFirst.set(c.command, c.exitCode);
     if (c.exitCode === 0 && failedFirst.has(c.command)) {
       const code = failedFirst.get(c.command);

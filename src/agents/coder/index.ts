@@ -47,7 +47,7 @@ export const coderSpec: AgentSpec = {
       status,
       summary,
       filesChanged: outcome.filesChanged,
-      commands: outcome.commands.map((c) => ({ command: clip(c.command, 200), exitCode: c.exitCode })),
+      commands: outcome.commands.filter((c) => !c.refused).map((c) => ({ command: clip(c.command, 200), exitCode: c.exitCode })),
       findings: [],
       modelCalls: outcome.modelCalls,
     };

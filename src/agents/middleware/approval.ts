@@ -6,6 +6,7 @@ import { interrupt } from "@langchain/langgraph";
 import { allowingPatterns, commandPatternFor, evaluateCommand } from "../../safety/command-rules.js";
 import { approvalAnswerSchema, isGitInternal, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
 import type { AgentRunUpdate, AgentRunValue, Decision } from "../run-state.js";
+import type { ToolArtifact } from "../../tools/types.js";
 import type { AgentDeps } from "./deps.js";
 
 const FILE_TOOLS = new Set(["write_file", "edit_file"]);
@@ -135,5 +136,9 @@ export function refuseUnapproved(state: AgentRunValue, call: { id?: string; name
       ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
       : `the user rejected this ${name === "execute_command" ? "command" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
   deps.emit({ type: "tool_result", agent: deps.spec.name, stepId: state.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
-  return new ToolMessage({ tool_call_id: callId, name, content: `Error: ${text}`, status: "error" });
+  // A refused command is still one the session tried: the final report lists it (src/agents/transcript.ts).
+  const refused = verdict.decision === "deny" ? ("denied" as const) : ("rejected" as const);
+  const artifact: ToolArtifact | undefined =
+    name === "execute_command" ? { ok: false, command: { command: str(call.args.command), cwd: str(call.args.cwd) || ".", exitCode: null, timedOut: false, durationMs: 0, refused } } : undefined;
+  return new ToolMessage({ tool_call_id: callId, name, content: `Error: ${text}`, status: "error", artifact });
 }

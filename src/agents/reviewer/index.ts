@@ -42,7 +42,7 @@ export const reviewerSpec: AgentSpec = {
       stepId,
       agent: "reviewer" as const,
       filesChanged: [],
-      commands: outcome.commands.map((c) => ({ command: clip(c.command, 200), exitCode: c.exitCode })),
+      commands: outcome.commands.filter((c) => !c.refused).map((c) => ({ command: clip(c.command, 200), exitCode: c.exitCode })),
       findings: [],
       modelCalls: outcome.modelCalls,
     };
