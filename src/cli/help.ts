@@ -7,7 +7,7 @@ Usage:
   mini-cursor diff [SESSION] [options]   what a session changed
   mini-cursor undo [SESSION] [options]   restore every file a session changed, created or deleted
   mini-cursor memory <command> [options] long-term memory: search, list, add, forget, stats, reindex
-  mini-cursor doctor [options]           sandbox, model, memory and tools: what is in use and why
+  mini-cursor doctor [options]           can a session run here? endpoint, workspace, sandbox, tools, memory
   mini-cursor <command> --help           help for a command
   mini-cursor --version
 
