@@ -88,7 +88,7 @@ describe("mini-cursor run (built CLI against a scripted OpenAI-compatible server
     const cases: [string[], RegExp][] = [
       [["run"], /missing task/],
       [["run", "--max-steps", "zero", "x"], /--max-steps must be a positive whole number/],
-      [["run", "--frobnicate", "x"], /Unknown option '--frobnicate'/],
+      [["run", "--frobnicate", "x"], /unknown option --frobnicate for mini-cursor run/],
       [["run", "--workspace", "/nonexistent/dir", "x"], /workspace \/nonexistent\/dir does not exist/],
       [["launch"], /unknown command "launch"/],
       [["resume", "nope"], /no session "nope"/],
