@@ -45,6 +45,22 @@ describe("HumanPrinter", () => {
     expect(out.text).not.toContain(ESC);
   });
 
+  it("shows a long task on one line, shortened", () => {
+    printer.emit({ type: "session_started", sessionId: "id", task: `${"x".repeat(100_000)}\nmore`, workspace: "/w", resumed: false, model: "m1" });
+    const task = out.text.split("\n").filter((l) => l.startsWith("  task: "));
+    expect(task).toEqual([`  task: ${"x".repeat(200)}…`]);
+    expect(out.text).not.toContain("more");
+  });
+
+  it("announces a step once even when a resumed run announces it again", () => {
+    const started: ProgressEvent = { type: "step_started", stepId: "s1", agent: "coder", goal: "fix it" };
+    printer.emit(started);
+    printer.emit({ type: "approval_answered", decision: "approve", detail: "" });
+    printer.emit(started);
+    printer.emit({ type: "step_finished", stepId: "s1", agent: "coder", status: "done", summary: "ok" });
+    expect(out.text.match(/▶ s1 coder: fix it/g)).toHaveLength(1);
+  });
+
   it("shows a tool call with its detail, and only failed results", () => {
     printer.emit({ type: "tool_call", agent: "coder", stepId: "s1", tool: "read_file", detail: "src/app.ts" });
     printer.emit({ type: "tool_call", agent: "coder", stepId: "s1", tool: "execute_command", detail: "npm test" });
