@@ -22,6 +22,7 @@ const CASES: [string[], string][] = [
   [["memory", "list", "--knd", "lesson"], "unknown option --knd for mini-cursor memory list; did you mean --kind?"],
   [["memory", "list", "--limit", "-3"], '--limit must be a positive whole number, got "-3"'],
   [["memory", "lst"], 'unknown memory command "lst"; did you mean list?'],
+  [["memory", "--json", "list"], "the memory command comes first: mini-cursor memory <search|list|add|forget|stats|reindex> [options], got --json"],
   [["rn", "fix it"], 'unknown command "rn"; did you mean run?'],
   [["deploy"], 'unknown command "deploy"; commands: run, resume, sessions, memory, diff, undo, doctor (see mini-cursor --help)'],
   [["--verbose"], "unknown option --verbose; see mini-cursor --help"],

@@ -41,6 +41,7 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
     io.stdout.write(`${MEMORY_HELP}\n`);
     return sub === undefined ? EXIT.usage : EXIT.done;
   }
+  if (sub.startsWith("-")) throw new UsageError(`the memory command comes first: mini-cursor memory <${MEMORY_COMMANDS.join("|")}> [options], got ${sub}`);
   if (!MEMORY_COMMANDS.includes(sub)) {
     const suggestion = closest(sub, MEMORY_COMMANDS);
     throw new UsageError(`unknown memory command "${sub}"; ${suggestion ? `did you mean ${suggestion}?` : `commands: ${MEMORY_COMMANDS.join(", ")}`}`);
