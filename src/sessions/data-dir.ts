@@ -34,7 +34,9 @@ export function workspaceDataError(workspace: string, error: unknown): unknown {
  */
 export function ensureDataDir(workspace: string): void {
   const dir = dataDir(workspace);
-  if (fs.existsSync(dir)) return;
+  const existing = fs.statSync(dir, { throwIfNoEntry: false });
+  if (existing?.isDirectory()) return;
+  if (existing) throw workspaceDataError(workspace, Object.assign(new Error("not a folder"), { code: "ENOTDIR" }));
   try {
     fs.mkdirSync(dir, { recursive: true });
   } catch (error) {
