@@ -1,5 +1,5 @@
 import type { PriceLayer } from "../config/index.js";
-import { DEFAULT_PRICE_TABLE, priceRules, type PriceRule, type PriceTable } from "./prices.js";
+import { DEFAULT_PRICE_TABLE, priceRules, type PriceRule, type PriceRules } from "./prices.js";
 
 /** A model served from this machine costs nothing per token (Ollama, vLLM or llama.cpp on loopback). */
 export function isLocalEndpoint(baseUrl: string | undefined): boolean {
@@ -17,7 +17,7 @@ export function isLocalEndpoint(baseUrl: string | undefined): boolean {
  * `prices` in `<workspace>/mini-cursor.json`, then in the user config), then 0 for a local endpoint, then the
  * built-in (approximate) table.
  */
-export function priceTableFor(layers: readonly PriceLayer[], baseUrl?: string): PriceTable {
+export function priceTableFor(layers: readonly PriceLayer[], baseUrl?: string): PriceRules {
   const rules: PriceRule[][] = layers.map((layer) => priceRules(layer.prices, layer.source));
   if (isLocalEndpoint(baseUrl)) rules.push([{ pattern: "*", price: { input: 0, output: 0 }, source: "local endpoint" }]);
   rules.push([...DEFAULT_PRICE_TABLE]);

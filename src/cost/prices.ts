@@ -11,7 +11,22 @@ export interface PriceRule {
 }
 
 /** Rules in priority order: the first one that matches a model name prices it. */
-export type PriceTable = readonly PriceRule[];
+export type PriceRules = readonly PriceRule[];
+
+/**
+ * Prices that depend on the run being priced: a server (Studio, `langgraph dev`) serves runs with their own endpoint
+ * and workspace, and each must be priced as the CLI prices that session. `rulesForRun` is asked at every lookup.
+ */
+export interface RunScopedPrices {
+  readonly rulesForRun: () => PriceRules;
+}
+
+/** What a session is priced with: fixed rules (the CLI), or rules resolved per run (src/studio/run-prices.ts). */
+export type PriceTable = PriceRules | RunScopedPrices;
+
+export function rulesOf(table: PriceTable): PriceRules {
+  return "rulesForRun" in table ? table.rulesForRun() : table;
+}
 
 export const BUILT_IN_SOURCE = "built-in (approximate)";
 
@@ -58,7 +73,7 @@ export function priceRules(map: PriceMap, source: string): PriceRule[] {
     .map(({ rule }) => rule);
 }
 
-export const DEFAULT_PRICE_TABLE: PriceTable = priceRules(BUILT_IN_PRICES, BUILT_IN_SOURCE);
+export const DEFAULT_PRICE_TABLE: PriceRules = priceRules(BUILT_IN_PRICES, BUILT_IN_SOURCE);
 
 const compiled = new Map<string, RegExp>();
 
@@ -78,7 +93,7 @@ export function globMatches(pattern: string, name: string): boolean {
 /** The rule that prices `model`, or undefined when nothing does (its cost is then unknown, not 0). */
 export function findPrice(model: string, table: PriceTable): PriceRule | undefined {
   if (!model) return undefined;
-  return table.find((rule) => globMatches(rule.pattern, model));
+  return rulesOf(table).find((rule) => globMatches(rule.pattern, model));
 }
 
 export function costUsd(tokens: { inputTokens: number; outputTokens: number }, price: ModelPrice): number {

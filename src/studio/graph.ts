@@ -1,7 +1,6 @@
 import os from "node:os";
 import { getWriter } from "@langchain/langgraph";
-import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolvePriceConfig, resolveSafetyConfig, resolveSandboxConfig } from "../config/index.js";
-import { priceTableFor } from "../cost/price-config.js";
+import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolveSafetyConfig, resolveSandboxConfig } from "../config/index.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory } from "../memory/open-memory.js";
@@ -13,13 +12,14 @@ import { safetyPolicyFrom } from "../safety/config.js";
 import { selectSandbox } from "../sandbox/select.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
 import { runScopedModels } from "./run-models.js";
+import { runScopedPrices } from "./run-prices.js";
 
 /**
  * The graph as LangGraph Studio / `langgraph dev` loads it (see langgraph.json), wired like the CLI's
  * (src/wiring/graph-deps.ts). The server brings its own checkpointer. Each run's workspace, model and approval mode
  * come from its configurable settings (`workspace`, `model`, `baseUrl`, `apiKey`, `<role>Model`, `approval`), resolved
- * with the environment and the workspace's `mini-cursor.json` like the CLI's flags. Long-term memory is on as in the
- * CLI (Chroma starts on first use) and recalls this workspace's memories first.
+ * with the environment and the workspace's `mini-cursor.json` like the CLI's flags; so do its prices. Long-term memory
+ * is on as in the CLI (Chroma starts on first use) and recalls this workspace's memories first.
  */
 const env = process.env;
 
@@ -43,7 +43,7 @@ const memory = new LazyMemory(memorySettings.enabled, () => openMemory({ env, se
 export const graph = compileGraph(
   wireGraphDeps({
     models: runScopedModels(env, ollama),
-    prices: priceTableFor(resolvePriceConfig(env, loadConfigFiles(env)), env.OPENAI_BASE_URL),
+    prices: runScopedPrices(env, ollama),
     events: customStream,
     memory,
     sandbox,

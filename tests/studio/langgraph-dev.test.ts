@@ -120,6 +120,47 @@ describe("langgraph dev serves the mini-cursor graph", () => {
   });
 
   it(
+    "prices a run on a local endpoint (127.0.0.1) at $0, exactly as the CLI prices the same session",
+    async () => {
+      if (!server || !model) throw new Error("beforeAll did not finish");
+      const studioWs = await makeTempWorkspace({ "README.md": "# cost\n" });
+      const cliWs = await makeTempWorkspace({ "README.md": "# cost\n" });
+      try {
+        const task = "create hello.txt containing hi";
+        const cli = await runCli(["run", task], { cwd: cliWs.root, env: { ...memoryEnv(), OPENAI_BASE_URL: model.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
+        expect(cli.code).toBe(0);
+        const cliCost = /^Cost: .*$/m.exec(cli.stdout)?.[0];
+        expect(cliCost).toBe("Cost: $0");
+
+        const client = new Client({ apiUrl: server.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
+        const [assistant] = await client.assistants.search({ graphId: GRAPH_ID });
+        if (!assistant) throw new Error("no assistant for the graph");
+        const thread = await client.threads.create();
+        const config = { configurable: { workspace: studioWs.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test" }, recursionLimit: 60 };
+        const calls: ProgressEvent[] = [];
+        let finalReport = "";
+        for await (const chunk of client.runs.stream(thread.thread_id, assistant.assistant_id, {
+          input: { task },
+          config,
+          streamMode: ["values", "custom"],
+          signal: AbortSignal.timeout(RUN_TIMEOUT_MS),
+        })) {
+          if (chunk.event === "custom" && isProgressEvent(chunk.data) && chunk.data.type === "model_call") calls.push(chunk.data);
+          if (chunk.event === "values") finalReport = (chunk.data as Partial<WorkspaceStateValue>).finalReport ?? "";
+        }
+        // The same cost line as the CLI's, and every streamed running total priced (not unknown).
+        expect(/^Cost: .*$/m.exec(finalReport)?.[0]).toBe(cliCost);
+        expect(calls.length).toBeGreaterThan(0);
+        expect(calls.map((e) => (e.type === "model_call" ? e.total?.costUsd : undefined))).toEqual(calls.map(() => 0));
+      } finally {
+        await studioWs.cleanup();
+        await cliWs.cleanup();
+      }
+    },
+    RUN_TIMEOUT_MS + 30_000,
+  );
+
+  it(
     "recalls a note added with `mini-cursor memory add` in the planner of a Studio run in that workspace",
     async () => {
       if (!server || !model) throw new Error("beforeAll did not finish");
