@@ -102,6 +102,14 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       commandTimeoutMs: newTimeoutMs ?? current.commandTimeoutMs,
       safety: { ...current.safety, ...newSafety },
     };
+    const changesState = Object.keys(newLimits).length > 0 || Object.keys(newSafety).length > 0;
+    // Known gap: the queued settings reach the state only through updateState (a stopped session continuing); a
+    // session resumed mid-step (an approval, a kill) would run on with its old ones, so say so instead of lying.
+    if (changesState && checkpointed && continuation?.kind !== "continue") {
+      throw new UsageError(
+        `session ${session.id} is ${session.status}: approval, network and limit flags apply only to a session that stopped (failed or at a limit) or never started; resume it without them (--model, --base-url, --command-timeout and budgets work)`,
+      );
+    }
     const modelLabel = describeModels(models.settings);
     const changes = describeChanges(current, next);
     if (values.model !== undefined || values["base-url"] !== undefined) {
@@ -110,7 +118,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     const updated: StoredRunOptions = { ...stored, ...next, budget, ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}) };
     database.sessions.update(session.id, { options: JSON.stringify(updated) });
     // The graph keeps limits and safety in its state: the next step uses the new ones.
-    if (checkpointed && (Object.keys(newLimits).length > 0 || Object.keys(newSafety).length > 0)) await queueSettings(database, session.id, next);
+    if (checkpointed && changesState) await queueSettings(database, session.id, next);
     for (const message of changes) printer.emit({ type: "notice", level: "info", message });
     return await runSession({
       sessionId: session.id,
