@@ -142,6 +142,13 @@ describe("long-term memory across sessions (real Chroma server)", () => {
     const text = await runCli(["memory", "search", "staging deploys"], { cwd: ws.root, env: e });
     expect(text.stdout).toMatch(new RegExp(`${id}\\s+\\d\\.\\d\\d\\s+\\[note, this workspace, \\d{4}-\\d\\d-\\d\\d\\] Deploys go through`));
 
+    // With --kind, an empty answer names the kind: there is a note, but no lesson.
+    const noLessons = await runCli(["memory", "list", "--kind", "lesson"], { cwd: ws.root, env: e });
+    expect(noLessons.code).toBe(0);
+    expect(noLessons.stdout).toBe(`No lessons for ${ws.root} yet.\n`);
+    expect((await runCli(["memory", "list", "--all", "--kind", "finding"], { cwd: ws.root, env: e })).stdout).toBe("No findings yet.\n");
+    expect((await runCli(["memory", "search", "--kind", "lesson", "staging deploys"], { cwd: ws.root, env: e })).stdout).toBe("No lessons match.\n");
+
     const stats = await runCli(["memory", "stats", "--json"], { cwd: ws.root, env: e });
     expect(JSON.parse(stats.stdout)).toMatchObject({ count: 1, byKind: { note: 1 }, embedder: "local-hash-v1" });
 

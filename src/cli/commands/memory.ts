@@ -30,6 +30,21 @@ function kindOption(value: string | undefined): MemoryKind | undefined {
   return kind;
 }
 
+/** What an empty answer says there is none of: "No lessons match", not "No memories match", under --kind lesson. */
+const KIND_PLURAL: Record<MemoryKind, string> = {
+  summary: "session summaries",
+  decision: "decisions",
+  lesson: "lessons",
+  finding: "findings",
+  file: "file memories",
+  command: "command memories",
+  note: "notes",
+};
+
+function noneOf(kind: MemoryKind | undefined): string {
+  return kind ? KIND_PLURAL[kind] : "memories";
+}
+
 function write(io: CliIo, json: boolean, data: unknown, text: string): void {
   io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
 }
@@ -64,13 +79,13 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
     async search({ chroma }) {
       if (!text) throw new UsageError('missing query: mini-cursor memory search "<query>"');
       const hits = await chroma.search({ query: text, workspace, limit: limit ?? 8, scope: "all", ...(kind ? { kinds: [kind] } : {}) });
-      write(io, json, hits, hits.length === 0 ? "No memories match." : hits.map((h) => `${h.id}  ${h.score.toFixed(2)}  ${formatHit(h)}`).join("\n"));
+      write(io, json, hits, hits.length === 0 ? `No ${noneOf(kind)} match.` : hits.map((h) => `${h.id}  ${h.score.toFixed(2)}  ${formatHit(h)}`).join("\n"));
       return EXIT.done;
     },
     async list({ chroma }) {
       const records = await chroma.list({ ...(values.all ? {} : { workspace }), ...(kind ? { kind } : {}), limit: limit ?? 50 });
       const lines = records.map((r) => `${r.id}  ${new Date(r.updatedAt).toISOString().slice(0, 10)}  [${r.kind}]${values.all ? ` ${r.workspace}` : ""}  ${r.text}`);
-      write(io, json, records, records.length === 0 ? `No memories${values.all ? "" : ` for ${workspace}`} yet.` : lines.join("\n"));
+      write(io, json, records, records.length === 0 ? `No ${noneOf(kind)}${values.all ? "" : ` for ${workspace}`} yet.` : lines.join("\n"));
       return EXIT.done;
     },
     async add({ chroma }) {
