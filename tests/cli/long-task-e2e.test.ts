@@ -1,0 +1,49 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedOpenAIServer, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { runCli } from "./cli-process.js";
+import { greetScript, roleOf } from "./task-script.js";
+
+let server: ScriptedServer;
+let ws: TempWorkspace;
+let env: Record<string, string>;
+
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer(greetScript);
+  ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
+  env = { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" };
+});
+afterEach(async () => {
+  await server.close();
+  await ws.cleanup();
+});
+
+const promptChars = (req: ScriptedRequest) => req.messages.reduce((n, m) => n + m.content.length, 0);
+
+describe("long tasks", () => {
+  it("refuses a task above 8,000 characters on the command line, pointing to --task-file", async () => {
+    const result = await runCli(["run", `Add greet. ${"x".repeat(8_000)}`], { cwd: ws.root, env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toBe("mini-cursor: the task is 8,011 characters; above 8,000 put it in a file and use --task-file FILE\n");
+  });
+
+  it("takes a 100 KB task from a file: whole for the planner, capped for sub-agents, shortened where shown", async () => {
+    const task = `Add greet with a test.\n${"Background paragraph about the project. ".repeat(2_600)}END-OF-TASK`;
+    expect(task.length).toBeGreaterThan(100_000);
+    fs.writeFileSync(path.join(ws.root, "task.md"), task);
+    const result = await runCli(["run", "--task-file", "task.md"], { cwd: ws.root, env });
+    expect(result.code).toBe(0);
+    const planner = server.requests.filter((r) => roleOf(r) === "planner");
+    const agents = server.requests.filter((r) => roleOf(r) !== "planner");
+    expect(planner.every((r) => r.messages.some((m) => m.content.includes("END-OF-TASK")))).toBe(true);
+    expect(agents.some((r) => r.messages.some((m) => m.content.includes("END-OF-TASK")))).toBe(false);
+    expect(Math.max(...agents.map(promptChars))).toBeLessThan(20_000);
+    const total = server.requests.reduce((n, r) => n + promptChars(r), 0);
+    console.log(`100 KB task: ${server.requests.length} requests, ${Math.round(total / 4)} prompt tokens (chars/4)`);
+    const listed = await runCli(["sessions"], { cwd: ws.root, env });
+    expect(listed.stdout.split("\n").filter(Boolean)).toHaveLength(2);
+    expect(listed.stdout.length).toBeLessThan(400);
+  });
+});
