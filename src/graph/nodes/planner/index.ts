@@ -128,8 +128,7 @@ export function createPlannerNode(deps: GraphDeps) {
     // Checked after the budget (a budget stop can be continued with a higher budget): without it, an enforced final
     // review that never gives a verdict was added again and again until the run limit.
     if (withoutVerdict >= MAX_REVIEWS_WITHOUT_VERDICT) {
-      const last = report ? ` Last review: ${clip(report.summary, 200)}` : "";
-      const detail = `the reviewer ended ${withoutVerdict} reviews in a row without a verdict (approve or changes requested), so the changes are unreviewed.${last}`;
+      const detail = `the reviewer ended ${withoutVerdict} reviews in a row without a verdict (approve or changes requested), so the changes are unreviewed; resume gives it another review (perhaps with another model)`;
       return stop("failed", { kind: "no_verdict", detail }, "", report);
     }
     const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety }, report);
