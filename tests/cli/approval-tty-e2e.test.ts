@@ -81,9 +81,9 @@ describe("approvals at a terminal", () => {
     await cli.shows((s) => count(s, PROMPT) === 2, "the second question");
     cli.type("n nope\r");
     expect(await cli.done).toBe(0);
-    expect(cli.screen()).toContain("(ignored keys typed before this question)");
     expect(await fs.readFile(path.join(ws.root, "ran.txt"), "utf8")).toBe("one\n");
     expect(coderResults()[1]).toMatch(/^Error: the user rejected this command: nope\./);
+    expect(cli.screen()).toContain("(ignored keys typed before this question)");
   });
 
   it("a key pressed after the question answers it (Backspace edits the answer)", async () => {
