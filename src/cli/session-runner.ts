@@ -3,7 +3,7 @@ import { Command } from "@langchain/langgraph";
 import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { type ApprovalRequest, describeStop, type EventSink, isApprovalRequest, isBudgetStop, type Limits, type SafetyPolicy } from "../core/index.js";
+import { type ApprovalRequest, describeStop, shownTask, type EventSink, isApprovalRequest, isBudgetStop, type Limits, type SafetyPolicy } from "../core/index.js";
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { selectSandbox } from "../sandbox/index.js";
@@ -115,7 +115,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     signal: controller.signal,
   };
   sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
-  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: shownTask(o.task), workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
   const explicitlyOff = !o.memory.enabled;
   o.printer.emit(
     memory.store.enabled || explicitlyOff

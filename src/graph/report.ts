@@ -1,4 +1,4 @@
-import { describeStop } from "../core/index.js";
+import { describeStop, shownTask } from "../core/index.js";
 import { usageReportLines } from "../cost/format.js";
 import { DEFAULT_PRICE_TABLE, type PriceTable } from "../cost/prices.js";
 import { summarizeUsage } from "../cost/usage.js";
@@ -16,7 +16,7 @@ const REFUSED = { rejected: "rejected by the user", denied: "denied by a rule" }
 
 /** The plain-text final report: what was done, what was not, and what it cost (tokens and USD per agent and model). */
 export function renderFinalReport(state: WorkspaceStateValue, prices: PriceTable = DEFAULT_PRICE_TABLE): string {
-  const lines: string[] = [`${STATUS_TITLE[state.status] ?? state.status}: ${state.task}`];
+  const lines: string[] = [`${STATUS_TITLE[state.status] ?? state.status}: ${shownTask(state.task)}`];
   if (state.summary) lines.push(state.summary);
   if (state.stop) lines.push(`Reason: ${describeStop(state.stop)}`);
   if (state.continued) {

@@ -35,6 +35,10 @@ describe("long tasks", () => {
     fs.writeFileSync(path.join(ws.root, "task.md"), task);
     const result = await runCli(["run", "--task-file", "task.md"], { cwd: ws.root, env });
     expect(result.code).toBe(0);
+    // Shown shortened: the session header and the final report each carry the start of the task, not 100 KB.
+    expect(result.stdout.length).toBeLessThan(8_000);
+    expect(result.stdout).not.toContain("END-OF-TASK");
+    expect(result.stdout).toMatch(/characters in all\)/);
     const planner = server.requests.filter((r) => roleOf(r) === "planner");
     const agents = server.requests.filter((r) => roleOf(r) !== "planner");
     expect(planner.every((r) => r.messages.some((m) => m.content.includes("END-OF-TASK")))).toBe(true);

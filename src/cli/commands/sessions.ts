@@ -3,7 +3,7 @@ import type { Clock } from "../../runtime/clock.js";
 import { openExistingSessionDatabase } from "../../sessions/database.js";
 import { SessionLock } from "../../sessions/session-lock.js";
 import type { SessionRow } from "../../sessions/session-store.js";
-import { shownTask } from "../../sessions/task-text.js";
+import { shownTask } from "../../core/index.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { SESSIONS_HELP } from "../help.js";
