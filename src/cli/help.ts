@@ -16,9 +16,12 @@ Model: OPENAI_API_KEY, OPENAI_BASE_URL, MINI_CURSOR_MODEL (see README); a local 
 Settings: flags > environment > <workspace>/mini-cursor.json > ~/.config/mini-cursor/config.json > defaults.`;
 
 export const RUN_HELP = `Usage: mini-cursor run "<task>" [options]
+       mini-cursor run --task-file FILE [options]
 
 Options:
   --workspace DIR         project folder to work in (default: current folder)
+  --task-file FILE        read the task from a file (for tasks over 8,000 characters)
+  --force                 start even if another session is running in this workspace
   --model NAME            model for every agent (default: $MINI_CURSOR_MODEL)
   --base-url URL          OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)
   --max-steps N           sub-agent runs before stopping (default 20)
@@ -44,14 +47,28 @@ A session that ended failed (the model made no valid plan or gave up) or stopped
 from its last checkpoint with fresh limits, optionally with another --model; one stopped by its budget
 needs a higher budget. A session that is done is left alone.
 
+Settings flags change the session for the rest of it (each change is printed and kept for later
+resumes): --model, --base-url, --approval, --approve-file-changes, --allow-network, the limits,
+--command-timeout, --context-budget and the budgets.
+
 Options:
-  --workspace DIR     project folder (default: current folder)
-  --model NAME        model for every agent
-  --base-url URL      OpenAI-compatible endpoint
-  --budget-tokens N   raise the session's token budget
-  --budget-usd X      raise the session's cost budget (USD)
-  --json              print one JSON event per line
-  -h, --help          show this help`;
+  --workspace DIR         project folder (default: current folder)
+  --model NAME            model for every agent
+  --base-url URL          OpenAI-compatible endpoint
+  --approval MODE         ask, auto or read-only from now on
+  --approve-file-changes  in ask mode, also ask before each file change
+  --allow-network         let sandboxed commands use the network
+  --max-steps N           sub-agent runs before stopping
+  --max-revisions N       planner revisions before stopping
+  --max-review-rounds N   review → fix rounds before stopping
+  --max-model-calls N     model calls per sub-agent run
+  --context-budget N      tokens every prompt stays under
+  --command-timeout SECS  default timeout of one command
+  --budget-tokens N       raise the session's token budget
+  --budget-usd X          raise the session's cost budget (USD)
+  --force                 resume even if another session is running in this workspace
+  --json                  print one JSON event per line
+  -h, --help              show this help`;
 
 export const SESSIONS_HELP = `Usage: mini-cursor sessions [options]
 
