@@ -183,3 +183,17 @@ describe("makePrinter", () => {
     expect(makePrinter(true, io(true), clock)).toBeInstanceOf(JsonPrinter);
   });
 });
+
+describe("a terminal that reports no size (an unsized pseudo-terminal)", () => {
+  it("lays out for 80 columns and still prints every finished line", () => {
+    const writes: string[] = [];
+    const unsized: Output = { isTTY: true, columns: 0, rows: 0, write: (t) => void writes.push(t) };
+    const view = new LiveView(unsized, { clock: { now: () => 0 }, ticker: new ManualTicker(), color: false });
+    view.emit(started);
+    view.emit({ type: "plan", revision: 0, steps: [{ id: "s1", agent: "coder", goal: "write the greeting function and its unit test", status: "pending" }] });
+    view.emit({ type: "step_started", stepId: "s1", agent: "coder", goal: "write the greeting function and its unit test" });
+    const text = writes.join("");
+    expect(text).toContain("s1 coder      write the greeting function and its unit test");
+    expect(text).toContain("▶ s1 coder: write the greeting function and its unit test");
+  });
+});

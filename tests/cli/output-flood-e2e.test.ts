@@ -40,9 +40,11 @@ describe("an output flood (built CLI)", () => {
     child.stdout.on("data", (d: Buffer) => (out += d.toString()));
     const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
     expect(code).toBe(0);
-    expect(out).toMatch(/so far; the newest lines:/);
-    // The tail is redrawn in place: the cursor goes back up over it before the next one.
-    expect(out).toMatch(/\u001b\[\d+F\u001b\[J/);
+    // The live view: a status line naming the step, agent and command, and the newest lines redrawn in place.
+    expect(out).toMatch(/s1 coder · tokens \d+ in/);
+    expect(out).toMatch(/MB so far|kB so far/);
+    expect(out).toMatch(/\d+ earlier lines/);
+    expect(out).toMatch(/\u001b\[1A\u001b\[2K/);
     expect(out).toContain("FLOOD-END");
     expect(out).toMatch(/MB of output not shown here/);
     // 20 MB printed; what reaches the terminal is the head and tail with their "│" prefixes and a few snapshots.

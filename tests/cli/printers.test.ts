@@ -156,34 +156,6 @@ describe("HumanPrinter", () => {
       new HumanPrinter(plain).emit({ type: "step_started", stepId: "s1", agent: "coder", goal: "g" });
       expect(plain.text).toBe("▶ s1 coder: g\n");
     });
-
-    it("redraws a rolling tail of long output in place, and the end replaces it", () => {
-      const tty = new Captured(true);
-      tty.columns = 40;
-      const p = new HumanPrinter(tty);
-      p.emit({ type: "tool_call", agent: "coder", stepId: "s1", tool: "execute_command", detail: "make" });
-      p.emit({ type: "command_output", stream: "stdout", chunk: "head line\npartial" });
-      p.emit({ type: "command_output_tail", lines: ["a1", `a2 ${"x".repeat(100)}`, "a3\u001b[31mred"], totalChars: 40_000 });
-      const first = tty.text;
-      expect(first).toContain("40 kB so far; the newest lines:");
-      // Long lines are cut to the terminal's width, control sequences from the command are removed.
-      expect(first).toContain(`a2 ${"x".repeat(30)}`);
-      expect(first).not.toContain("x".repeat(34));
-      expect(first).toContain("a3red");
-      p.emit({ type: "command_output_tail", lines: ["b1", "b2"], totalChars: 2_500_000 });
-      // Up four lines (the header and three lines), clear, then the new tail.
-      expect(tty.text.slice(first.length)).toMatch(/^\u001b\[4F\u001b\[J/);
-      expect(tty.text).toContain("2.5 MB so far");
-      const beforeEnd = tty.text.length;
-      p.emit({ type: "command_output", stream: "stderr", chunk: "\n[… 2.4 MB of output not shown here; the end follows]\nb1\nb2\n" });
-      expect(tty.text.slice(beforeEnd)).toMatch(/^\u001b\[3F\u001b\[J/);
-      p.emit({ type: "tool_result", agent: "coder", stepId: "s1", tool: "execute_command", ok: true, detail: "exit 0" });
-      const beforeNext = tty.text.length;
-      p.emit({ type: "command_output_tail", lines: ["c1"], totalChars: 50_000 });
-      // A new command's tail does not erase what came before it.
-      expect(tty.text.slice(beforeNext)).not.toMatch(/\u001b\[\d+F/);
-      expect(tty.text.slice(beforeNext)).toContain("c1");
-    });
   });
 
   it("in a log, notes once per command that long output goes on, without redrawing", () => {

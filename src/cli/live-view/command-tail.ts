@@ -21,6 +21,8 @@ export class CommandTail {
   }
 
   append(chunk: string): void {
+    // Output streamed after a size note (the end of a long output) makes that note stale.
+    if (chunk !== "") this.sizeNote = "";
     for (const ch of chunk) {
       if (this.pendingCR) {
         this.pendingCR = false;

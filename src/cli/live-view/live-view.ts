@@ -54,11 +54,12 @@ export class LiveView implements EventSink {
         out.write(text);
         return true;
       },
+      // A pseudo-terminal nobody sized (script, some CI runners) reports 0: use the classic 80x24 then.
       get columns() {
-        return out.columns;
+        return out.columns || 80;
       },
       get rows() {
-        return out.rows;
+        return out.rows || 24;
       },
       isTTY: true,
     };
@@ -66,7 +67,7 @@ export class LiveView implements EventSink {
   }
 
   private get width(): number {
-    return Math.max(20, this.out.columns ?? 80);
+    return Math.max(20, this.out.columns || 80);
   }
 
   private paint(code: number, text: string): string {

@@ -1,4 +1,3 @@
-import { stripVTControlCharacters } from "node:util";
 import { runningTotal } from "../../cost/format.js";
 import type { EventSink, ProgressEvent, UsageTotals } from "../../core/index.js";
 
@@ -21,9 +20,7 @@ export class HumanPrinter implements EventSink {
   private readonly color: boolean;
   /** The session's running usage from the newest model call, shown once at the end of the step. */
   private usage: UsageTotals | null = null;
-  /** Lines of the rolling output tail on screen (a terminal redraws them in place), 0 when none is drawn. */
-  private tailHeight = 0;
-  /** A log (no terminal) gets one note per command that output continues, not a redraw. */
+  /** One note per command that its output continues past the live head. */
   private tailNoted = false;
   /** The step running now: announced once, even if a resumed run announces it again. */
   private activeStep: string | null = null;
@@ -43,7 +40,6 @@ export class HumanPrinter implements EventSink {
   }
 
   emit(event: ProgressEvent): void {
-    if (event.type !== "command_output_tail" && event.type !== "command_output") this.tailHeight = 0;
     switch (event.type) {
       case "session_started":
         this.line(this.paint(1, `mini-cursor ${event.resumed ? "resuming" : "session"} ${event.sessionId}`));
@@ -67,12 +63,10 @@ export class HumanPrinter implements EventSink {
         if (!event.ok) this.line(this.paint(33, `    ! ${event.tool}: ${event.detail}`));
         break;
       case "command_output":
-        // The end of the output replaces the rolling tail, which showed part of it.
-        this.eraseTail();
         this.streamOutput(event.chunk);
         break;
       case "command_output_tail":
-        this.drawTail(event.lines, event.totalChars);
+        this.noteTail();
         break;
       case "model_call":
         // Not a line per call: that would drown the output. The total shows at step end.
@@ -109,27 +103,10 @@ export class HumanPrinter implements EventSink {
     }
   }
 
-  /** On a terminal: the newest lines, redrawn in place. In a log: one line saying the output goes on. */
-  private drawTail(lines: string[], totalChars: number): void {
-    if (!this.out.isTTY) {
-      if (!this.tailNoted) this.line(this.paint(2, "    ┆ … the output goes on; its end follows when the command finishes"));
-      this.tailNoted = true;
-      return;
-    }
-    this.eraseTail();
-    if (!this.atLineStart) this.out.write("\n");
-    const width = Math.max(20, (this.out.columns ?? 80) - 7);
-    const shown = lines.map((l) => this.paint(2, "    │ ") + stripVTControlCharacters(l).replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, width));
-    this.out.write([this.paint(2, `    ┆ … ${formatSize(totalChars)} so far; the newest lines:`), ...shown].join("\n") + "\n");
-    this.tailHeight = shown.length + 1;
-    this.atLineStart = true;
-  }
-
-  private eraseTail(): void {
-    if (this.tailHeight === 0 || !this.out.isTTY) return;
-    // Up to the first line of the tail, then clear to the end of the screen.
-    this.out.write(`\u001b[${this.tailHeight}F\u001b[J`);
-    this.tailHeight = 0;
+  /** The plain view cannot redraw: one line per command says the output goes on (its end follows). */
+  private noteTail(): void {
+    if (!this.tailNoted) this.line(this.paint(2, "    ┆ … the output goes on; its end follows when the command finishes"));
+    this.tailNoted = true;
   }
 
   /** Command output, indented, line by line as it arrives. */
@@ -152,9 +129,4 @@ export class HumanPrinter implements EventSink {
 function shortTask(task: string): string {
   const flat = task.replace(/\s*\n\s*/g, " ").trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
-}
-
-function formatSize(chars: number): string {
-  if (chars >= 1_000_000) return `${(chars / 1_000_000).toFixed(1)} MB`;
-  return `${Math.max(1, Math.round(chars / 1_000))} kB`;
 }
