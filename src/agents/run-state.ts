@@ -1,6 +1,6 @@
 import { MessagesDeltaValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { safetyPolicySchema, usageBaseSchema } from "../core/index.js";
+import { DEFAULT_LIMITS, limitsOf, safetyOf, safetyPolicySchema, usageBaseSchema } from "../core/index.js";
 
 export const runStopSchema = z.object({ kind: z.enum(["loop", "budget", "call_limit"]), detail: z.string() });
 export type RunStop = z.infer<typeof runStopSchema>;
@@ -36,3 +36,16 @@ export const AgentRunState = new StateSchema({
 
 export type AgentRunValue = typeof AgentRunState.State;
 export type AgentRunUpdate = typeof AgentRunState.Update;
+
+/**
+ * The run state with the settings of the run's configurable (`safety`, `limits`) in place of its own: a session
+ * resumed with new settings applies them to the sub-agent run it stopped in, whose own state still has the old ones
+ * (src/core: safetyOf, limitsOf). Read-only: never returned as an update.
+ */
+export function withRunSettings(state: AgentRunValue, configurable: Readonly<Record<string, unknown>> | undefined): AgentRunValue {
+  if (configurable?.safety === undefined && configurable?.limits === undefined) return state;
+  const safety = safetyOf(configurable, state.safety);
+  const own = { maxModelCallsPerRun: state.maxModelCalls, maxPromptTokens: state.maxPromptTokens };
+  const limits = limitsOf(configurable, { ...DEFAULT_LIMITS, ...own });
+  return { ...state, safety, maxModelCalls: limits.maxModelCallsPerRun, maxPromptTokens: limits.maxPromptTokens };
+}

@@ -108,8 +108,9 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.database.checkpointer,
   );
   const config = {
-    // The budget travels with the run (a resume may raise it): src/cost/budget.ts budgetOf.
-    configurable: { thread_id: o.sessionId, budget: o.budget },
+    // The budget, safety policy and limits travel with the run (a resume may change them): src/cost/budget.ts
+    // budgetOf, src/core safetyOf and limitsOf; the graph prefers them over its state, even mid-step.
+    configurable: { thread_id: o.sessionId, budget: o.budget, safety: o.safety, limits: o.limits },
     // Two supersteps per sub-agent run (agent, planner) plus the first plan and finish.
     recursionLimit: o.limits.maxAgentRuns * 2 + 10,
     signal: controller.signal,

@@ -47,3 +47,15 @@ export type ApprovalAnswer = z.infer<typeof approvalAnswerSchema>;
 export function isApprovalRequest(value: unknown): value is ApprovalRequest {
   return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "approval";
 }
+
+/**
+ * The safety policy a run's configurable settings (`safety`) set, over `fallback` (the state's): the CLI passes the
+ * session's current policy with every run, so `resume --approval …` applies mid-step too (a pending approval is
+ * judged again); Studio and API runs may set some fields. Malformed: the fallback.
+ */
+export function safetyOf(configurable: Readonly<Record<string, unknown>> | undefined, fallback: SafetyPolicy): SafetyPolicy {
+  const raw = configurable?.safety;
+  if (typeof raw !== "object" || raw === null) return fallback;
+  const parsed = safetyPolicySchema.safeParse({ ...fallback, ...raw });
+  return parsed.success ? parsed.data : fallback;
+}

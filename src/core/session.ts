@@ -28,3 +28,15 @@ export type FoldedSteps = z.infer<typeof foldedStepsSchema>;
 
 export const sessionStatusSchema = z.enum(["running", "done", "failed", "limit_reached"]);
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
+
+/**
+ * The limits a run's configurable settings (`limits`) set, over `fallback` (the state's): the CLI passes a session's
+ * current limits with every run, so a `resume` that changes them applies them mid-step too; Studio and API runs may
+ * set some of them. Values that are not positive integers are ignored.
+ */
+export function limitsOf(configurable: Readonly<Record<string, unknown>> | undefined, fallback: Limits): Limits {
+  const raw = configurable?.limits;
+  if (typeof raw !== "object" || raw === null) return fallback;
+  const parsed = limitsSchema.safeParse({ ...fallback, ...raw });
+  return parsed.success ? parsed.data : fallback;
+}

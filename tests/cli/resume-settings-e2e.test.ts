@@ -1,19 +1,33 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import fs from "node:fs";
+import path from "node:path";
+import { startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { runCli } from "./cli-process.js";
-import { greetScript } from "./task-script.js";
+import { runCli, startCli, type CliRun } from "./cli-process.js";
+import { greetScript, roleOf } from "./task-script.js";
 
 let server: ScriptedServer;
 let ws: TempWorkspace;
 let env: Record<string, string>;
+/** A request the server holds (never answers) once, telling the test it arrived: the session is then mid-step. */
+let hold: { when: (req: ScriptedRequest) => boolean; arrived: () => void } | null = null;
+const running: CliRun[] = [];
 
 beforeEach(async () => {
-  server = await startScriptedOpenAIServer(greetScript);
+  hold = null;
+  server = await startScriptedOpenAIServer((req) => {
+    if (hold?.when(req)) {
+      hold.arrived();
+      hold = null;
+      return { hangMs: 60_000 };
+    }
+    return greetScript(req);
+  });
   ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
   env = { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" };
 });
 afterEach(async () => {
+  for (const run of running.splice(0)) run.child.kill("SIGKILL");
   await server.close();
   await ws.cleanup();
 });
@@ -41,12 +55,40 @@ describe("resume changes a session's settings for the rest of it", () => {
     expect(switched.stdout).toContain("review: approve");
   });
 
-  it("says in one line what it cannot change for a session stopped mid-step", async () => {
+  it("switches a session waiting at an approval to auto: the pending command is judged again and runs, and so do the next ones", async () => {
     const first = await cli(["run", "--approval", "ask", "Add greet with a test"], "");
     expect(first.code).toBe(130);
-    const refused = await cli(["resume", "--approval", "auto"], "");
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/^mini-cursor: session \S+ is awaiting_approval: approval, network and limit flags apply only to[^\n]*\n$/);
+    expect(first.stdout).toContain("approval needed");
+    const switched = await cli(["resume", "--approval", "auto"], "");
+    expect(switched.stdout).toContain("approval: ask → auto for the rest of the session");
+    // Nothing was answered (stdin is closed): the coder's pending test run and the reviewer's ran unasked.
+    expect(switched.stdout).not.toContain("approval needed");
+    expect(switched.stdout).toContain("review: approve");
+    expect(switched.code).toBe(0);
+    // A later resume keeps the new mode (stored with the session).
+    const listed = await cli(["sessions", "--json"]);
+    expect((JSON.parse(listed.stdout) as { status: string }[])[0]?.status).toBe("done");
+  });
+
+  it("applies new limits to a session interrupted mid-step, the step it stopped in included", async () => {
+    // The coder's second model call (after its first tool result) hangs: Ctrl-C stops the session inside that step.
+    const arrived = new Promise<void>((resolve) => {
+      hold = { when: (req) => roleOf(req) === "coder" && toolResults(req).length === 1, arrived: resolve };
+    });
+    const first = startCli(["run", "Add greet with a test"], { cwd: ws.root, env });
+    running.push(first);
+    await arrived;
+    first.child.kill("SIGINT");
+    expect((await first.done).code).toBe(130);
+
+    const resumed = await cli(["resume", "--max-model-calls", "1", "--max-steps", "2"]);
+    expect(resumed.stdout).toContain("max model calls: 30 → 1 for the rest of the session");
+    expect(resumed.stdout).toContain("max steps: 20 → 2 for the rest of the session");
+    // The coder had made its one call: it stops at once instead of writing the test file.
+    expect(resumed.stdout).toContain("limit reached: coder used 1 model calls on s1");
+    expect(fs.existsSync(path.join(ws.root, "test/greet.test.js"))).toBe(false);
+    expect(resumed.stdout).toContain("limit reached: sub-agent runs: the limit of 2 runs was reached");
+    expect(resumed.code).toBe(1);
   });
 
   it("refuses a value it cannot use, in one line", async () => {

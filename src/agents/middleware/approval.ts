@@ -5,7 +5,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { allowingPatterns, commandPatternFor, evaluateCommand } from "../../safety/command-rules.js";
 import { approvalAnswerSchema, isGitInternal, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
-import type { AgentRunUpdate, AgentRunValue, Decision } from "../run-state.js";
+import { withRunSettings, type AgentRunUpdate, type AgentRunValue, type Decision } from "../run-state.js";
 import type { ToolArtifact } from "../../tools/types.js";
 import type { AgentDeps } from "./deps.js";
 
@@ -77,7 +77,13 @@ type ApprovalDeps = Pick<AgentDeps, "spec" | "emit" | "forceAsk">;
  * return their recorded answers. Rules decide first (deny beats allow); in "ask" mode everything else pauses the
  * session for a person. The tools then refuse what was denied or rejected (refuseUnapproved).
  */
-export function approvalDecisions(state: AgentRunValue, deps: ApprovalDeps): Pick<AgentRunUpdate, "decisions" | "allowPatterns"> | undefined {
+export function approvalDecisions(
+  runState: AgentRunValue,
+  deps: ApprovalDeps,
+  configurable?: Readonly<Record<string, unknown>>,
+): Pick<AgentRunUpdate, "decisions" | "allowPatterns"> | undefined {
+  // The policy of the run's configurable wins: a pending approval is judged again under a policy changed on resume.
+  const state = withRunSettings(runState, configurable);
   const last = state.messages.at(-1);
   if (!last || !AIMessage.isInstance(last) || (last.tool_calls ?? []).length === 0) return undefined;
   const invalid = new Set((last.invalid_tool_calls ?? []).map((c) => c.id));
@@ -124,7 +130,13 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRunValue
 }
 
 /** A call that was denied by a rule or rejected by the person does not run: the model gets the reason instead. */
-export function refuseUnapproved(state: AgentRunValue, call: { id?: string; name: string; args: Record<string, unknown> }, deps: ApprovalDeps): ToolMessage | null {
+export function refuseUnapproved(
+  runState: AgentRunValue,
+  call: { id?: string; name: string; args: Record<string, unknown> },
+  deps: ApprovalDeps,
+  configurable?: Readonly<Record<string, unknown>>,
+): ToolMessage | null {
+  const state = withRunSettings(runState, configurable);
   const callId = call.id ?? "";
   const name = call.name;
   const judged = judge(name, call.args, state, state.allowPatterns, deps);

@@ -2,7 +2,7 @@ import { AIMessage } from "@langchain/core/messages";
 import type { BaseLanguageModel } from "@langchain/core/language_models/base";
 import { createMiddleware } from "langchain";
 import { fitToBudget, toolsOverhead } from "../context-budget.js";
-import { AgentRunState } from "../run-state.js";
+import { AgentRunState, withRunSettings } from "../run-state.js";
 import { COMPACTED, wasCompacted } from "../transcript.js";
 import type { AgentDeps } from "./deps.js";
 
@@ -19,7 +19,7 @@ export function contextBudgetMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) 
     name: "ContextBudget",
     stateSchema: AgentRunState,
     wrapModelCall: async (request, handler) => {
-      const budget = request.state.maxPromptTokens;
+      const budget = withRunSettings(request.state, request.runtime.configurable).maxPromptTokens;
       const view = await fitToBudget(request.messages, budget, toolsOverhead(request.tools), request.model as BaseLanguageModel);
       const reply = await handler({ ...request, messages: view.messages });
       if (!view.cleared || !AIMessage.isInstance(reply)) return reply;

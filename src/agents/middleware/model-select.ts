@@ -1,6 +1,6 @@
 import { createMiddleware } from "langchain";
 import { offeredTools } from "../offered-tools.js";
-import { AgentRunState } from "../run-state.js";
+import { AgentRunState, withRunSettings } from "../run-state.js";
 import type { AgentDeps } from "./deps.js";
 
 /**
@@ -13,7 +13,7 @@ export function modelSelectMiddleware(deps: Pick<AgentDeps, "spec" | "models" | 
     name: "ModelSelect",
     stateSchema: AgentRunState,
     wrapModelCall: async (request, handler) => {
-      const offered = new Set([...offeredTools(deps.spec, request.state.safety, deps.memory.enabled), deps.spec.finishTool.name]);
+      const offered = new Set([...offeredTools(deps.spec, withRunSettings(request.state, request.runtime.configurable).safety, deps.memory.enabled), deps.spec.finishTool.name]);
       return handler({
         ...request,
         model: deps.models.forRole(deps.spec.name),

@@ -1,6 +1,6 @@
 import { createMiddleware } from "langchain";
 import { budgetOf } from "../../cost/budget.js";
-import { AgentRunState } from "../run-state.js";
+import { AgentRunState, withRunSettings } from "../run-state.js";
 import { approvalDecisions, refuseUnapproved } from "./approval.js";
 import type { AgentDeps } from "./deps.js";
 import { finishReminder } from "./finish-reminder.js";
@@ -16,10 +16,10 @@ export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "for
     stateSchema: AgentRunState,
     afterModel: {
       canJumpTo: ["model"],
-      hook: (state, runtime) => approvalDecisions(state, deps) ?? finishReminder(state, deps, budgetOf(runtime.configurable)),
+      hook: (state, runtime) => approvalDecisions(state, deps, runtime.configurable) ?? finishReminder(withRunSettings(state, runtime.configurable), deps, budgetOf(runtime.configurable)),
     },
     wrapToolCall: async (request, handler) => {
-      const refused = refuseUnapproved(request.state, request.toolCall, deps);
+      const refused = refuseUnapproved(request.state, request.toolCall, deps, request.runtime.configurable);
       return refused ?? handler(request);
     },
   });

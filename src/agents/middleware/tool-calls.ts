@@ -4,7 +4,7 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
 import { offeredTools } from "../offered-tools.js";
-import { AgentRunState, type AgentRunValue } from "../run-state.js";
+import { AgentRunState, withRunSettings, type AgentRunValue } from "../run-state.js";
 import { isArtifact } from "../transcript.js";
 import type { FinishToolSpec } from "../types.js";
 import type { AgentDeps } from "./deps.js";
@@ -73,7 +73,8 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
     name: "ToolCalls",
     stateSchema: AgentRunState,
     wrapToolCall: async (request) => {
-      const { toolCall, state } = request;
+      const { toolCall } = request;
+      const state = withRunSettings(request.state, request.runtime.configurable);
       const id = toolCall.id ?? "";
       const name = toolCall.name;
       const emitResult = (ok: boolean, detail: string) => deps.emit({ type: "tool_result", agent: spec.name, stepId: state.stepId, tool: name, ok, detail });

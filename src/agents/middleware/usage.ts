@@ -5,7 +5,7 @@ import { budgetExceededBy, budgetOf, type Budget } from "../../cost/budget.js";
 import { measureCall, type CallUsage } from "../../cost/estimate.js";
 import { costUsd, findPrice } from "../../cost/prices.js";
 import { toolsOverhead } from "../context-budget.js";
-import { AgentRunState, type AgentRunValue, type RunStop } from "../run-state.js";
+import { AgentRunState, withRunSettings, type AgentRunValue, type RunStop } from "../run-state.js";
 import { ESTIMATED_USAGE, RUN_STOP, runUsage, textOf, type RunUsage } from "../transcript.js";
 import type { AgentDeps } from "./deps.js";
 
@@ -59,7 +59,7 @@ export function usageMiddleware(deps: UsageDeps & Pick<AgentDeps, "emit" | "call
       // Checked here rather than in a before-model hook: every hook is a graph step with a checkpoint of its own.
       // This run's usage so far, read from the transcript once per call.
       const run = runUsage(request.state.messages);
-      const stop = stopBeforeCall(deps, request.state, budgetOf(request.runtime.configurable), run);
+      const stop = stopBeforeCall(deps, withRunSettings(request.state, request.runtime.configurable), budgetOf(request.runtime.configurable), run);
       if (stop) return stopReply(stop);
       const raw = await withDeadline(Promise.resolve(handler(request)), deps.callTimeoutMs);
       const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));

@@ -77,9 +77,10 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     const checkpointed = await hasCheckpoint(database.checkpointer, session.id);
     // A session that ended failed or limit_reached continues from its last checkpoint (src/graph/continue-session.ts).
     const stopped = session.status === "failed" || session.status === "limit_reached";
-    const needsState = stopped || (checkpointed && Object.keys(newSafety).length > 0);
-    const state = needsState && checkpointed ? await readSessionState(database, session.id) : null;
     const stored = storedOptionsSchema.parse(JSON.parse(session.options));
+    // Sessions stored before their safety was recorded here have it only in their state (the run passes it on).
+    const needsState = stopped || (checkpointed && stored.safety === undefined);
+    const state = needsState && checkpointed ? await readSessionState(database, session.id) : null;
     const budget = raiseBudget(stored.budget, budgetFlags);
     const model = values.model ?? stored.model;
     const baseUrl = values["base-url"] ?? stored.baseUrl;
@@ -103,13 +104,6 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       safety: { ...current.safety, ...newSafety },
     };
     const changesState = Object.keys(newLimits).length > 0 || Object.keys(newSafety).length > 0;
-    // Known gap: the queued settings reach the state only through updateState (a stopped session continuing); a
-    // session resumed mid-step (an approval, a kill) would run on with its old ones, so say so instead of lying.
-    if (changesState && checkpointed && continuation?.kind !== "continue") {
-      throw new UsageError(
-        `session ${session.id} is ${session.status}: approval, network and limit flags apply only to a session that stopped (failed or at a limit) or never started; resume it without them (--model, --base-url, --command-timeout and budgets work)`,
-      );
-    }
     const modelLabel = describeModels(models.settings);
     const changes = describeChanges(current, next);
     if (values.model !== undefined || values["base-url"] !== undefined) {
@@ -117,7 +111,8 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     }
     const updated: StoredRunOptions = { ...stored, ...next, budget, ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}) };
     database.sessions.update(session.id, { options: JSON.stringify(updated) });
-    // The graph keeps limits and safety in its state: the next step uses the new ones.
+    // They travel with the run (configurable, preferred over the state even by the step it stopped in: a pending
+    // approval is judged again under the new policy); the state gets them too, for what reads it later.
     if (checkpointed && changesState) await queueSettings(database, session.id, next);
     for (const message of changes) printer.emit({ type: "notice", level: "info", message });
     return await runSession({
@@ -135,7 +130,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       printer,
       clock,
       env: io.env,
-      // Used only when it starts over (no checkpoint); otherwise the state has the session's safety (updated above).
+      // The input of a session that starts over (no checkpoint), and the run's configurable safety in every case.
       safety: next.safety,
       prompter: makePrompter(io, values.json ?? false),
       prices,

@@ -8,7 +8,7 @@ import type { AgentSpec } from "../../agents/types.js";
 import { DEFAULT_PRICE_TABLE } from "../../cost/prices.js";
 import { usageBaseOf, usageKey } from "../../cost/usage.js";
 import type { GraphDeps } from "../deps.js";
-import { clip, type AgentReport } from "../../core/index.js";
+import { clip, limitsOf, safetyOf, type AgentReport } from "../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
 
 /**
@@ -35,7 +35,10 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       };
       return { lastReport: report, counters: runs };
     }
-    const tools = offeredTools(spec, state.safety, deps.memory.enabled);
+    // The run's configurable settings win over the state's: `resume` may have changed them (src/core safetyOf, limitsOf).
+    const safety = safetyOf(config.configurable, state.safety);
+    const limits = limitsOf(config.configurable, state.limits);
+    const tools = offeredTools(spec, safety, deps.memory.enabled);
     const brief = spec.brief({
       task: state.task,
       workspace: state.workspace,
@@ -45,7 +48,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       filesChanged: state.filesChanged,
       lastReview: state.reviews.at(-1) ?? null,
     });
-    const maxModelCalls = state.limits.maxModelCallsPerRun;
+    const maxModelCalls = limits.maxModelCallsPerRun;
     // The planner (or a budget continuation) announced the step and computed the project context when it routed
     // here, so this node can run again after an approval without doing either twice. Computed here only as a fallback.
     const startOf = async (s: typeof step): Promise<string> =>
@@ -59,10 +62,10 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
         ],
         workspace: state.workspace,
         stepId: step.id,
-        safety: state.safety,
+        safety,
         allowPatterns: state.approvedPatterns,
         maxModelCalls,
-        maxPromptTokens: state.limits.maxPromptTokens,
+        maxPromptTokens: limits.maxPromptTokens,
         usageBase: usageBaseOf(state.usage, deps.prices ?? DEFAULT_PRICE_TABLE),
       },
       // Each model call is at most a handful of graph steps (hooks, model, approval, tools).

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
-import { type AgentReport, clip, describeStop, type PlanStep, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
+import { type AgentReport, clip, describeStop, limitsOf, type PlanStep, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
 import { budgetExceeded, budgetOf } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
@@ -44,7 +44,8 @@ export function createPlannerNode(deps: GraphDeps) {
   return async (state: WorkspaceStateValue, config: LangGraphRunnableConfig): Promise<WorkspaceStateUpdate> => {
     const update: WorkspaceStateUpdate = {};
     const budget = budgetOf(config.configurable);
-    const limits = state.limits;
+    // The run's configurable limits win over the state's: `resume` may have changed them (src/core limitsOf).
+    const limits = limitsOf(config.configurable, state.limits);
     const counters = { ...state.counters };
     const report = state.lastReport;
     let plan: PlanStep[] = state.plan;

@@ -1,0 +1,70 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { AGENT_SPECS } from "../../../src/agents/index.js";
+import { DEFAULT_LIMITS, DEFAULT_SAFETY } from "../../../src/core/index.js";
+import { useTempWorkspace } from "../../helpers/temp-workspace.js";
+import { calls, scriptedModels } from "../../graph/scripted-models.js";
+import { agentHarness, text, toolMessages } from "../agent-harness.js";
+
+/**
+ * A session resumed with new settings passes them in the run's configurable (`safety`, `limits`); the agent run it
+ * stopped in still has the old ones in its own state, and the middleware must prefer the configurable ones.
+ */
+const ws = useTempWorkspace({ "a.txt": "original\n" });
+
+const coder = AGENT_SPECS.coder;
+const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });
+const exists = (file: string) =>
+  fs.access(path.join(ws.root, file)).then(
+    () => true,
+    () => false,
+  );
+
+describe("run settings in the run's configurable win over the run state", () => {
+  it("judges a pending approval again under the configurable policy: auto runs it and the next command unasked", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch one.txt" } }), calls({ name: "execute_command", args: { command: "touch two.txt" } }), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
+    const paused = await h.start();
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch one.txt" });
+
+    // Resumed without an answer, as `resume --approval auto` does.
+    const auto = { ...h.config, configurable: { ...h.config.configurable, safety: { ...DEFAULT_SAFETY, approval: "auto" } } };
+    const final = await h.agent.invoke(null, auto);
+    expect(final.__interrupt__).toBeUndefined();
+    expect(h.outcome(final).stopReason).toBe("finished");
+    expect(await exists("one.txt")).toBe(true);
+    expect(await exists("two.txt")).toBe(true);
+    // The run state keeps its own policy: nothing was copied into it.
+    expect(final.safety.approval).toBe("ask");
+  });
+
+  it("still denies a pending command that a deny rule of the configurable policy matches", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch forbidden.txt" } }), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
+    await h.start();
+    const policy = { ...DEFAULT_SAFETY, approval: "auto", deny: ["touch forbidden*"] };
+    const final = await h.agent.invoke(null, { ...h.config, configurable: { ...h.config.configurable, safety: policy } });
+    expect(final.__interrupt__).toBeUndefined();
+    expect(await exists("forbidden.txt")).toBe(false);
+    expect(text(toolMessages(final.messages)[0])).toContain('this is not allowed: This command matches the deny rule "touch forbidden*"');
+  });
+
+  it("asks when the configurable policy says ask, though the run state says auto", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch one.txt" } }), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
+    h.config.configurable = { ...h.config.configurable, ...{ safety: { ...DEFAULT_SAFETY, approval: "ask" } } };
+    const paused = await h.start();
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch one.txt" });
+    expect(await exists("one.txt")).toBe(false);
+  });
+
+  it("stops the run at the configurable model-call limit, not the state's", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "read_file", args: { path: "a.txt" } }), calls({ name: "read_file", args: { path: "a.txt" } }), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, maxModelCalls: 5 });
+    h.config.configurable = { ...h.config.configurable, ...{ limits: { ...DEFAULT_LIMITS, maxModelCallsPerRun: 1 } } };
+    const final = await h.start();
+    expect(h.outcome(final).stopReason).toBe("call_limit");
+    expect(models.seen.coder).toHaveLength(1);
+  });
+});
