@@ -14,7 +14,8 @@ export interface SessionSettings {
  * checkpoint. `graph.updateState` would make one, and the step that was running when the session stopped (an
  * approval, a kill) would then get a new task id, losing its sub-agent's progress; writes without a task are
  * applied on top of the checkpoint as it is, exactly as `invoke(new Command({ update }))` applies its update.
- * The sub-agent running now keeps the settings it started with; the next step gets these.
+ * What the graph reads during the run comes from the run's configurable (the CLI passes the same settings there, and
+ * the step the session stopped in prefers them over its own state); this keeps the state truthful for what reads it.
  */
 export async function queueSettings(database: SessionDatabase, sessionId: string, settings: SessionSettings): Promise<boolean> {
   const tuple = await database.checkpointer.getTuple({ configurable: { thread_id: sessionId, checkpoint_ns: "" } });
