@@ -5,10 +5,11 @@ import { runCli } from "./cli-process.js";
 import { roleOf } from "./task-script.js";
 
 /**
- * A reviewer that never gives a verdict, in read-only mode (as reported in issue 10): the planner always wants to
- * finish, the coder's step makes the final review mandatory, and the reviewer answers in prose every time. Before,
- * the final review was added again after each verdict-less review until the sub-agent run limit (61 model calls).
- * A model named "good" gives the verdict, for the resume that continues the stopped session.
+ * A reviewer that never gives a verdict (as reported in issue 10): the planner always wants to finish, the coder's
+ * change makes the final review mandatory, and the reviewer answers in prose every time. Before, the final review was
+ * added again after each verdict-less review until the sub-agent run limit (61 model calls). A model named "good"
+ * gives the verdict, for the resume that continues the stopped session. In read-only mode nothing can change, so no
+ * final review is added at all.
  */
 let server: ScriptedServer;
 let ws: TempWorkspace;
@@ -23,7 +24,12 @@ function script(req: ScriptedRequest): ScriptedReply {
     }
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Described the change." } }] };
   }
-  if (role === "coder") return { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "Read-only: greet() would go in src/greet.js." } }] };
+  if (role === "coder") {
+    if (!req.messages.some((m) => m.role === "tool")) {
+      return { toolCalls: [{ name: "write_file", args: { path: "src/greet.js", content: "export const greet = (name) => `Hello, ${name}!`;\n" } }] };
+    }
+    return { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "greet() is in src/greet.js." } }] };
+  }
   if (role === "reviewer" && req.model === "good") {
     return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "The description fits the task." } }] };
   }
@@ -43,19 +49,19 @@ function cli(args: string[]) {
   return runCli(args, { cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
 }
 
-describe("an enforced final review without a verdict (built CLI, --approval read-only)", () => {
+describe("an enforced final review without a verdict (built CLI)", () => {
   it("ends the session after two verdict-less reviews with a clear reason, well under the run limit; resume continues it", async () => {
-    const result = await cli(["run", "--approval", "read-only", "Add a greet(name) function"]);
+    const result = await cli(["run", "--approval", "auto", "Add a greet(name) function"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/Reason: no review verdict: the reviewer ended 2 reviews in a row without a verdict \(approve or changes requested\), so the changes are unreviewed; resume gives it another review \(perhaps with another model\)$/m);
 
-    // Two reviews of two calls each (prose, then prose after the one reminder); the planner three times, the coder once.
+    // Two reviews of two calls each (prose, then prose after the one reminder); the planner three times, the coder twice.
     const byRole = (role: string) => server.requests.filter((r) => roleOf(r) === role).length;
     expect(byRole("reviewer")).toBe(4);
     expect(byRole("planner")).toBe(3);
-    expect(byRole("coder")).toBe(1);
-    expect(server.requests).toHaveLength(8);
+    expect(byRole("coder")).toBe(2);
+    expect(server.requests).toHaveLength(9);
 
     const rows = JSON.parse((await cli(["sessions", "--json"])).stdout) as { id: string; status: string }[];
     expect(rows.map((r) => r.status)).toEqual(["failed"]);
@@ -68,5 +74,13 @@ describe("an enforced final review without a verdict (built CLI, --approval read
     expect(resumed.stdout).toContain("Continuing after the stop (no review verdict:");
     expect(resumed.stdout).toContain("review: approve");
     expect(server.requests.slice(before).filter((r) => roleOf(r) === "reviewer")).toHaveLength(1);
+  });
+
+  it("adds no final review in read-only mode, where nothing can change", async () => {
+    const result = await cli(["run", "--approval", "read-only", "Add a greet(name) function"]);
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(server.requests.filter((r) => roleOf(r) === "reviewer")).toHaveLength(0);
+    expect(result.stdout).not.toContain("adding a final review");
   });
 });

@@ -46,7 +46,8 @@ describe("approval middleware", () => {
     expect(text(models.seen.coder?.[1]?.at(-1))).toBe(text(result));
     expect(ofType(events, "tool_result")[0]).toMatchObject({ tool: "execute_command", ok: false, detail: "denied by rule" });
     expect(ofType(events, "tool_call")).toHaveLength(0);
-    expect(outcome.commands).toEqual([]);
+    // Listed for the final report, marked as denied (it never ran).
+    expect(outcome.commands).toEqual([expect.objectContaining({ command: "touch forbidden.txt", refused: "denied" })]);
   });
 
   it("refuses a built-in dangerous command even in auto mode", async () => {

@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
-import { type AgentReport, clip, describeStop, limitsOf, type PlanStep, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
+import { type AgentReport, clip, describeStop, limitsOf, type PlanStep, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
 import { budgetExceeded, budgetOf } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
@@ -155,7 +155,10 @@ export function createPlannerNode(deps: GraphDeps) {
     const beforeRevision = plan;
     plan = replacePending(plan, args.finished ? [] : args.remainingSteps);
     const wantsDone = args.finished ? args.outcome !== "failed" : nextPendingStep(plan) === undefined;
-    if (wantsDone && hasUnreviewedChanges(plan, state.reviews) && counters.agentRuns < limits.maxAgentRuns) {
+    // In read-only mode nothing can change, so there is nothing to review (a review asked to "run the checks"
+    // without commands tends to end without a verdict).
+    const canChange = safetyOf(config.configurable, safety).approval !== "read-only";
+    if (wantsDone && canChange && hasUnreviewedChanges(plan, state.reviews) && counters.agentRuns < limits.maxAgentRuns) {
       // Every change is reviewed before the session reports success.
       emit({ type: "notice", level: "info", message: "Changes since the last approval are unreviewed: adding a final review." });
       plan = [...plan, finalReviewStep(plan)];
