@@ -24,6 +24,7 @@ await benchMemoryLatency();
 await benchRecall();
 await (await import("./context-budget.js")).benchContextBudget();
 await (await import("./safety-checks.js")).benchSafetyChecks();
+await (await import("./search-code.js")).benchSearchCode();
 
 console.log(`\nLoad average at end: ${load()}`);
 console.log(`Total bench time: ${((performance.now() - started) / 1000).toFixed(1)} s`);

@@ -118,6 +118,59 @@ function runRipgrep(root: string, args: string[], maxResults: number): Promise<R
   });
 }
 
+const formatMatch = (m: RgMatch): string => `${m.file}:${m.line}: ${truncateLine(m.text.trim(), MAX_MATCH_LINE_CHARS)}`;
+
+interface Shown {
+  /** Verified matches that fit the output limit, in ripgrep's order. */
+  matches: RgMatch[];
+  /** Lines left out because their files changed during the search. */
+  dropped: number;
+  /** More matches were left because the output limit was reached. */
+  cutBySize: boolean;
+}
+
+/**
+ * The matches to show: not in credential files, checked against the files they are reported from, as many as fit
+ * `limit` characters. Only lines that can still be shown are checked (a few batches at most, each file read once per
+ * batch): checking the 1,000th line of a search whose output holds 200 would be wasted reads.
+ */
+async function showVerified(root: string, matches: readonly RgMatch[], limit: number, credentialAt?: (abs: string) => string | undefined): Promise<Shown> {
+  const isCredential = new Map<string, boolean>();
+  const allowed = (file: string): boolean => {
+    let refused = isCredential.get(file);
+    if (refused === undefined) {
+      refused = credentialAt !== undefined && credentialAt(path.join(root, file)) !== undefined;
+      isCredential.set(file, refused);
+    }
+    return !refused;
+  };
+  const shown: Shown = { matches: [], dropped: 0, cutBySize: false };
+  let used = 0;
+  let next = 0;
+  while (next < matches.length) {
+    // The next matches that would fit if all are verified; when lines are dropped, the loop fills the room they left.
+    const batch: RgMatch[] = [];
+    let room = used;
+    for (let m = matches[next]; m !== undefined; m = matches[++next]) {
+      if (!allowed(m.file)) continue;
+      const size = formatMatch(m).length + 1;
+      if (shown.matches.length + batch.length > 0 && room + size > limit) break;
+      batch.push(m);
+      room += size;
+    }
+    if (batch.length === 0) break;
+    // ripgrep opens files by path: keep only lines that really are in the workspace file they are reported from.
+    const verified = await keepVerifiedMatches(root, batch);
+    shown.dropped += verified.dropped;
+    for (const m of verified.kept) {
+      shown.matches.push(m);
+      used += formatMatch(m).length + 1;
+    }
+  }
+  shown.cutBySize = next < matches.length;
+  return shown;
+}
+
 export function createSearchCodeTool(deps: ToolDeps) {
   const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
   return tool(
@@ -158,17 +211,14 @@ export function createSearchCodeTool(deps: ToolDeps) {
         scope,
       ];
       const run = await runRipgrep(deps.root, args, maxResults);
-      if (guardCredentials) run.matches = run.matches.filter((m) => credentialAt(path.join(deps.root, m.file)) === undefined);
-      // ripgrep opens files by path: keep only lines that really are in the workspace file they are reported from.
-      const verified = await keepVerifiedMatches(deps.root, run.matches);
-      run.matches = verified.kept;
-      if (verified.dropped > 0 && verified.kept.length === 0) {
-        return failure(`the ${verified.dropped} matching lines found were left out: their files changed during the search (a folder on their path was replaced, e.g. by a symlink). Search again once the files are stable.`);
+      const shown = await showVerified(deps.root, run.matches, limit, guardCredentials ? credentialAt : undefined);
+      if (shown.dropped > 0 && shown.matches.length === 0) {
+        return failure(`the ${shown.dropped} matching lines found were left out: their files changed during the search (a folder on their path was replaced, e.g. by a symlink). Search again once the files are stable.`);
       }
       if (run.spawnError) return failure(`could not run ripgrep (${run.spawnError}); use execute_command with grep -rn instead.`);
       const stderr = run.stderr.trim();
       const where = scope === "." ? "the workspace" : `"${scope}"`;
-      if (run.matches.length === 0 && !run.timedOut && run.exitCode === 2) {
+      if (shown.matches.length === 0 && !run.timedOut && run.exitCode === 2) {
         if (/regex/i.test(stderr)) {
           return failure(`invalid regex pattern ${JSON.stringify(pattern)}:\n${stderr}\nFix the pattern (escape special characters such as ( [ { . * + ? | with a backslash to match them literally) and call search_code again.`);
         }
@@ -177,7 +227,7 @@ export function createSearchCodeTool(deps: ToolDeps) {
         }
         return failure(`search failed:\n${stderr}\nCheck the arguments and call search_code again.`);
       }
-      if (run.matches.length === 0) {
+      if (shown.matches.length === 0) {
         if (run.timedOut) {
           return failure(`search timed out after ${SEARCH_TIMEOUT_MS / 1000} s without matches; narrow it with path or glob.`);
         }
@@ -188,25 +238,15 @@ export function createSearchCodeTool(deps: ToolDeps) {
         );
       }
 
-      const out: string[] = [];
-      let used = 0;
-      let cutBySize = false;
-      for (const m of run.matches) {
-        const line = `${m.file}:${m.line}: ${truncateLine(m.text.trim(), MAX_MATCH_LINE_CHARS)}`;
-        if (out.length > 0 && used + line.length + 1 > limit) {
-          cutBySize = true;
-          break;
-        }
-        out.push(line);
-        used += line.length + 1;
-      }
-      const files = new Set(run.matches.slice(0, out.length).map((m) => m.file)).size;
+      const out = shown.matches.map(formatMatch);
+      const files = new Set(shown.matches.map((m) => m.file)).size;
+      const cutBySize = shown.cutBySize;
       const notes: string[] = [];
       if (run.more || cutBySize) {
         notes.push(`[showing the first ${out.length} matches; more exist. Narrow with path, glob or a more specific pattern${run.more ? `, or raise maxResults (now ${maxResults})` : ""}]`);
       }
-      if (verified.dropped > 0) {
-        notes.push(`[${verified.dropped} matching lines left out: their files changed during the search; search again if you need them]`);
+      if (shown.dropped > 0) {
+        notes.push(`[${shown.dropped} matching lines left out: their files changed during the search; search again if you need them]`);
       }
       if (run.timedOut) notes.push(`[search timed out after ${SEARCH_TIMEOUT_MS / 1000} s; results are incomplete; narrow it with path or glob]`);
       if (run.exitCode === 2 && stderr) notes.push(`[some files could not be searched: ${truncateLine(stderr.split("\n")[0] ?? "", 200)}]`);

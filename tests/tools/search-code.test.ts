@@ -84,6 +84,22 @@ describe("search_code", () => {
     expect(lines[11]).toContain("[showing the first 10 matches; more exist. Narrow with path, glob or a more specific pattern, or raise maxResults");
   });
 
+  it("shows as many checked lines as fit the output limit, counting only the files shown", async () => {
+    const files = Object.fromEntries(Array.from({ length: 4 }, (_, f) => [`hot/f${f}.txt`, Array.from({ length: 20 }, (_, i) => `hit ${f}-${i}`).join("\n")]));
+    await writeFiles(ws.root, files);
+    // Each shown line is "hot/fN.txt:L: hit N-I" (about 25 characters): 1,000 characters hold about 40 of the 80.
+    const { content } = await callTool(createSearchCodeTool({ root: ws.root, outputLimitChars: 1000 }), { pattern: "^hit", maxResults: 1000 });
+    const lines = content.split("\n");
+    const shown = lines.slice(1, -1);
+    expect(shown.length).toBeGreaterThan(30);
+    expect(shown.length).toBeLessThan(50);
+    expect(shown.join("\n").length).toBeLessThanOrEqual(1000);
+    expect(shown[0]).toBe("hot/f0.txt:1: hit 0-0");
+    expect(shown.at(-1)).toMatch(/^hot\/f[12]\.txt:\d+: hit [12]-\d+$/);
+    expect(lines[0]).toBe(`${shown.length} matching lines in ${new Set(shown.map((l) => l.split(":")[0])).size} files for /^hit/ in the workspace (format path:line: text):`);
+    expect(lines.at(-1)).toBe("[showing the first " + String(shown.length) + " matches; more exist. Narrow with path, glob or a more specific pattern]");
+  });
+
   it("refuses search paths outside the workspace", async () => {
     await fs.symlink(ws.outside, path.join(ws.root, "link-dir"));
     const tool = createSearchCodeTool({ root: ws.root });
