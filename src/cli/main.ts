@@ -6,6 +6,7 @@ import { closest } from "./did-you-mean.js";
 import { EXIT, interruptedLine, UnknownOptionError, UsageError } from "./exit-codes.js";
 import { MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
+import { DIFF_HELP, UNDO_HELP } from "./undo-help.js";
 
 type Command = (argv: string[], io: CliIo, clock: typeof systemClock) => Promise<number>;
 
@@ -46,7 +47,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return EXIT.done;
   }
   const load = COMMANDS[command];
-  const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP, memory: MEMORY_HELP };
+  const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP, memory: MEMORY_HELP, diff: DIFF_HELP, undo: UNDO_HELP };
   const quickHelp = help[command];
   if (load && quickHelp && (rest.includes("--help") || rest.includes("-h"))) {
     io.stdout.write(`${quickHelp}\n`);

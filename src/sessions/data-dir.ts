@@ -1,7 +1,8 @@
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { STATE_DIR_NAME } from "../core/index.js";
+// The leaf module, not the core barrel: the barrel loads zod, which `sessions` and `diff`/`undo` need not pay for.
+import { STATE_DIR_NAME } from "../core/workspace.js";
 import { ConfigError } from "../runtime/config-file.js";
 import { dataDir } from "./paths.js";
 

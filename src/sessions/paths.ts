@@ -1,5 +1,6 @@
 import path from "node:path";
-import { STATE_DIR_NAME } from "../core/index.js";
+// The leaf module, not the core barrel: the barrel loads zod, which `sessions` and `diff`/`undo` need not pay for.
+import { STATE_DIR_NAME } from "../core/workspace.js";
 
 /** Runtime data of a workspace lives under `<workspace>/.mini-cursor/` (git-ignored by our own .gitignore). */
 export function dataDir(workspace: string): string {

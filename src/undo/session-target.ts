@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import type { Clock } from "../runtime/clock.js";
-import { openSessionDatabase } from "../sessions/database.js";
+import { openSessionIndex } from "../sessions/session-index.js";
 import { databasePath } from "../sessions/paths.js";
 import { SessionLock } from "../sessions/session-lock.js";
 import { UnknownSessionError } from "./errors.js";
@@ -24,7 +24,7 @@ interface DatabaseView {
 /** Reads the session index without creating a database in a folder that never had a session. */
 function readDatabase(workspace: string, wanted: string | undefined, clock: Clock): DatabaseView {
   if (!fs.existsSync(databasePath(workspace))) return { has: false };
-  const database = openSessionDatabase(workspace, clock);
+  const database = openSessionIndex(workspace, clock);
   try {
     return {
       latest: database.sessions.latest()?.id,

@@ -6,17 +6,9 @@ import type { FileChange } from "../../undo/types.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
+import { DIFF_HELP } from "../undo-help.js";
 
-export const DIFF_HELP = `Usage: mini-cursor diff [SESSION] [options]
-
-Shows what a session changed in the workspace: the files created, modified and deleted, then a unified diff.
-SESSION defaults to the most recently updated session of the workspace.
-Ignored files (.gitignore), .git/, .mini-cursor/ and node_modules/ are not tracked.
-
-Options:
-  --workspace DIR   project folder (default: current folder)
-  --json            print { session, changes: [{ path, change }], diff }
-  -h, --help        show this help`;
+export { DIFF_HELP };
 
 /** A mistyped or unknown session is a usage problem: one line, exit 2. */
 export async function targetOrUsage(workspace: string, wanted: string | undefined, store: ShadowStore, clock: Clock): Promise<SessionTarget> {

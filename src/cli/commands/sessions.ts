@@ -1,9 +1,10 @@
 import { formatUsd } from "../../cost/format.js";
 import type { Clock } from "../../runtime/clock.js";
-import { openExistingSessionDatabase } from "../../sessions/database.js";
+import { openExistingSessionIndex } from "../../sessions/session-index.js";
 import { SessionLock } from "../../sessions/session-lock.js";
 import type { SessionRow } from "../../sessions/session-store.js";
-import { shownTask } from "../../core/index.js";
+// The leaf module, not the core barrel (which loads zod): listing rows stays a fast start.
+import { shownTask } from "../../core/text.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { SESSIONS_HELP } from "../help.js";
@@ -48,7 +49,7 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
 }
 
 function listRows(workspace: string, clock: Clock): SessionRow[] {
-  const database = openExistingSessionDatabase(workspace, clock);
+  const database = openExistingSessionIndex(workspace, clock);
   if (!database) return [];
   try {
     return database.sessions.list();

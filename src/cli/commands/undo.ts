@@ -4,22 +4,10 @@ import type { UndoReport } from "../../undo/types.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
+import { UNDO_HELP } from "../undo-help.js";
 import { targetOrUsage } from "./diff.js";
 
-export const UNDO_HELP = `Usage: mini-cursor undo [SESSION] [options]
-
-Puts back every file a session created, modified or deleted as it was before the session: content, executable
-bit, deleted files restored, created files and the folders they needed removed. A file changed after the
-session (by you or a later session) is left as it is and listed as skipped.
-SESSION defaults to the most recently updated session of the workspace.
-Ignored files (.gitignore), .git/, .mini-cursor/ and node_modules/ are not tracked, so not restored.
-
-Exit codes: 0 undone (or nothing to undo), 1 some files were skipped or undo failed, 2 unknown session.
-
-Options:
-  --workspace DIR   project folder (default: current folder)
-  --json            print the report as JSON
-  -h, --help        show this help`;
+export { UNDO_HELP };
 
 function humanReport(report: UndoReport): string {
   const parts = [`${report.restored.length} restored`, `${report.removed.length} removed`, `${report.skipped.length} skipped`];

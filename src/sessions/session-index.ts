@@ -1,0 +1,46 @@
+import fs from "node:fs";
+import Database from "better-sqlite3";
+import type { Clock } from "../runtime/clock.js";
+import { ConfigError } from "../runtime/config-file.js";
+import { ensureDataDir, workspaceDataError } from "./data-dir.js";
+import { databasePath } from "./paths.js";
+import { SessionStore } from "./session-store.js";
+
+/**
+ * The workspace's SQLite file opened for its session rows only. Plain better-sqlite3: listing rows (`sessions`,
+ * `diff`, `undo`) must not pay for importing LangGraph's checkpoint saver, which takes most of a second.
+ */
+export interface SessionIndex {
+  db: Database.Database;
+  sessions: SessionStore;
+  close(): void;
+}
+
+/** SQLite's words for a database file it cannot create or write. */
+const SQLITE_UNWRITABLE = /^SQLITE_(READONLY|CANTOPEN|PERM|IOERR)/;
+
+export function openSessionIndex(workspace: string, clock: Clock): SessionIndex {
+  ensureDataDir(workspace);
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(databasePath(workspace));
+    db.pragma("journal_mode = WAL");
+    // Another process may hold a write briefly (e.g. `sessions` while a run writes): wait, do not fail.
+    db.pragma("busy_timeout = 5000");
+    const sessions = new SessionStore(db, clock);
+    const opened = db;
+    return { db: opened, sessions, close: () => opened.close() };
+  } catch (error) {
+    db?.close();
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && SQLITE_UNWRITABLE.test(code)) {
+      throw new ConfigError(`workspace ${workspace} is not writable: cannot open ${databasePath(workspace)} (${code}); use a writable folder (--workspace DIR)`);
+    }
+    throw workspaceDataError(workspace, error);
+  }
+}
+
+/** The index if the workspace has a database: commands that only read must not create `.mini-cursor/`. */
+export function openExistingSessionIndex(workspace: string, clock: Clock): SessionIndex | null {
+  return fs.existsSync(databasePath(workspace)) ? openSessionIndex(workspace, clock) : null;
+}

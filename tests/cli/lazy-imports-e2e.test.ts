@@ -1,0 +1,88 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { describe, expect, it } from "vitest";
+import { systemClock } from "../../src/runtime/clock.js";
+import { openSessionDatabase } from "../../src/sessions/database.js";
+import { useTempWorkspace } from "../helpers/temp-workspace.js";
+import { runCli } from "./cli-process.js";
+
+/**
+ * Commands that only list rows or print help start fast because they never import LangGraph, LangChain or zod
+ * (most of a second on this machine). Checked without timing: a module hook records every module the built CLI
+ * loads, and the test reads that list.
+ */
+
+const HOOKS = `import { appendFileSync } from "node:fs";
+export async function load(url, context, next) {
+  appendFileSync(process.env.MC_TEST_MODULE_TRACE, url + "\\n");
+  return next(url, context);
+}
+`;
+
+const REGISTER = (hooksUrl: string) => `import { register } from "node:module";
+register(${JSON.stringify(hooksUrl)});
+`;
+
+const LANGCHAIN = /\/node_modules\/@langchain\//;
+const ZOD = /\/node_modules\/zod\//;
+
+describe("commands that list rows or print help load no LangGraph", () => {
+  const ws = useTempWorkspace();
+
+  /** Runs the built CLI with the module hook; returns its result and the URLs of the modules it loaded. */
+  async function traced(args: string[], env: Record<string, string> = {}) {
+    const hooks = path.join(ws.root, "trace-hooks.mjs");
+    const register = path.join(ws.root, "trace-register.mjs");
+    const trace = path.join(ws.root, `trace-${args.join("-").replace(/[^a-z]/g, "")}.txt`);
+    writeFileSync(hooks, HOOKS);
+    writeFileSync(register, REGISTER(pathToFileURL(hooks).href));
+    writeFileSync(trace, "");
+    const result = await runCli(args, {
+      cwd: ws.root,
+      env: { NODE_OPTIONS: `--import ${pathToFileURL(register).href}`, MC_TEST_MODULE_TRACE: trace, ...env },
+    });
+    const modules = readFileSync(trace, "utf8").split("\n").filter(Boolean);
+    return { ...result, modules };
+  }
+
+  function seedSessions(count: number): void {
+    const database = openSessionDatabase(ws.root, systemClock);
+    try {
+      for (let i = 0; i < count; i++) database.sessions.create({ id: `lazy-${i}`, task: `task ${i}`, workspace: ws.root, model: "m", options: "{}" });
+    } finally {
+      database.close();
+    }
+  }
+
+  it("sessions lists its rows with plain SQLite", async () => {
+    seedSessions(3);
+    const { code, stdout, stderr, modules } = await traced(["sessions", "--workspace", ws.root]);
+    expect(stderr).toBe("");
+    expect(code).toBe(0);
+    expect(stdout).toContain("lazy-2");
+    // The hook saw the command's own module: an empty trace would prove nothing.
+    expect(modules.some((m) => m.endsWith("/dist/cli/commands/sessions.js"))).toBe(true);
+    expect(modules.filter((m) => LANGCHAIN.test(m) || ZOD.test(m))).toEqual([]);
+  });
+
+  it.each([[["--help"]], [["diff", "--help"]], [["undo", "--help"]], [["memory", "list", "--help"]], [["sessions", "--help"]]])(
+    "%j prints help without loading LangChain or zod",
+    async (args) => {
+      const { code, stdout, modules } = await traced(args);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/Usage: mini-cursor|mini-cursor <command> --help/);
+      expect(modules.some((m) => m.endsWith("/dist/cli/main.js"))).toBe(true);
+      expect(modules.filter((m) => LANGCHAIN.test(m) || ZOD.test(m))).toEqual([]);
+    },
+  );
+
+  it("diff reads the session index without LangGraph", async () => {
+    seedSessions(1);
+    const { code, stdout, modules } = await traced(["diff", "--workspace", ws.root]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("Session lazy-0 has no recorded changes.");
+    expect(modules.some((m) => m.endsWith("/dist/undo/session-target.js"))).toBe(true);
+    expect(modules.filter((m) => LANGCHAIN.test(m))).toEqual([]);
+  });
+});
