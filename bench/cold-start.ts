@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
-import { openSessionIndex } from "../src/sessions/session-index.js";
+import { openSessionDatabase } from "../src/sessions/database.js";
 import { median, ms, p95, printTable, ratio } from "./stats.js";
 
 /**
@@ -27,7 +27,7 @@ function timeSpawn(args: readonly string[], env?: Record<string, string>): numbe
 function workspaceWithSessions(count: number): string {
   const workspace = mkdtempSync(path.join(os.tmpdir(), "mc-bench-sessions-"));
   let now = Date.UTC(2026, 0, 1);
-  const index = openSessionIndex(workspace, { now: () => (now += 1000) });
+  const index = openSessionDatabase(workspace, { now: () => (now += 1000) });
   try {
     for (let i = 0; i < count; i++) {
       const id = `bench-${String(i).padStart(4, "0")}`;

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { Clock } from "../runtime/clock.js";
+import { ensureDataDir } from "./data-dir.js";
 import { databasePath } from "./paths.js";
 import { openSessionIndex, type SessionIndex } from "./session-index.js";
 
@@ -11,6 +12,7 @@ export interface SessionDatabase extends SessionIndex {
 
 /** One SQLite file per workspace holds both the LangGraph checkpoints and the session index. */
 export function openSessionDatabase(workspace: string, clock: Clock): SessionDatabase {
+  ensureDataDir(workspace);
   const index = openSessionIndex(workspace, clock);
   try {
     return { ...index, checkpointer: new SqliteSaver(index.db) };

@@ -2,13 +2,14 @@ import fs from "node:fs";
 import Database from "better-sqlite3";
 import type { Clock } from "../runtime/clock.js";
 import { ConfigError } from "../runtime/config-file.js";
-import { ensureDataDir, workspaceDataError } from "./data-dir.js";
+import { workspaceDataError } from "./data-errors.js";
 import { databasePath } from "./paths.js";
 import { SessionStore } from "./session-store.js";
 
 /**
  * The workspace's SQLite file opened for its session rows only. Plain better-sqlite3: listing rows (`sessions`,
- * `diff`, `undo`) must not pay for importing LangGraph's checkpoint saver, which takes most of a second.
+ * `diff`, `undo`) must not pay for importing LangGraph's checkpoint saver, which takes most of a second, nor for
+ * the git helpers that create the data folder (src/sessions/data-dir.ts).
  */
 export interface SessionIndex {
   db: Database.Database;
@@ -19,8 +20,8 @@ export interface SessionIndex {
 /** SQLite's words for a database file it cannot create or write. */
 const SQLITE_UNWRITABLE = /^SQLITE_(READONLY|CANTOPEN|PERM|IOERR)/;
 
+/** Opens (or creates) the index file; its folder must exist: `ensureDataDir` first when it may not. */
 export function openSessionIndex(workspace: string, clock: Clock): SessionIndex {
-  ensureDataDir(workspace);
   let db: Database.Database | undefined;
   try {
     db = new Database(databasePath(workspace));

@@ -1,7 +1,6 @@
 import { formatUsd } from "../../cost/format.js";
 import type { Clock } from "../../runtime/clock.js";
 import { openExistingSessionIndex } from "../../sessions/session-index.js";
-import { SessionLock } from "../../sessions/session-lock.js";
 import type { SessionRow } from "../../sessions/session-store.js";
 // The leaf module, not the core barrel (which loads zod): listing rows stays a fast start.
 import { shownTask } from "../../core/text.js";
@@ -10,10 +9,14 @@ import { EXIT, UsageError } from "../exit-codes.js";
 import { SESSIONS_HELP } from "../help.js";
 import type { CliIo } from "../io.js";
 
-/** A "running" row whose process is gone was interrupted (crash, kill): show it as resumable. */
-function effectiveStatus(row: SessionRow, workspace: string): string {
-  if (row.status === "running" && !SessionLock.isHeld(workspace, row.id)) return "interrupted";
-  return row.status;
+/**
+ * A "running" row whose process is gone was interrupted (crash, kill): show it as resumable. The lock module
+ * (and node:crypto with it) loads only when a row says running: most listings have none.
+ */
+async function withEffectiveStatus(rows: SessionRow[], workspace: string): Promise<SessionRow[]> {
+  if (!rows.some((r) => r.status === "running")) return rows;
+  const { SessionLock } = await import("../../sessions/session-lock.js");
+  return rows.map((r) => (r.status === "running" && !SessionLock.isHeld(workspace, r.id) ? { ...r, status: "interrupted" } : r));
 }
 
 export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
@@ -26,7 +29,7 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
   const workspace = resolveWorkspace(values.workspace, io.cwd);
   // Listing must not create a database in a folder that never had a session.
   const rows = listRows(workspace, clock);
-  const shown = rows.map((r) => ({ ...r, status: effectiveStatus(r, workspace) }));
+  const shown = await withEffectiveStatus(rows, workspace);
   if (values.json) {
     io.stdout.write(`${JSON.stringify(shown.map(({ options: _options, ...r }) => ({ ...r, updatedAt: new Date(r.updatedAt).toISOString(), createdAt: new Date(r.createdAt).toISOString() })))}\n`);
     return EXIT.done;
