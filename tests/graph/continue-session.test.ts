@@ -3,36 +3,18 @@ import type { AgentReport, PlanStep } from "../../src/core/index.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
 import { planContinuation } from "../../src/graph/continue-session.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
+import { sessionState } from "./state-fixture.js";
 
 /** Which stops `resume` continues, and where each picks up (pure: the e2e side is tests/cli/continue-e2e.test.ts). */
 function stopped(over: Partial<WorkspaceStateValue>): WorkspaceStateValue {
-  return {
-    task: "t",
-    workspace: "/w",
-    plan: [],
-    foldedSteps: { done: 0, failed: 0, skipped: 0 },
-    stepStart: null,
-    currentStepId: null,
-    route: null,
-    lastReport: null,
-    findings: [],
-    filesChanged: [],
-    commands: [],
-    reviews: [],
-    usage: {},
-    memories: [],
+  return sessionState({
     limits: { maxPlanRevisions: 5, maxAgentRuns: 1, maxReviewRounds: 2, maxModelCallsPerRun: 5, maxPromptTokens: 32_000 },
     counters: { planRevisions: 3, agentRuns: 1, reviewRounds: 2 },
-    reviewsWithoutVerdict: 0,
-    safety: { approval: "auto", approveFileChanges: false, allow: [], deny: [], allowNetwork: false },
-    approvedPatterns: [],
     status: "failed",
-    stop: null,
-    continued: null,
     summary: "gave up",
     finalReport: "Failed: t",
     ...over,
-  };
+  });
 }
 
 const step = (id: string, agent: PlanStep["agent"], status: PlanStep["status"]): PlanStep => ({ id, agent, goal: `goal ${id}`, acceptanceCriteria: [], status, result: "" });

@@ -11,6 +11,7 @@ import {
 import { routeFromPlanner } from "../../src/graph/routing.js";
 import type { PlanStep } from "../../src/core/index.js";
 import { WorkspaceState } from "../../src/graph/state.js";
+import { sessionState } from "./state-fixture.js";
 
 const step = (id: string, agent: PlanStep["agent"], status: PlanStep["status"]): PlanStep => ({
   id,
@@ -77,42 +78,13 @@ describe("plan operations", () => {
 describe("routing", () => {
   const base = WorkspaceState;
   it("routes to the planner's choice while running and to finish otherwise", () => {
-    const state = { ...defaults(), route: "coder" as const };
+    const state = { ...sessionState(), route: "coder" as const };
     expect(routeFromPlanner(state)).toBe("coder");
     expect(routeFromPlanner({ ...state, status: "limit_reached" })).toBe("finish");
     expect(routeFromPlanner({ ...state, route: null })).toBe("finish");
     expect(base).toBeDefined();
   });
 });
-
-function defaults(): typeof WorkspaceState.State {
-  return {
-    task: "t",
-    workspace: "/w",
-    plan: [],
-    foldedSteps: { done: 0, failed: 0, skipped: 0 },
-    currentStepId: null,
-    route: null,
-    lastReport: null,
-    findings: [],
-    filesChanged: [],
-    commands: [],
-    reviews: [],
-    usage: {},
-    memories: [],
-    limits: { maxPlanRevisions: 5, maxAgentRuns: 5, maxReviewRounds: 2, maxModelCallsPerRun: 5, maxPromptTokens: 32_000 },
-    counters: { planRevisions: 0, agentRuns: 0, reviewRounds: 0 },
-    reviewsWithoutVerdict: 0,
-    safety: { approval: "auto", approveFileChanges: false, allow: [], deny: [], allowNetwork: false },
-    approvedPatterns: [],
-    status: "running",
-    stop: null,
-    continued: null,
-    stepStart: null,
-    summary: "",
-    finalReport: "",
-  };
-}
 
 describe("stable step ids", () => {
   it("keeps the id of a pending step the planner repeats, and its criteria when none are given", () => {

@@ -1,7 +1,7 @@
 /**
  * Temporary project folders for tests.
  */
-import { mkdir, mkdtemp, realpath, rm, writeFile } from "node:fs/promises";
+import { access, mkdir, mkdtemp, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import { afterEach, beforeEach } from "vitest";
 import os from "node:os";
 import path from "node:path";
@@ -42,7 +42,15 @@ export async function makeTempWorkspace(files: Record<string, string> = {}): Pro
  * A fresh temporary workspace for every test of the calling file (made before each, deleted after each, also on
  * failure). Read `root` inside a test or hook.
  */
-export function useTempWorkspace(files: Record<string, string> = {}): { readonly root: string } {
+export interface CurrentWorkspace {
+  readonly root: string;
+  /** Whether a workspace-relative path exists. */
+  exists(file: string): Promise<boolean>;
+  /** A workspace-relative file as UTF-8. */
+  read(file: string): Promise<string>;
+}
+
+export function useTempWorkspace(files: Record<string, string> = {}): CurrentWorkspace {
   let current: TempWorkspace | null = null;
   beforeEach(async () => {
     current = await makeTempWorkspace(files);
@@ -51,10 +59,18 @@ export function useTempWorkspace(files: Record<string, string> = {}): { readonly
     await current?.cleanup();
     current = null;
   });
+  const root = (): string => {
+    if (!current) throw new Error("useTempWorkspace: the workspace exists only inside a test");
+    return current.root;
+  };
   return {
     get root(): string {
-      if (!current) throw new Error("useTempWorkspace: the workspace exists only inside a test");
-      return current.root;
+      return root();
     },
+    exists: (file) => access(path.join(root(), file)).then(
+      () => true,
+      () => false,
+    ),
+    read: (file) => readFile(path.join(root(), file), "utf8"),
   };
 }

@@ -11,12 +11,6 @@ const ws = useTempWorkspace({ "a.txt": "original\n" });
 
 const coder = AGENT_SPECS.coder;
 const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });
-const exists = (file: string) =>
-  fs.access(path.join(ws.root, file)).then(
-    () => true,
-    () => false,
-  );
-const read = (file: string) => fs.readFile(path.join(ws.root, file), "utf8");
 
 describe("filePattern", () => {
   it("gives one pattern per file however its path is spelled", () => {
@@ -37,7 +31,7 @@ describe("approval middleware", () => {
     // Deny beats allow, and "auto" would otherwise run it unasked.
     const { final, outcome, events } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto", deny: ["touch forbidden*"], allow: ["touch*"] } });
     expect(outcome.stopReason).toBe("finished");
-    expect(await exists("forbidden.txt")).toBe(false);
+    expect(await ws.exists("forbidden.txt")).toBe(false);
     const result = toolMessages(final.messages)[0];
     expect(result?.status).toBe("error");
     expect(text(result)).toContain('Error: this is not allowed: This command matches the deny rule "touch forbidden*"');
@@ -53,7 +47,7 @@ describe("approval middleware", () => {
   it("refuses a built-in dangerous command even in auto mode", async () => {
     const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "rm -rf ." } }), done()] });
     const { final } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
-    expect(await read("a.txt")).toBe("original\n");
+    expect(await ws.read("a.txt")).toBe("original\n");
     expect(text(toolMessages(final.messages)[0])).toMatch(/^Error: this is not allowed: /);
   });
 
@@ -75,7 +69,7 @@ describe("approval middleware", () => {
       suggestedPattern: "echo hi >> log.txt",
     });
     expect(await h.pending()).toEqual([request]);
-    expect(await exists("log.txt")).toBe(false);
+    expect(await ws.exists("log.txt")).toBe(false);
 
     const final = await h.resume({ decision: "always", pattern: "echo hi >> log.txt" });
     expect(final.__interrupt__).toBeUndefined();
@@ -83,7 +77,7 @@ describe("approval middleware", () => {
     expect(h.outcome(final).stopReason).toBe("finished");
     expect(final.allowPatterns).toEqual(["git status", "echo hi >> log.txt"]);
     // Both ran: the second without a pause.
-    expect(await read("log.txt")).toBe("hi\nhi\n");
+    expect(await ws.read("log.txt")).toBe("hi\nhi\n");
     expect(h.outcome(final).commands.map((c) => c.exitCode)).toEqual([0, 0]);
     expect(models.seen.coder).toHaveLength(3);
   });
@@ -94,7 +88,7 @@ describe("approval middleware", () => {
     await h.start();
     expect(await h.pending()).toHaveLength(1);
     const final = await h.resume({ decision: "reject", reason: "use a temp folder instead" });
-    expect(await exists("nope.txt")).toBe(false);
+    expect(await ws.exists("nope.txt")).toBe(false);
     const result = toolMessages(final.messages)[0];
     expect(result?.status).toBe("error");
     expect(text(result)).toBe("Error: the user rejected this command: use a temp folder instead. Do not repeat it; adjust your approach to the user's reason.");
@@ -108,7 +102,7 @@ describe("approval middleware", () => {
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
     await h.start();
     const final = await h.resume({ decision: "sure" });
-    expect(await exists("nope.txt")).toBe(false);
+    expect(await ws.exists("nope.txt")).toBe(false);
     expect(text(toolMessages(final.messages)[0])).toContain("the user rejected this command: the approval answer was not understood");
   });
 
@@ -121,10 +115,10 @@ describe("approval middleware", () => {
     expect((await h.pending()).map((r) => r.subject)).toEqual(["touch one.txt"]);
     await h.resume({ decision: "approve" });
     expect((await h.pending()).map((r) => r.subject)).toEqual(["touch two.txt"]);
-    expect(await exists("one.txt")).toBe(false); // nothing runs before every call is decided
+    expect(await ws.exists("one.txt")).toBe(false); // nothing runs before every call is decided
     const final = await h.resume({ decision: "reject", reason: "only one" });
-    expect(await exists("one.txt")).toBe(true);
-    expect(await exists("two.txt")).toBe(false);
+    expect(await ws.exists("one.txt")).toBe(true);
+    expect(await ws.exists("two.txt")).toBe(false);
     expect(toolMessages(final.messages).map((m) => [m.name, m.status === "error"])).toEqual([
       ["execute_command", false],
       ["execute_command", true],
@@ -146,12 +140,12 @@ describe("approval middleware", () => {
     const request = paused.__interrupt__?.[0]?.value;
     expect(request).toMatchObject({ type: "approval", kind: "file_change", tool: "write_file", subject: "./a.txt", suggestedPattern: "file:a.txt" });
     expect(request).toHaveProperty("preview", "write ./a.txt:\n+ first\n+ ");
-    expect(await read("a.txt")).toBe("original\n");
+    expect(await ws.read("a.txt")).toBe("original\n");
 
     const final = await h.resume({ decision: "always", pattern: "file:a.txt" });
     expect(final.__interrupt__).toBeUndefined();
     expect(h.outcome(final).stopReason).toBe("finished");
-    expect(await read("a.txt")).toBe("third\n");
+    expect(await ws.read("a.txt")).toBe("third\n");
     expect(final.allowPatterns).toEqual(["file:a.txt"]);
     expect(toolMessages(final.messages).map((m) => [m.name, m.status === "error"])).toEqual([
       ["write_file", false],
@@ -170,7 +164,7 @@ describe("approval middleware", () => {
     const final = await h.resume({ decision: "always", pattern: "file:./a.txt" });
     expect(final.__interrupt__).toBeUndefined();
     expect(final.allowPatterns).toEqual(["file:a.txt"]);
-    expect(await read("a.txt")).toBe("second\n");
+    expect(await ws.read("a.txt")).toBe("second\n");
   });
 
   it("does not ask about file changes without approveFileChanges", async () => {
@@ -178,7 +172,7 @@ describe("approval middleware", () => {
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
     const final = await h.start();
     expect(final.__interrupt__).toBeUndefined();
-    expect(await read("a.txt")).toBe("new\n");
+    expect(await ws.read("a.txt")).toBe("new\n");
   });
 
   it('forceAsk turns "auto" into asking', async () => {
@@ -186,13 +180,13 @@ describe("approval middleware", () => {
     const asked = agentHarness(coder, scriptedModels({ coder: script() }), { workspace: ws.root, safety: { approval: "auto" }, deps: { forceAsk: true } });
     const paused = await asked.start();
     expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch forced.txt" });
-    expect(await exists("forced.txt")).toBe(false);
+    expect(await ws.exists("forced.txt")).toBe(false);
     await asked.resume({ decision: "approve" });
-    expect(await exists("forced.txt")).toBe(true);
+    expect(await ws.exists("forced.txt")).toBe(true);
 
     await fs.rm(path.join(ws.root, "forced.txt"));
     const unasked = await runToEnd(coder, scriptedModels({ coder: script() }), { workspace: ws.root, safety: { approval: "auto" }, deps: { forceAsk: false } });
     expect(unasked.final.__interrupt__).toBeUndefined();
-    expect(await exists("forced.txt")).toBe(true);
+    expect(await ws.exists("forced.txt")).toBe(true);
   });
 });

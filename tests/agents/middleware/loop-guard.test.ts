@@ -11,11 +11,6 @@ const ws = useTempWorkspace({ "a.txt": "original\n" });
 const coder = AGENT_SPECS.coder;
 const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });
 const readA = () => calls({ name: "read_file", args: { path: "a.txt" } });
-const exists = (file: string) =>
-  fs.access(path.join(ws.root, file)).then(
-    () => true,
-    () => false,
-  );
 
 describe("loop-guard middleware", () => {
   it("warns on the second identical call and stops the run on the third", async () => {
@@ -123,7 +118,7 @@ describe("loop-guard middleware", () => {
     expect(text(results[2])).toMatch(/^Error: not run: you repeated read_file/);
     expect(text(results[3])).toBe("Error: not run: this run was stopped (repeated read_file with the same arguments 3 times without changing anything).");
     expect(results[3]?.status).toBe("error");
-    expect(await exists("c.txt")).toBe(false);
+    expect(await ws.exists("c.txt")).toBe(false);
     expect(models.seen.coder).toHaveLength(1);
   });
 });

@@ -1,5 +1,3 @@
-import fs from "node:fs/promises";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { DEFAULT_LIMITS, DEFAULT_SAFETY } from "../../../src/core/index.js";
@@ -15,11 +13,6 @@ const ws = useTempWorkspace({ "a.txt": "original\n" });
 
 const coder = AGENT_SPECS.coder;
 const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });
-const exists = (file: string) =>
-  fs.access(path.join(ws.root, file)).then(
-    () => true,
-    () => false,
-  );
 
 describe("run settings in the run's configurable win over the run state", () => {
   it("judges a pending approval again under the configurable policy: auto runs it and the next command unasked", async () => {
@@ -33,8 +26,8 @@ describe("run settings in the run's configurable win over the run state", () => 
     const final = await h.agent.invoke(null, auto);
     expect(final.__interrupt__).toBeUndefined();
     expect(h.outcome(final).stopReason).toBe("finished");
-    expect(await exists("one.txt")).toBe(true);
-    expect(await exists("two.txt")).toBe(true);
+    expect(await ws.exists("one.txt")).toBe(true);
+    expect(await ws.exists("two.txt")).toBe(true);
     // The run state keeps its own policy: nothing was copied into it.
     expect(final.safety.approval).toBe("ask");
   });
@@ -46,7 +39,7 @@ describe("run settings in the run's configurable win over the run state", () => 
     const policy = { ...DEFAULT_SAFETY, approval: "auto", deny: ["touch forbidden*"] };
     const final = await h.agent.invoke(null, { ...h.config, configurable: { ...h.config.configurable, safety: policy } });
     expect(final.__interrupt__).toBeUndefined();
-    expect(await exists("forbidden.txt")).toBe(false);
+    expect(await ws.exists("forbidden.txt")).toBe(false);
     expect(text(toolMessages(final.messages)[0])).toContain('this is not allowed: This command matches the deny rule "touch forbidden*"');
   });
 
@@ -56,7 +49,7 @@ describe("run settings in the run's configurable win over the run state", () => 
     h.config.configurable = { ...h.config.configurable, ...{ safety: { ...DEFAULT_SAFETY, approval: "ask" } } };
     const paused = await h.start();
     expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch one.txt" });
-    expect(await exists("one.txt")).toBe(false);
+    expect(await ws.exists("one.txt")).toBe(false);
   });
 
   it("stops the run at the configurable model-call limit, not the state's", async () => {

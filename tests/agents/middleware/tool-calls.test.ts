@@ -12,11 +12,6 @@ const ws = useTempWorkspace({ "a.txt": "original\n" });
 
 const coder = AGENT_SPECS.coder;
 const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });
-const exists = (file: string) =>
-  fs.access(path.join(ws.root, file)).then(
-    () => true,
-    () => false,
-  );
 
 describe("describeCall", () => {
   it("shows the argument a watcher wants to see, clipped", () => {
@@ -36,7 +31,7 @@ describe("tool-calls middleware", () => {
     const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "b.txt", content: "x" } }), done()] });
     const { final, outcome, events } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "read-only" } });
     expect(outcome.stopReason).toBe("finished");
-    expect(await exists("b.txt")).toBe(false);
+    expect(await ws.exists("b.txt")).toBe(false);
     const result = toolMessages(final.messages)[0];
     expect(result?.status).toBe("error");
     expect(text(result)).toBe(
@@ -74,7 +69,7 @@ describe("tool-calls middleware", () => {
     const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "b.txt" } }), done()] });
     const { final, outcome, events } = await runToEnd(coder, models, { workspace: ws.root });
     expect(outcome.stopReason).toBe("finished");
-    expect(await exists("b.txt")).toBe(false);
+    expect(await ws.exists("b.txt")).toBe(false);
     const result = toolMessages(final.messages)[0];
     expect(result?.status).toBe("error");
     expect(text(result)).toMatch(/^Error: invalid arguments for write_file: /);
