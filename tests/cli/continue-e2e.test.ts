@@ -1,9 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { runCli } from "./cli-process.js";
+import { describe, expect, it } from "vitest";
+import { toolResults, type ScriptedReply, type ScriptedRequest } from "../helpers/scripted-openai-server.js";
+import { useCliSession } from "./cli-session.js";
 import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
 
 /**
@@ -12,8 +11,6 @@ import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
  * named "broken-planner" sends malformed update_plan calls, "broken-coder" malformed coder calls (and its planner gives
  * up on them); any other model plays the greet task.
  */
-let server: ScriptedServer;
-let ws: TempWorkspace;
 
 const userText = (req: ScriptedRequest) => req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
 
@@ -42,18 +39,8 @@ function script(req: ScriptedRequest): ScriptedReply {
   return greetScript(req);
 }
 
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer(script);
-  ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
-});
-afterEach(async () => {
-  await server.close();
-  await ws.cleanup();
-});
-
-function cli(args: string[]) {
-  return runCli(args, { cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
-}
+const session = useCliSession(script);
+const cli = (args: string[]) => session.cli(args);
 
 async function latest(): Promise<{ id: string; status: string; model: string }> {
   const rows = JSON.parse((await cli(["sessions", "--json"])).stdout) as { id: string; status: string; model: string }[];
@@ -69,17 +56,17 @@ describe("resume continues a session that ended failed or limit_reached", () => 
     expect(failed.stdout).toMatch(/Reason: no valid plan: the planner gave none after 3 attempts/);
     expect((await latest()).status).toBe("failed");
 
-    const before = server.requests.length;
+    const before = session.server.requests.length;
     const resumed = await cli(["resume", "--model", "good"]);
     expect(resumed.stderr).toBe("");
     expect(resumed.code).toBe(0);
-    const after = server.requests.slice(before);
+    const after = session.server.requests.slice(before);
     expect(after.every((r) => r.model === "good")).toBe(true);
     // The planner is told the session was continued, and why it had stopped.
     expect(userText(after[0]!)).toMatch(/The user continued this session after it stopped \(no valid plan: /);
     expect(resumed.stdout).toContain("Continuing after the stop (no valid plan:");
     expect(resumed.stdout).toMatch(/Done: Add greet with a test[\s\S]*Continued once with `mini-cursor resume` \(last after: no valid plan: /);
-    expect(await fs.readFile(path.join(ws.root, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
+    expect(await fs.readFile(path.join(session.root, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
     const row = await latest();
     expect(row.status).toBe("done");
     expect(row.model).toMatch(/^good /);
@@ -92,11 +79,11 @@ describe("resume continues a session that ended failed or limit_reached", () => 
     expect(failed.stdout).toContain("The coder cannot make valid tool calls.");
     expect((await latest()).status).toBe("failed");
 
-    const before = server.requests.length;
+    const before = session.server.requests.length;
     const resumed = await cli(["resume", "--model", "good"]);
     expect(resumed.stderr).toBe("");
     expect(resumed.code).toBe(0);
-    const after = server.requests.slice(before);
+    const after = session.server.requests.slice(before);
     // The planner decides again on the coder's failed report (kept unread by the stop), then the work is done.
     expect(userText(after[0]!)).toMatch(/Latest report \(s1, coder, (?:failed|incomplete)\)/);
     expect(after.filter((r) => roleOf(r) === "coder" && toolResults(r).length === 0)).toHaveLength(1);
@@ -111,11 +98,11 @@ describe("resume continues a session that ended failed or limit_reached", () => 
     expect(stopped.stdout).toMatch(/Stopped: limit reached: Add greet with a test[\s\S]*Reason: sub-agent runs: the limit of 1 runs was reached before s2/);
     expect((await latest()).status).toBe("limit_reached");
 
-    const before = server.requests.length;
+    const before = session.server.requests.length;
     const resumed = await cli(["resume"]);
     expect(resumed.stderr).toBe("");
     expect(resumed.code).toBe(0);
-    const after = server.requests.slice(before);
+    const after = session.server.requests.slice(before);
     // s2 (the review) starts at once: the first request is the reviewer's, and the coder does not run again.
     expect(roleOf(after[0]!)).toBe("reviewer");
     expect(after.some((r) => roleOf(r) === "coder")).toBe(false);

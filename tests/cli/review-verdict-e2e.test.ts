@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { runCli } from "./cli-process.js";
+import { describe, expect, it } from "vitest";
+import { type ScriptedReply, type ScriptedRequest } from "../helpers/scripted-openai-server.js";
+import { useCliSession } from "./cli-session.js";
 import { roleOf } from "./task-script.js";
 
 /**
@@ -11,8 +10,6 @@ import { roleOf } from "./task-script.js";
  * gives the verdict, for the resume that continues the stopped session. In read-only mode nothing can change, so no
  * final review is added at all.
  */
-let server: ScriptedServer;
-let ws: TempWorkspace;
 
 const userText = (req: ScriptedRequest) => req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
 
@@ -36,18 +33,8 @@ function script(req: ScriptedRequest): ScriptedReply {
   return { content: "Looks fine to me." };
 }
 
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer(script);
-  ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
-});
-afterEach(async () => {
-  await server.close();
-  await ws.cleanup();
-});
-
-function cli(args: string[]) {
-  return runCli(args, { cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
-}
+const session = useCliSession(script);
+const cli = (args: string[]) => session.cli(args);
 
 describe("an enforced final review without a verdict (built CLI)", () => {
   it("ends the session after two verdict-less reviews with a clear reason, well under the run limit; resume continues it", async () => {
@@ -57,30 +44,30 @@ describe("an enforced final review without a verdict (built CLI)", () => {
     expect(result.stdout).toMatch(/Reason: no review verdict: the reviewer ended 2 reviews in a row without a verdict \(approve or changes requested\), so the changes are unreviewed; resume gives it another review \(perhaps with another model\)$/m);
 
     // Two reviews of two calls each (prose, then prose after the one reminder); the planner three times, the coder twice.
-    const byRole = (role: string) => server.requests.filter((r) => roleOf(r) === role).length;
+    const byRole = (role: string) => session.server.requests.filter((r) => roleOf(r) === role).length;
     expect(byRole("reviewer")).toBe(4);
     expect(byRole("planner")).toBe(3);
     expect(byRole("coder")).toBe(2);
-    expect(server.requests).toHaveLength(9);
+    expect(session.server.requests).toHaveLength(9);
 
     const rows = JSON.parse((await cli(["sessions", "--json"])).stdout) as { id: string; status: string }[];
     expect(rows.map((r) => r.status)).toEqual(["failed"]);
 
     // resume gives the reviewer another review (here with a model that gives verdicts), counting from zero.
-    const before = server.requests.length;
+    const before = session.server.requests.length;
     const resumed = await cli(["resume", "--model", "good"]);
     expect(resumed.stderr).toBe("");
     expect(resumed.code).toBe(0);
     expect(resumed.stdout).toContain("Continuing after the stop (no review verdict:");
     expect(resumed.stdout).toContain("review: approve");
-    expect(server.requests.slice(before).filter((r) => roleOf(r) === "reviewer")).toHaveLength(1);
+    expect(session.server.requests.slice(before).filter((r) => roleOf(r) === "reviewer")).toHaveLength(1);
   });
 
   it("adds no final review in read-only mode, where nothing can change", async () => {
     const result = await cli(["run", "--approval", "read-only", "Add a greet(name) function"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    expect(server.requests.filter((r) => roleOf(r) === "reviewer")).toHaveLength(0);
+    expect(session.server.requests.filter((r) => roleOf(r) === "reviewer")).toHaveLength(0);
     expect(result.stdout).not.toContain("adding a final review");
   });
 });
