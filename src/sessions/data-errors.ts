@@ -5,7 +5,7 @@ import { ConfigError } from "../runtime/config-file.js";
 /** Errors that mean "this folder cannot hold our data", as opposed to a bug: the user must pick another place. */
 const UNWRITABLE = new Set(["EACCES", "EPERM", "EROFS", "ENOENT", "ENOTDIR", "EEXIST", "ENOSPC", "EDQUOT"]);
 
-const REASONS: Record<string, string> = {
+const REASONS: Readonly<Record<string, string>> = {
   EACCES: "permission denied",
   EPERM: "permission denied",
   EROFS: "read-only file system",
@@ -15,6 +15,12 @@ const REASONS: Record<string, string> = {
   ENOSPC: "no space left",
   EDQUOT: "disk quota exceeded",
 };
+
+/** Why a folder cannot be written, in words, with the code: "read-only file system, EROFS". */
+export function unwritableReason(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return code ? `${REASONS[code] ?? "cannot write"}, ${code}` : String(error);
+}
 
 /** A file-system error on the workspace's data as one configuration line (exit 2), or the error itself. */
 export function workspaceDataError(workspace: string, error: unknown): unknown {

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { unwritableReason } from "../../sessions/data-errors.js";
 import { dataDir } from "../../sessions/paths.js";
 
 export interface WorkspaceReport {
@@ -10,21 +11,6 @@ export interface WorkspaceReport {
   /** A session can create and change files here: the workspace itself and its data folder. */
   writable: boolean;
   error?: string;
-}
-
-const REASONS: Record<string, string> = {
-  EACCES: "permission denied",
-  EPERM: "permission denied",
-  EROFS: "read-only file system",
-  ENOTDIR: "a file is in the way",
-  EEXIST: "a file is in the way",
-  ENOSPC: "no space left",
-  EDQUOT: "disk quota exceeded",
-};
-
-function reason(error: unknown): string {
-  const code = (error as NodeJS.ErrnoException | null)?.code;
-  return code ? `${REASONS[code] ?? "cannot write"}, ${code}` : String(error);
 }
 
 /**
@@ -37,7 +23,7 @@ function tryWrite(dir: string): string | undefined {
   try {
     fs.writeFileSync(probe, "", { flag: "wx" });
   } catch (error) {
-    return reason(error);
+    return unwritableReason(error);
   }
   fs.rmSync(probe, { force: true });
   return undefined;
