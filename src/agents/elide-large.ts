@@ -1,5 +1,6 @@
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
+import { formatSize } from "../core/index.js";
 import { isArtifact } from "./transcript.js";
 
 /**
@@ -18,12 +19,6 @@ export function elisionLimit(budgetTokens: number): number {
 /** What the model said before a long reply was elided: enough to keep its train of thought. */
 const KEEP_REPLY_CHARS = 1_000;
 
-export function formatSize(bytes: number): string {
-  if (bytes < 1_000) return `${bytes} bytes`;
-  // Below 999.95 KB: anything above would round to "1000.0 KB".
-  if (bytes < 999_950) return `${(bytes / 1_000).toFixed(1)} KB`;
-  return `${(bytes / 1_000_000).toFixed(1)} MB`;
-}
 
 interface Elided {
   limit: number;

@@ -29,3 +29,11 @@ export function shownTask(task: string, max: number = SHOWN_TASK_CHARS): string 
   if (max < 120) return `${flat.slice(0, max - 1).trimEnd()}…`;
   return `${flat.slice(0, max).trimEnd()}… (${task.length.toLocaleString("en-US")} characters in all)`;
 }
+
+/** A size for people: "999 bytes" (or another unit below a thousand), "25.3 KB", "1.0 MB". */
+export function formatSize(n: number, unit = "bytes"): string {
+  if (n < 1_000) return `${n} ${unit}`;
+  // Below 999.95 KB: anything above would round to "1000.0 KB".
+  if (n < 999_950) return `${(n / 1_000).toFixed(1)} KB`;
+  return `${(n / 1_000_000).toFixed(1)} MB`;
+}

@@ -1,3 +1,4 @@
+import { formatSize } from "../core/text.js";
 import { systemClock, type Clock } from "../runtime/clock.js";
 
 /**
@@ -87,7 +88,7 @@ export class OutputStreamCap {
 
   /** Sends the kept tail, after a line saying how much was left out (when anything was). */
   end(): void {
-    if (this.dropped > 0) this.forward("stderr", `\n[… ${formatChars(this.dropped)} of output not shown here; the end follows]\n`);
+    if (this.dropped > 0) this.forward("stderr", `\n[… ${formatSize(this.dropped, "characters")} of output not shown here; the end follows]\n`);
     for (const { stream, chunk } of this.tail) this.forward(stream, chunk);
     this.tail = [];
     this.tailChars = 0;
@@ -112,10 +113,4 @@ export class OutputStreamCap {
     const lines = text.replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n").slice(-LIVE_TAIL_LINES);
     this.forwardTail({ lines, totalChars: this.sent + this.dropped + this.tailChars });
   }
-}
-
-function formatChars(n: number): string {
-  if (n >= 1_000_000) return `${(n / 1_000_000).toFixed(1)} MB`;
-  if (n >= 1_000) return `${(n / 1_000).toFixed(1)} kB`;
-  return `${n} characters`;
 }
