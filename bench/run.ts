@@ -18,6 +18,7 @@ console.log(`Load average (1/5/15 min) at start: ${load()}: other work on the ma
 await benchOverhead(100, 3);
 await benchSubAgentParts(200);
 await benchGrowth([10, 50, 100]);
+await (await import("./checkpoint-per-call.js")).benchCheckpointPerCall();
 benchColdStart(10, 5);
 console.log("\n4. Long-term memory");
 await benchMemoryLatency();

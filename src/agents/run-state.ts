@@ -1,6 +1,20 @@
-import { MessagesDeltaValue, StateSchema } from "@langchain/langgraph";
+import { DeltaValue, MessagesDeltaValue, StateSchema, messagesDeltaReducer } from "@langchain/langgraph";
 import { z } from "zod";
 import { DEFAULT_LIMITS, limitsOf, safetyOf, safetyPolicySchema, usageBaseSchema } from "../core/index.js";
+
+/**
+ * The transcript as per-step deltas with no periodic full copy. LangGraph's default (a snapshot of the whole list
+ * every 100 updates) makes checkpoint bytes per call grow with the run: the snapshots of a 200-call run were 1 MB,
+ * more than every result stored once. Replay on resume stays bounded without them: a run has a namespace of its own,
+ * so its walk is at most the run (capped by its model-call limit), and LangGraph still snapshots a channel after 5000
+ * supersteps (DELTA_MAX_SUPERSTEPS_SINCE_SNAPSHOT).
+ */
+export const RunMessagesValue = new DeltaValue(MessagesDeltaValue.valueSchema, {
+  inputSchema: MessagesDeltaValue.inputSchema,
+  reducer: messagesDeltaReducer,
+  snapshotFrequency: Number.MAX_SAFE_INTEGER,
+  jsonSchemaExtra: MessagesDeltaValue.jsonSchemaExtra,
+});
 
 export const runStopSchema = z.object({ kind: z.enum(["loop", "budget", "call_limit"]), detail: z.string() });
 export type RunStop = z.infer<typeof runStopSchema>;
@@ -15,8 +29,8 @@ export type Decision = z.infer<typeof decisionSchema>;
  * copied into extra channels at every step.
  */
 export const AgentRunState = new StateSchema({
-  /** Per-step deltas in checkpoints, not the whole transcript at every step. */
-  messages: MessagesDeltaValue,
+  /** Per-step deltas in checkpoints, not the whole transcript at every step (nor every 100 steps). */
+  messages: RunMessagesValue,
   workspace: z.string().default(""),
   stepId: z.string().default(""),
   safety: safetyPolicySchema.default(() => safetyPolicySchema.parse({})),
