@@ -2,15 +2,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { ConfigError, parseConfigJson } from "../runtime/config-file.js";
+import { envValue } from "./env.js";
 import { configFileSchema, type ConfigFile } from "./schema.js";
 
 export { ConfigError };
-
-/** A variable's value, trimmed; empty counts as unset (`FOO= cmd` is a common way to clear one). */
-export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
-  const value = env[name]?.trim();
-  return value ? value : undefined;
-}
+export { envValue, memoryDataDir } from "./env.js";
 
 /** `$XDG_CONFIG_HOME/mini-cursor/config.json`, default `~/.config/mini-cursor/config.json`. */
 export function userConfigPath(env: NodeJS.ProcessEnv): string {
@@ -22,15 +18,6 @@ export function userConfigPath(env: NodeJS.ProcessEnv): string {
 /** `<workspace>/mini-cursor.json`. */
 export function projectConfigPath(workspace: string): string {
   return path.join(workspace, "mini-cursor.json");
-}
-
-/** Where the local Chroma keeps its data: `$MINI_CURSOR_DATA_DIR`, else `$XDG_DATA_HOME/mini-cursor`, else `~/.local/share/mini-cursor`. */
-export function memoryDataDir(env: NodeJS.ProcessEnv): string {
-  const explicit = envValue(env, "MINI_CURSOR_DATA_DIR");
-  if (explicit) return path.resolve(explicit);
-  const xdg = envValue(env, "XDG_DATA_HOME");
-  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "mini-cursor");
-  return path.join(envValue(env, "HOME") ?? os.homedir(), ".local", "share", "mini-cursor");
 }
 
 export interface ConfigFileLayer {

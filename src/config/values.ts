@@ -1,4 +1,4 @@
-import { ConfigError } from "./sources.js";
+import { ConfigError } from "../runtime/config-file.js";
 
 /**
  * Settings given for one run, above the environment and the config files: command-line flags, or the

@@ -3,8 +3,10 @@ import type { Clock } from "../runtime/clock.js";
 import type { Embedder } from "./embeddings/types.js";
 import { extractMemories, type MemoryDraft } from "./extract.js";
 import { formatRecall } from "./format.js";
+import { listMemories, type ListFilter } from "./list.js";
 import { fromChroma, memoryId, toMetadata } from "./records.js";
-import type { MemoryHit, MemoryKind, MemoryQuery, MemoryRecord, MemoryStore, SessionOutcome } from "./types.js";
+import type { MemoryHit, MemoryQuery, MemoryRecord, MemoryStore, SessionOutcome } from "./types.js";
+import { and, kindsClause } from "./where.js";
 
 export interface ChromaMemoryOptions {
   collection: Collection;
@@ -23,17 +25,6 @@ export interface MemoryStats {
   embedder: string;
   dimension: number;
   collection: string;
-}
-
-function and(...clauses: (Where | undefined)[]): Where | undefined {
-  const present = clauses.filter((c): c is Where => c !== undefined);
-  if (present.length === 0) return undefined;
-  return present.length === 1 ? present[0] : { $and: present };
-}
-
-function kindsClause(kinds?: MemoryKind[]): Where | undefined {
-  if (!kinds || kinds.length === 0) return undefined;
-  return kinds.length === 1 ? { kind: kinds[0] ?? "note" } : { kind: { $in: kinds } };
 }
 
 /** Long-term memory in a Chroma collection: vectors from our embedder, metadata for scope and kind. */
@@ -118,13 +109,8 @@ export class ChromaMemory implements MemoryStore {
     await this.add(extractMemories(outcome), { workspace: outcome.workspace, session: outcome.sessionId });
   }
 
-  async list(filter: { workspace?: string; kind?: MemoryKind; limit: number }): Promise<MemoryRecord[]> {
-    const where = and(filter.workspace ? { workspace: filter.workspace } : undefined, kindsClause(filter.kind ? [filter.kind] : undefined));
-    const result = await this.o.collection.get({ ...(where ? { where } : {}), include: ["documents", "metadatas"] });
-    return result.ids
-      .map((id, i) => fromChroma(id, result.documents[i], result.metadatas[i]))
-      .sort((a, b) => b.updatedAt - a.updatedAt)
-      .slice(0, filter.limit);
+  async list(filter: ListFilter): Promise<MemoryRecord[]> {
+    return listMemories(this.o.collection, filter);
   }
 
   async forget(id: string): Promise<boolean> {

@@ -2,7 +2,7 @@ import { ChromaClient, type Collection } from "chromadb";
 import type { ChromaEndpoint } from "./chroma/types.js";
 import type { Embedder } from "./embeddings/types.js";
 
-export const DEFAULT_COLLECTION = "mini-cursor-memory";
+export { DEFAULT_COLLECTION } from "./types.js";
 
 /** The collection was built by another embedder: using it would compare vectors of different spaces. */
 export class EmbedderMismatchError extends Error {}

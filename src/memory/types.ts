@@ -7,6 +7,9 @@ import type { CommandRecord, Review, StopReason } from "../core/index.js";
 export const MEMORY_KINDS = ["summary", "decision", "lesson", "finding", "file", "command", "note"] as const;
 export type MemoryKind = (typeof MEMORY_KINDS)[number];
 
+/** The collection memory lives in unless MINI_CURSOR_MEMORY_COLLECTION names another. */
+export const DEFAULT_COLLECTION = "mini-cursor-memory";
+
 export interface MemoryRecord {
   id: string;
   text: string;

@@ -1,10 +1,14 @@
-import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../../config/index.js";
-import { openMemory, type MemoryRuntime } from "../../memory/open-memory.js";
-import { chromaClient, DEFAULT_COLLECTION, EmbedderMismatchError, reindexCollection } from "../../memory/collection.js";
+// Only light modules load up front: `memory list`, help and usage errors must not pay for the chromadb client,
+// embedders or zod (several times a bare node start). The other subcommands import those when they run.
+import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../../config/memory-settings.js";
+import type { ChromaMemory } from "../../memory/chroma-memory.js";
+import { readCollection } from "../../memory/chroma/rest.js";
 import { ensureChromaServer } from "../../memory/chroma/server.js";
-import { createEmbedder } from "../../memory/embeddings/index.js";
+import { hasLocalData } from "../../memory/chroma/state-file.js";
+import { ChromaUnavailableError } from "../../memory/chroma/types.js";
 import { formatHit } from "../../memory/format.js";
-import { MEMORY_KINDS, type MemoryKind } from "../../memory/types.js";
+import { listMemories, type ListFilter } from "../../memory/list.js";
+import { DEFAULT_COLLECTION, MEMORY_KINDS, type MemoryKind, type MemoryRecord } from "../../memory/types.js";
 import type { Clock } from "../../runtime/clock.js";
 import { COMMON_OPTIONS, parse, positiveInt, resolveWorkspace } from "../args.js";
 import { closest } from "../did-you-mean.js";
@@ -75,17 +79,25 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const settings = resolveMemoryStoreConfig(io.env);
 
   if (sub === "reindex") return reindex(io, json, clock, settings);
-  const handlers: Record<string, (runtime: Required<Pick<MemoryRuntime, "chroma">> & MemoryRuntime) => Promise<number>> = {
+  if (sub === "list") {
+    const filter: ListFilter = { ...(values.all ? {} : { workspace }), ...(kind ? { kind } : {}), limit: limit ?? 50 };
+    let records: MemoryRecord[];
+    try {
+      records = await listStored(settings, filter, io.env);
+    } catch (error) {
+      if (!(error instanceof ChromaUnavailableError)) throw error;
+      io.stderr.write(`mini-cursor: memory is unavailable: ${error.message}\n`);
+      return EXIT.failed;
+    }
+    const lines = records.map((r) => `${r.id}  ${new Date(r.updatedAt).toISOString().slice(0, 10)}  [${r.kind}]${values.all ? ` ${r.workspace}` : ""}  ${r.text}`);
+    write(io, json, records, records.length === 0 ? `No ${noneOf(kind)}${values.all ? "" : ` for ${workspace}`} yet.` : lines.join("\n"));
+    return EXIT.done;
+  }
+  const handlers: Record<string, (runtime: { chroma: ChromaMemory; status: string }) => Promise<number>> = {
     async search({ chroma }) {
       if (!text) throw new UsageError('missing query: mini-cursor memory search "<query>"');
       const hits = await chroma.search({ query: text, workspace, limit: limit ?? 8, scope: "all", ...(kind ? { kinds: [kind] } : {}) });
       write(io, json, hits, hits.length === 0 ? `No ${noneOf(kind)} match.` : hits.map((h) => `${h.id}  ${h.score.toFixed(2)}  ${formatHit(h)}`).join("\n"));
-      return EXIT.done;
-    },
-    async list({ chroma }) {
-      const records = await chroma.list({ ...(values.all ? {} : { workspace }), ...(kind ? { kind } : {}), limit: limit ?? 50 });
-      const lines = records.map((r) => `${r.id}  ${new Date(r.updatedAt).toISOString().slice(0, 10)}  [${r.kind}]${values.all ? ` ${r.workspace}` : ""}  ${r.text}`);
-      write(io, json, records, records.length === 0 ? `No ${noneOf(kind)}${values.all ? "" : ` for ${workspace}`} yet.` : lines.join("\n"));
       return EXIT.done;
     },
     async add({ chroma }) {
@@ -111,12 +123,13 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const handler = handlers[sub];
   if (!handler) throw new UsageError(`unknown memory command "${sub}" (search, list, add, forget, stats, reindex)`);
 
+  const [{ openMemory }, { EmbedderMismatchError }] = await Promise.all([import("../../memory/open-memory.js"), import("../../memory/collection.js")]);
   const runtime = await openMemory({ env: io.env, settings: { enabled: true, ...settings }, clock });
   try {
     const { chroma } = runtime;
     if (runtime.failure instanceof EmbedderMismatchError) throw new UsageError(runtime.status);
     if (!chroma) throw new MemoryUnavailableError(`memory is unavailable: ${runtime.status}`);
-    return await handler({ ...runtime, chroma });
+    return await handler({ chroma, status: runtime.status });
   } catch (error) {
     if (error instanceof MemoryUnavailableError) {
       io.stderr.write(`mini-cursor: ${error.message}\n`);
@@ -128,7 +141,23 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
   }
 }
 
+/**
+ * Lists memories without the chromadb client or an embedder: listing reads text and metadata, never vectors.
+ * With no CHROMA_URL and no local Chroma database yet there is nothing to list, so no server is started.
+ */
+async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env: NodeJS.ProcessEnv): Promise<MemoryRecord[]> {
+  if (!settings.chromaUrl && !hasLocalData(settings.dataDir)) return [];
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, env });
+  try {
+    const source = await readCollection(endpoint, settings.collection ?? DEFAULT_COLLECTION);
+    return source ? await listMemories(source, filter) : [];
+  } finally {
+    await endpoint.stop();
+  }
+}
+
 async function reindex(io: CliIo, json: boolean, clock: Clock, settings: MemoryStoreSettings): Promise<number> {
+  const [{ createEmbedder }, { chromaClient, reindexCollection }] = await Promise.all([import("../../memory/embeddings/index.js"), import("../../memory/collection.js")]);
   const embedder = createEmbedder(settings.embeddings);
   const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, env: io.env });
   try {

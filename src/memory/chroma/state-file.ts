@@ -28,6 +28,11 @@ export function serverPaths(dataDir: string): ServerPaths {
   };
 }
 
+/** Whether a local Chroma has ever kept data here: without its database there are no memories to list. */
+export function hasLocalData(dataDir: string): boolean {
+  return fs.existsSync(path.join(serverPaths(dataDir).chromaDir, "chroma.sqlite3"));
+}
+
 /** The state file's contents, or null when it is missing or not a valid state (a torn or foreign file). */
 export function readServerState(dataDir: string): ServerState | null {
   let raw: string;

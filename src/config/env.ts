@@ -1,0 +1,19 @@
+import os from "node:os";
+import path from "node:path";
+
+/* Environment-only lookups with no schema behind them, so the commands that need just these (e.g. `memory list`) load no zod. */
+
+/** A variable's value, trimmed; empty counts as unset (`FOO= cmd` is a common way to clear one). */
+export function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value ? value : undefined;
+}
+
+/** Where the local Chroma keeps its data: `$MINI_CURSOR_DATA_DIR`, else `$XDG_DATA_HOME/mini-cursor`, else `~/.local/share/mini-cursor`. */
+export function memoryDataDir(env: NodeJS.ProcessEnv): string {
+  const explicit = envValue(env, "MINI_CURSOR_DATA_DIR");
+  if (explicit) return path.resolve(explicit);
+  const xdg = envValue(env, "XDG_DATA_HOME");
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "mini-cursor");
+  return path.join(envValue(env, "HOME") ?? os.homedir(), ".local", "share", "mini-cursor");
+}

@@ -1,0 +1,69 @@
+import { ConfigError } from "../runtime/config-file.js";
+import { envValue, memoryDataDir } from "./env.js";
+import { httpUrl } from "./values.js";
+
+/* Memory settings come from the environment alone; kept apart from the file schema so `memory list` loads no zod. */
+
+export type EmbeddingSettings =
+  | { kind: "local" }
+  /** Any OpenAI-compatible `/embeddings` endpoint; no base URL means OpenAI's. */
+  | { kind: "openai"; model: string; baseUrl?: string; apiKey: string };
+
+/** Where memory lives and how it embeds; used whenever memory is on. */
+export interface MemoryStoreSettings {
+  /** A running Chroma server to use instead of starting one. */
+  chromaUrl?: string;
+  /** Where a local Chroma keeps its data. */
+  dataDir: string;
+  /** Collection name; the memory module's default when absent. */
+  collection?: string;
+  embeddings: EmbeddingSettings;
+}
+
+export type MemorySettings = { enabled: false; reason: string } | ({ enabled: true } & MemoryStoreSettings);
+
+const EMBEDDER_KINDS = ["local", "openai"] as const;
+
+/** The memory embedder: MINI_CURSOR_EMBEDDINGS and friends (environment only). */
+export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv): EmbeddingSettings {
+  const raw = envValue(env, "MINI_CURSOR_EMBEDDINGS") ?? "local";
+  const kind = raw.toLowerCase();
+  if (kind === "local") return { kind: "local" };
+  if (kind !== "openai") throw new ConfigError(`MINI_CURSOR_EMBEDDINGS must be one of ${EMBEDDER_KINDS.join(", ")}, got "${raw}"`);
+  const model = envValue(env, "MINI_CURSOR_EMBEDDING_MODEL");
+  if (!model) {
+    throw new ConfigError(
+      "MINI_CURSOR_EMBEDDINGS=openai needs MINI_CURSOR_EMBEDDING_MODEL, e.g. text-embedding-3-small (OpenAI) or nomic-embed-text (Ollama)",
+    );
+  }
+  const ownUrl = envValue(env, "MINI_CURSOR_EMBEDDING_BASE_URL");
+  const chatUrl = envValue(env, "OPENAI_BASE_URL");
+  const baseUrl = ownUrl ? httpUrl(ownUrl, "MINI_CURSOR_EMBEDDING_BASE_URL") : chatUrl ? httpUrl(chatUrl, "OPENAI_BASE_URL") : undefined;
+  const apiKey = envValue(env, "MINI_CURSOR_EMBEDDING_API_KEY") ?? envValue(env, "OPENAI_API_KEY");
+  if (!apiKey && !baseUrl) {
+    throw new ConfigError(
+      "MINI_CURSOR_EMBEDDINGS=openai without a base URL uses OpenAI's endpoint, which needs MINI_CURSOR_EMBEDDING_API_KEY or " +
+        "OPENAI_API_KEY; for a local server set MINI_CURSOR_EMBEDDING_BASE_URL (e.g. http://127.0.0.1:11434/v1)",
+    );
+  }
+  // Local servers (Ollama, vLLM, llama.cpp) accept any key but the Authorization header still needs one.
+  return { kind: "openai", model, ...(baseUrl ? { baseUrl } : {}), apiKey: apiKey ?? "not-needed" };
+}
+
+/** Where memory lives and how it embeds (environment only): CHROMA_URL, MINI_CURSOR_DATA_DIR, the collection, the embedder. */
+export function resolveMemoryStoreConfig(env: NodeJS.ProcessEnv): MemoryStoreSettings {
+  const chromaUrl = envValue(env, "CHROMA_URL");
+  const collection = envValue(env, "MINI_CURSOR_MEMORY_COLLECTION");
+  return {
+    ...(chromaUrl ? { chromaUrl: httpUrl(chromaUrl, "CHROMA_URL") } : {}),
+    dataDir: memoryDataDir(env),
+    ...(collection ? { collection } : {}),
+    embeddings: resolveEmbeddingConfig(env),
+  };
+}
+
+/** Long-term memory of a session: off with MINI_CURSOR_MEMORY=off (then nothing else is checked), else the store settings. */
+export function resolveMemoryConfig(env: NodeJS.ProcessEnv): MemorySettings {
+  if (envValue(env, "MINI_CURSOR_MEMORY") === "off") return { enabled: false, reason: "memory is disabled (MINI_CURSOR_MEMORY=off)" };
+  return { enabled: true, ...resolveMemoryStoreConfig(env) };
+}

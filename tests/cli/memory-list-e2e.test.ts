@@ -1,0 +1,78 @@
+import fs from "node:fs";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { takeLease } from "../../src/memory/chroma/leases.js";
+import { chromaServerPids, startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { moduleTrace } from "../helpers/module-trace.js";
+import { runCli } from "./cli-process.js";
+
+/**
+ * `memory list` starts fast: it reads rows over plain HTTP without the chromadb client, embedders or zod, reuses a
+ * running server, and starts none at all when there is no memory data yet.
+ */
+
+const HEAVY = /\/node_modules\/(chromadb|zod|@langchain)\//;
+
+describe("memory list", () => {
+  let base = "";
+  let dataDir = "";
+  let workspace = "";
+  let chroma: TestChroma | null = null;
+
+  beforeEach(async () => {
+    base = await realpath(await mkdtemp(path.join(os.tmpdir(), "mc-memory-list-")));
+    dataDir = path.join(base, "data");
+    workspace = path.join(base, "ws");
+    fs.mkdirSync(workspace);
+  });
+  afterEach(async () => {
+    await chroma?.stop();
+    chroma = null;
+    for (const pid of chromaServerPids(dataDir)) process.kill(pid, "SIGKILL");
+    await rm(base, { recursive: true, force: true });
+  });
+
+  it("says there are no memories without starting Chroma when the data dir has no memory data yet", async () => {
+    const trace = moduleTrace(base, "empty");
+    const result = await runCli(["memory", "list"], { cwd: workspace, env: { MINI_CURSOR_DATA_DIR: dataDir, ...trace.env } });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe(`No memories for ${workspace} yet.\n`);
+    // Nothing started and nothing written: no server process, no state file, not even the data dir.
+    expect(chromaServerPids(dataDir)).toEqual([]);
+    expect(fs.existsSync(dataDir)).toBe(false);
+    expect(trace.modules().some((m) => m.endsWith("/dist/cli/commands/memory.js"))).toBe(true);
+    expect(trace.modules().filter((m) => HEAVY.test(m))).toEqual([]);
+  });
+
+  it("lists from the server another process keeps running, leaves it running, and loads no chromadb client", async () => {
+    chroma = await startTestChroma(dataDir);
+    // Held like a running session holds it: the last process to let go of a local server stops it.
+    takeLease(dataDir);
+    const env = { MINI_CURSOR_DATA_DIR: dataDir };
+    const added = await runCli(["memory", "add", "--workspace", workspace, "--kind", "lesson", "Run the migrations before the tests"], { cwd: base, env });
+    expect(added.code).toBe(0);
+    const pidsBefore = chromaServerPids(dataDir);
+    expect(pidsBefore).toHaveLength(1);
+
+    const trace = moduleTrace(base, "running");
+    const result = await runCli(["memory", "list", "--workspace", workspace], { cwd: base, env: { ...env, ...trace.env } });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^m-[0-9a-f]{16} {2}\d{4}-\d\d-\d\d {2}\[lesson\] {2}Run the migrations before the tests\n$/);
+    expect(chromaServerPids(dataDir)).toEqual(pidsBefore);
+    expect(trace.modules().some((m) => m.endsWith("/dist/memory/chroma/rest.js"))).toBe(true);
+    expect(trace.modules().filter((m) => HEAVY.test(m))).toEqual([]);
+
+    const json = await runCli(["memory", "list", "--all", "--json"], { cwd: base, env });
+    expect(JSON.parse(json.stdout)).toMatchObject([{ kind: "lesson", workspace, text: "Run the migrations before the tests" }]);
+  });
+
+  it("says memory is unavailable, in one line, when CHROMA_URL does not answer", async () => {
+    const result = await runCli(["memory", "list"], { cwd: workspace, env: { MINI_CURSOR_DATA_DIR: dataDir, CHROMA_URL: "http://127.0.0.1:9" } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe("mini-cursor: memory is unavailable: Chroma at http://127.0.0.1:9 is unreachable (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)\n");
+  });
+});
