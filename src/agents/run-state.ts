@@ -16,6 +16,15 @@ export const RunMessagesValue = new DeltaValue(MessagesDeltaValue.valueSchema, {
   jsonSchemaExtra: MessagesDeltaValue.jsonSchemaExtra,
 });
 
+/**
+ * A run input that does not change during the run (workspace, settings, the usage before it). SqliteSaver stores
+ * every plain channel in every checkpoint (about 700 bytes a step for these); as a delta channel it is stored once,
+ * with the write that set it, and read back by the same replay as the transcript. The last write wins.
+ */
+function runInput<T>(schema: z.ZodType<T>) {
+  return new DeltaValue(schema, { reducer: (current: T, writes: T[]) => (writes.length > 0 ? (writes[writes.length - 1] as T) : current), snapshotFrequency: Number.MAX_SAFE_INTEGER });
+}
+
 export const runStopSchema = z.object({ kind: z.enum(["loop", "budget", "call_limit"]), detail: z.string() });
 export type RunStop = z.infer<typeof runStopSchema>;
 
@@ -31,15 +40,15 @@ export type Decision = z.infer<typeof decisionSchema>;
 export const AgentRunState = new StateSchema({
   /** Per-step deltas in checkpoints, not the whole transcript at every step (nor every 100 steps). */
   messages: RunMessagesValue,
-  workspace: z.string().default(""),
-  stepId: z.string().default(""),
-  safety: safetyPolicySchema.default(() => safetyPolicySchema.parse({})),
+  workspace: runInput(z.string().default("")),
+  stepId: runInput(z.string().default("")),
+  safety: runInput(safetyPolicySchema.default(() => safetyPolicySchema.parse({}))),
   /** "Always" patterns granted in this session; the approval gate adds new ones. */
   allowPatterns: z.array(z.string()).default(() => []),
-  maxModelCalls: z.number().default(30),
-  maxPromptTokens: z.number().default(32_000),
+  maxModelCalls: runInput(z.number().default(30)),
+  maxPromptTokens: runInput(z.number().default(32_000)),
   /** Session usage before this run, summed (small: it is in every checkpoint of the run), for the budget and totals. */
-  usageBase: usageBaseSchema.default(() => usageBaseSchema.parse({})),
+  usageBase: runInput(usageBaseSchema.default(() => usageBaseSchema.parse({}))),
   /** The approval gate's verdict per tool call id of the newest model reply. */
   decisions: z.record(z.string(), decisionSchema).default(() => ({})),
   /** Why the run was stopped early: the loop guard, the session budget or the model-call limit. */
