@@ -45,7 +45,7 @@ export function raiseBudget(stored: Budget, flags: Budget): Budget {
 }
 
 /** A cost budget cannot be kept without a price for every model the session uses: say so before starting. */
-export function requirePricesForCostBudget(budget: Budget, prices: PriceTable, models: ModelProvider): void {
+export function requirePricesForCostBudget(budget: Budget, prices: PriceTable, models: Pick<ModelProvider, "describe">): void {
   if (budget.usd === undefined) return;
   const unpriced = [...new Set(MODEL_ROLES.map((role) => models.describe(role)))].filter((model) => !findPrice(model, prices));
   if (unpriced.length > 0) {

@@ -6,24 +6,29 @@ import { safetyPolicyFrom } from "../safety/config.js";
 import type { SafetyPolicy } from "../core/index.js";
 import { setupModels, type ModelSetup } from "./model-setup.js";
 
-/** What `run` and `resume` need from the configuration. */
-export interface SessionConfig {
+/** The settings of a session, resolved without loading the model client. */
+export interface ResolvedSessionConfig {
   config: ResolvedConfig;
-  models: ModelSetup;
   safety: SafetyPolicy;
   prices: PriceTable;
+}
+
+/** What `run` and `resume` need from the configuration. */
+export interface SessionConfig extends ResolvedSessionConfig {
+  models: ModelSetup;
 }
 
 /**
  * Resolves every setting once (src/config: flags > environment > mini-cursor.json > user config > defaults),
  * asking a local Ollama only when no endpoint is configured. A ConfigError becomes exit 2 in main.ts.
  */
-export async function setupSessionConfig(flags: ConfigFlags, workspace: string, env: NodeJS.ProcessEnv): Promise<SessionConfig> {
+export async function resolveSessionConfig(flags: ConfigFlags, workspace: string, env: NodeJS.ProcessEnv): Promise<ResolvedSessionConfig> {
   const config = await resolveConfig({ flags, env, workspace, probeOllama: (url) => probeOllama(url) });
-  return {
-    config,
-    models: setupModels(config.model),
-    safety: safetyPolicyFrom(config.safety),
-    prices: priceTableFor(config.prices, config.model.baseUrl),
-  };
+  return { config, safety: safetyPolicyFrom(config.safety), prices: priceTableFor(config.prices, config.model.baseUrl) };
+}
+
+/** The settings and the models built from them. */
+export async function setupSessionConfig(flags: ConfigFlags, workspace: string, env: NodeJS.ProcessEnv): Promise<SessionConfig> {
+  const resolved = await resolveSessionConfig(flags, workspace, env);
+  return { ...resolved, models: await setupModels(resolved.config.model) };
 }

@@ -1,12 +1,14 @@
 import type { ModelSettings } from "../config/index.js";
-import { createOpenAICompatibleProvider, type ModelProvider } from "../models/chat-model.js";
+import type { ModelProvider } from "../models/chat-model.js";
 
 export interface ModelSetup {
   settings: ModelSettings;
   provider: ModelProvider;
 }
 
-export function setupModels(settings: ModelSettings): ModelSetup {
+/** Loads the model client (LangChain's OpenAI package, a good part of start-up) only when a session needs it. */
+export async function setupModels(settings: ModelSettings): Promise<ModelSetup> {
+  const { createOpenAICompatibleProvider } = await import("../models/chat-model.js");
   return { settings, provider: createOpenAICompatibleProvider(settings) };
 }
 

@@ -1,13 +1,11 @@
-import os from "node:os";
 import { Command } from "@langchain/langgraph";
 import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { type ApprovalRequest, describeStop, shownTask, type EventSink, isApprovalRequest, isBudgetStop, type Limits, type SafetyPolicy } from "../core/index.js";
+import { type ApprovalRequest, describeStop, shownTask, type EventSink, type ProgressEvent, isApprovalRequest, isBudgetStop, type Limits, type SafetyPolicy } from "../core/index.js";
 import type { ApprovalPrompter } from "./approval-prompt.js";
-import { ShadowStore, UndoRecorder } from "../undo/index.js";
-import { selectSandbox } from "../sandbox/index.js";
-import { resolveSandboxConfig, type MemorySettings } from "../config/index.js";
+import type { MemorySettings } from "../config/index.js";
+import type { MemoryRuntime } from "../memory/open-memory.js";
 import type { Budget } from "../cost/budget.js";
 import { budgetHint } from "../graph/budget-resume.js";
 import { planContinuation } from "../graph/continue-session.js";
@@ -15,7 +13,6 @@ import type { PriceTable } from "../cost/prices.js";
 import { summarizeUsage } from "../cost/usage.js";
 import { renderFinalReport } from "../graph/report.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
-import { openMemory } from "../memory/open-memory.js";
 import type { Clock } from "../runtime/clock.js";
 import { killActiveCommands } from "../tools/active-commands.js";
 import { errorLine } from "../models/model-errors.js";
@@ -24,6 +21,7 @@ import { SessionLock } from "../sessions/session-lock.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
 import type { ModelSetup } from "./model-setup.js";
 import { resumeCommandFor } from "./resume-hint.js";
+import { startSessionServices, type SessionServices } from "./session-services.js";
 
 export interface SessionRunOptions {
   sessionId: string;
@@ -50,6 +48,8 @@ export interface SessionRunOptions {
   continueStopped?: boolean;
   /** Where the person runs the CLI: the resume hints printed must work from there (the process's by default). */
   cwd?: string;
+  /** Undo, memory and sandbox, when the command started them early (src/cli/session-services.ts); else started here. */
+  services?: SessionServices;
 }
 
 /**
@@ -79,18 +79,17 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const { sessions } = o.database;
-  // Undo: the workspace as it was before this session first changed it (a resumed session keeps its first).
-  const undo = new UndoRecorder(ShadowStore.open(o.workspace, { env: o.env, clock: o.clock }), o.sessionId, (message) =>
-    o.printer.emit({ type: "notice", level: "warn", message: `Undo: ${message}` }),
-  );
-  await undo.before();
-  const memory = await openMemory({
-    env: o.env,
-    settings: o.memory,
-    clock: o.clock,
-    onOff: (reason) => o.printer.emit({ type: "notice", level: "warn", message: `Memory is off from now on: ${reason}` }),
-  });
-  const sandboxStatus = await selectSandbox(resolveSandboxConfig(o.env), o.env.HOME || os.homedir());
+  // Undo (the workspace as it was before this session first changed it; a resumed session keeps its first), memory
+  // and the sandbox probe run in child processes alongside the first planner call; each is awaited where it is used.
+  const services = o.services ?? startSessionServices({ workspace: o.workspace, sessionId: o.sessionId, env: o.env, clock: o.clock, memory: o.memory, events: o.printer });
+  services.handOver();
+  const { undo, memory } = services;
+  let finished = false;
+  const finish = (event: Extract<ProgressEvent, { type: "session_finished" }>) => {
+    finished = true;
+    o.printer.emit(event);
+  };
+  const sandboxStatus = await services.sandbox;
   const sandboxed = sandboxStatus.kind === "bubblewrap";
   const graph = compileGraph(
     wireGraphDeps({
@@ -98,9 +97,13 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       modelSettings: o.models.settings,
       prices: o.prices,
       events: o.printer,
-      memory: memory.store,
+      memory,
       sandbox: sandboxStatus,
       commandTimeoutMs: o.commandTimeoutMs,
+      // No tool runs before the baseline exists.
+      beforeStep: async () => {
+        await undo.before();
+      },
       afterStep: async () => {
         await undo.after();
       },
@@ -118,11 +121,15 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: shownTask(o.task), workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
   const explicitlyOff = !o.memory.enabled;
-  o.printer.emit(
-    memory.store.enabled || explicitlyOff
-      ? { type: "notice", level: "info", message: `Memory: ${memory.status}` }
-      : { type: "notice", level: "warn", message: `Memory is off: ${memory.status}. The session goes on without it.` },
-  );
+  const sayMemory = (opened: MemoryRuntime) =>
+    o.printer.emit(
+      opened.store.enabled || explicitlyOff
+        ? { type: "notice", level: "info", message: `Memory: ${opened.status}` }
+        : { type: "notice", level: "warn", message: `Memory is off: ${opened.status}. The session goes on without it.` },
+    );
+  // Said now when memory is open (usually), else when it is: a Chroma start still under way holds nothing up.
+  if (memory.opened) sayMemory(memory.opened);
+  else void services.memoryOpened.then((opened) => finished || sayMemory(opened));
   o.printer.emit(
     sandboxed
       ? { type: "notice", level: "info", message: `Sandbox: bubblewrap${sandboxStatus.version ? ` ${sandboxStatus.version}` : ""} (commands see a read-only system, write only the workspace, no network unless allowed)` }
@@ -161,7 +168,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         if (answer === "interrupted") o.prompter.close();
         sessions.update(o.sessionId, { status: "awaiting_approval" });
         o.printer.emit({ type: "approval_answered", decision: "pending", detail: answer === "interrupted" ? "interrupted" : "no answer (stdin closed)" });
-        o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
+        finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
         return EXIT.interrupted;
       }
       o.printer.emit({ type: "approval_answered", decision: answer.decision, detail: answer.decision === "reject" ? answer.reason : answer.decision === "always" ? answer.pattern : "" });
@@ -173,18 +180,18 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     sessions.update(o.sessionId, { status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
     let report = state.finalReport || renderFinalReport(state, o.prices);
     if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(o.sessionId, state.stop, usage, resumeCommand)}`;
-    o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
+    finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {
     await recordProgress(graph, config, o);
     if (interrupted) {
-      o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
+      finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
       return EXIT.interrupted;
     }
     const { settings } = o.models;
     const line = errorLine(error, { endpoint: settings.baseUrl ?? "https://api.openai.com/v1", model: settings.model, attempts: settings.maxRetries + 1, timeoutMs: settings.timeoutMs });
     o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${line}` });
-    o.printer.emit({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
+    finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
     return EXIT.failed;
   } finally {
     process.off("SIGINT", onSignal);

@@ -21,6 +21,8 @@ export interface GraphDeps {
   callTimeoutMs?: number;
   /** No real sandbox for commands: "auto" approval is treated as "ask". */
   forceAsk?: boolean;
+  /** Awaited before every sub-agent run, so its tools start only then (e.g. once the undo baseline exists); must not throw. */
+  beforeStep?: () => Promise<void>;
   /** Called after every sub-agent run (e.g. to snapshot the workspace for undo); must not throw. */
   afterStep?: () => Promise<void>;
   /** Prices for the cost shown and for a cost budget (default: the built-in table, src/cost/prices.ts). */

@@ -1,10 +1,23 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { logger } from "../runtime/logger.js";
 import type { MemoryRuntime } from "./open-memory.js";
 import type { MemoryHit, MemoryQuery, MemoryStore, SessionOutcome } from "./types.js";
 
+export interface LazyMemoryOptions {
+  /**
+   * How long a recall waits for memory that is still opening before it answers with no memories (a CLI session
+   * opens memory alongside its first planner call, which must not wait for a slow Chroma start). Absent: it waits
+   * until memory is open, as search and remember always do.
+   */
+  recallWaitMs?: number;
+  /** The caller tells the user itself whether memory opened (the CLI's notices); else a failure is logged. */
+  reportsStatus?: boolean;
+}
+
 /**
- * Memory for a long-lived server (Studio's dev server): Chroma is started (or reached) on the first use, not when
- * the graph is loaded, and a failure to open leaves memory off with one warning, like a CLI session without it.
+ * Memory opened on demand or in the background: Chroma is started (or reached) on the first use, or from
+ * `begin()` while other work goes on, and a failure to open leaves memory off with one warning, like a
+ * session without it. Studio's dev server opens it on first use; a CLI session begins opening it at start-up.
  */
 export class LazyMemory implements MemoryStore {
   private opening: Promise<MemoryRuntime> | null = null;
@@ -14,24 +27,46 @@ export class LazyMemory implements MemoryStore {
     /** Whether memory is on in the settings; the tool and recall are offered only then. */
     private readonly configured: boolean,
     private readonly open: () => Promise<MemoryRuntime>,
+    private readonly options: LazyMemoryOptions = {},
   ) {}
 
+  /** While memory is still opening it counts as on (its tool is offered); a search then waits for it. */
   get enabled(): boolean {
     return this.configured && (this.runtime === null || this.runtime.store.enabled);
   }
 
-  private async store(): Promise<MemoryStore> {
-    if (!this.configured) return this.runtime?.store ?? { enabled: false, recall: async () => [], search: async () => [], remember: async () => undefined };
+  /** Memory as opened, once it is (open or known to be off); null before. */
+  get opened(): MemoryRuntime | null {
+    return this.runtime;
+  }
+
+  /** Starts opening now (idempotent); resolves once memory is open or known to be off. */
+  begin(): Promise<MemoryRuntime> {
     this.opening ??= this.open().then((runtime) => {
       this.runtime = runtime;
-      if (!runtime.store.enabled) logger.warn(`memory is off: ${runtime.status}`);
+      if (!runtime.store.enabled && !this.options.reportsStatus) logger.warn(`memory is off: ${runtime.status}`);
       return runtime;
     });
-    return (await this.opening).store;
+    return this.opening;
+  }
+
+  private async store(): Promise<MemoryStore> {
+    if (!this.configured) return this.runtime?.store ?? { enabled: false, recall: async () => [], search: async () => [], remember: async () => undefined };
+    return (await this.begin()).store;
   }
 
   async recall(query: { task: string; workspace: string; limit: number }): Promise<string[]> {
-    return (await this.store()).recall(query);
+    const waitMs = this.options.recallWaitMs;
+    if (waitMs === undefined || this.runtime !== null || !this.configured) return (await this.store()).recall(query);
+    const abort = new AbortController();
+    const late = sleep(waitMs, null, { signal: abort.signal }).catch(() => null);
+    const store = await Promise.race([this.store(), late]);
+    abort.abort();
+    if (store === null) {
+      logger.debug(`memory: not open after ${waitMs} ms; this recall goes on without memories`);
+      return [];
+    }
+    return store.recall(query);
   }
 
   async search(query: MemoryQuery): Promise<MemoryHit[]> {
@@ -42,7 +77,7 @@ export class LazyMemory implements MemoryStore {
     return (await this.store()).remember(outcome);
   }
 
-  /** Stops the Chroma server if it was started for this process. */
+  /** Stops the Chroma server if it was started for this process (waiting for a start still under way). */
   async close(): Promise<void> {
     if (this.opening) await (await this.opening).close();
   }

@@ -1,9 +1,8 @@
 import { resolveMemoryConfig, type MemorySettings } from "../config/index.js";
 import type { Clock } from "../runtime/clock.js";
-import { ChromaMemory } from "./chroma-memory.js";
+import type { ChromaMemory } from "./chroma-memory.js";
 import { ensureChromaServer } from "./chroma/server.js";
 import type { ChromaEndpoint } from "./chroma/types.js";
-import { chromaClient, DEFAULT_COLLECTION, openCollection } from "./collection.js";
 import { createEmbedder } from "./embeddings/index.js";
 import { ResilientMemory } from "./resilient.js";
 import { memoryOff, type MemoryStore } from "./types.js";
@@ -43,7 +42,11 @@ export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
     const settings = o.settings ?? resolveMemoryConfig(o.env);
     if (!settings.enabled) return off(settings.reason);
     const embedder = createEmbedder(settings.embeddings);
+    // The Chroma client is loaded only when memory is on, while the server starts (a child process).
+    const modules = Promise.all([import("./collection.js"), import("./chroma-memory.js")]);
+    modules.catch(() => undefined);
     endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, env: o.env });
+    const [{ chromaClient, DEFAULT_COLLECTION, openCollection }, { ChromaMemory }] = await modules;
     const name = settings.collection ?? DEFAULT_COLLECTION;
     const collection = await openCollection(chromaClient(endpoint), name, embedder);
     const chroma = new ChromaMemory({ collection, embedder, clock: o.clock });

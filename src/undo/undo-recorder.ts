@@ -7,6 +7,7 @@ import type { ShadowStore } from "./shadow-store.js";
  */
 export class UndoRecorder {
   private off = false;
+  private baseline: Promise<boolean> | null = null;
 
   constructor(
     private readonly store: ShadowStore,
@@ -14,13 +15,18 @@ export class UndoRecorder {
     private readonly onProblem: (message: string) => void,
   ) {}
 
-  /** Baseline, before the session's first tool call; a no-op for a resumed session. False when recording is off. */
+  /**
+   * Baseline, before the session's first tool call; a no-op for a resumed session. False when recording is off.
+   * Taken once: later calls wait for the same snapshot, so it can start early and be awaited where tools begin.
+   */
   before(): Promise<boolean> {
-    return this.attempt(() => this.store.snapshotBefore(this.sessionId));
+    return (this.baseline ??= this.attempt(() => this.store.snapshotBefore(this.sessionId)));
   }
 
   /** The session's result so far: after each step that wrote files or ran commands, and at the end. */
-  after(): Promise<boolean> {
+  async after(): Promise<boolean> {
+    // An "after" must never precede its baseline: it would become the baseline's content.
+    if (this.baseline) await this.baseline;
     return this.attempt(() => this.store.snapshotAfter(this.sessionId));
   }
 

@@ -17,6 +17,7 @@ export interface WiringInput {
   /** What selectSandbox found: commands run in bubblewrap, or (without it) every command needs approval. */
   sandbox: SandboxStatus;
   commandTimeoutMs?: number;
+  beforeStep?: () => Promise<void>;
   afterStep?: () => Promise<void>;
   /** Settings a run takes from its own configuration (Studio), when its input does not set them. */
   runSettings?: RunSettings;
@@ -40,6 +41,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
     forceAsk: !sandboxed,
     ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),
     prices: o.prices,
+    ...(o.beforeStep ? { beforeStep: o.beforeStep } : {}),
     ...(o.afterStep ? { afterStep: o.afterStep } : {}),
     ...(o.runSettings ? { runSettings: o.runSettings } : {}),
   };

@@ -1,16 +1,16 @@
 import { DEFAULT_LIMITS, type Limits } from "../../core/index.js";
+import { modelFor } from "../../models/config.js";
 import type { Clock } from "../../runtime/clock.js";
-import { openSessionDatabase } from "../../sessions/database.js";
 import { newSessionId } from "../../sessions/session-id.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { BUDGET_OPTIONS, parseBudgetFlags, requirePricesForCostBudget } from "../budget-setup.js";
-import { setupSessionConfig } from "../config-setup.js";
+import { resolveSessionConfig } from "../config-setup.js";
 import { EXIT } from "../exit-codes.js";
 import { RUN_HELP } from "../help.js";
-import { describeModels } from "../model-setup.js";
+import { describeModels, setupModels } from "../model-setup.js";
 import { makePrinter, type CliIo } from "../io.js";
-import { runSession } from "../session-runner.js";
+import { startSessionServices } from "../session-services.js";
 import { commandTimeoutFlag, DEFAULT_COMMAND_TIMEOUT_MS, limitFlags, SETTING_OPTIONS, type StoredRunOptions } from "../session-settings.js";
 import { makePrompter } from "../safety-setup.js";
 import { taskFrom } from "../task-input.js";
@@ -24,6 +24,11 @@ const RUN_OPTIONS = {
   ...BUDGET_OPTIONS,
 } as const;
 
+/**
+ * Validates everything that can be validated without LangGraph, then starts the session's child processes (undo
+ * baseline, Chroma, sandbox probe) and only then loads LangGraph, the model client and SQLite checkpoints: the
+ * child processes work while this process loads (src/cli/session-services.ts).
+ */
 export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
   const { values, positionals } = parse(argv, RUN_OPTIONS);
   if (values.help) {
@@ -35,7 +40,7 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   const commandTimeoutMs = commandTimeoutFlag(values) ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const budget = parseBudgetFlags(values);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
-  const { config, models, safety, prices } = await setupSessionConfig(
+  const { config, safety, prices } = await resolveSessionConfig(
     {
       model: values.model,
       baseUrl: values["base-url"],
@@ -53,39 +58,56 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     // The flag, else MINI_CURSOR_CONTEXT_BUDGET (src/config), else the default.
     maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens,
   };
-  requirePricesForCostBudget(budget, prices, models.provider);
+  requirePricesForCostBudget(budget, prices, { describe: (role) => modelFor(config.model, role) });
   const printer = makePrinter(values.json ?? false, io, clock);
-  const modelLabel = describeModels(models.settings);
+  const modelLabel = describeModels(config.model);
 
   // One running session per workspace (src/sessions/workspace-lock.ts), held until this process ends the session.
   const workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
-  const database = openSessionDatabase(workspace, clock);
+  const sessionId = newSessionId(clock);
+  const services = startSessionServices({ workspace, sessionId, env: io.env, clock, memory: config.memory, events: printer, stderr: io.stderr });
+  let handedOver = false;
   try {
-    const sessionId = newSessionId(clock);
-    const stored: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
-    database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored) });
-    return await runSession({
-      sessionId,
-      workspace,
-      task,
-      limits,
-      commandTimeoutMs,
-      fresh: true,
-      resumed: false,
-      models,
-      modelLabel,
-      database,
-      printer,
-      clock,
-      env: io.env,
-      safety,
-      prompter: makePrompter(io, values.json ?? false),
-      prices,
-      memory: config.memory,
-      budget,
-    });
+    const [models, { openSessionDatabase }, { runSession }] = await Promise.all([
+      setupModels(config.model),
+      import("../../sessions/database.js"),
+      import("../session-runner.js"),
+    ]);
+    const database = openSessionDatabase(workspace, clock);
+    try {
+      const stored: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
+      database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored) });
+      handedOver = true;
+      return await runSession({
+        sessionId,
+        workspace,
+        task,
+        limits,
+        commandTimeoutMs,
+        fresh: true,
+        resumed: false,
+        models,
+        modelLabel,
+        database,
+        printer,
+        clock,
+        env: io.env,
+        safety,
+        prompter: makePrompter(io, values.json ?? false),
+        prices,
+        memory: config.memory,
+        budget,
+        services,
+      });
+    } finally {
+      database.close();
+    }
   } finally {
-    database.close();
+    // The runner stops what it was given; before it took over, nothing may be left running (Chroma).
+    if (!handedOver) {
+      services.handOver();
+      await services.close();
+    }
     workspaceLock.release();
   }
 }

@@ -53,6 +53,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     // here, so this node can run again after an approval without doing either twice. Computed here only as a fallback.
     const startOf = async (s: typeof step): Promise<string> =>
       state.stepStart?.stepId === s.id ? state.stepStart.context : projectContext(state.workspace);
+    await deps.beforeStep?.();
     const final = await agent.invoke(
       {
         messages: [

@@ -1,0 +1,85 @@
+import os from "node:os";
+import { resolveSandboxConfig, type MemorySettings } from "../config/index.js";
+import type { EventSink } from "../core/index.js";
+import { LazyMemory } from "../memory/lazy-memory.js";
+import { openMemory, type MemoryRuntime } from "../memory/open-memory.js";
+import type { Clock } from "../runtime/clock.js";
+import { selectSandbox } from "../sandbox/index.js";
+import type { SandboxStatus } from "../sandbox/types.js";
+import { ShadowStore, UndoRecorder } from "../undo/index.js";
+import { EXIT, interruptedLine } from "./exit-codes.js";
+
+/**
+ * How long the planner's first recall waits for memory still opening. Memory starts with the process, so it is
+ * usually open long before; a slow Chroma start must not hold the first model request for long.
+ */
+export const RECALL_WAIT_MS = 2_000;
+
+/**
+ * What a session needs from child processes: the undo baseline (git), long-term memory (a Chroma server) and the
+ * sandbox probe (bubblewrap). Started together as soon as the session's workspace and id are known, while the
+ * CLI still loads LangGraph; each is awaited only where its result is used: the sandbox when the graph is wired,
+ * the undo baseline before the first sub-agent's tools, memory by the first recall (bounded) and by search.
+ */
+export interface SessionServices {
+  undo: UndoRecorder;
+  memory: LazyMemory;
+  /** Settles once memory is open or known to be off. */
+  memoryOpened: Promise<MemoryRuntime>;
+  sandbox: Promise<SandboxStatus>;
+  /** The session runner handles Ctrl-C and SIGTERM from now on. */
+  handOver(): void;
+  /** Waits for work under way (the baseline, a Chroma start) and stops what this process started. */
+  close(): Promise<void>;
+}
+
+export interface SessionServiceOptions {
+  workspace: string;
+  sessionId: string;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  memory: MemorySettings;
+  events: EventSink;
+  /** Where the interrupted line goes when a signal arrives before the session runner takes over. */
+  stderr?: { write(text: string): unknown };
+}
+
+export function startSessionServices(o: SessionServiceOptions): SessionServices {
+  const undo = new UndoRecorder(ShadowStore.open(o.workspace, { env: o.env, clock: o.clock }), o.sessionId, (message) =>
+    o.events.emit({ type: "notice", level: "warn", message: `Undo: ${message}` }),
+  );
+  const memory = new LazyMemory(
+    o.memory.enabled,
+    () =>
+      openMemory({
+        env: o.env,
+        settings: o.memory,
+        clock: o.clock,
+        onOff: (reason) => o.events.emit({ type: "notice", level: "warn", message: `Memory is off from now on: ${reason}` }),
+      }),
+    { recallWaitMs: RECALL_WAIT_MS, reportsStatus: true },
+  );
+  void undo.before();
+  const memoryOpened = memory.begin();
+  const sandbox = selectSandbox(resolveSandboxConfig(o.env), o.env.HOME || os.homedir());
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      await undo.before();
+      await memory.close();
+    })());
+
+  // Until the runner takes over, a signal stops here: a Chroma server still starting must be stopped, not orphaned.
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) process.exit(EXIT.interrupted);
+    o.stderr?.write(`mini-cursor: ${interruptedLine(signal)}\n`);
+    void close().finally(() => process.exit(EXIT.interrupted));
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  const handOver = () => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+  };
+  return { undo, memory, memoryOpened, sandbox, handOver, close };
+}

@@ -1,0 +1,89 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { serverPaths } from "../../src/memory/chroma/state-file.js";
+import { FileLock } from "../../src/runtime/file-lock.js";
+import { shadowDir } from "../../src/undo/shadow-repo.js";
+import { chromaServerPids } from "../helpers/chroma.js";
+import { startScriptedOpenAIServer, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { runCli, startCli, type CliRun } from "./cli-process.js";
+import { greetScript, roleOf } from "./task-script.js";
+
+/**
+ * The first model request does not wait for the session's child processes: the test holds the lock a local Chroma
+ * start needs and the undo store's lock, so neither memory nor the undo baseline can be ready, and checks by event
+ * order that the planner's first request still arrives; only then does it let them go, and the session finishes
+ * with memory on and its changes recorded for undo.
+ */
+
+let server: ScriptedServer;
+let ws: TempWorkspace;
+let dataDir = "";
+let held: FileLock[] = [];
+let cli: CliRun | null = null;
+
+beforeEach(async () => {
+  ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "mc-first-request-"));
+});
+afterEach(async () => {
+  for (const lock of held) lock.release();
+  held = [];
+  // A CLI still waiting (the test failed) stops like a person's Ctrl-C would stop it, Chroma included.
+  if (cli && cli.child.exitCode === null && cli.child.signalCode === null) {
+    cli.child.kill("SIGTERM");
+    await cli.done;
+  }
+  cli = null;
+  await server.close();
+  for (const pid of chromaServerPids(dataDir)) process.kill(pid, "SIGKILL");
+  await ws.cleanup();
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+async function hold(file: string): Promise<FileLock> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  const attempt = await FileLock.acquire(file, { waitMs: 0 });
+  if (!attempt.lock) throw new Error(`could not take ${file}`);
+  held.push(attempt.lock);
+  return attempt.lock;
+}
+
+describe("time to the first model request", () => {
+  it("sends the first planner request while Chroma and the undo baseline are still waiting", async () => {
+    const chromaLock = await hold(serverPaths(dataDir).lockFile);
+    const storeLock = await hold(path.join(shadowDir(await fs.realpath(ws.root)), "mini-cursor.lock"));
+    const seen: { stdout: string; chromaPids: number[]; held: boolean }[] = [];
+    server = await startScriptedOpenAIServer((req: ScriptedRequest) => {
+      if (seen.length === 0 && roleOf(req) === "planner") {
+        // What was true when the first request arrived; then memory and the baseline may go on.
+        seen.push({ stdout: cli?.stdout() ?? "", chromaPids: chromaServerPids(dataDir), held: FileLock.isHeld(serverPaths(dataDir).lockFile) });
+        chromaLock.release();
+        storeLock.release();
+      }
+      return greetScript(req);
+    });
+    const env = { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_MEMORY: "on", MINI_CURSOR_DATA_DIR: dataDir };
+    const run = startCli(["run", "Add greet(name) to src/greet.js"], { cwd: ws.root, env });
+    cli = run;
+    const { code } = await run.done;
+    const stdout = run.stdout();
+
+    expect(seen).toHaveLength(1);
+    expect(seen[0]?.held).toBe(true);
+    expect(seen[0]?.chromaPids).toEqual([]);
+    expect(seen[0]?.stdout).not.toContain("Memory:");
+    expect(run.stderr()).toBe("");
+    expect(code).toBe(0);
+    // Memory opened once the lock was free, and says so once; the session ran with it.
+    expect(stdout.match(/Memory: Chroma at http:\/\/127\.0\.0\.1:\d+ \(started for this session\)/g)).toHaveLength(1);
+    // The baseline was taken before the coder's tools ran: undo knows the file the session added.
+    const diff = await runCli(["diff", "--workspace", ws.root], { cwd: ws.root, env });
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain("src/greet.js");
+    // The Chroma server started for the session stopped with it.
+    expect(chromaServerPids(dataDir)).toEqual([]);
+  }, 60_000);
+});
