@@ -90,14 +90,19 @@ export class ChromaMemory implements MemoryStore {
     });
   }
 
-  /** This workspace first; with scope "all", other workspaces fill the remaining places. */
+  /**
+   * This workspace first; with scope "all", other workspaces fill the remaining places, best first. Usually this
+   * workspace fills them all and one query is enough. Otherwise the fill query needs no `$ne` filter (a pre-filter
+   * over every other workspace's ids, slower than the search itself): when this workspace has fewer than `limit`
+   * matches, the best others are all among the best `limit` overall.
+   */
   async search(q: MemoryQuery): Promise<MemoryHit[]> {
     const embedding = await this.o.embedder.embedQuery(q.query);
     const kinds = kindsClause(q.kinds);
     const local = await this.query(embedding, and({ workspace: q.workspace }, kinds), q.limit, q.workspace);
-    if (q.scope === "workspace") return local;
-    const global = await this.query(embedding, and({ workspace: { $ne: q.workspace } }, kinds), q.limit - local.length, q.workspace);
-    return [...local, ...global];
+    if (q.scope === "workspace" || local.length >= q.limit) return local;
+    const best = await this.query(embedding, kinds, q.limit, q.workspace);
+    return [...local, ...best.filter((h) => !h.sameWorkspace).slice(0, q.limit - local.length)];
   }
 
   async recall(query: { task: string; workspace: string; limit: number }): Promise<string[]> {

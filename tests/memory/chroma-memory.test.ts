@@ -59,6 +59,39 @@ describe("ChromaMemory against a real Chroma server", () => {
     expect(recalled[0]).toMatch(/^\[lesson, this workspace, 1970-01-01\] vitest needs --run/);
   });
 
+  it("fills from other workspaces with their best matches, after every match of this workspace however weak", async () => {
+    const memory = await freshMemory();
+    await memory.add([{ kind: "note", text: "the docs site is built with docusaurus", source: "" }], { workspace: "/a", session: "s1" });
+    await memory.add([{ kind: "lesson", text: "postgres migrations run before the tests start", source: "" }], { workspace: "/a", session: "s1" });
+    await memory.add(
+      [
+        { kind: "lesson", text: "vitest watch mode hangs CI unless vitest run is used", source: "" },
+        { kind: "note", text: "vitest coverage needs the v8 provider", source: "" },
+        { kind: "lesson", text: "the release script tags the commit", source: "" },
+      ],
+      { workspace: "/b", session: "s2" },
+    );
+    await memory.add([{ kind: "lesson", text: "vitest in CI: always vitest run", source: "" }], { workspace: "/c", session: "s3" });
+
+    const hits = await memory.search({ query: "vitest run in CI", workspace: "/a", limit: 4, scope: "all" });
+    // Both of /a's memories come first although every vitest memory elsewhere is closer to the query.
+    expect(hits.slice(0, 2).map((h) => h.workspace)).toEqual(["/a", "/a"]);
+    const others = hits.slice(2);
+    expect(others.map((h) => h.sameWorkspace)).toEqual([false, false]);
+    expect(others.every((h) => h.text.includes("vitest"))).toBe(true);
+    expect(others[0]?.score).toBeGreaterThanOrEqual(others[1]?.score ?? 1);
+    expect(Math.min(...others.map((h) => h.score))).toBeGreaterThan(Math.max(...hits.slice(0, 2).map((h) => h.score)));
+
+    // The kind filter applies to both parts; the others never repeat a memory of this workspace.
+    const lessons = await memory.search({ query: "vitest run in CI", workspace: "/a", limit: 5, scope: "all", kinds: ["lesson"] });
+    expect(lessons.map((h) => h.kind)).toEqual(["lesson", "lesson", "lesson", "lesson"]);
+    expect(lessons.map((h) => h.workspace).sort()).toEqual(["/a", "/b", "/b", "/c"]);
+    expect(lessons[0]?.workspace).toBe("/a");
+    const scores = lessons.slice(1).map((h) => h.score);
+    expect(scores).toEqual([...scores].sort((x, y) => y - x));
+    expect(new Set(lessons.map((h) => h.id)).size).toBe(lessons.length);
+  });
+
   it("merges a near-duplicate into the existing memory instead of piling it up", async () => {
     const memory = await freshMemory();
     const [first] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], { workspace: "/a", session: "s1" });
