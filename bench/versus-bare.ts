@@ -40,9 +40,12 @@ export interface RunFigures {
   modelCalls: number;
 }
 
-interface Marker {
-  /** Set by the server when a run's first chat-completions request arrives. */
+export interface Marker {
+  /** Set by the server when a run's first chat-completions request arrives (performance.now()). */
   firstAt?: number;
+  /** The same moment and the latest request's, in µs of the monotonic clock V8's profiler uses (for --cpu-prof). */
+  firstAtUs?: number;
+  lastAtUs?: number;
 }
 
 /** Command line of a program: argv for `node`, after the preload. */
@@ -74,7 +77,7 @@ export async function runProgram(program: Program, o: RunOptions): Promise<RunFi
     ...(program === "mini-cursor (memory off)" ? { MINI_CURSOR_MEMORY: "off" } : {}),
   };
   const before = o.requests.length;
-  o.marker.firstAt = undefined;
+  o.marker.firstAt = o.marker.firstAtUs = o.marker.lastAtUs = undefined;
   try {
     const args = [...(o.nodeFlags ?? []), "--import", path.join(outDir, "exit-usage.js"), ...programArgs(program, root, workspace, o.baseUrl)];
     const start = performance.now();
@@ -119,6 +122,8 @@ export async function startVersusServer() {
   const marker: Marker = {};
   const server = await startScriptedOpenAIServer((req) => {
     marker.firstAt ??= performance.now();
+    marker.lastAtUs = Number(process.hrtime.bigint() / 1000n);
+    marker.firstAtUs ??= marker.lastAtUs;
     return versusScript(req);
   });
   return { server, marker };
@@ -142,8 +147,8 @@ export async function benchVersusBare(
   const results = new Map<Program, RunFigures[]>(programs.map((p) => [p, []]));
   const o: RunOptions = { baseUrl: server.baseUrl, marker, requests: server.requests, dataDir };
   try {
-    // One warm-up of each (file cache, Chroma's first collection), then alternate.
-    for (const p of programs) await runProgram(p, o);
+    // One warm-up of each binary (file cache, Chroma's first collection in this data folder), then alternate.
+    for (const p of programs.filter((x) => x !== "mini-cursor (memory off)")) await runProgram(p, o);
     for (let i = 0; i < reps; i++) for (const p of programs) results.get(p)?.push(await runProgram(p, o));
   } finally {
     await server.close();
