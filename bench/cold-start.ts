@@ -4,6 +4,12 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { ensureChromaServer } from "../src/memory/chroma/server.js";
+import type { ChromaEndpoint } from "../src/memory/chroma/types.js";
+import { chromaClient, openCollection } from "../src/memory/collection.js";
+import { createLocalHashEmbedder } from "../src/memory/embeddings/local-hash.js";
+import { memoryId, toMetadata } from "../src/memory/records.js";
+import { DEFAULT_COLLECTION } from "../src/memory/types.js";
 import { openSessionDatabase } from "../src/sessions/database.js";
 import { median, ms, p95, printTable, ratio } from "./stats.js";
 
@@ -40,6 +46,22 @@ function workspaceWithSessions(count: number): string {
   return workspace;
 }
 
+/** A memory data dir whose local Chroma holds `count` memories of `workspace`; the server is left running. */
+async function dataDirWithMemories(count: number, workspace: string): Promise<{ dataDir: string; endpoint: ChromaEndpoint }> {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "mc-bench-memory-data-"));
+  const endpoint = await ensureChromaServer({ dataDir });
+  const embedder = createLocalHashEmbedder();
+  const collection = await openCollection(chromaClient(endpoint), DEFAULT_COLLECTION, embedder);
+  const texts = Array.from({ length: count }, (_, i) => `benchmark memory ${i}: the test suite needs the fixture ${i % 17} first`);
+  await collection.add({
+    ids: texts.map((t) => memoryId(workspace, "note", t)),
+    documents: texts,
+    embeddings: await embedder.embedDocuments(texts),
+    metadatas: texts.map((_, i) => toMetadata({ kind: "note", workspace, session: "bench", source: "", createdAt: i, updatedAt: i, mergedCount: 0 })),
+  });
+  return { dataDir, endpoint };
+}
+
 interface Case {
   label: string;
   args: string[];
@@ -57,20 +79,31 @@ const IMPORTS = [
   "better-sqlite3",
   "@langchain/langgraph-checkpoint-sqlite",
   "./dist/graph/build-graph.js",
+  "chromadb",
+  "./dist/cli/commands/memory.js",
 ] as const;
 
-export function benchColdStart(runs: number, importRuns: number): void {
+export async function benchColdStart(runs: number, importRuns: number): Promise<void> {
   const cli = process.env.MINI_CURSOR_BENCH_CLI ?? path.join(repoRoot, "dist", "cli", "main.js");
   if (!existsSync(cli)) throw new Error(`${cli} is missing: run npm run build first (npm run bench does)`);
   const workspace = workspaceWithSessions(50);
+  // `memory list` needs Chroma: "warm" lists from a server this bench keeps running (its endpoint holds a lease,
+  // as a running session would); "cold" lists from a data dir whose server is stopped, so each run starts one.
+  const warm = await dataDirWithMemories(200, workspace);
+  const cold = await dataDirWithMemories(200, workspace);
+  await cold.endpoint.stop();
+  const noData = mkdtempSync(path.join(os.tmpdir(), "mc-bench-memory-empty-"));
   const cases: Case[] = [
     { label: "--help", args: [cli, "--help"] },
     { label: "sessions (50 sessions)", args: [cli, "sessions", "--workspace", workspace] },
     { label: "diff --help", args: [cli, "diff", "--help"] },
     { label: "undo --help", args: [cli, "undo", "--help"] },
     { label: "memory list --help", args: [cli, "memory", "list", "--help"] },
-    { label: "memory list (MINI_CURSOR_MEMORY=off)", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_MEMORY: "off" } },
+    { label: "memory list (no memory data yet: starts nothing)", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_DATA_DIR: noData } },
+    { label: "memory list (200, running local server)", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_DATA_DIR: warm.dataDir } },
+    { label: "memory list (200, CHROMA_URL)", args: [cli, "memory", "list", "--workspace", workspace], env: { CHROMA_URL: warm.endpoint.url } },
   ];
+  const coldCase: Case = { label: "memory list (200, cold: starts local Chroma) — no target", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_DATA_DIR: cold.dataDir } };
   const bareArgs = ["-e", "0"];
   try {
     // Warm the OS file cache, then alternate bare node with each command so drift hits both alike.
@@ -86,6 +119,8 @@ export function benchColdStart(runs: number, importRuns: number): void {
         timings[n]?.push(timeSpawn(c.args, c.env));
       });
     }
+    const coldTimes: number[] = [];
+    for (let i = 0; i < Math.min(runs, 5); i++) coldTimes.push(timeSpawn(coldCase.args, coldCase.env));
     const row = (label: string, t: readonly number[]) => [label, ms(median(t), 1), ms(p95(t), 1), ms(Math.min(...t), 1), ms(Math.max(...t), 1)];
     printTable(
       `3. CLI cold start — ${runs} fresh processes per command (after a warm-up run), each after a bare node run; wall time of spawn to exit`,
@@ -96,11 +131,14 @@ export function benchColdStart(runs: number, importRuns: number): void {
           const t = timings[n] ?? [];
           return [...row(`mini-cursor ${c.label}`, t), ratio(median(t) / median(bare))];
         }),
+        [...row(`mini-cursor ${coldCase.label}`, coldTimes), ratio(median(coldTimes) / median(bare))],
       ],
     );
     console.log("   Target (issue 11): each at most 1.5× node -e 0. Listing sessions reads SQLite rows without importing LangGraph.");
+    console.log("   memory list reads rows over node:http (no chromadb client, embedder or zod); the cold row adds a local Chroma start (~0.35-0.4 s).");
   } finally {
-    rmSync(workspace, { recursive: true, force: true });
+    await warm.endpoint.stop();
+    for (const dir of [workspace, warm.dataDir, cold.dataDir, noData]) rmSync(dir, { recursive: true, force: true });
   }
 
   const timeImport = (code: string): number => {
