@@ -19,7 +19,7 @@ await benchOverhead(100, 3);
 await benchSubAgentParts(200);
 await benchGrowth([10, 50, 100]);
 await (await import("./checkpoint-per-call.js")).benchCheckpointPerCall();
-benchColdStart(10, 5);
+await benchColdStart(10, 5);
 console.log("\n4. Long-term memory");
 await benchMemoryLatency();
 await benchRecall();
