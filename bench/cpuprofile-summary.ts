@@ -51,6 +51,19 @@ export function groupOf(frame: CallFrame): string {
   return path.basename(file);
 }
 
+/**
+ * The nearest package or folder on the stack above node built-ins and native code; "(module loading)" when node's
+ * module loader comes first (resolving, reading and compiling imports has no package frame above it).
+ */
+function callerOf(stack: readonly ProfileNode[]): string {
+  for (const node of stack) {
+    if (node.callFrame.url.startsWith("node:internal/modules/")) return "(module loading)";
+    const group = groupOf(node.callFrame);
+    if (group !== "node: built-ins" && group !== "(native)" && group !== "(root)") return group;
+  }
+  return groupOf(stack[0]?.callFrame ?? { functionName: "(root)", url: "", lineNumber: 0 });
+}
+
 function functionOf(frame: CallFrame): string {
   const file = frame.url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/dist\//, "dist/");
   return `${frame.functionName || "(anonymous)"} ${file ? `${file}:${frame.lineNumber + 1}` : ""}`.trim();
@@ -102,8 +115,7 @@ export function summarise(file: string, windows: Window[], top = 12): Summary[] 
       if (!leaf || leaf.callFrame.functionName === "(idle)") return;
       total += dt;
       add(self, groupOf(leaf.callFrame), dt);
-      const caller = stack.map((n) => groupOf(n.callFrame)).find((g) => g !== "node: built-ins" && g !== "(native)" && g !== "(root)");
-      add(byCaller, caller ?? groupOf(leaf.callFrame), dt);
+      add(byCaller, callerOf(stack), dt);
       add(fnSelf, functionOf(leaf.callFrame), dt);
       for (const g of new Set(stack.map((n) => groupOf(n.callFrame)))) if (g !== "(root)") add(inclusive, g, dt);
       for (const f of new Set(stack.filter((n) => n.callFrame.url !== "").map((n) => functionOf(n.callFrame)))) add(fnInclusive, f, dt);
