@@ -66,7 +66,6 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   const workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
   const sessionId = newSessionId(clock);
   const services = startSessionServices({ workspace, sessionId, env: io.env, clock, memory: config.memory, events: printer, stderr: io.stderr });
-  let handedOver = false;
   try {
     const [models, { openSessionDatabase }, { runSession }] = await Promise.all([
       setupModels(config.model),
@@ -77,7 +76,6 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     try {
       const stored: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
       database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored) });
-      handedOver = true;
       return await runSession({
         sessionId,
         workspace,
@@ -103,11 +101,9 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
       database.close();
     }
   } finally {
-    // The runner stops what it was given; before it took over, nothing may be left running (Chroma).
-    if (!handedOver) {
-      services.handOver();
-      await services.close();
-    }
+    // Whatever happened (the runner may not have got as far as its own clean-up), nothing is left running (Chroma).
+    services.handOver();
+    await services.close();
     workspaceLock.release();
   }
 }
