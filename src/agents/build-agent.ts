@@ -1,13 +1,11 @@
 import type { ClientTool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { PerRunModel } from "./per-run-model.js";
-import { contextBudgetMiddleware } from "./middleware/context-budget.js";
 import type { AgentDeps } from "./middleware/deps.js";
 import { loopGuardMiddleware } from "./middleware/loop-guard.js";
-import { modelSelectMiddleware } from "./middleware/model-select.js";
+import { modelCallMiddleware } from "./middleware/model-call.js";
 import { replyGateMiddleware } from "./middleware/reply-gate.js";
 import { createFinishTool, declaredTools, toolCallsMiddleware } from "./middleware/tool-calls.js";
-import { usageMiddleware } from "./middleware/usage.js";
 import { AgentRunState } from "./run-state.js";
 
 /**
@@ -31,10 +29,9 @@ export function buildAgent(deps: AgentDeps) {
     middleware: [
       loopGuardMiddleware(deps),
       replyGateMiddleware(deps),
-      modelSelectMiddleware(deps),
-      contextBudgetMiddleware(deps),
-      // Retries (5xx, resets, malformed replies, rate limits) belong to the model client: src/models/checked-completions.ts.
-      usageMiddleware(deps),
+      // Model choice, the context budget and metering; retries (5xx, resets, malformed replies, rate limits) belong to
+      // the model client: src/models/checked-completions.ts.
+      modelCallMiddleware(deps),
       toolCallsMiddleware(deps),
     ] as const,
   });

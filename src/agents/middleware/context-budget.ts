@@ -1,10 +1,10 @@
 import { AIMessage } from "@langchain/core/messages";
 import type { BaseLanguageModel } from "@langchain/core/language_models/base";
-import { createMiddleware } from "langchain";
 import { fitToBudget, toolsOverhead } from "../context-budget.js";
-import { AgentRunState, withRunSettings } from "../run-state.js";
+import { withRunSettings } from "../run-state.js";
 import { COMPACTED, wasCompacted } from "../transcript.js";
 import type { AgentDeps } from "./deps.js";
+import type { ModelCallWrap } from "./model-call.js";
 
 /**
  * Keeps every prompt under the run's token budget (src/agents/context-budget.ts: large arguments and replies of
@@ -14,24 +14,20 @@ import type { AgentDeps } from "./deps.js";
  * and edits the state's own message list in place; and its summarization middleware spends a model call and loses
  * exit codes.
  */
-export function contextBudgetMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
-  return createMiddleware({
-    name: "ContextBudget",
-    stateSchema: AgentRunState,
-    wrapModelCall: async (request, handler) => {
-      const budget = withRunSettings(request.state, request.runtime.configurable).maxPromptTokens;
-      const view = await fitToBudget(request.messages, budget, toolsOverhead(request.tools), request.model as BaseLanguageModel);
-      const reply = await handler({ ...request, messages: view.messages });
-      if (!view.cleared || !AIMessage.isInstance(reply)) return reply;
-      if (!wasCompacted(request.state.messages)) {
-        deps.emit({
-          type: "notice",
-          level: "info",
-          message: `${deps.spec.name} ${request.state.stepId}: older context ${view.summarized > 0 ? `summarized (${view.summarized} turns)` : "cleared"} to keep prompts under ${budget} tokens`,
-        });
-      }
-      reply.response_metadata = { ...reply.response_metadata, [COMPACTED]: true };
-      return reply;
-    },
-  });
+export function fitContext(deps: Pick<AgentDeps, "spec" | "emit">): ModelCallWrap {
+  return async (request, handler) => {
+    const budget = withRunSettings(request.state, request.runtime.configurable).maxPromptTokens;
+    const view = await fitToBudget(request.messages, budget, toolsOverhead(request.tools), request.model as BaseLanguageModel);
+    const reply = await handler({ ...request, messages: view.messages });
+    if (!view.cleared || !AIMessage.isInstance(reply)) return reply;
+    if (!wasCompacted(request.state.messages)) {
+      deps.emit({
+        type: "notice",
+        level: "info",
+        message: `${deps.spec.name} ${request.state.stepId}: older context ${view.summarized > 0 ? `summarized (${view.summarized} turns)` : "cleared"} to keep prompts under ${budget} tokens`,
+      });
+    }
+    reply.response_metadata = { ...reply.response_metadata, [COMPACTED]: true };
+    return reply;
+  };
 }

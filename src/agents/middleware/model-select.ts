@@ -1,24 +1,20 @@
-import { createMiddleware } from "langchain";
 import { offeredTools } from "../offered-tools.js";
-import { AgentRunState, withRunSettings } from "../run-state.js";
+import { withRunSettings } from "../run-state.js";
 import type { AgentDeps } from "./deps.js";
+import type { ModelCallWrap } from "./model-call.js";
 
 /**
  * The model and the tools of each call are chosen per run: the model from the provider (Studio resolves it from the
  * run's settings), the tools from what this run offers (read-only mode and memory change the set). The agent itself
  * is compiled once with a placeholder model (src/agents/per-run-model.ts).
  */
-export function modelSelectMiddleware(deps: Pick<AgentDeps, "spec" | "models" | "memory">) {
-  return createMiddleware({
-    name: "ModelSelect",
-    stateSchema: AgentRunState,
-    wrapModelCall: async (request, handler) => {
-      const offered = new Set([...offeredTools(deps.spec, withRunSettings(request.state, request.runtime.configurable).safety, deps.memory.enabled), deps.spec.finishTool.name]);
-      return handler({
-        ...request,
-        model: deps.models.forRole(deps.spec.name),
-        tools: request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)),
-      });
-    },
-  });
+export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory">): ModelCallWrap {
+  return async (request, handler) => {
+    const offered = new Set([...offeredTools(deps.spec, withRunSettings(request.state, request.runtime.configurable).safety, deps.memory.enabled), deps.spec.finishTool.name]);
+    return handler({
+      ...request,
+      model: deps.models.forRole(deps.spec.name),
+      tools: request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)),
+    });
+  };
 }

@@ -1,13 +1,13 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
-import { createMiddleware } from "langchain";
 import type { UsageTotals } from "../../core/index.js";
 import { budgetExceededBy, budgetOf, type Budget } from "../../cost/budget.js";
 import { measureCall, type CallUsage } from "../../cost/estimate.js";
 import { costUsd, findPrice } from "../../cost/prices.js";
 import { toolsOverhead } from "../context-budget.js";
-import { AgentRunState, withRunSettings, type AgentRunValue, type RunStop } from "../run-state.js";
+import { withRunSettings, type AgentRunValue, type RunStop } from "../run-state.js";
 import { ESTIMATED_USAGE, RUN_STOP, runUsage, textOf, type RunUsage } from "../transcript.js";
 import type { AgentDeps } from "./deps.js";
+import type { ModelCallWrap } from "./model-call.js";
 
 /**
  * Meters every model call (provider usage, or a chars/4 estimate stamped on the reply so the transcript is the
@@ -51,39 +51,35 @@ export function finishedNow(state: AgentRunValue, finishTool: string): boolean {
   return false;
 }
 
-export function usageMiddleware(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeoutMs">) {
-  return createMiddleware({
-    name: "Usage",
-    stateSchema: AgentRunState,
-    wrapModelCall: async (request, handler) => {
-      // Checked here rather than in a before-model hook: every hook is a graph step with a checkpoint of its own.
-      // This run's usage so far, read from the transcript once per call.
-      const run = runUsage(request.state.messages);
-      const stop = stopBeforeCall(deps, withRunSettings(request.state, request.runtime.configurable), budgetOf(request.runtime.configurable), run);
-      if (stop) return stopReply(stop);
-      const raw = await withDeadline(Promise.resolve(handler(request)), deps.callTimeoutMs);
-      const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));
-      const { inputTokens, outputTokens, estimated } = measureCall(request.messages, reply, toolsOverhead(request.tools));
-      if (estimated) {
-        reply.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
-        reply.response_metadata = { ...reply.response_metadata, [ESTIMATED_USAGE]: true };
-      } else if (!reply.usage_metadata) {
-        reply.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
-      }
-      const model = deps.models.describe(deps.spec.name);
-      const { knownCostUsd: _known, ...total } = sessionTotals(deps, request.state, run, { inputTokens, outputTokens, estimated });
-      deps.emit({
-        type: "model_call",
-        agent: deps.spec.name,
-        model,
-        inputTokens,
-        outputTokens,
-        estimated,
-        total,
-      });
-      return reply;
-    },
-  });
+export function meterUsage(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeoutMs">): ModelCallWrap {
+  return async (request, handler) => {
+    // Checked here rather than in a before-model hook: every hook is a graph step with a checkpoint of its own.
+    // This run's usage so far, read from the transcript once per call.
+    const run = runUsage(request.state.messages);
+    const stop = stopBeforeCall(deps, withRunSettings(request.state, request.runtime.configurable), budgetOf(request.runtime.configurable), run);
+    if (stop) return stopReply(stop);
+    const raw = await withDeadline(Promise.resolve(handler(request)), deps.callTimeoutMs);
+    const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));
+    const { inputTokens, outputTokens, estimated } = measureCall(request.messages, reply, toolsOverhead(request.tools));
+    if (estimated) {
+      reply.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
+      reply.response_metadata = { ...reply.response_metadata, [ESTIMATED_USAGE]: true };
+    } else if (!reply.usage_metadata) {
+      reply.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
+    }
+    const model = deps.models.describe(deps.spec.name);
+    const { knownCostUsd: _known, ...total } = sessionTotals(deps, request.state, run, { inputTokens, outputTokens, estimated });
+    deps.emit({
+      type: "model_call",
+      agent: deps.spec.name,
+      model,
+      inputTokens,
+      outputTokens,
+      estimated,
+      total,
+    });
+    return reply;
+  };
 }
 
 /**
