@@ -1,9 +1,7 @@
-import { readFileSync, writeFileSync } from "node:fs";
-import path from "node:path";
-import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/runtime/clock.js";
 import { openSessionDatabase } from "../../src/sessions/database.js";
+import { moduleTrace } from "../helpers/module-trace.js";
 import { useTempWorkspace } from "../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";
 
@@ -13,37 +11,17 @@ import { runCli } from "./cli-process.js";
  * loads, and the test reads that list.
  */
 
-const HOOKS = `import { appendFileSync } from "node:fs";
-export async function load(url, context, next) {
-  appendFileSync(process.env.MC_TEST_MODULE_TRACE, url + "\\n");
-  return next(url, context);
-}
-`;
-
-const REGISTER = (hooksUrl: string) => `import { register } from "node:module";
-register(${JSON.stringify(hooksUrl)});
-`;
-
 const LANGCHAIN = /\/node_modules\/@langchain\//;
 const ZOD = /\/node_modules\/zod\//;
 
 describe("commands that list rows or print help load no LangGraph", () => {
   const ws = useTempWorkspace();
 
-  /** Runs the built CLI with the module hook; returns its result and the URLs of the modules it loaded. */
+  /** Runs the built CLI with the module hook; returns its result and what it loaded (sources, bundle expanded). */
   async function traced(args: string[], env: Record<string, string> = {}) {
-    const hooks = path.join(ws.root, "trace-hooks.mjs");
-    const register = path.join(ws.root, "trace-register.mjs");
-    const trace = path.join(ws.root, `trace-${args.join("-").replace(/[^a-z]/g, "")}.txt`);
-    writeFileSync(hooks, HOOKS);
-    writeFileSync(register, REGISTER(pathToFileURL(hooks).href));
-    writeFileSync(trace, "");
-    const result = await runCli(args, {
-      cwd: ws.root,
-      env: { NODE_OPTIONS: `--import ${pathToFileURL(register).href}`, MC_TEST_MODULE_TRACE: trace, ...env },
-    });
-    const modules = readFileSync(trace, "utf8").split("\n").filter(Boolean);
-    return { ...result, modules };
+    const trace = moduleTrace(ws.root, `trace-${args.join("-").replace(/[^a-z]/g, "")}`);
+    const result = await runCli(args, { cwd: ws.root, env: { ...trace.env, ...env } });
+    return { ...result, modules: trace.modules() };
   }
 
   function seedSessions(count: number): void {
@@ -63,7 +41,7 @@ describe("commands that list rows or print help load no LangGraph", () => {
     // Its rows say running but no process holds them: shown as interrupted (the lock module loads on demand).
     expect(stdout).toMatch(/lazy-2 +interrupted/);
     // The hook saw the command's own module: an empty trace would prove nothing.
-    expect(modules.some((m) => m.endsWith("/dist/cli/commands/sessions.js"))).toBe(true);
+    expect(modules.some((m) => m.endsWith("/src/cli/commands/sessions.ts"))).toBe(true);
     expect(modules.filter((m) => LANGCHAIN.test(m) || ZOD.test(m))).toEqual([]);
   });
 
@@ -73,7 +51,7 @@ describe("commands that list rows or print help load no LangGraph", () => {
       const { code, stdout, modules } = await traced(args);
       expect(code).toBe(0);
       expect(stdout).toMatch(/Usage: mini-cursor|mini-cursor <command> --help/);
-      expect(modules.some((m) => m.endsWith("/dist/cli/main.js"))).toBe(true);
+      expect(modules.some((m) => m.endsWith("/src/cli/main.ts"))).toBe(true);
       expect(modules.filter((m) => LANGCHAIN.test(m) || ZOD.test(m))).toEqual([]);
     },
   );
@@ -83,7 +61,7 @@ describe("commands that list rows or print help load no LangGraph", () => {
     const { code, stdout, modules } = await traced(["diff", "--workspace", ws.root]);
     expect(code).toBe(0);
     expect(stdout).toContain("Session lazy-0 has no recorded changes.");
-    expect(modules.some((m) => m.endsWith("/dist/undo/session-target.js"))).toBe(true);
+    expect(modules.some((m) => m.endsWith("/src/undo/session-target.ts"))).toBe(true);
     expect(modules.filter((m) => LANGCHAIN.test(m))).toEqual([]);
   });
 });

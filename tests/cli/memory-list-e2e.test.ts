@@ -43,7 +43,7 @@ describe("memory list", () => {
     // Nothing started and nothing written: no server process, no state file, not even the data dir.
     expect(chromaServerPids(dataDir)).toEqual([]);
     expect(fs.existsSync(dataDir)).toBe(false);
-    expect(trace.modules().some((m) => m.endsWith("/dist/cli/commands/memory.js"))).toBe(true);
+    expect(trace.modules().some((m) => m.endsWith("/src/cli/commands/memory.ts"))).toBe(true);
     expect(trace.modules().filter((m) => HEAVY.test(m))).toEqual([]);
   });
 
@@ -63,7 +63,7 @@ describe("memory list", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/^m-[0-9a-f]{16} {2}\d{4}-\d\d-\d\d {2}\[lesson\] {2}Run the migrations before the tests\n$/);
     expect(chromaServerPids(dataDir)).toEqual(pidsBefore);
-    expect(trace.modules().some((m) => m.endsWith("/dist/memory/chroma/rest.js"))).toBe(true);
+    expect(trace.modules().some((m) => m.endsWith("/src/memory/chroma/rest.ts"))).toBe(true);
     expect(trace.modules().filter((m) => HEAVY.test(m))).toEqual([]);
 
     const json = await runCli(["memory", "list", "--all", "--json"], { cwd: base, env });

@@ -8,18 +8,19 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { serverPaths } from "../../src/memory/chroma/state-file.js";
 import { locksDir } from "../../src/sessions/paths.js";
 import { chromaServerPids } from "../helpers/chroma.js";
+import { bundleFileOf } from "../helpers/module-trace.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { startCli, type CliRun } from "./cli-process.js";
 
 /**
  * `run` starts Chroma while it still loads LangGraph. A Ctrl-C in that window must not orphan the server: the test
- * holds the CLI right there (a module hook stops the session runner's module from loading, after saying so through a
+ * holds the CLI right there (a module hook stops the bundle file with the session runner from loading, after saying so through a
  * FIFO), waits for the Chroma server to appear, and interrupts the CLI.
  */
 
-const HOOKS = (ready: string) => `import { writeFileSync } from "node:fs";
+const HOOKS = (ready: string, held: string) => `import { writeFileSync } from "node:fs";
 export async function load(url, context, next) {
-  if (url.endsWith("/dist/cli/session-runner.js")) {
+  if (url === ${JSON.stringify(held)}) {
     writeFileSync(${JSON.stringify(ready)}, "loading\\n");
     await new Promise(() => {});
   }
@@ -52,7 +53,8 @@ describe("Ctrl-C while run is still loading", () => {
     const register = path.join(dataDir, "register.mjs");
     const ready = path.join(dataDir, "ready");
     execFileSync("mkfifo", [ready]);
-    fs.writeFileSync(hooks, HOOKS(ready));
+    // The CLI is a bundle: hold the file that holds the session runner.
+    fs.writeFileSync(hooks, HOOKS(ready, pathToFileURL(bundleFileOf("src/cli/session-runner.ts")).href));
     fs.writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
     const current = startCli(["run", "a task"], {
       cwd: ws.root,
