@@ -17,9 +17,18 @@ export function testGraph(o: {
   checkpointer: BaseCheckpointSaver;
   memory?: MemoryStore;
   prices?: PriceTable;
+  /** Called after a sub-agent step that may have changed the workspace (the CLI snapshots for undo there). */
+  afterStep?: () => Promise<void>;
 }) {
   return compileGraph(
-    wireGraphDeps({ models: o.models, events: o.events, memory: o.memory ?? memoryOff, sandbox: BUBBLEWRAP, prices: o.prices ?? DEFAULT_PRICE_TABLE }),
+    wireGraphDeps({
+      models: o.models,
+      events: o.events,
+      memory: o.memory ?? memoryOff,
+      sandbox: BUBBLEWRAP,
+      prices: o.prices ?? DEFAULT_PRICE_TABLE,
+      ...(o.afterStep ? { afterStep: o.afterStep } : {}),
+    }),
     o.checkpointer,
   );
 }

@@ -72,8 +72,10 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       // Each model call is at most a handful of graph steps (hooks, model, approval, tools).
       { recursionLimit: maxModelCalls * 8 + 20, signal: config.signal },
     );
-    await deps.afterStep?.();
     const outcome = readOutcome(final.messages, spec.finishTool.name, final.stop);
+    // The undo snapshot after a step (git processes): only when the step wrote a file or ran a command. A step that
+    // only read changed nothing, and the session's last snapshot is taken at its end anyway.
+    if (outcome.filesChanged.length > 0 || outcome.commands.some((c) => c.refused === undefined)) await deps.afterStep?.();
     const report = spec.toReport(outcome, step.id);
     if (outcome.stopReason === "call_limit") {
       emit({ type: "limit_reached", limit: "model calls per run", detail: `${spec.name} used ${outcome.modelCalls} model calls on ${step.id}` });
