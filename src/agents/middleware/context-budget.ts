@@ -3,8 +3,7 @@ import type { BaseLanguageModel } from "@langchain/core/language_models/base";
 import { fitToBudget, toolsOverhead } from "../context-budget.js";
 import { withRunSettings } from "../run-state.js";
 import { COMPACTED, wasCompacted } from "../transcript.js";
-import type { AgentDeps } from "./deps.js";
-import type { ModelCallWrap } from "./model-call.js";
+import type { AgentDeps, ModelCallWrap } from "./deps.js";
 
 /**
  * Keeps every prompt under the run's token budget (src/agents/context-budget.ts: large arguments and replies of

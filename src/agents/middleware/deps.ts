@@ -1,8 +1,11 @@
+import type { AIMessage } from "@langchain/core/messages";
+import type { WrapModelCallHandler } from "langchain";
 import type { PriceTable } from "../../cost/prices.js";
 import type { MemoryStore } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
 import type { ProgressEvent } from "../../core/index.js";
 import type { ToolDeps } from "../../tools/types.js";
+import type { AgentRunState } from "../run-state.js";
 import type { AgentSpec } from "../types.js";
 
 /** What an agent's middleware needs from outside; fixed for the process, while per-run values live in the run state. */
@@ -19,3 +22,9 @@ export interface AgentDeps {
   /** Upper bound for one model call including retries. */
   callTimeoutMs: number;
 }
+
+/** The rest of a model call (the next wrap, then the model), as a wrap gets it. */
+type ModelCallHandler = WrapModelCallHandler<typeof AgentRunState>;
+/** One wrap of a model call, with the run state typed: it may change the request and must call `handler` or reply itself. */
+type ModelCallWrap = (request: Parameters<ModelCallHandler>[0], handler: ModelCallHandler) => Promise<AIMessage>;
+export type { ModelCallHandler, ModelCallWrap };

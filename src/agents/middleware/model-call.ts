@@ -1,14 +1,11 @@
 import type { AIMessage } from "@langchain/core/messages";
-import { createMiddleware, type WrapModelCallHandler } from "langchain";
+import { createMiddleware } from "langchain";
 import { AgentRunState } from "../run-state.js";
 import { fitContext } from "./context-budget.js";
-import type { AgentDeps } from "./deps.js";
+import type { AgentDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
 import { selectModel } from "./model-select.js";
 import { meterUsage } from "./usage.js";
 
-type ModelCallHandler = WrapModelCallHandler<typeof AgentRunState>;
-/** One wrap of a model call, with the run state typed: it may change the request and must call `handler` or reply itself. */
-export type ModelCallWrap = (request: Parameters<ModelCallHandler>[0], handler: ModelCallHandler) => Promise<AIMessage>;
 
 /**
  * Everything around a model call as ONE middleware: the model and tools are chosen (model-select), the prompt is

@@ -1,7 +1,6 @@
 import { offeredTools } from "../offered-tools.js";
 import { withRunSettings } from "../run-state.js";
-import type { AgentDeps } from "./deps.js";
-import type { ModelCallWrap } from "./model-call.js";
+import type { AgentDeps, ModelCallWrap } from "./deps.js";
 
 /**
  * The model and the tools of each call are chosen per run: the model from the provider (Studio resolves it from the

@@ -6,8 +6,7 @@ import { costUsd, findPrice } from "../../cost/prices.js";
 import { toolsOverhead } from "../context-budget.js";
 import { withRunSettings, type AgentRunValue, type RunStop } from "../run-state.js";
 import { ESTIMATED_USAGE, RUN_STOP, runUsage, textOf, type RunUsage } from "../transcript.js";
-import type { AgentDeps } from "./deps.js";
-import type { ModelCallWrap } from "./model-call.js";
+import type { AgentDeps, ModelCallWrap } from "./deps.js";
 
 /**
  * Meters every model call (provider usage, or a chars/4 estimate stamped on the reply so the transcript is the
