@@ -10,16 +10,10 @@ import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { EXIT, interruptedLine } from "./exit-codes.js";
 
 /**
- * How long the planner's first recall waits for memory still opening. Memory starts with the process, so it is
- * usually open long before; a slow Chroma start must not hold the first model request for long.
- */
-export const RECALL_WAIT_MS = 2_000;
-
-/**
  * What a session needs from child processes: the undo baseline (git), long-term memory (a Chroma server) and the
  * sandbox probe (bubblewrap). Started together as soon as the session's workspace and id are known, while the
  * CLI still loads LangGraph; each is awaited only where its result is used: the sandbox when the graph is wired,
- * the undo baseline before the first sub-agent's tools, memory by the first recall (bounded) and by search.
+ * the undo baseline before the first sub-agent's tools, memory by the recall of the planner's second turn (the first goes ahead without it while it opens) and by search.
  */
 export interface SessionServices {
   undo: UndoRecorder;
@@ -57,7 +51,7 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
         clock: o.clock,
         onOff: (reason) => o.events.emit({ type: "notice", level: "warn", message: `Memory is off from now on: ${reason}` }),
       }),
-    { recallWaitMs: RECALL_WAIT_MS, reportsStatus: true },
+    { reportsStatus: true },
   );
   void undo.before();
   const memoryOpened = memory.begin();

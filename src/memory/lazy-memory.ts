@@ -1,15 +1,8 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { logger } from "../runtime/logger.js";
 import type { MemoryRuntime } from "./open-memory.js";
 import type { MemoryHit, MemoryQuery, MemoryStore, SessionOutcome } from "./types.js";
 
 export interface LazyMemoryOptions {
-  /**
-   * How long a recall waits for memory that is still opening before it answers with no memories (a CLI session
-   * opens memory alongside its first planner call, which must not wait for a slow Chroma start). Absent: it waits
-   * until memory is open, as search and remember always do.
-   */
-  recallWaitMs?: number;
   /** The caller tells the user itself whether memory opened (the CLI's notices); else a failure is logged. */
   reportsStatus?: boolean;
 }
@@ -20,7 +13,7 @@ export interface LazyMemoryOptions {
  * session without it. Studio's dev server opens it on first use; a CLI session begins opening it at start-up.
  */
 export class LazyMemory implements MemoryStore {
-  private opening: Promise<MemoryRuntime> | null = null;
+  private pending: Promise<MemoryRuntime> | null = null;
   private runtime: MemoryRuntime | null = null;
 
   constructor(
@@ -35,6 +28,11 @@ export class LazyMemory implements MemoryStore {
     return this.configured && (this.runtime === null || this.runtime.store.enabled);
   }
 
+  /** Begun and not open yet: the planner's first turn does not wait for it (src/memory/types.ts). */
+  get opening(): boolean {
+    return this.pending !== null && this.runtime === null;
+  }
+
   /** Memory as opened, once it is (open or known to be off); null before. */
   get opened(): MemoryRuntime | null {
     return this.runtime;
@@ -42,12 +40,12 @@ export class LazyMemory implements MemoryStore {
 
   /** Starts opening now (idempotent); resolves once memory is open or known to be off. */
   begin(): Promise<MemoryRuntime> {
-    this.opening ??= this.open().then((runtime) => {
+    this.pending ??= this.open().then((runtime) => {
       this.runtime = runtime;
       if (!runtime.store.enabled && !this.options.reportsStatus) logger.warn(`memory is off: ${runtime.status}`);
       return runtime;
     });
-    return this.opening;
+    return this.pending;
   }
 
   private async store(): Promise<MemoryStore> {
@@ -56,17 +54,7 @@ export class LazyMemory implements MemoryStore {
   }
 
   async recall(query: { task: string; workspace: string; limit: number }): Promise<string[]> {
-    const waitMs = this.options.recallWaitMs;
-    if (waitMs === undefined || this.runtime !== null || !this.configured) return (await this.store()).recall(query);
-    const abort = new AbortController();
-    const late = sleep(waitMs, null, { signal: abort.signal }).catch(() => null);
-    const store = await Promise.race([this.store(), late]);
-    abort.abort();
-    if (store === null) {
-      logger.debug(`memory: not open after ${waitMs} ms; this recall goes on without memories`);
-      return [];
-    }
-    return store.recall(query);
+    return (await this.store()).recall(query);
   }
 
   async search(query: MemoryQuery): Promise<MemoryHit[]> {
@@ -79,6 +67,6 @@ export class LazyMemory implements MemoryStore {
 
   /** Stops the Chroma server if it was started for this process (waiting for a start still under way). */
   async close(): Promise<void> {
-    if (this.opening) await (await this.opening).close();
+    if (this.pending) await (await this.pending).close();
   }
 }

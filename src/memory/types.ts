@@ -57,6 +57,11 @@ export interface SessionOutcome {
 
 export interface MemoryStore {
   readonly enabled: boolean;
+  /**
+   * True while memory is still being opened in the background (a CLI session starts Chroma alongside its first
+   * planner call): a recall now would wait for it. Absent or false: a recall answers at once (or opens on demand).
+   */
+  readonly opening?: boolean;
   /** Memory lines for the planner's context: this workspace first, then global, most relevant first. */
   recall(query: { task: string; workspace: string; limit: number }): Promise<string[]>;
   search(query: MemoryQuery): Promise<MemoryHit[]>;

@@ -17,6 +17,7 @@ export function sessionState(over: Partial<WorkspaceStateValue> = {}): Workspace
     reviews: [],
     usage: {},
     memories: [],
+    memoriesRecalled: false,
     limits: { maxPlanRevisions: 5, maxAgentRuns: 5, maxReviewRounds: 2, maxModelCallsPerRun: 5, maxPromptTokens: 32_000 },
     counters: { planRevisions: 0, agentRuns: 0, reviewRounds: 0 },
     reviewsWithoutVerdict: 0,

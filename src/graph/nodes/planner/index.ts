@@ -114,8 +114,12 @@ export function createPlannerNode(deps: GraphDeps) {
     }
 
     let memories = state.memories;
-    if (state.plan.length === 0 && !report) {
+    // Recalled once per session: at the first turn if memory is open by then (the first model request does not wait
+    // for Chroma to start), else at the next turn, which waits for it.
+    const firstTurn = state.plan.length === 0 && !report;
+    if (!state.memoriesRecalled && memories.length === 0 && !(firstTurn && deps.memory.opening === true)) {
       memories = await deps.memory.recall({ task: state.task, workspace, limit: 5 });
+      update.memoriesRecalled = true;
       if (memories.length > 0) update.memories = memories;
     }
 
