@@ -5,6 +5,7 @@ import { offeredTools } from "../../agents/offered-tools.js";
 import { projectContext } from "../../agents/project-context.js";
 import { readOutcome, runUsage } from "../../agents/transcript.js";
 import type { AgentSpec } from "../../agents/types.js";
+import type { WorkspaceAccess } from "../../sandbox/types.js";
 import { DEFAULT_PRICE_TABLE } from "../../cost/prices.js";
 import { usageBaseOf, usageKey } from "../../cost/usage.js";
 import type { GraphDeps } from "../deps.js";
@@ -73,9 +74,9 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       { recursionLimit: maxModelCalls * 8 + 20, signal: config.signal },
     );
     const outcome = readOutcome(final.messages, spec.finishTool.name, final.stop);
-    // The undo snapshot after a step (git processes): only when the step wrote a file or ran a command. A step that
-    // only read changed nothing, and the session's last snapshot is taken at its end anyway.
-    if (outcome.filesChanged.length > 0 || outcome.commands.some((c) => c.refused === undefined)) await deps.afterStep?.();
+    // The undo snapshot after a step costs git processes: taken only when the step may have changed the workspace.
+    // The session's last snapshot is taken at its end anyway.
+    if (mayHaveChanged(outcome, spec.commandAccess, deps)) await deps.afterStep?.();
     const report = spec.toReport(outcome, step.id);
     if (outcome.stopReason === "call_limit") {
       emit({ type: "limit_reached", limit: "model calls per run", detail: `${spec.name} used ${outcome.modelCalls} model calls on ${step.id}` });
@@ -103,4 +104,14 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       approvedPatterns: final.allowPatterns,
     };
   };
+}
+
+/**
+ * Whether a finished step may have changed the workspace: it changed files, or ran a command that could write. The
+ * reviewer's commands see the workspace read-only inside bubblewrap, so they cannot; without the sandbox they could.
+ */
+function mayHaveChanged(outcome: { filesChanged: readonly string[]; commands: readonly { refused?: string }[] }, access: WorkspaceAccess, deps: GraphDeps): boolean {
+  if (outcome.filesChanged.length > 0) return true;
+  const ran = outcome.commands.some((c) => c.refused === undefined);
+  return ran && !(access === "read-only" && deps.tools?.sandbox?.kind === "bubblewrap");
 }
