@@ -1,4 +1,4 @@
-import { constants, existsSync, promises as fs } from "node:fs";
+import { constants, existsSync, openSync, promises as fs, readlinkSync } from "node:fs";
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { errorCode } from "./tool-result.js";
@@ -38,6 +38,16 @@ export function openedPath(handle: FileHandle): Promise<string> {
  */
 export function openForReading(target: string): Promise<FileHandle> {
   return fs.open(target, READ_FLAGS);
+}
+
+/** `openForReading`, synchronously: a descriptor (close it with closeSync). For many small reads in a row. */
+export function openForReadingSync(target: string): number {
+  return openSync(target, READ_FLAGS);
+}
+
+/** `openedPath` of a descriptor, synchronously. */
+export function openedPathSync(fd: number): string {
+  return readlinkSync(`/proc/self/fd/${fd}`);
 }
 
 /** A folder held open, so entries are looked up in it and not through its (swappable) path. */

@@ -160,7 +160,7 @@ async function showVerified(root: string, matches: readonly RgMatch[], limit: nu
     }
     if (batch.length === 0) break;
     // ripgrep opens files by path: keep only lines that really are in the workspace file they are reported from.
-    const verified = await keepVerifiedMatches(root, batch);
+    const verified = keepVerifiedMatches(root, batch);
     shown.dropped += verified.dropped;
     for (const m of verified.kept) {
       shown.matches.push(m);

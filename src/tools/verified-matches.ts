@@ -1,12 +1,10 @@
-import type { FileHandle } from "node:fs/promises";
+import { closeSync, fstatSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
-import { CAN_VERIFY_OPENED, openedPath, openForReading } from "./confined-fs.js";
+import { CAN_VERIFY_OPENED, openedPathSync, openForReadingSync } from "./confined-fs.js";
 import { splitLines } from "./lines.js";
 import { MAX_TEXT_FILE_BYTES } from "./text-file.js";
 import { isUsableRealPath } from "./workspace-path.js";
 
-/** Files re-read at the same time (each holds a descriptor). */
-const PARALLEL_FILES = 8;
 const CHUNK_BYTES = 1024 * 1024;
 
 export interface LineMatch {
@@ -25,13 +23,13 @@ function decode(data: Buffer): string {
 }
 
 /** Lines 1..`upTo` of the open file (fewer if it is shorter); a huge file is read only as far as needed. */
-async function readLines(handle: FileHandle, size: number, upTo: number): Promise<string[]> {
-  if (size <= MAX_TEXT_FILE_BYTES) return splitLines(decode(await handle.readFile()));
+function readLines(fd: number, size: number, upTo: number): string[] {
+  if (size <= MAX_TEXT_FILE_BYTES) return splitLines(decode(readFileSync(fd)));
   const chunks: Buffer[] = [];
   let newlines = 0;
   for (let position = 0; newlines < upTo; ) {
     const chunk = Buffer.alloc(CHUNK_BYTES);
-    const { bytesRead } = await handle.read(chunk, 0, CHUNK_BYTES, position);
+    const bytesRead = readSync(fd, chunk, 0, CHUNK_BYTES, position);
     if (bytesRead === 0) break;
     position += bytesRead;
     chunks.push(chunk.subarray(0, bytesRead));
@@ -40,25 +38,29 @@ async function readLines(handle: FileHandle, size: number, upTo: number): Promis
   return splitLines(decode(Buffer.concat(chunks))).slice(0, upTo);
 }
 
-/** The lines of `rel` under `root`, read only if the file opened is exactly that path; undefined otherwise. */
-async function verifiedLines(root: string, rel: string, upTo: number): Promise<string[] | undefined> {
+/**
+ * The lines of `rel` under `root`, read only if the file opened is exactly that path; undefined otherwise.
+ * Synchronous on purpose: a search re-reads a dozen small files, and a promise round trip through the thread pool
+ * for each open, readlink, stat, read and close cost several times the reads themselves (`npm run bench`).
+ */
+function verifiedLines(root: string, rel: string, upTo: number): string[] | undefined {
   const abs = path.join(root, rel);
-  let handle: FileHandle;
+  let fd: number;
   try {
-    handle = await openForReading(abs);
+    fd = openForReadingSync(abs);
   } catch {
     return undefined;
   }
   try {
     // Exactly this path: then it had no symlink anywhere, and the checks made on its name hold for its content.
-    if ((await openedPath(handle)) !== abs || !isUsableRealPath(root, abs)) return undefined;
-    const stat = await handle.stat();
+    if (openedPathSync(fd) !== abs || !isUsableRealPath(root, abs)) return undefined;
+    const stat = fstatSync(fd);
     if (!stat.isFile()) return undefined;
-    return await readLines(handle, stat.size, upTo);
+    return readLines(fd, stat.size, upTo);
   } catch {
     return undefined;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
@@ -67,19 +69,12 @@ async function verifiedLines(root: string, rel: string, upTo: number): Promise<s
  * the workspace. Each reported line is therefore checked against the file at the reported path, read through a
  * descriptor that is verified to be that very file: only lines really there are kept, in their original order.
  */
-export async function keepVerifiedMatches<M extends LineMatch>(root: string, matches: readonly M[]): Promise<{ kept: M[]; dropped: number }> {
+export function keepVerifiedMatches<M extends LineMatch>(root: string, matches: readonly M[]): { kept: M[]; dropped: number } {
   if (!CAN_VERIFY_OPENED) return { kept: [...matches], dropped: 0 };
   const lastLine = new Map<string, number>();
   for (const m of matches) lastLine.set(m.file, Math.max(lastLine.get(m.file) ?? 0, m.line));
-  const files = [...lastLine.entries()];
   const linesOf = new Map<string, string[] | undefined>();
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    for (let entry = files[next++]; entry !== undefined; entry = files[next++]) {
-      linesOf.set(entry[0], await verifiedLines(root, entry[0], entry[1]));
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL_FILES, files.length) }, worker));
+  for (const [file, upTo] of lastLine) linesOf.set(file, verifiedLines(root, file, upTo));
   const kept = matches.filter((m) => {
     const line = linesOf.get(m.file)?.[m.line - 1];
     return line !== undefined && line === m.text.replace(/\r$/, "");

@@ -55,6 +55,6 @@ describe("opening what was checked", () => {
       { file: "real/a.txt", line: 1, text: "alpha from a file that has moved away" },
       { file: "real/missing.txt", line: 3, text: "gone" },
     ];
-    expect(await keepVerifiedMatches(ws.root, matches)).toEqual({ kept: [matches[0]], dropped: 3 });
+    expect(keepVerifiedMatches(ws.root, matches)).toEqual({ kept: [matches[0]], dropped: 3 });
   });
 });
