@@ -18,10 +18,23 @@ function childrenCpuMs(): number {
   }
 }
 
+/**
+ * Peak RSS of this program's own image (VmHWM, reset by exec). getrusage's maxRSS is not: a child forked from a large
+ * parent (the bench process itself) reports the parent's size when that was larger.
+ */
+function peakRssKb(): number {
+  try {
+    const match = /^VmHWM:\s+(\d+) kB$/m.exec(fs.readFileSync("/proc/self/status", "utf8"));
+    return match ? Number(match[1]) : process.resourceUsage().maxRSS;
+  } catch {
+    return process.resourceUsage().maxRSS;
+  }
+}
+
 if (file) {
   process.on("exit", () => {
     const cpu = process.cpuUsage();
-    const usage = { userMs: cpu.user / 1000, systemMs: cpu.system / 1000, maxRssKb: process.resourceUsage().maxRSS, childrenCpuMs: childrenCpuMs() };
+    const usage = { userMs: cpu.user / 1000, systemMs: cpu.system / 1000, maxRssKb: peakRssKb(), childrenCpuMs: childrenCpuMs() };
     fs.writeFileSync(file, JSON.stringify(usage));
   });
 }
