@@ -154,7 +154,11 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     }
     let input: GraphInput = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits, safety: o.safety } : null;
     for (;;) {
-      const result: unknown = await graph.invoke(input, config);
+      const running = graph.invoke(input, config);
+      // The undo baseline's git processes (each spawn blocks this thread for a while) run while the first planner
+      // call is on its way; the first sub-agent's tools wait for the baseline (beforeStep).
+      void undo.before();
+      const result: unknown = await running;
       const request = pendingApproval(result);
       if (!request) break;
       // The graph paused before a command or file change: ask, then resume it with the answer.
@@ -197,7 +201,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
     o.prompter.close();
-    await undo.after();
+    if (undo.started) await undo.after();
     await memory.close();
     lock.release();
   }

@@ -10,10 +10,11 @@ import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { EXIT, interruptedLine } from "./exit-codes.js";
 
 /**
- * What a session needs from child processes: the undo baseline (git), long-term memory (a Chroma server) and the
- * sandbox probe (bubblewrap). Started together as soon as the session's workspace and id are known, while the
- * CLI still loads LangGraph; each is awaited only where its result is used: the sandbox when the graph is wired,
- * the undo baseline before the first sub-agent's tools, memory by the recall of the planner's second turn (the first goes ahead without it while it opens) and by search.
+ * What a session needs from child processes: long-term memory (a Chroma server) and the sandbox probe (bubblewrap),
+ * started as soon as the session's workspace and id are known, while the CLI still loads LangGraph; and the undo
+ * baseline (git), which the session runner starts with the first planner call. Each is awaited only where its result
+ * is used: the sandbox when the graph is wired, the baseline before the first sub-agent's tools, memory by the
+ * planner's second turn if the first went ahead without it, and by search.
  */
 export interface SessionServices {
   undo: UndoRecorder;
@@ -53,13 +54,12 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
       }),
     { reportsStatus: true },
   );
-  void undo.before();
   const memoryOpened = memory.begin();
   const sandbox = selectSandbox(resolveSandboxConfig(o.env), o.env.HOME || os.homedir());
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
-      await undo.before();
+      await undo.settled();
       await memory.close();
     })());
 

@@ -23,6 +23,16 @@ export class UndoRecorder {
     return (this.baseline ??= this.attempt(() => this.store.snapshotBefore(this.sessionId)));
   }
 
+  /** The baseline was asked for in this process (a session that never got that far has nothing to record after). */
+  get started(): boolean {
+    return this.baseline !== null;
+  }
+
+  /** Settles when a baseline already under way is taken; at once when none was started. */
+  async settled(): Promise<void> {
+    await this.baseline;
+  }
+
   /** The session's result so far: after each step that wrote files or ran commands, and at the end. */
   async after(): Promise<boolean> {
     // An "after" must never precede its baseline: it would become the baseline's content.
