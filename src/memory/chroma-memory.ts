@@ -4,7 +4,8 @@ import type { Embedder } from "./embeddings/types.js";
 import { extractMemories, type MemoryDraft } from "./extract.js";
 import { formatRecall } from "./format.js";
 import { listMemories, type ListFilter } from "./list.js";
-import { fromChroma, memoryId, toMetadata } from "./records.js";
+import { planMerges, type Twin } from "./merge-plan.js";
+import { fromChroma, toMetadata } from "./records.js";
 import type { MemoryHit, MemoryQuery, MemoryRecord, MemoryStore, SessionOutcome } from "./types.js";
 import { and, kindsClause } from "./where.js";
 
@@ -38,40 +39,48 @@ export class ChromaMemory implements MemoryStore {
     this.minRecallScore = o.minRecallScore ?? 0.12;
   }
 
-  /** Adds memories, merging each into a near-duplicate of the same workspace and kind when there is one. */
+  /**
+   * Adds memories, merging each into a near-duplicate of the same workspace and kind when there is one (also one
+   * written earlier in the same batch). A batch costs one query per kind and at most two writes, not a query and a
+   * write per memory: a session's end writes a dozen or more.
+   */
   async add(drafts: MemoryDraft[], scope: { workspace: string; session: string }): Promise<{ id: string; merged: boolean }[]> {
     if (drafts.length === 0) return [];
     const vectors = await this.o.embedder.embedDocuments(drafts.map((d) => d.text));
-    const now = this.o.clock.now();
-    const results: { id: string; merged: boolean }[] = [];
-    for (const [i, draft] of drafts.entries()) {
-      const embedding = vectors[i] ?? [];
-      const twin = await this.nearest(embedding, and({ workspace: scope.workspace }, { kind: draft.kind }));
-      if (twin && twin.score >= this.mergeThreshold) {
-        await this.o.collection.update({
-          ids: [twin.id],
-          documents: [draft.text],
-          embeddings: [embedding],
-          metadatas: [toMetadata({ ...twin, session: scope.session, source: draft.source || twin.source, updatedAt: now, mergedCount: twin.mergedCount + 1 })],
-        });
-        results.push({ id: twin.id, merged: true });
-        continue;
-      }
-      const id = memoryId(scope.workspace, draft.kind, draft.text);
-      await this.o.collection.upsert({
-        ids: [id],
-        documents: [draft.text],
-        embeddings: [embedding],
-        metadatas: [toMetadata({ kind: draft.kind, workspace: scope.workspace, session: scope.session, source: draft.source, createdAt: now, updatedAt: now, mergedCount: 0 })],
-      });
-      results.push({ id, merged: false });
-    }
+    const twins = await this.storedTwins(drafts, vectors, scope.workspace);
+    const { results, writes } = planMerges(drafts, vectors, twins, { ...scope, now: this.o.clock.now(), threshold: this.mergeThreshold });
+    const payload = (list: typeof writes) => ({
+      ids: list.map((w) => w.record.id),
+      documents: list.map((w) => w.record.text),
+      embeddings: list.map((w) => w.embedding),
+      metadatas: list.map((w) => toMetadata(w.record)),
+    });
+    const updates = writes.filter((w) => w.stored);
+    const inserts = writes.filter((w) => !w.stored);
+    if (updates.length > 0) await this.o.collection.update(payload(updates));
+    if (inserts.length > 0) await this.o.collection.upsert(payload(inserts));
     return results;
   }
 
-  private async nearest(embedding: number[], where: Where | undefined): Promise<(MemoryRecord & { score: number }) | null> {
-    const hits = await this.query(embedding, where, 1, "");
-    return hits[0] ?? null;
+  /** The nearest stored memory of the same workspace and kind for each draft: one query per kind, all its vectors. */
+  private async storedTwins(drafts: readonly MemoryDraft[], vectors: readonly number[][], workspace: string): Promise<(Twin | null)[]> {
+    const twins: (Twin | null)[] = drafts.map(() => null);
+    for (const kind of new Set(drafts.map((d) => d.kind))) {
+      const indexes = drafts.flatMap((d, i) => (d.kind === kind ? [i] : []));
+      const result = await this.o.collection.query({
+        queryEmbeddings: indexes.map((i) => vectors[i] ?? []),
+        nResults: 1,
+        where: and({ workspace }, { kind }),
+        include: ["documents", "metadatas", "distances"],
+      });
+      indexes.forEach((draftIndex, q) => {
+        const id = result.ids[q]?.[0];
+        if (id === undefined) return;
+        const record = fromChroma(id, result.documents[q]?.[0], result.metadatas[q]?.[0]);
+        twins[draftIndex] = { ...record, score: 1 - (result.distances[q]?.[0] ?? 1) };
+      });
+    }
+    return twins;
   }
 
   private async query(embedding: number[], where: Where | undefined, limit: number, workspace: string): Promise<MemoryHit[]> {

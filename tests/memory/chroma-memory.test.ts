@@ -116,6 +116,34 @@ describe("ChromaMemory against a real Chroma server", () => {
     expect((await memory.list({ workspace: "/a", limit: 10 })).map((r) => r.id)).toEqual([other?.id]);
   });
 
+  it("decides a batch as if its memories were added one by one: merging into stored ones and into earlier ones of the batch", async () => {
+    const memory = await freshMemory();
+    now = 1_000;
+    const [stored] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], { workspace: "/a", session: "s1" });
+    now = 2_000;
+    const results = await memory.add(
+      [
+        { kind: "decision", text: "the CLI parses flags with node:util parseArgs instead of a library", source: "" },
+        { kind: "lesson", text: "npm test failed because jest was not installed, npm install jest fixed it.", source: "src/a.test.ts" },
+        { kind: "decision", text: "the CLI parses flags with node:util parseArgs instead of a library.", source: "" },
+        { kind: "lesson", text: "the docker build needs the .dockerignore to skip node_modules", source: "" },
+        // Same words as the decision but another kind: never merged across kinds.
+        { kind: "note", text: "the CLI parses flags with node:util parseArgs instead of a library", source: "" },
+      ],
+      { workspace: "/a", session: "s2" },
+    );
+    expect(results.map((r) => r.merged)).toEqual([false, true, true, false, false]);
+    expect(results[1]?.id).toBe(stored?.id);
+    expect(results[2]?.id).toBe(results[0]?.id);
+    const listed = await memory.list({ workspace: "/a", limit: 10 });
+    expect(listed).toHaveLength(4);
+    expect(listed.find((r) => r.id === stored?.id)).toMatchObject({ mergedCount: 1, session: "s2", source: "src/a.test.ts", createdAt: 1_000, updatedAt: 2_000, text: "npm test failed because jest was not installed, npm install jest fixed it." });
+    expect(listed.find((r) => r.id === results[0]?.id)).toMatchObject({ kind: "decision", mergedCount: 1, createdAt: 2_000, text: "the CLI parses flags with node:util parseArgs instead of a library." });
+    // A search finds the merged memory by its newest text's vector.
+    const hits = await memory.search({ query: "parseArgs flags", workspace: "/a", limit: 1, scope: "workspace", kinds: ["decision"] });
+    expect(hits[0]?.id).toBe(results[0]?.id);
+  });
+
   it("refuses a collection built by another embedder, saying how to fix it, and reindexes it", async () => {
     const name = `memory-test-${++counter}`;
     const client = chromaClient(endpoint());
