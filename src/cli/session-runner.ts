@@ -155,9 +155,11 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     let input: GraphInput = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits, safety: o.safety } : null;
     for (;;) {
       const running = graph.invoke(input, config);
-      // The undo baseline's git processes (each spawn blocks this thread for a while) run while the first planner
-      // call is on its way; the first sub-agent's tools wait for the baseline (beforeStep).
+      // The undo baseline (git processes: each spawn blocks this thread for a while) and Chroma start while the first
+      // planner call is on its way, not before it: the first sub-agent's tools wait for the baseline (beforeStep), and
+      // the planner's first turn goes ahead without memories unless memory is open by then.
       void undo.before();
+      services.startMemory();
       const result: unknown = await running;
       const request = pendingApproval(result);
       if (!request) break;

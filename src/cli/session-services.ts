@@ -10,17 +10,20 @@ import { ShadowStore, UndoRecorder } from "../undo/index.js";
 import { EXIT, interruptedLine } from "./exit-codes.js";
 
 /**
- * What a session needs from child processes: long-term memory (a Chroma server) and the sandbox probe (bubblewrap),
- * started as soon as the session's workspace and id are known, while the CLI still loads LangGraph; and the undo
- * baseline (git), which the session runner starts with the first planner call. Each is awaited only where its result
- * is used: the sandbox when the graph is wired, the baseline before the first sub-agent's tools, memory by the
- * planner's second turn if the first went ahead without it, and by search.
+ * What a session needs from child processes: the sandbox probe (bubblewrap), started as soon as the session's
+ * workspace and id are known, while the CLI still loads LangGraph; long-term memory (a Chroma server) and the undo
+ * baseline (git), which the session runner starts with the first planner call, so that neither competes with loading
+ * for the machine's cores. Each is awaited only where its result is used: the sandbox when the graph is wired, the
+ * baseline before the first sub-agent's tools, memory by the planner's second turn if the first went ahead without
+ * it, and by search.
  */
 export interface SessionServices {
   undo: UndoRecorder;
   memory: LazyMemory;
-  /** Settles once memory is open or known to be off. */
+  /** Settles once memory is started (startMemory) and open or known to be off. */
   memoryOpened: Promise<MemoryRuntime>;
+  /** Starts opening memory (idempotent): with the first planner call. */
+  startMemory(): void;
   sandbox: Promise<SandboxStatus>;
   /** The session runner handles Ctrl-C and SIGTERM from now on. */
   handOver(): void;
@@ -54,7 +57,9 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
       }),
     { reportsStatus: true },
   );
-  const memoryOpened = memory.begin();
+  let startMemory = (): void => undefined;
+  // Resolved with the opening itself once it is started; begin() is idempotent, so starting twice is harmless.
+  const memoryOpened = new Promise<MemoryRuntime>((resolve) => (startMemory = () => resolve(memory.begin())));
   const sandbox = selectSandbox(resolveSandboxConfig(o.env), o.env.HOME || os.homedir());
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -75,5 +80,5 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   };
-  return { undo, memory, memoryOpened, sandbox, handOver, close };
+  return { undo, memory, memoryOpened, startMemory: () => startMemory(), sandbox, handOver, close };
 }
