@@ -41,6 +41,11 @@ export interface SessionRecord {
  */
 export class ShadowStore {
   private prepared = false;
+  /**
+   * The snapshot refs this instance read or wrote, by session: a running session's refs change only through the
+   * process running it (`undo` refuses a running session), so its snapshots after each step need not ask git again.
+   */
+  private readonly known = new Map<string, Partial<Record<SnapshotKind, Snapshot>>>();
 
   private constructor(
     readonly workspace: string,
@@ -73,6 +78,7 @@ export class ShadowStore {
       const commit = await this.git.text(["commit-tree", tree, "-m", `mini-cursor ${sessionId} before`]);
       // The empty old value makes git refuse if another process created the ref meanwhile.
       await this.git.run(["update-ref", snapshotRef(sessionId, "before"), commit, ""]);
+      this.known.set(sessionId, { before: { commit, tree } });
       pruneIndexes(this.gitDir);
     });
   }
@@ -177,6 +183,14 @@ export class ShadowStore {
   }
 
   private async record(sessionId: string): Promise<SessionRecord | undefined> {
+    const snapshots = this.known.get(sessionId) ?? (await this.readSnapshots(sessionId));
+    if (!snapshots.before) return undefined;
+    this.known.set(sessionId, snapshots);
+    const undoneAt = readMeta(this.gitDir, sessionId).undone?.at;
+    return { session: sessionId, before: snapshots.before, after: snapshots.after, undoneAt };
+  }
+
+  private async readSnapshots(sessionId: string): Promise<Partial<Record<SnapshotKind, Snapshot>>> {
     const lines = await this.git.text([
       "for-each-ref",
       "--format=%(refname:lstrip=3) %(objectname) %(tree)",
@@ -187,9 +201,7 @@ export class ShadowStore {
       const [kind, commit, tree] = line.split(" ");
       if ((kind === "before" || kind === "after") && commit && tree) snapshots[kind] = { commit, tree };
     }
-    if (!snapshots.before) return undefined;
-    const undoneAt = readMeta(this.gitDir, sessionId).undone?.at;
-    return { session: sessionId, before: snapshots.before, after: snapshots.after, undoneAt };
+    return snapshots;
   }
 
   private async requireRecord(sessionId: string): Promise<SessionRecord> {
@@ -229,5 +241,7 @@ export class ShadowStore {
   private async commitAfter(sessionId: string, tree: string, parent: string): Promise<void> {
     const commit = await this.git.text(["commit-tree", tree, "-p", parent, "-m", `mini-cursor ${sessionId} after`]);
     await this.git.run(["update-ref", snapshotRef(sessionId, "after"), commit]);
+    const known = this.known.get(sessionId);
+    if (known) known.after = { commit, tree };
   }
 }
