@@ -1,3 +1,4 @@
+import { cosineSimilarity } from "./embeddings/cosine.js";
 import type { MemoryDraft } from "./extract.js";
 import { memoryId } from "./records.js";
 import type { MemoryRecord } from "./types.js";
@@ -15,20 +16,6 @@ export interface PlannedWrite {
 export interface MergePlan {
   results: { id: string; merged: boolean }[];
   writes: PlannedWrite[];
-}
-
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    const x = a[i] ?? 0;
-    const y = b[i] ?? 0;
-    dot += x * y;
-    na += x * x;
-    nb += y * y;
-  }
-  return na > 0 && nb > 0 ? dot / Math.sqrt(na * nb) : 0;
 }
 
 /**
@@ -52,7 +39,7 @@ export function planMerges(
     if (twin && !writes.has(twin.id)) best = { record: twin, score: twin.score, stored: true };
     for (const write of writes.values()) {
       if (write.record.kind !== draft.kind) continue;
-      const score = cosine(embedding, write.embedding);
+      const score = cosineSimilarity(embedding, write.embedding);
       if (!best || score > best.score) best = { record: write.record, score, stored: write.stored };
     }
     if (best && best.score >= o.threshold) {
