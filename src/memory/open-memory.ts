@@ -49,8 +49,8 @@ export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
     const [{ chromaClient, DEFAULT_COLLECTION, openCollection }, { ChromaMemory }] = await modules;
     const name = settings.collection ?? DEFAULT_COLLECTION;
     const collection = await openCollection(chromaClient(endpoint), name, embedder);
-    // Chroma loads a collection's segments on its first use (~0.8 s with data here): pay that now, while the CLI
-    // still loads its modules, rather than in the planner's first recall just before the first model request.
+    // Chroma loads a collection's segments on its first use (~0.8 s with data here): pay that as part of opening,
+    // which nothing waits for, rather than in the first recall or search.
     await collection.count();
     const chroma = new ChromaMemory({ collection, embedder, clock: o.clock });
     const opened = endpoint;

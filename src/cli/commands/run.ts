@@ -25,9 +25,9 @@ const RUN_OPTIONS = {
 } as const;
 
 /**
- * Validates everything that can be validated without LangGraph, then starts the session's child processes (Chroma,
- * the sandbox probe) and only then loads LangGraph, the model client and SQLite checkpoints: the child processes work
- * while this process loads (src/cli/session-services.ts). The undo baseline starts with the first planner call.
+ * Validates everything that can be validated without LangGraph, then starts the sandbox probe and only then loads
+ * LangGraph, the model client and SQLite checkpoints: the probe works while this process loads
+ * (src/cli/session-services.ts). Chroma and the undo baseline start with the first planner call.
  */
 export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
   const { values, positionals } = parse(argv, RUN_OPTIONS);
