@@ -62,7 +62,7 @@ export const WorkspaceState = new StateSchema({
   }),
   /** Long-term memories recalled for this task (filled by the memory store; empty when memory is off). */
   memories: z.array(z.string()).default(() => []),
-  /** Memories were recalled for this task (the first planner turn skips it while memory is still opening). */
+  /** Memories were recalled for this task (planner turns skip it while memory is still opening). */
   memoriesRecalled: z.boolean().default(false),
   limits: limitsSchema.default(() => limitsSchema.parse({})),
   /** Approval mode and command rules for this session. */

@@ -28,7 +28,7 @@ export class LazyMemory implements MemoryStore {
     return this.configured && (this.runtime === null || this.runtime.store.enabled);
   }
 
-  /** Begun and not open yet: the planner's first turn does not wait for it (src/memory/types.ts). */
+  /** Begun and not open yet: planner turns do not wait for it (src/memory/types.ts). */
   get opening(): boolean {
     return this.pending !== null && this.runtime === null;
   }

@@ -114,10 +114,9 @@ export function createPlannerNode(deps: GraphDeps) {
     }
 
     let memories = state.memories;
-    // Recalled once per session: at the first turn if memory is open by then (the first model request does not wait
-    // for Chroma to start), else at the next turn, which waits for it.
-    const firstTurn = state.plan.length === 0 && !report;
-    if (!state.memoriesRecalled && memories.length === 0 && !(firstTurn && deps.memory.opening === true)) {
+    // Recalled once per session, at the first turn that finds memory open: no turn waits for Chroma to start and load
+    // its collection (about a second), which a real model's first calls cover; a turn that comes sooner goes without.
+    if (!state.memoriesRecalled && memories.length === 0 && deps.memory.opening !== true) {
       memories = await deps.memory.recall({ task: state.task, workspace, limit: 5 });
       update.memoriesRecalled = true;
       if (memories.length > 0) update.memories = memories;
