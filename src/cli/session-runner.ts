@@ -100,12 +100,14 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       memory,
       sandbox: sandboxStatus,
       commandTimeoutMs: o.commandTimeoutMs,
-      // No tool runs before the baseline exists.
+      // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
+      // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {
         await undo.before();
+        await undo.settled();
       },
       afterStep: async () => {
-        await undo.after();
+        void undo.after();
       },
     }),
     o.database.checkpointer,

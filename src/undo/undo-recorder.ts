@@ -8,6 +8,8 @@ import type { ShadowStore } from "./shadow-store.js";
 export class UndoRecorder {
   private off = false;
   private baseline: Promise<boolean> | null = null;
+  /** The latest snapshot asked for: each waits for the one before, so they land in the order they were asked. */
+  private latest: Promise<boolean> = Promise.resolve(true);
 
   constructor(
     private readonly store: ShadowStore,
@@ -28,16 +30,25 @@ export class UndoRecorder {
     return this.baseline !== null;
   }
 
-  /** Settles when a baseline already under way is taken; at once when none was started. */
+  /** Settles when the baseline and every snapshot asked for so far are taken; at once when none was. */
   async settled(): Promise<void> {
     await this.baseline;
+    await this.latest;
   }
 
-  /** The session's result so far: after each step that wrote files or ran commands, and at the end. */
-  async after(): Promise<boolean> {
-    // An "after" must never precede its baseline: it would become the baseline's content.
-    if (this.baseline) await this.baseline;
-    return this.attempt(() => this.store.snapshotAfter(this.sessionId));
+  /**
+   * The session's result so far: after each step that wrote files or ran commands, and at the end. The CLI does not
+   * wait for it after a step (the planner's turn goes on meanwhile); the next step's tools wait through settled().
+   */
+  after(): Promise<boolean> {
+    const previous = this.latest;
+    this.latest = (async () => {
+      // An "after" must never precede its baseline (it would become the baseline's content), nor an earlier after.
+      if (this.baseline) await this.baseline;
+      await previous;
+      return this.attempt(() => this.store.snapshotAfter(this.sessionId));
+    })();
+    return this.latest;
   }
 
   private async attempt(work: () => Promise<void>): Promise<boolean> {

@@ -33,3 +33,25 @@ describe("a baseline started early (the CLI starts it while it loads, tools wait
     expect(await store.changes("s1")).toEqual([{ path: "a.txt", change: "modified" }]);
   });
 });
+
+describe("snapshots asked for without waiting (the CLI's after-step snapshot runs during the planner's turn)", () => {
+  it("are taken one after another in the order asked, and settled() waits for them all", async () => {
+    write(ws.root, "a.txt", "a0\n");
+    const store = ShadowStore.open(ws.root);
+    const problems: string[] = [];
+    const recorder = new UndoRecorder(store, "s1", (message) => problems.push(message));
+    await recorder.before();
+    const afters: Promise<boolean>[] = [];
+    const order: number[] = [];
+    for (let i = 1; i <= 5; i++) {
+      write(ws.root, `f${i}.txt`, `${i}\n`);
+      afters.push(recorder.after().then((taken) => (order.push(i), taken)));
+    }
+    // Not one of the snapshots awaited by itself: settled() is what the next step's tools wait on.
+    await recorder.settled();
+    expect(order).toEqual([1, 2, 3, 4, 5]);
+    expect((await store.changes("s1")).map((c) => c.path).sort()).toEqual(["f1.txt", "f2.txt", "f3.txt", "f4.txt", "f5.txt"]);
+    expect(problems).toEqual([]);
+    expect(await Promise.all(afters)).toEqual([true, true, true, true, true]);
+  });
+});
