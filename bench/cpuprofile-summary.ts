@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import { SourceMap } from "node:module";
 import path from "node:path";
 
 /**
@@ -11,6 +12,7 @@ interface CallFrame {
   functionName: string;
   url: string;
   lineNumber: number;
+  columnNumber?: number;
 }
 interface ProfileNode {
   id: number;
@@ -44,6 +46,8 @@ export function groupOf(frame: CallFrame): string {
     const parts = file.slice(nm + "/node_modules/".length).split("/");
     return parts[0]?.startsWith("@") ? `${parts[0]}/${parts[1] ?? ""}` : (parts[0] ?? file);
   }
+  const src = file.indexOf("/src/");
+  if (src >= 0) return `mini-cursor/${file.slice(src + "/src/".length).split("/").slice(0, -1).join("/") || "."}`;
   const dist = file.indexOf("/dist/");
   if (dist >= 0) return `mini-cursor/${file.slice(dist + "/dist/".length).split("/").slice(0, -1).join("/") || "."}`;
   const bench = file.indexOf("/bench/out/");
@@ -65,7 +69,7 @@ function callerOf(stack: readonly ProfileNode[]): string {
 }
 
 function functionOf(frame: CallFrame): string {
-  const file = frame.url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/dist\//, "dist/");
+  const file = frame.url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/(src|dist)\//, "$1/");
   return `${frame.functionName || "(anonymous)"} ${file ? `${file}:${frame.lineNumber + 1}` : ""}`.trim();
 }
 
@@ -81,8 +85,33 @@ export interface Summary {
   functionsInclusive: [string, number][];
 }
 
+const sourceMaps = new Map<string, SourceMap | null>();
+
+/**
+ * The source a frame of the bundled CLI (dist/cli, esbuild) came from, by the bundle's source map: the frame of a
+ * mini-cursor module or a package's file instead of "dist/cli/chunk-XXXX.js".
+ */
+function unbundled(frame: CallFrame): CallFrame {
+  if (!frame.url.includes("/dist/cli/")) return frame;
+  const file = frame.url.replace(/^file:\/\//, "");
+  let map = sourceMaps.get(file);
+  if (map === undefined) {
+    try {
+      map = new SourceMap(JSON.parse(fs.readFileSync(`${file}.map`, "utf8")) as ConstructorParameters<typeof SourceMap>[0]);
+    } catch {
+      map = null;
+    }
+    sourceMaps.set(file, map);
+  }
+  const entry = map?.findEntry(frame.lineNumber, frame.columnNumber ?? 0);
+  if (!entry || !("originalSource" in entry)) return frame;
+  const original = path.resolve(path.dirname(file), entry.originalSource.replace(/^file:\/\//, ""));
+  return { ...frame, url: `file://${original}`, lineNumber: entry.originalLine, columnNumber: entry.originalColumn };
+}
+
 export function summarise(file: string, windows: Window[], top = 12): Summary[] {
   const profile = JSON.parse(fs.readFileSync(file, "utf8")) as CpuProfile;
+  for (const node of profile.nodes) node.callFrame = unbundled(node.callFrame);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
