@@ -41,6 +41,11 @@ export interface BriefContext {
 export interface AgentSpec {
   name: AgentName;
   tools: readonly ToolName[];
+  /**
+   * Tools beyond the built-in ones that this agent lists by name (a custom agent's `mcp__server__tool`, or a
+   * `mcp__server__*` glob); resolved per session against the tools that exist.
+   */
+  extraTools?: readonly string[];
   finishTool: FinishToolSpec;
   /** How its commands see the workspace: the reviewer checks the work and cannot change it. */
   commandAccess: WorkspaceAccess;
