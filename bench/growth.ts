@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { openSessionDatabase } from "../src/sessions/database.js";
 import { databasePath } from "../src/sessions/paths.js";
-import type { AgentName } from "../src/core/index.js";
+import type { BuiltinAgentName as AgentName } from "../src/core/index.js";
 import { makeWorkspace, removeWorkspace, runSession } from "./session.js";
 import { bytes, printTable, ratio } from "./stats.js";
 

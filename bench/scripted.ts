@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import type { ModelProvider } from "../src/models/chat-model.js";
-import type { AgentName } from "../src/core/index.js";
+import { isBuiltinAgentName, type BuiltinAgentName as AgentName } from "../src/core/index.js";
 
 /**
  * Instant scripted models for the benchmarks. `forRole` hands out a fresh fake model on every call (the
@@ -130,6 +130,7 @@ export function benchModels(options: ScriptOptions): ModelProvider & { plannerTu
           runs.set(brief, run);
         }
         const replied = messages.filter((m) => m.getType() === "ai").length;
+        if (!isBuiltinAgentName(role)) throw new Error(`no script for ${role}`);
         const replies = subAgentReplies(role, run, options.realistic);
         return replies[Math.min(replied, replies.length - 1)] ?? toolCall("submit_work", { status: "done", summary: "done" });
       });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { AGENT_NAMES, agentNameSchema } from "./agents.js";
+import { agentNameSchema } from "./agents.js";
 
 export const STEP_STATUSES = ["pending", "in_progress", "done", "failed", "skipped"] as const;
 export const stepStatusSchema = z.enum(STEP_STATUSES);
@@ -42,6 +42,6 @@ export const reviewSchema = z.object({
 });
 export type Review = z.infer<typeof reviewSchema>;
 
-/** Where the planner sends the session next. */
-export const routeSchema = z.enum([...AGENT_NAMES, "finish"]);
+/** Where the planner sends the session next: one of the session's agents (built-in or custom), or "finish". */
+export const routeSchema = z.union([agentNameSchema, z.literal("finish")]);
 export type Route = z.infer<typeof routeSchema>;

@@ -1,5 +1,5 @@
 import { type BaseCheckpointSaver, END, START, StateGraph } from "@langchain/langgraph";
-import { AGENT_SPECS } from "../agents/index.js";
+import { sessionAgents, type CustomAgentSpec } from "../agents/index.js";
 import { buildAgent } from "../agents/build-agent.js";
 import type { AgentSpec } from "../agents/types.js";
 import { DEFAULT_PRICE_TABLE } from "../cost/prices.js";
@@ -7,15 +7,16 @@ import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "./deps.js";
 import { createFinishNode } from "./nodes/finish.js";
 import { createPlannerNode } from "./nodes/planner/index.js";
 import { createSubAgentNode } from "./nodes/sub-agent.js";
-import { PLANNER_ROUTES, routeFromPlanner } from "./routing.js";
+import { plannerRoutes, routeFromPlanner } from "./routing.js";
 import { WorkspaceState } from "./state.js";
 
 /**
- * planner → (researcher | coder | reviewer) → planner … → finish.
- * Every sub-agent is compiled once and mounted as a subgraph (Studio and `getGraph({ xray: true })` show its inner
- * nodes); it reports back to the planner, which alone decides what happens next.
+ * planner → (researcher | coder | reviewer | a custom agent) → planner … → finish.
+ * Every sub-agent, built-in or defined in an agent file (src/agents/custom), is compiled once and mounted as its own
+ * node with its subgraph (Studio and `getGraph({ xray: true })` show its inner nodes, its steps stream under its own
+ * namespace); it reports back to the planner, which alone decides what happens next.
  */
-export function buildGraph(deps: GraphDeps) {
+export function buildGraph(deps: GraphDeps, customAgents: readonly CustomAgentSpec[] = []) {
   const emit = deps.events.emit.bind(deps.events);
   const mount = (spec: AgentSpec) => {
     const agent = buildAgent({
@@ -30,25 +31,29 @@ export function buildGraph(deps: GraphDeps) {
     });
     return { node: createSubAgentNode(spec, agent, deps), options: { subgraphs: [agent] } };
   };
-  const researcher = mount(AGENT_SPECS.researcher);
-  const coder = mount(AGENT_SPECS.coder);
-  const reviewer = mount(AGENT_SPECS.reviewer);
-  return new StateGraph(WorkspaceState)
-    .addNode("planner", createPlannerNode(deps))
-    .addNode("researcher", researcher.node, researcher.options)
-    .addNode("coder", coder.node, coder.options)
-    .addNode("reviewer", reviewer.node, reviewer.options)
-    .addNode("finish", createFinishNode(deps))
+  const agents = sessionAgents(customAgents);
+  const names = agents.map((a) => a.name);
+  const planner = createPlannerNode(deps, {
+    names,
+    custom: customAgents.map(({ name, description }) => ({ name, description })),
+    editors: agents.filter((a) => a.tools.includes("edit_file") || a.tools.includes("write_file")).map((a) => a.name),
+  });
+  // Node names are known only at run time: the builder is widened to string node names by the first agent's node.
+  const nodeName: string = "planner";
+  let graph = new StateGraph(WorkspaceState).addNode(nodeName, planner).addNode("finish", createFinishNode(deps));
+  for (const spec of agents) {
+    const { node, options } = mount(spec);
+    graph = graph.addNode(spec.name, node, options).addEdge(spec.name, "planner");
+  }
+  return graph
     .addEdge(START, "planner")
-    .addConditionalEdges("planner", routeFromPlanner, [...PLANNER_ROUTES])
-    .addEdge("researcher", "planner")
-    .addEdge("coder", "planner")
-    .addEdge("reviewer", "planner")
+    .addConditionalEdges("planner", routeFromPlanner, plannerRoutes(names))
     .addEdge("finish", END);
 }
 
-export function compileGraph(deps: GraphDeps, checkpointer?: BaseCheckpointSaver) {
-  return buildGraph(deps).compile({ checkpointer, name: "mini-cursor" });
+/** `customAgents`: the session's agents from agent files (src/agents/custom loadCustomAgents), loaded before this. */
+export function compileGraph(deps: GraphDeps, checkpointer?: BaseCheckpointSaver, customAgents: readonly CustomAgentSpec[] = []) {
+  return buildGraph(deps, customAgents).compile({ checkpointer, name: "mini-cursor" });
 }
 
 export type MiniCursorGraph = ReturnType<typeof compileGraph>;

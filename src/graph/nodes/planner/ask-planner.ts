@@ -5,7 +5,7 @@ import { callSignal } from "../../../models/call-signal.js";
 import { endpointSaid, isRejectedRequest } from "../../../models/model-errors.js";
 import { estimateTokens, measureCall, type CallUsage } from "../../../cost/estimate.js";
 import { PLAN_TOOL_REMINDER, PLANNER_SYSTEM_PROMPT } from "./prompt.js";
-import { PLAN_TOOL_NAME, planToolDefinition, planToolSchema, type PlanToolArgs } from "./plan-tool.js";
+import { builtinPlanTool, PLAN_TOOL_NAME, type PlanTool, type PlanToolArgs } from "./plan-tool.js";
 
 export interface PlannerAnswer {
   args: PlanToolArgs | null;
@@ -18,8 +18,6 @@ export interface PlannerAnswer {
 }
 
 const MAX_ATTEMPTS = 3;
-/** The plan tool's definition travels with every prompt; estimates count it too. */
-const PLAN_TOOL_TOKENS = estimateTokens(JSON.stringify(planToolDefinition).length);
 
 /** Models without reliable tool calling sometimes answer with the JSON in the text; accept that too. */
 function jsonFromText(text: string): unknown {
@@ -47,6 +45,9 @@ export interface AskPlannerOptions {
   refusals: ToolChoiceRefusals;
   /** Told once, with the endpoint's words, when it refuses `tool_choice` and the planner asks without it. */
   onFallback?: (said: string) => void;
+  /** The session's plan tool and system prompt (they list its custom agents); default: the built-in agents only. */
+  planTool?: PlanTool;
+  systemPrompt?: string;
 }
 
 /**
@@ -57,9 +58,12 @@ export interface AskPlannerOptions {
  */
 export async function askPlanner(model: BaseChatModel, context: string, o: AskPlannerOptions): Promise<PlannerAnswer> {
   if (!model.bindTools) throw new Error("the planner model does not support tool calling");
-  const free = model.bindTools([planToolDefinition]);
-  const forced = model.bindTools([planToolDefinition], { tool_choice: PLAN_TOOL_NAME });
-  const messages: BaseMessage[] = [new SystemMessage(PLANNER_SYSTEM_PROMPT), new HumanMessage(context)];
+  const planTool = o.planTool ?? builtinPlanTool;
+  // The plan tool's definition travels with every prompt; estimates count it too.
+  const planToolTokens = estimateTokens(JSON.stringify(planTool.definition).length);
+  const free = model.bindTools([planTool.definition]);
+  const forced = model.bindTools([planTool.definition], { tool_choice: PLAN_TOOL_NAME });
+  const messages: BaseMessage[] = [new SystemMessage(o.systemPrompt ?? PLANNER_SYSTEM_PROMPT), new HumanMessage(context)];
   const answer: PlannerAnswer = { args: null, error: "", inputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
   const invoke = async () => {
     if (o.refusals.has(model)) return free.invoke(messages, { signal: callSignal(o.runSignal, o.callTimeoutMs) });
@@ -76,7 +80,7 @@ export async function askPlanner(model: BaseChatModel, context: string, o: AskPl
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const raw = await invoke();
     const reply = AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) });
-    const usage = measureCall(messages, reply, PLAN_TOOL_TOKENS);
+    const usage = measureCall(messages, reply, planToolTokens);
     answer.calls += 1;
     answer.inputTokens += usage.inputTokens;
     answer.outputTokens += usage.outputTokens;
@@ -86,7 +90,7 @@ export async function askPlanner(model: BaseChatModel, context: string, o: AskPl
     const call = (reply.tool_calls ?? []).find((c) => c.name === PLAN_TOOL_NAME);
     const badCall = (reply.invalid_tool_calls ?? [])[0];
     const candidate: unknown = call ? call.args : jsonFromText(textOf(reply));
-    const parsed = candidate === undefined ? null : planToolSchema.safeParse(candidate);
+    const parsed = candidate === undefined ? null : planTool.schema.safeParse(candidate);
     if (parsed?.success) {
       answer.args = parsed.data;
       return answer;

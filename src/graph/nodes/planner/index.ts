@@ -1,6 +1,6 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
-import { type AgentReport, clip, describeStop, limitsOf, type PlanStep, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
+import { type AgentReport, BUILTIN_AGENT_NAMES, clip, describeStop, limitsOf, type PlanStep, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
 import { budgetExceeded, budgetOf } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
@@ -8,6 +8,8 @@ import { UsageMeter } from "../../../cost/usage-meter.js";
 import { addUsage, usageKey } from "../../../cost/usage.js";
 import { projectContext } from "../../../agents/project-context.js";
 import { askPlanner, type ToolChoiceRefusals } from "./ask-planner.js";
+import { createPlanTool } from "./plan-tool.js";
+import { plannerSystemPrompt, type PlannerAgentEntry } from "./prompt.js";
 import { renderPlannerContext } from "./context.js";
 import {
   applyReport,
@@ -24,6 +26,16 @@ import {
   skipPending,
 } from "./plan-ops.js";
 
+/** The agents a session's planner may route to: every name, and the custom ones with their descriptions. */
+export interface PlannerAgents {
+  names: readonly string[];
+  custom: readonly PlannerAgentEntry[];
+  /** Agents that can edit files: their changes get a final review. */
+  editors: readonly string[];
+}
+
+const BUILTIN_ONLY: PlannerAgents = { names: BUILTIN_AGENT_NAMES, custom: [], editors: ["coder"] };
+
 function workspaceFrom(state: WorkspaceStateValue, config: LangGraphRunnableConfig): string {
   const configured = config.configurable?.workspace;
   return state.workspace || (typeof configured === "string" ? configured : "");
@@ -34,7 +46,10 @@ function workspaceFrom(state: WorkspaceStateValue, config: LangGraphRunnableConf
  * Reviews that request changes become fix + re-review steps without a model call; every hard limit ends
  * the session cleanly through `finish`.
  */
-export function createPlannerNode(deps: GraphDeps) {
+export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILTIN_ONLY) {
+  const planTool = createPlanTool(agents.names);
+  const systemPrompt = plannerSystemPrompt(agents.custom);
+  const editors = new Set(agents.editors);
   const emit = deps.events.emit.bind(deps.events);
   const callTimeoutMs = deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const prices = deps.prices ?? DEFAULT_PRICE_TABLE;
@@ -143,6 +158,8 @@ export function createPlannerNode(deps: GraphDeps) {
       runSignal: config.signal,
       onCall: (call) => emit(meter.record({ type: "model_call", agent: "planner", ...call }, model)),
       refusals,
+      planTool,
+      systemPrompt,
       onFallback: (said) =>
         emit({ type: "notice", level: "info", message: `The model endpoint refused tool_choice${said ? ` ("${said}")` : ""}; the planner asks without it from now on.` }),
     });
@@ -161,7 +178,7 @@ export function createPlannerNode(deps: GraphDeps) {
     // In read-only mode nothing can change, so there is nothing to review (a review asked to "run the checks"
     // without commands tends to end without a verdict).
     const canChange = safetyOf(config.configurable, safety).approval !== "read-only";
-    if (wantsDone && canChange && hasUnreviewedChanges(plan, state.reviews) && counters.agentRuns < limits.maxAgentRuns) {
+    if (wantsDone && canChange && hasUnreviewedChanges(plan, state.reviews, editors) && counters.agentRuns < limits.maxAgentRuns) {
       // Every change is reviewed before the session reports success.
       emit({ type: "notice", level: "info", message: "Changes since the last approval are unreviewed: adding a final review." });
       plan = [...plan, finalReviewStep(plan)];

@@ -1,6 +1,8 @@
 import { caps, clip, type AgentReport, type FoldedSteps, type PlanStep, type Review } from "../../../core/index.js";
 import type { PlanToolArgs } from "./plan-tool.js";
 
+const CODER_ONLY: ReadonlySet<string> = new Set(["coder"]);
+
 /** Pure plan bookkeeping, kept apart from model calls so routing is easy to test. */
 
 function idNumber(step: PlanStep): number {
@@ -93,13 +95,16 @@ export function skipPending(plan: PlanStep[]): PlanStep[] {
   return plan.map((s) => (s.status === "pending" || s.status === "in_progress" ? { ...s, status: "skipped" } : s));
 }
 
-/** True when a coder step finished after the last approving review: the change has not been reviewed. */
-export function hasUnreviewedChanges(plan: PlanStep[], reviews: Review[]): boolean {
+/**
+ * True when a step of an agent that can edit files (the coder, or a custom agent with edit tools) finished after
+ * the last approving review: the change has not been reviewed.
+ */
+export function hasUnreviewedChanges(plan: PlanStep[], reviews: Review[], editors: ReadonlySet<string> = CODER_ONLY): boolean {
   const approved = new Set(reviews.filter((r) => r.decision === "approve").map((r) => r.stepId));
   let lastCoder = -1;
   let lastApproval = -1;
   plan.forEach((s, i) => {
-    if (s.agent === "coder" && s.status === "done") lastCoder = i;
+    if (editors.has(s.agent) && s.status === "done") lastCoder = i;
     if (s.agent === "reviewer" && approved.has(s.id)) lastApproval = i;
   });
   return lastCoder > lastApproval;

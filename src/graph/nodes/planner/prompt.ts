@@ -15,3 +15,19 @@ export const PLANNER_RULES = `Rules:
 export const PLANNER_SYSTEM_PROMPT = `${PLANNER_ROLE}\n\n${PLANNER_RULES}`;
 
 export const PLAN_TOOL_REMINDER = "Answer only by calling the update_plan tool with valid arguments.";
+
+/** A custom agent as the planner sees it (defined in an agent file: src/agents/custom). */
+export interface PlannerAgentEntry {
+  name: string;
+  description: string;
+}
+
+/**
+ * The system prompt for a session: custom agents are listed by name and description beside the built-in ones.
+ * Their descriptions come from the team's own agent files; they say what each agent is for.
+ */
+export function plannerSystemPrompt(custom: readonly PlannerAgentEntry[]): string {
+  if (custom.length === 0) return PLANNER_SYSTEM_PROMPT;
+  const lines = custom.map((a) => `- ${a.name}: ${a.description}`);
+  return `${PLANNER_ROLE}\nCustom agents defined for this project (give a step to one when its description fits the step better than a built-in agent; changes they make are reviewed like the coder's):\n${lines.join("\n")}\n\n${PLANNER_RULES}`;
+}
