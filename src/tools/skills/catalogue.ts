@@ -1,0 +1,44 @@
+import { discoverSkills, type Skill } from "./discover.js";
+
+/** The skills one workspace sees (its own and the user's), found once. */
+export interface SkillCatalogue {
+  readonly skills: readonly Skill[];
+  find(name: string): Skill | undefined;
+}
+
+/**
+ * Skills per workspace: the CLI's session has one workspace, a Studio run names its own. Each workspace's skills
+ * are discovered on first use and kept for the process (a session sees the skills it started with).
+ */
+export interface SkillLibrary {
+  catalogue(workspace: string): SkillCatalogue;
+}
+
+export function skillCatalogue(skills: readonly Skill[]): SkillCatalogue {
+  const byName = new Map(skills.map((s) => [s.name, s]));
+  return { skills, find: (name) => byName.get(name) };
+}
+
+export const NO_SKILLS: SkillCatalogue = skillCatalogue([]);
+
+/** A library that discovers each workspace's skills once; `onNotice` hears about every skill that could not load. */
+export function createSkillLibrary(env: NodeJS.ProcessEnv, onNotice: (message: string) => void): SkillLibrary {
+  const found = new Map<string, SkillCatalogue>();
+  return {
+    catalogue(workspace) {
+      let catalogue = found.get(workspace);
+      if (!catalogue) {
+        const discovery = discoverSkills(workspace, env);
+        for (const notice of discovery.notices) onNotice(notice);
+        catalogue = skillCatalogue(discovery.skills);
+        found.set(workspace, catalogue);
+      }
+      return catalogue;
+    },
+  };
+}
+
+/** Whether `workspace` has any skill (load_skill is offered only then). */
+export function hasSkills(library: SkillLibrary | undefined, workspace: string): boolean {
+  return library !== undefined && library.catalogue(workspace).skills.length > 0;
+}
