@@ -21,6 +21,7 @@ import { SessionLock } from "../sessions/session-lock.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
 import type { ModelSetup } from "./model-setup.js";
 import { resumeCommandFor } from "./resume-hint.js";
+import { customAgentsNotice, loadSessionAgents } from "./custom-agents.js";
 import { startSessionServices, type SessionServices } from "./session-services.js";
 
 export interface SessionRunOptions {
@@ -89,11 +90,13 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     finished = true;
     o.printer.emit(event);
   };
+  // Agent files become nodes of the graph, so they are read before it is built.
+  const custom = await loadSessionAgents(o.workspace, o.env, o.models);
   const sandboxStatus = await services.sandbox;
   const sandboxed = sandboxStatus.kind === "bubblewrap";
   const graph = compileGraph(
     wireGraphDeps({
-      models: o.models.provider,
+      models: custom.models,
       modelSettings: o.models.settings,
       prices: o.prices,
       events: o.printer,
@@ -111,6 +114,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       },
     }),
     o.database.checkpointer,
+    custom.agents,
   );
   const config = {
     // The budget, safety policy and limits travel with the run (a resume may change them): src/cost/budget.ts
@@ -122,6 +126,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   };
   sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: shownTask(o.task), workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  for (const problem of custom.problems) o.printer.emit({ type: "notice", level: "warn", message: problem });
+  if (custom.agents.length > 0) o.printer.emit({ type: "notice", level: "info", message: customAgentsNotice(custom.agents) });
   const explicitlyOff = !o.memory.enabled;
   const sayMemory = (opened: MemoryRuntime) =>
     o.printer.emit(
