@@ -126,7 +126,7 @@ describe(".mini-cursor/ in a git repository", () => {
     fs.rmSync(dataDir(), { recursive: true });
     expect((await runCli(["run", "Add greet with a test"], { cwd: ws.root, env })).code).toBe(0);
     const exclude = fs.readFileSync(path.join(ws.root, ".git/info/exclude"), "utf8");
-    expect(exclude.split("\n").filter((l) => l === "/.mini-cursor/")).toHaveLength(1);
+    expect(exclude.split("\n").filter((l) => l === "/.mini-cursor/*")).toHaveLength(1);
   });
 
   it("adds nothing when the project already ignores it", async () => {
