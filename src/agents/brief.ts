@@ -1,4 +1,5 @@
 import { clip } from "../core/index.js";
+import { renderSkillList } from "./skill-list.js";
 import type { BriefContext, LoopOutcome } from "./types.js";
 
 /**
@@ -44,6 +45,7 @@ export function renderBrief(ctx: BriefContext, extra: string[] = []): string {
     lines.push("", `Files changed so far in this session: ${ctx.filesChanged.slice(-40).join(", ")}`);
   }
   lines.push(...extra);
+  lines.push(...renderSkillList(ctx.skills ?? []));
   return lines.join("\n");
 }
 

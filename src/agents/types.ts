@@ -32,6 +32,8 @@ export interface BriefContext {
   findings: { source: string; note: string }[];
   filesChanged: string[];
   lastReview: Review | null;
+  /** Skills the agent can load (load_skill is among its tools): listed by name and description. */
+  skills?: readonly { name: string; description: string }[];
 }
 
 /**

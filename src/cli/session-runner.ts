@@ -15,6 +15,7 @@ import { renderFinalReport } from "../graph/report.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
 import type { Clock } from "../runtime/clock.js";
 import { killActiveCommands } from "../tools/active-commands.js";
+import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { errorLine } from "../models/model-errors.js";
 import type { SessionDatabase } from "../sessions/database.js";
 import { SessionLock } from "../sessions/session-lock.js";
@@ -92,6 +93,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   };
   // Agent files become nodes of the graph, so they are read before it is built.
   const custom = await loadSessionAgents(o.workspace, o.env, o.models);
+  // Skills are found now (folder listings and frontmatter only); a bad one is a notice and the others load.
+  const skills = createSkillLibrary(o.env, (message) => o.printer.emit({ type: "notice", level: "warn", message }));
   const sandboxStatus = await services.sandbox;
   const sandboxed = sandboxStatus.kind === "bubblewrap";
   const graph = compileGraph(
@@ -103,6 +106,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       memory,
       sandbox: sandboxStatus,
       commandTimeoutMs: o.commandTimeoutMs,
+      skills,
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {
@@ -126,6 +130,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   };
   sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: shownTask(o.task), workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  const found = skills.catalogue(o.workspace).skills;
+  if (found.length > 0) o.printer.emit({ type: "notice", level: "info", message: `Skills: ${found.map((s) => s.name).join(", ")}` });
   for (const problem of custom.problems) o.printer.emit({ type: "notice", level: "warn", message: problem });
   if (custom.agents.length > 0) o.printer.emit({ type: "notice", level: "info", message: customAgentsNotice(custom.agents) });
   const explicitlyOff = !o.memory.enabled;

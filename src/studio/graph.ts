@@ -10,6 +10,7 @@ import type { EventSink } from "../core/index.js";
 import { logger } from "../runtime/logger.js";
 import { safetyPolicyFrom } from "../safety/config.js";
 import { selectSandbox } from "../sandbox/select.js";
+import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
 import { runScopedModels } from "./run-models.js";
 import { runScopedPrices } from "./run-prices.js";
@@ -47,6 +48,8 @@ export const graph = compileGraph(
     events: customStream,
     memory,
     sandbox,
+    // Each run's workspace finds its skills on first use; a bad one is logged.
+    skills: createSkillLibrary(env, (message) => logger.warn(message)),
     runSettings: {
       safety: (workspace, configurable) => {
         const { flags } = flagsFromRunConfig(configurable);

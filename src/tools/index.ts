@@ -1,6 +1,7 @@
 import { createEditFileTool } from "./edit-file.js";
 import { createExecuteCommandTool } from "./execute-command.js";
 import { createListDirectoryTool } from "./list-directory.js";
+import { createLoadSkillTool } from "./load-skill.js";
 import { createMemorySearchTool } from "./memory-search.js";
 import { createReadFileTool } from "./read-file.js";
 import { createSearchCodeTool } from "./search-code.js";
@@ -11,6 +12,8 @@ export { createEditFileTool } from "./edit-file.js";
 export { createExecuteCommandTool, DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS } from "./execute-command.js";
 export type { ExecuteCommandOptions } from "./execute-command.js";
 export { createListDirectoryTool } from "./list-directory.js";
+export { createLoadSkillTool } from "./load-skill.js";
+export { createSkillLibrary, hasSkills, type SkillLibrary, type Skill } from "./skills/index.js";
 export { createMemorySearchTool } from "./memory-search.js";
 export { createReadFileTool, DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 export { createSearchCodeTool } from "./search-code.js";
@@ -29,6 +32,7 @@ export const TOOL_FACTORIES = {
   edit_file: createEditFileTool,
   execute_command: createExecuteCommandTool,
   memory_search: createMemorySearchTool,
+  load_skill: createLoadSkillTool,
 } as const satisfies Record<string, (deps: ToolDeps) => WorkspaceTool>;
 
 export type ToolName = keyof typeof TOOL_FACTORIES;

@@ -7,6 +7,8 @@ import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
 import { CAN_VERIFY_OPENED } from "./confined-fs.js";
 import { isUsableRealPath, resolveWorkspacePath, toDisplayPath } from "./workspace-path.js";
+import { openSkillFile } from "./skills/skill-file.js";
+import { isSkillPath } from "./skills/skill-path.js";
 
 export const DEFAULT_OUTPUT_LIMIT_CHARS = 20_000;
 
@@ -76,7 +78,8 @@ export function createReadFileTool(deps: ToolDeps) {
   const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
   return tool(
     async ({ path: inputPath, startLine, endLine }): Promise<ToolResult> => {
-      const opened = await openNamedFile(deps.root, inputPath);
+      // A skill's files (the paths load_skill lists) are read from the skill's own folder, confined to it.
+      const opened = isSkillPath(inputPath) ? await openSkillFile(deps.skills, deps.root, inputPath) : await openNamedFile(deps.root, inputPath);
       if ("error" in opened) return failure(opened.error);
       const { rel, file } = opened;
       if (!file.ok) return unreadable(rel, file);

@@ -3,6 +3,7 @@ import type { MemoryStore } from "../memory/types.js";
 import type { CommandRun, ProgressEvent } from "../core/index.js";
 import type { CommandSandbox } from "../sandbox/types.js";
 import type { Clock } from "../runtime/clock.js";
+import type { SkillLibrary } from "./skills/catalogue.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);
@@ -23,6 +24,8 @@ export interface ToolDeps {
   sandbox?: CommandSandbox;
   /** Paces live output snapshots; the system clock when absent. */
   clock?: Clock;
+  /** Skills for load_skill and read_file's `skill://` paths; the tool is only offered when the workspace has some. */
+  skills?: SkillLibrary;
 }
 
 /** What happened, for the harness (not the model): files touched and commands run. */

@@ -3,6 +3,7 @@ import path from "node:path";
 import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from "../safety/credential-files.js";
 import { isAgentState, STATE_DIR_NAME } from "../core/index.js";
 import { errorCode } from "./tool-result.js";
+import { isSkillPath } from "./skills/skill-path.js";
 
 /**
  * Confines model-supplied paths to the workspace. String checks are not enough: symlinks (also dangling ones,
@@ -101,6 +102,10 @@ export async function resolveWorkspacePath(root: string, inputPath: string): Pro
   }
   if (inputPath.includes("\0")) {
     return { ok: false, error: `path "${inputPath}" contains a NUL character; pass a plain file path.` };
+  }
+  // Skills are read-only: read_file reads their files itself; every other tool refuses them.
+  if (isSkillPath(inputPath)) {
+    return { ok: false, error: `"${inputPath}" is a skill's file: skills are read-only and only read_file reads them. Use a workspace path here.` };
   }
   const start = path.isAbsolute(inputPath) ? inputPath : `${root}${path.sep}${inputPath}`;
   // A plain ".." escape gets the simplest message; symlinks are checked below.

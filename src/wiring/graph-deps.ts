@@ -5,6 +5,7 @@ import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink } from "../core/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
+import type { SkillLibrary } from "../tools/index.js";
 
 export interface WiringInput {
   /** The models: from resolved settings (CLI), resolved per run (Studio), or scripted (tests). */
@@ -21,6 +22,8 @@ export interface WiringInput {
   afterStep?: () => Promise<void>;
   /** Settings a run takes from its own configuration (Studio), when its input does not set them. */
   runSettings?: RunSettings;
+  /** Skills (src/tools/skills): listed in the agents' briefs and loaded on demand. */
+  skills?: SkillLibrary;
 }
 
 /**
@@ -37,6 +40,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
     tools: {
       ...(o.commandTimeoutMs !== undefined ? { commandTimeoutMs: o.commandTimeoutMs } : {}),
       sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
+      ...(o.skills ? { skills: o.skills } : {}),
     },
     forceAsk: !sandboxed,
     ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),

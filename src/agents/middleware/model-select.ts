@@ -1,3 +1,4 @@
+import { hasSkills } from "../../tools/index.js";
 import { offeredTools } from "../offered-tools.js";
 import { withRunSettings } from "../run-state.js";
 import type { AgentDeps, ModelCallWrap } from "./deps.js";
@@ -7,9 +8,10 @@ import type { AgentDeps, ModelCallWrap } from "./deps.js";
  * run's settings), the tools from what this run offers (read-only mode and memory change the set). The agent itself
  * is compiled once with a placeholder model (src/agents/per-run-model.ts).
  */
-export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory">): ModelCallWrap {
+export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "tools">): ModelCallWrap {
   return async (request, handler) => {
-    const offered = new Set([...offeredTools(deps.spec, withRunSettings(request.state, request.runtime.configurable).safety, deps.memory.enabled), deps.spec.finishTool.name]);
+    const skills = hasSkills(deps.tools?.skills, request.state.workspace);
+    const offered = new Set([...offeredTools(deps.spec, withRunSettings(request.state, request.runtime.configurable).safety, deps.memory.enabled, skills), deps.spec.finishTool.name]);
     return handler({
       ...request,
       model: deps.models.forRole(deps.spec.name),

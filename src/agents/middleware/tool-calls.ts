@@ -2,7 +2,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { ToolInputParsingException, tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
-import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
+import { hasSkills, TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
 import { offeredTools } from "../offered-tools.js";
 import { AgentRunState, withRunSettings, type AgentRunValue } from "../run-state.js";
 import { isArtifact } from "../transcript.js";
@@ -89,7 +89,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         if (!parsed.success) return errorMessage(id, name, `invalid arguments: ${formatZodIssues(parsed.error)}. Fix them and call ${name} again.`);
         return new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." });
       }
-      const offered = offeredTools(spec, state.safety, deps.memory.enabled) as ToolName[];
+      const offered = offeredTools(spec, state.safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace)) as ToolName[];
       if (!offered.includes(name as ToolName) || !(name in TOOL_FACTORIES)) {
         emitResult(false, "not available");
         return errorMessage(id, name, `tool "${name}" is not available to the ${spec.name}. Available tools: ${[...offered, spec.finishTool.name].join(", ")}.`);

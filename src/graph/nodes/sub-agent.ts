@@ -2,6 +2,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentGraph } from "../../agents/build-agent.js";
 import { offeredTools } from "../../agents/offered-tools.js";
+import { hasSkills } from "../../tools/index.js";
 import { projectContext } from "../../agents/project-context.js";
 import { readOutcome, runUsage } from "../../agents/transcript.js";
 import type { AgentSpec } from "../../agents/types.js";
@@ -39,7 +40,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     // The run's configurable settings win over the state's: `resume` may have changed them (src/core safetyOf, limitsOf).
     const safety = safetyOf(config.configurable, state.safety);
     const limits = limitsOf(config.configurable, state.limits);
-    const tools = offeredTools(spec, safety, deps.memory.enabled);
+    const tools = offeredTools(spec, safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace));
     const brief = spec.brief({
       task: state.task,
       workspace: state.workspace,
@@ -48,6 +49,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       findings: state.findings,
       filesChanged: state.filesChanged,
       lastReview: state.reviews.at(-1) ?? null,
+      skills: tools.includes("load_skill") ? (deps.tools?.skills?.catalogue(state.workspace).skills ?? []) : [],
     });
     const maxModelCalls = limits.maxModelCallsPerRun;
     // The planner (or a budget continuation) announced the step and computed the project context when it routed
