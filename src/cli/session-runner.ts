@@ -106,6 +106,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       memory,
       sandbox: sandboxStatus,
       commandTimeoutMs: o.commandTimeoutMs,
+      extensions: services.mcp,
       skills,
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
@@ -174,6 +175,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       // the planner's first turn goes ahead without memories unless memory is open by then.
       void undo.before();
       services.startMemory();
+      services.startMcp();
       const result: unknown = await running;
       const request = pendingApproval(result);
       if (!request) break;
@@ -218,7 +220,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     process.off("SIGTERM", onSignal);
     o.prompter.close();
     if (undo.started) await undo.after();
-    await memory.close();
+    await Promise.all([memory.close(), services.mcp.close()]);
     lock.release();
   }
 }

@@ -1,6 +1,7 @@
 import os from "node:os";
-import { resolveSandboxConfig, type MemorySettings } from "../config/index.js";
+import { ConfigError, resolveMcpConfig, resolveSandboxConfig, type McpServerSettings, type MemorySettings } from "../config/index.js";
 import type { EventSink } from "../core/index.js";
+import { McpHub } from "../mcp/index.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory, type MemoryRuntime } from "../memory/open-memory.js";
 import type { Clock } from "../runtime/clock.js";
@@ -25,6 +26,10 @@ export interface SessionServices {
   /** Starts opening memory (idempotent): with the first planner call. */
   startMemory(): void;
   sandbox: Promise<SandboxStatus>;
+  /** The session's MCP servers: started (startMcp) with the first planner call, in parallel; stopped by close. */
+  mcp: McpHub;
+  /** Starts the MCP servers (idempotent); a server that fails is one notice and the session goes on without it. */
+  startMcp(): void;
   /** The session runner handles Ctrl-C and SIGTERM from now on. */
   handOver(): void;
   /** Waits for work under way (the baseline, a Chroma start) and stops what this process started. */
@@ -60,12 +65,13 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
   let startMemory = (): void => undefined;
   // Resolved with the opening itself once it is started; begin() is idempotent, so starting twice is harmless.
   const memoryOpened = new Promise<MemoryRuntime>((resolve) => (startMemory = () => resolve(memory.begin())));
+  const mcp = startableMcp(o);
   const sandbox = selectSandbox(resolveSandboxConfig(o.env), o.env.HOME || os.homedir());
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       await undo.settled();
-      await memory.close();
+      await Promise.all([memory.close(), mcp.hub.close()]);
     })());
 
   // Until the runner takes over, a signal stops here: a Chroma server still starting must be stopped, not orphaned.
@@ -80,5 +86,32 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   };
-  return { undo, memory, memoryOpened, startMemory: () => startMemory(), sandbox, handOver, close };
+  return { undo, memory, memoryOpened, startMemory: () => startMemory(), sandbox, mcp: mcp.hub, startMcp: mcp.start, handOver, close };
+}
+
+/**
+ * The MCP servers as configured (user config, `.mcp.json`, `mini-cursor.json`). A file that cannot be used does not
+ * stop the session: it is one notice when the servers would start, and the session goes on without them.
+ */
+function startableMcp(o: SessionServiceOptions): { hub: McpHub; start: () => void } {
+  let servers: McpServerSettings[] = [];
+  let problem: string | null = null;
+  try {
+    servers = resolveMcpConfig(o.env, o.workspace);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    problem = error.message;
+  }
+  const hub = new McpHub(servers, {
+    onFailure: (server, reason) =>
+      o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" did not start: ${reason}. The session goes on without it.` }),
+  });
+  let started = false;
+  const start = () => {
+    if (started) return;
+    started = true;
+    if (problem) o.events.emit({ type: "notice", level: "warn", message: `MCP servers are off: ${problem}` });
+    void hub.start();
+  };
+  return { hub, start };
 }

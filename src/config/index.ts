@@ -62,4 +62,5 @@ export {
   type SafetySettings,
   type SandboxSettings,
 } from "./resolve.js";
+export { DEFAULT_MCP_CALL_TIMEOUT_MS, expandVariables, mcpJsonPath, resolveMcpConfig, type McpServerSettings } from "./mcp-settings.js";
 export { flagsFromRunConfig, type RunConfigInput } from "./run-config.js";

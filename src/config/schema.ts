@@ -7,6 +7,7 @@ import { z } from "zod";
  */
 
 import { APPROVAL_MODES, approvalModeSchema, type ApprovalMode } from "../core/index.js";
+import { mcpServersSchema } from "./mcp-schema.js";
 
 export { APPROVAL_MODES, approvalModeSchema, type ApprovalMode };
 
@@ -32,7 +33,7 @@ function unknownKeys(known: readonly string[]) {
 }
 
 const COMMAND_RULE_KEYS = ["allow", "deny"] as const;
-export const CONFIG_FILE_KEYS = ["approval", "approveFileChanges", "network", "commands", "prices"] as const;
+export const CONFIG_FILE_KEYS = ["approval", "approveFileChanges", "network", "commands", "prices", "mcpServers"] as const;
 
 export const configFileSchema = z.strictObject(
   {
@@ -54,6 +55,8 @@ export const configFileSchema = z.strictObject(
       .optional(),
     /** Model prices (USD per 1M tokens). */
     prices: priceMapSchema.optional(),
+    /** MCP servers (src/config/mcp-settings.ts). */
+    mcpServers: mcpServersSchema.optional(),
   },
   unknownKeys(CONFIG_FILE_KEYS),
 );

@@ -20,14 +20,15 @@ export const safetyPolicySchema = z.object({
 export type SafetyPolicy = z.infer<typeof safetyPolicySchema>;
 export const DEFAULT_SAFETY: SafetyPolicy = safetyPolicySchema.parse({});
 
-/** What the graph pauses with (LangGraph `interrupt`) before a command or file change runs. */
+/** What the graph pauses with (LangGraph `interrupt`) before a command, a file change or an MCP tool call runs. */
 export interface ApprovalRequest {
   type: "approval";
-  kind: "command" | "file_change";
+  /** `tool`: a call of an MCP server's tool that is not annotated read-only (it runs outside the sandbox). */
+  kind: "command" | "file_change" | "tool";
   agent: string;
   stepId: string;
   tool: string;
-  /** The command, or the file path for a file change. */
+  /** The command, the file path for a file change, or the tool's name. */
   subject: string;
   cwd: string;
   /** What will happen, for the person deciding (the command, or a preview of the change). */

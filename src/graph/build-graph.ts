@@ -28,6 +28,7 @@ export function buildGraph(deps: GraphDeps, customAgents: readonly CustomAgentSp
       forceAsk: deps.forceAsk ?? false,
       prices: deps.prices ?? DEFAULT_PRICE_TABLE,
       callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      ...(deps.extensions ? { extensions: deps.extensions } : {}),
     });
     return { node: createSubAgentNode(spec, agent, deps), options: { subgraphs: [agent] } };
   };

@@ -1,4 +1,5 @@
 import type { PriceTable } from "../cost/prices.js";
+import type { ExtensionTools } from "../mcp/index.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink, SafetyPolicy } from "../core/index.js";
@@ -29,6 +30,8 @@ export interface GraphDeps {
   prices?: PriceTable;
   /** Studio and API runs: settings from the run's configuration, resolved like the CLI's (src/config). */
   runSettings?: RunSettings;
+  /** The session's MCP tools (src/mcp), offered to the agents beside the built-in tools. */
+  extensions?: ExtensionTools;
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;

@@ -1,6 +1,7 @@
 import type { ModelSettings } from "../config/index.js";
 import type { PriceTable } from "../cost/prices.js";
 import type { GraphDeps, RunSettings } from "../graph/deps.js";
+import type { ExtensionTools } from "../mcp/index.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink } from "../core/index.js";
@@ -22,6 +23,8 @@ export interface WiringInput {
   afterStep?: () => Promise<void>;
   /** Settings a run takes from its own configuration (Studio), when its input does not set them. */
   runSettings?: RunSettings;
+  /** The session's MCP servers' tools (src/mcp). */
+  extensions?: ExtensionTools;
   /** Skills (src/tools/skills): listed in the agents' briefs and loaded on demand. */
   skills?: SkillLibrary;
 }
@@ -48,5 +51,6 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
     ...(o.beforeStep ? { beforeStep: o.beforeStep } : {}),
     ...(o.afterStep ? { afterStep: o.afterStep } : {}),
     ...(o.runSettings ? { runSettings: o.runSettings } : {}),
+    ...(o.extensions ? { extensions: o.extensions } : {}),
   };
 }

@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
-import { allowingPatterns, commandPatternFor, evaluateCommand } from "../../safety/command-rules.js";
+import { isExtensionToolName } from "../../mcp/index.js";
+import { allowingPatterns, commandPatternFor, evaluateCommand, matchesText } from "../../safety/command-rules.js";
 import { approvalAnswerSchema, isGitInternal, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
 import { withRunSettings, type AgentRunUpdate, type AgentRunValue, type Decision } from "../run-state.js";
 import type { ToolArtifact } from "../../tools/types.js";
@@ -65,7 +66,7 @@ function ask(allowPatterns: string[], request: ApprovalRequest, workspace: strin
   return { decision: "approve", reason: "" };
 }
 
-type ApprovalDeps = Pick<AgentDeps, "spec" | "emit" | "forceAsk">;
+type ApprovalDeps = Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "extensions">;
 
 /**
  * The approval gate between the model and the tools (run by middleware/reply-gate.ts after every reply with tool
@@ -109,6 +110,7 @@ type Verdict = "approve" | Decision | { ask: Omit<ApprovalRequest, "type" | "age
 function judge(name: string, args: Record<string, unknown>, state: AgentRunValue, allowPatterns: readonly string[], deps: ApprovalDeps): Verdict {
   // Without a real sandbox nothing runs unasked.
   const safety: SafetyPolicy = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" } : state.safety;
+  if (isExtensionToolName(name)) return judgeExtension(name, args, safety, allowPatterns, deps);
   if (name === "execute_command") {
     const command = str(args.command);
     const cwd = str(args.cwd) || ".";
@@ -129,6 +131,22 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRunValue
   return "approve";
 }
 
+/**
+ * An MCP tool runs outside our sandbox: deny rules (`commands.deny`, e.g. `mcp__github__*`) refuse it; a tool annotated
+ * read-only runs; any other asks, in auto mode too, unless an allow rule or an "always" answer names it. Read-only
+ * mode does not offer it (the tools refuse it), and neither is a tool that does not exist now.
+ */
+function judgeExtension(name: string, args: Record<string, unknown>, safety: SafetyPolicy, allowPatterns: readonly string[], deps: ApprovalDeps): Verdict {
+  const denied = safety.deny.find((p) => matchesText(name, p));
+  if (denied !== undefined) return { decision: "deny", reason: `the tool ${name} matches the deny rule "${denied}" in the safety settings.` };
+  const found = deps.extensions?.find(name);
+  if (!found || found.readOnly || safety.approval === "read-only") return "approve";
+  if ([...safety.allow, ...allowPatterns].some((p) => matchesText(name, p))) return "approve";
+  const json = JSON.stringify(args, null, 2);
+  const preview = `${name} (MCP server ${found.server}, not read-only)\n${json.length > 2000 ? `${json.slice(0, 2000)}…` : json}`;
+  return { ask: { kind: "tool", tool: name, subject: name, cwd: ".", preview, suggestedPattern: name } };
+}
+
 /** A call that was denied by a rule or rejected by the person does not run: the model gets the reason instead. */
 export function refuseUnapproved(
   runState: AgentRunValue,
@@ -146,7 +164,7 @@ export function refuseUnapproved(
   const text =
     verdict.decision === "deny"
       ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
-      : `the user rejected this ${name === "execute_command" ? "command" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
+      : `the user rejected this ${name === "execute_command" ? "command" : isExtensionToolName(name) ? "tool call" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
   deps.emit({ type: "tool_result", agent: deps.spec.name, stepId: state.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
   // A refused command is still one the session tried: the final report lists it (src/agents/transcript.ts).
   const refused = verdict.decision === "deny" ? ("denied" as const) : ("rejected" as const);

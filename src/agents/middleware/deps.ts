@@ -1,6 +1,7 @@
 import type { AIMessage } from "@langchain/core/messages";
 import type { WrapModelCallHandler } from "langchain";
 import type { PriceTable } from "../../cost/prices.js";
+import type { ExtensionTools } from "../../mcp/index.js";
 import type { MemoryStore } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
 import type { ProgressEvent } from "../../core/index.js";
@@ -21,6 +22,8 @@ export interface AgentDeps {
   prices: PriceTable;
   /** Upper bound for one model call including retries. */
   callTimeoutMs: number;
+  /** The session's MCP tools (src/mcp), offered beside the built-in ones (src/agents/extension-tools.ts). */
+  extensions?: ExtensionTools;
 }
 
 /** The rest of a model call (the next wrap, then the model), as a wrap gets it. */

@@ -1,4 +1,5 @@
 import { hasSkills } from "../../tools/index.js";
+import { extensionToolDefinition, offeredExtensionTools } from "../extension-tools.js";
 import { offeredTools } from "../offered-tools.js";
 import { withRunSettings } from "../run-state.js";
 import type { AgentDeps, ModelCallWrap } from "./deps.js";
@@ -6,16 +7,21 @@ import type { AgentDeps, ModelCallWrap } from "./deps.js";
 /**
  * The model and the tools of each call are chosen per run: the model from the provider (Studio resolves it from the
  * run's settings), the tools from what this run offers (read-only mode and memory change the set). The agent itself
- * is compiled once with a placeholder model (src/agents/per-run-model.ts).
+ * is compiled once with a placeholder model (src/agents/per-run-model.ts). The session's MCP tools are added to the
+ * request as they are now (LangChain runs tools added here through toolCallsMiddleware): servers still starting are
+ * waited for, so the first sub-agent call sees every server that starts.
  */
-export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "tools">): ModelCallWrap {
+export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "extensions" | "tools">): ModelCallWrap {
   return async (request, handler) => {
     const skills = hasSkills(deps.tools?.skills, request.state.workspace);
-    const offered = new Set([...offeredTools(deps.spec, withRunSettings(request.state, request.runtime.configurable).safety, deps.memory.enabled, skills), deps.spec.finishTool.name]);
+    const { safety } = withRunSettings(request.state, request.runtime.configurable);
+    const offered = new Set([...offeredTools(deps.spec, safety, deps.memory.enabled, skills), deps.spec.finishTool.name]);
+    await deps.extensions?.ready();
+    const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions).map(extensionToolDefinition);
     return handler({
       ...request,
       model: deps.models.forRole(deps.spec.name),
-      tools: request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)),
+      tools: [...request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)), ...extensions],
     });
   };
 }

@@ -10,13 +10,17 @@ import { finishReminder } from "./finish-reminder.js";
  * own): tool calls go through the approval gate (approval.ts); a prose answer from an agent that owes structured
  * output gets its one reminder (finish-reminder.ts). The tools then refuse what was not approved.
  */
-export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "models" | "prices">) {
+export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "models" | "prices" | "extensions">) {
   return createMiddleware({
     name: "ReplyGate",
     stateSchema: AgentRunState,
     afterModel: {
       canJumpTo: ["model"],
-      hook: (state, runtime) => approvalDecisions(state, deps, runtime.configurable) ?? finishReminder(withRunSettings(state, runtime.configurable), deps, budgetOf(runtime.configurable)),
+      hook: async (state, runtime) => {
+        // Whether an MCP tool asks depends on its annotations: on resume, its server must be up before judging again.
+        await deps.extensions?.ready();
+        return approvalDecisions(state, deps, runtime.configurable) ?? finishReminder(withRunSettings(state, runtime.configurable), deps, budgetOf(runtime.configurable));
+      },
     },
     wrapToolCall: async (request, handler) => {
       const refused = refuseUnapproved(request.state, request.toolCall, deps, request.runtime.configurable);

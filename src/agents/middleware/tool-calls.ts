@@ -3,6 +3,8 @@ import { ToolInputParsingException, tool, type StructuredToolInterface } from "@
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { hasSkills, TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
+import { isExtensionToolName } from "../../mcp/index.js";
+import { offeredExtensionTools } from "../extension-tools.js";
 import { offeredTools } from "../offered-tools.js";
 import { AgentRunState, withRunSettings, type AgentRunValue } from "../run-state.js";
 import { isArtifact } from "../transcript.js";
@@ -50,13 +52,14 @@ export function declaredTools(names: readonly ToolName[]): StructuredToolInterfa
  * the agent is not offered, arguments that are not JSON or fail the schema, and tool exceptions all come back as
  * tool errors the model can correct.
  */
-export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools">) {
+export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions">) {
   const { spec } = deps;
   const instances = new Map<string, StructuredToolInterface>();
+  // One tool result may take at most about a quarter of the prompt budget (4 characters per token).
+  const outputLimit = (state: AgentRunValue) => Math.min(deps.tools?.outputLimitChars ?? 20_000, state.maxPromptTokens);
   const instance = (name: ToolName, state: AgentRunValue): StructuredToolInterface => {
     const network = state.safety.allowNetwork;
-    // One tool result may take at most about a quarter of the prompt budget (4 characters per token).
-    const outputLimitChars = Math.min(deps.tools?.outputLimitChars ?? 20_000, state.maxPromptTokens);
+    const outputLimitChars = outputLimit(state);
     const key = `${name}\0${state.workspace}\0${network}\0${outputLimitChars}`;
     let made = instances.get(key);
     if (!made) {
@@ -90,9 +93,18 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         return new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." });
       }
       const offered = offeredTools(spec, state.safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace)) as ToolName[];
+      const extensions = offeredExtensionTools(spec, state.safety, deps.extensions);
+      if (isExtensionToolName(name) && deps.extensions && extensions.some((t) => t.name === name)) {
+        // An MCP tool: it runs in its server (outside our sandbox); failures and timeouts come back as tool errors.
+        deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) || firstLine(toolCall.args) });
+        const result = await deps.extensions.call(name, toolCall.args, { outputLimitChars: outputLimit(state), ...(request.runtime.signal ? { signal: request.runtime.signal } : {}) });
+        emitResult(result.ok, firstLine(result.text));
+        return new ToolMessage({ tool_call_id: id, name, content: result.ok ? result.text : `Error: ${result.text}`, status: result.ok ? "success" : "error" });
+      }
       if (!offered.includes(name as ToolName) || !(name in TOOL_FACTORIES)) {
         emitResult(false, "not available");
-        return errorMessage(id, name, `tool "${name}" is not available to the ${spec.name}. Available tools: ${[...offered, spec.finishTool.name].join(", ")}.`);
+        const available = [...offered, ...extensions.map((t) => t.name), spec.finishTool.name];
+        return errorMessage(id, name, `tool "${name}" is not available to the ${spec.name}. Available tools: ${available.join(", ")}.`);
       }
       deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) });
       try {

@@ -196,7 +196,7 @@ export class LiveView implements EventSink {
         this.endCommand();
         // The prompt (src/cli/approval-prompt.ts) reads the answer below: nothing may redraw over it.
         this.pause();
-        const what = event.kind === "command" ? `run in ${event.cwd}:` : "change a file:";
+        const what = event.kind === "command" ? `run in ${event.cwd}:` : event.kind === "tool" ? "call an MCP tool:" : "change a file:";
         this.print([
           this.paint(33, `? approval needed: ${event.agent} (${event.stepId}) wants to ${what}`),
           ...event.preview.split("\n").map((l) => `    ${sanitize(l)}`),

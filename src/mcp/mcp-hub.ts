@@ -1,0 +1,96 @@
+import type { McpServerSettings } from "../config/index.js";
+import { McpServerConnection, type ServerStatus } from "./server-connection.js";
+import type { ExtensionCallOptions, ExtensionResult, ExtensionTool, ExtensionTools } from "./types.js";
+
+export interface McpHubOptions {
+  /** One notice per server that fails to start; the session goes on without it. */
+  onFailure?: (server: McpServerSettings, reason: string) => void;
+  startTimeoutMs?: number;
+}
+
+/** Stdio servers still running when this process exits (however it exits) get SIGTERM: no orphans. */
+const running = new Set<McpServerConnection>();
+let exitHook = false;
+function killOnExit(connection: McpServerConnection): void {
+  running.add(connection);
+  if (exitHook) return;
+  exitHook = true;
+  process.on("exit", () => {
+    for (const c of running) {
+      const pid = c.pid;
+      if (pid === null) continue;
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    }
+  });
+}
+
+/**
+ * The MCP servers of one session: started together (in parallel, when `start` is first called), stopped together.
+ * Implements the session's extension tools.
+ */
+export class McpHub implements ExtensionTools {
+  readonly connections: McpServerConnection[];
+  private started: Promise<void> | null = null;
+
+  constructor(
+    servers: readonly McpServerSettings[],
+    private readonly options: McpHubOptions = {},
+  ) {
+    this.connections = servers.map((s) => new McpServerConnection(s));
+  }
+
+  get empty(): boolean {
+    return this.connections.every((c) => c.status.state === "disabled");
+  }
+
+  /** Starts every enabled server (idempotent); never rejects. */
+  start(): Promise<void> {
+    this.started ??= Promise.all(
+      this.connections
+        .filter((c) => c.status.state === "idle")
+        .map(async (c) => {
+          killOnExit(c);
+          await c.start(this.options.startTimeoutMs);
+          if (c.status.state === "failed") this.options.onFailure?.(c.settings, c.status.reason);
+        }),
+    ).then(() => undefined);
+    return this.started;
+  }
+
+  /** Servers not started yet are not waited for: nothing to offer from them. */
+  ready(): Promise<void> {
+    return this.started ?? Promise.resolve();
+  }
+
+  list(): readonly ExtensionTool[] {
+    return this.connections.flatMap((c) => c.tools);
+  }
+
+  find(name: string): ExtensionTool | undefined {
+    return this.list().find((t) => t.name === name);
+  }
+
+  async call(name: string, args: Record<string, unknown>, options: ExtensionCallOptions): Promise<ExtensionResult> {
+    const owner = this.connections.find((c) => c.tools.some((t) => t.name === name));
+    if (!owner) return { ok: false, text: `no MCP tool is called ${name} in this session.` };
+    return owner.call(name, args, options);
+  }
+
+  statuses(): { server: McpServerSettings; status: ServerStatus; tools: readonly ExtensionTool[] }[] {
+    return this.connections.map((c) => ({ server: c.settings, status: c.status, tools: c.tools }));
+  }
+
+  /** Stops every server; waits for starts under way. */
+  async close(): Promise<void> {
+    await Promise.all(
+      this.connections.map(async (c) => {
+        await c.stop();
+        running.delete(c);
+      }),
+    );
+  }
+}

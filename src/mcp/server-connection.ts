@@ -1,0 +1,164 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import type { McpServerSettings } from "../config/index.js";
+import { mcpToolName } from "./names.js";
+import { resultText } from "./result-text.js";
+import type { ExtensionCallOptions, ExtensionResult, ExtensionTool } from "./types.js";
+
+/** How long a server may take to start and list its tools. */
+export const MCP_START_TIMEOUT_MS = 30_000;
+
+export type ServerStatus =
+  | { state: "idle" }
+  | { state: "disabled" }
+  | { state: "starting" }
+  | { state: "connected" }
+  | { state: "failed"; reason: string }
+  | { state: "stopped" };
+
+function seconds(ms: number): string {
+  return `${Math.round(ms / 100) / 10} s`;
+}
+
+/** One line for a person or the model, never a stack trace. */
+function describeError(error: unknown, settings: McpServerSettings, timeoutMs: number): string {
+  if (error instanceof McpError && error.code === (ErrorCode.RequestTimeout as number)) return `no answer within ${seconds(timeoutMs)}`;
+  if (error instanceof McpError && error.code === (ErrorCode.ConnectionClosed as number)) return "the server closed the connection";
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (settings.transport === "stdio" && code === "ENOENT") return `command not found: ${settings.command}`;
+  if (settings.transport === "stdio" && code === "EACCES") return `command not executable: ${settings.command}`;
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  return `${message}${cause}`.replace(/\s+/g, " ").slice(0, 300);
+}
+
+/**
+ * One MCP server for one session, through the MCP SDK's Client (the LangChain adapter hides what we need here: each
+ * tool's annotations, a per-server status and a per-call timeout). `start` and `call` never throw.
+ */
+export class McpServerConnection {
+  status: ServerStatus;
+  tools: ExtensionTool[] = [];
+  /** Our tool name → the server's. */
+  private readonly originals = new Map<string, string>();
+  private client: Client | null = null;
+  private transport: Transport | null = null;
+  private stderrTail = "";
+  private closing = false;
+
+  constructor(readonly settings: McpServerSettings) {
+    this.status = settings.disabled ? { state: "disabled" } : { state: "idle" };
+  }
+
+  /** The stdio server's process, while it runs. */
+  get pid(): number | null {
+    return this.transport instanceof StdioClientTransport ? this.transport.pid : null;
+  }
+
+  async start(startTimeoutMs = MCP_START_TIMEOUT_MS): Promise<void> {
+    if (this.status.state !== "idle") return;
+    const { settings } = this;
+    if (settings.problem) {
+      this.status = { state: "failed", reason: settings.problem };
+      return;
+    }
+    this.status = { state: "starting" };
+    const client = new Client({ name: "mini-cursor", version: "1" });
+    const transport = this.makeTransport();
+    this.client = client;
+    this.transport = transport;
+    client.onclose = () => {
+      if (this.closing || this.status.state !== "connected") return;
+      const said = this.stderrTail.trim().split("\n").at(-1);
+      this.status = { state: "failed", reason: `the server stopped${said ? ` (${said.slice(0, 200)})` : ""}` };
+    };
+    try {
+      await client.connect(transport, { timeout: startTimeoutMs });
+      const listed: { name: string; description?: string; inputSchema: Record<string, unknown>; annotations?: { readOnlyHint?: boolean } }[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor ? { cursor } : {}, { timeout: startTimeoutMs });
+        listed.push(...page.tools);
+        cursor = page.nextCursor;
+      } while (cursor);
+      if (this.closing) return;
+      for (const t of listed) {
+        const name = mcpToolName(settings.name, t.name);
+        if (this.originals.has(name)) continue;
+        this.originals.set(name, t.name);
+        this.tools.push({
+          name,
+          description: (t.description ?? `${t.name} from the MCP server ${settings.name}`).slice(0, 1024),
+          inputSchema: t.inputSchema,
+          readOnly: t.annotations?.readOnlyHint === true,
+          server: settings.name,
+          ...(settings.agents ? { agents: settings.agents } : {}),
+        });
+      }
+      this.status = { state: "connected" };
+    } catch (error) {
+      if (this.closing) return;
+      const said = this.stderrTail.trim().split("\n").at(-1);
+      const reason = describeError(error, settings, startTimeoutMs);
+      this.status = { state: "failed", reason: said && /closed the connection/.test(reason) ? `the server exited: ${said.slice(0, 200)}` : reason };
+      await this.stop();
+    }
+  }
+
+  private makeTransport(): Transport {
+    const { settings } = this;
+    if (settings.transport === "http") {
+      return new StreamableHTTPClientTransport(new URL(settings.url), { requestInit: { headers: settings.headers } });
+    }
+    // Only the configured variables and a few safe ones (PATH, HOME, …) reach the server: no API keys of ours.
+    const transport = new StdioClientTransport({ command: settings.command, args: settings.args, env: settings.env, ...(settings.cwd ? { cwd: settings.cwd } : {}), stderr: "pipe" });
+    transport.stderr?.on("data", (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000);
+    });
+    return transport;
+  }
+
+  async call(name: string, args: Record<string, unknown>, options: ExtensionCallOptions): Promise<ExtensionResult> {
+    const { settings } = this;
+    const original = this.originals.get(name);
+    if (!this.client || !original || this.status.state !== "connected") {
+      const why = this.status.state === "failed" ? this.status.reason : "it is not running";
+      return { ok: false, text: `the MCP server "${settings.name}" cannot run ${name}: ${why}.` };
+    }
+    try {
+      const result = (await this.client.callTool({ name: original, arguments: args }, undefined, {
+        timeout: settings.timeoutMs,
+        ...(options.signal ? { signal: options.signal } : {}),
+      })) as Record<string, unknown>;
+      const text = resultText(result, options.outputLimitChars);
+      return result.isError === true ? { ok: false, text: `${name} reported an error: ${text}` } : { ok: true, text };
+    } catch (error) {
+      return { ok: false, text: `${name} failed: ${describeError(error, settings, settings.timeoutMs)}.` };
+    }
+  }
+
+  /** Stops the server (a stdio server's process ends: stdin closed, then SIGTERM, then SIGKILL). */
+  async stop(): Promise<void> {
+    this.closing = true;
+    const client = this.client;
+    this.client = null;
+    if (this.status.state === "connected" || this.status.state === "starting") this.status = { state: "stopped" };
+    // Most stdio servers do not exit when their stdin closes; the SDK would wait 2 s before its SIGTERM.
+    const pid = this.pid;
+    if (pid !== null) {
+      try {
+        process.kill(pid, "SIGTERM");
+      } catch {
+        // Already gone.
+      }
+    }
+    try {
+      await client?.close();
+    } catch {
+      // Already gone.
+    }
+  }
+}

@@ -1,0 +1,47 @@
+/**
+ * Tools that come from outside the built-in set for one session (MCP servers' tools), as the agents see them: a
+ * definition to offer the model, whether it only reads, and a way to run a call. The agents layer offers and runs
+ * them (src/agents/middleware); src/mcp provides them.
+ */
+export interface ExtensionTool {
+  /** `mcp__<server>__<tool>`, safe as a function name for every provider. */
+  name: string;
+  description: string;
+  /** The tool's JSON Schema for its arguments. */
+  inputSchema: Record<string, unknown>;
+  /** Annotated `readOnlyHint: true` by its server: offered to every agent, runs without asking. */
+  readOnly: boolean;
+  server: string;
+  /** The agents this tool's server is limited to (the server's `agents`); undefined: the default split. */
+  agents?: readonly string[];
+}
+
+/** A tool call's outcome, as text for the model (capped). */
+export interface ExtensionResult {
+  ok: boolean;
+  text: string;
+}
+
+export interface ExtensionCallOptions {
+  signal?: AbortSignal;
+  /** Cap on the text returned. */
+  outputLimitChars: number;
+}
+
+export interface ExtensionTools {
+  /** Settles once every server has started or failed (never rejects); waited for before a sub-agent's model call. */
+  ready(): Promise<void>;
+  /** Every tool the session has right now (servers that failed or stopped have none). */
+  list(): readonly ExtensionTool[];
+  /** One tool by its name, if it exists now. */
+  find(name: string): ExtensionTool | undefined;
+  /** Runs one call; failures (a timeout, a server that died, an error result) come back as `ok: false`, never thrown. */
+  call(name: string, args: Record<string, unknown>, options: ExtensionCallOptions): Promise<ExtensionResult>;
+}
+
+/** Every extension tool name starts so; rules and agents name them this way. */
+export const EXTENSION_PREFIX = "mcp__";
+
+export function isExtensionToolName(name: string): boolean {
+  return name.startsWith(EXTENSION_PREFIX);
+}

@@ -1,0 +1,121 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { EVERYTHING, FILESYSTEM } from "../mcp/everything.js";
+import { runCli } from "./cli-process.js";
+import { mcpScript, processesWith, type McpCall } from "./mcp-script.js";
+import { roleOf } from "./task-script.js";
+
+let server: ScriptedServer | undefined;
+let ws: TempWorkspace;
+let env: Record<string, string>;
+/** Every server of a test gets it as an extra argument (server-everything ignores it): found in /proc by it. */
+let marker: string;
+
+beforeEach(async () => {
+  ws = await makeTempWorkspace({ "README.md": "# demo\n" });
+  marker = `mcp-test-${path.basename(ws.root)}`;
+  env = { OPENAI_API_KEY: "sk-test", MINI_CURSOR_MODEL: "scripted", XDG_CONFIG_HOME: path.join(ws.root, ".no-user-config") };
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  await ws.cleanup();
+});
+
+async function start(calls: McpCall[], onCoder?: (req: ScriptedRequest) => void): Promise<ScriptedServer> {
+  server = await startScriptedOpenAIServer(mcpScript(calls, onCoder));
+  env.OPENAI_BASE_URL = server.baseUrl;
+  return server;
+}
+
+async function writeJson(file: string, value: unknown): Promise<void> {
+  await fs.mkdir(path.dirname(path.join(ws.root, file)), { recursive: true });
+  await fs.writeFile(path.join(ws.root, file), JSON.stringify(value, null, 2));
+}
+
+const everything = () => ({ command: process.execPath, args: [EVERYTHING, "stdio", marker] });
+
+function coderResults(s: ScriptedServer) {
+  return s.requests.filter((r) => roleOf(r) === "coder").flatMap((r) => toolResults(r));
+}
+
+function events(stdout: string): { type: string; [key: string]: unknown }[] {
+  return stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string });
+}
+
+describe("MCP servers in a session (built CLI, scripted model, real servers)", () => {
+  it("runs a read-only tool under auto without asking; its result reaches the model; no server is left running", async () => {
+    // Looked up while the coder works: the server runs then (so the check after the session can fail).
+    const duringSession: Promise<number[]>[] = [];
+    const s = await start([{ name: "mcp__everything__get-sum", args: { a: 19, b: 23 } }], () => duringSession.push(processesWith(marker)));
+    await writeJson(".mcp.json", { mcpServers: { everything: everything() } });
+    const result = await runCli(["run", "--json", "Add two numbers with the MCP tool"], { cwd: ws.root, env });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const coderRequests = s.requests.filter((r) => roleOf(r) === "coder");
+    // Offered to the coder beside the built-in tools, read-only or not.
+    expect(coderRequests[0]?.toolNames).toEqual(expect.arrayContaining(["write_file", "mcp__everything__get-sum", "mcp__everything__echo", "mcp__everything__toggle-simulated-logging"]));
+    expect(coderResults(s).find((t) => t.name === "mcp__everything__get-sum")?.content).toMatch(/42/);
+    const all = events(result.stdout);
+    expect(all.some((e) => e.type === "approval_requested")).toBe(false);
+    expect(all).toContainEqual(expect.objectContaining({ type: "tool_result", tool: "mcp__everything__get-sum", ok: true }));
+    expect(all.at(-1)).toMatchObject({ type: "session_finished", status: "done" });
+    expect((await Promise.all(duringSession)).flat().length).toBeGreaterThan(0);
+    expect(await processesWith(marker)).toEqual([]);
+  });
+
+  it("asks before a tool that is not read-only under auto, and runs it when an allow rule names it", async () => {
+    const toggle = { name: "mcp__everything__toggle-simulated-logging", args: {} };
+    let s = await start([toggle]);
+    await writeJson(".mcp.json", { mcpServers: { everything: everything() } });
+    const asked = await runCli(["run", "--json", "Toggle logging"], { cwd: ws.root, env, input: "" });
+    expect(asked.code).toBe(130);
+    const request = events(asked.stdout).find((e) => e.type === "approval_requested");
+    expect(request).toMatchObject({ kind: "tool", tool: "mcp__everything__toggle-simulated-logging", suggestedPattern: "mcp__everything__toggle-simulated-logging" });
+    expect(events(asked.stdout).at(-1)).toMatchObject({ type: "session_finished", status: "awaiting_approval" });
+    expect(coderResults(s)).toEqual([]);
+    expect(await processesWith(marker)).toEqual([]);
+
+    await s.close();
+    s = await start([toggle]);
+    await writeJson("mini-cursor.json", { commands: { allow: ["mcp__everything__*"] } });
+    const allowed = await runCli(["run", "--json", "--force", "Toggle logging"], { cwd: ws.root, env, input: "" });
+    expect(allowed.code).toBe(0);
+    expect(events(allowed.stdout).some((e) => e.type === "approval_requested")).toBe(false);
+    expect(coderResults(s).find((t) => t.name === toggle.name)?.content).toMatch(/logging/i);
+  });
+
+  it("refuses a tool a deny rule names, and offers only read-only tools under read-only", async () => {
+    const s = await start([
+      { name: "mcp__everything__echo", args: { message: "hello" } },
+      { name: "mcp__everything__toggle-simulated-logging", args: {} },
+    ]);
+    await writeJson("mini-cursor.json", { mcpServers: { everything: everything() }, commands: { deny: ["mcp__everything__echo"] } });
+    const result = await runCli(["run", "--approval", "read-only", "Echo"], { cwd: ws.root, env });
+    expect(result.code).toBe(0);
+    const offered = s.requests.find((r) => roleOf(r) === "coder")?.toolNames ?? [];
+    expect(offered).toContain("mcp__everything__get-sum");
+    expect(offered).not.toContain("mcp__everything__toggle-simulated-logging");
+    const results = coderResults(s);
+    expect(results.find((t) => t.name === "mcp__everything__echo")?.content).toMatch(/not allowed: the tool mcp__everything__echo matches the deny rule "mcp__everything__echo"/);
+    expect(results.find((t) => t.name === "mcp__everything__toggle-simulated-logging")?.content).toMatch(/is not available to the coder/);
+  });
+
+  it("goes on without a server that fails to start, after one notice", async () => {
+    const s = await start([{ name: "mcp__fs__list_directory", args: { path: ws.root } }]);
+    await writeJson(".mcp.json", {
+      mcpServers: {
+        broken: { command: "/nonexistent/mcp-server" },
+        fs: { command: process.execPath, args: [FILESYSTEM, ws.root] },
+      },
+    });
+    const result = await runCli(["run", "List the files"], { cwd: ws.root, env });
+    expect(result.code).toBe(0);
+    const notices = result.stdout.split("\n").filter((l) => l.includes("MCP server"));
+    expect(notices).toEqual(['⚠ MCP server "broken" did not start: command not found: /nonexistent/mcp-server. The session goes on without it.']);
+    expect(coderResults(s).find((t) => t.name === "mcp__fs__list_directory")?.content).toMatch(/README\.md/);
+  });
+});
