@@ -7,6 +7,7 @@ import { z } from "zod";
  */
 
 import { APPROVAL_MODES, approvalModeSchema, type ApprovalMode } from "../core/index.js";
+import { webConfigSchema } from "./web-settings.js";
 import { mcpServersSchema } from "./mcp-schema.js";
 
 export { APPROVAL_MODES, approvalModeSchema, type ApprovalMode };
@@ -33,7 +34,7 @@ function unknownKeys(known: readonly string[]) {
 }
 
 const COMMAND_RULE_KEYS = ["allow", "deny"] as const;
-export const CONFIG_FILE_KEYS = ["approval", "approveFileChanges", "network", "commands", "prices", "mcpServers"] as const;
+export const CONFIG_FILE_KEYS = ["approval", "approveFileChanges", "network", "commands", "prices", "web", "mcpServers"] as const;
 
 export const configFileSchema = z.strictObject(
   {
@@ -55,6 +56,8 @@ export const configFileSchema = z.strictObject(
       .optional(),
     /** Model prices (USD per 1M tokens). */
     prices: priceMapSchema.optional(),
+    /** fetch_url and web_search: on/off, hosts, limits, the search provider (src/config/web-settings.ts). */
+    web: webConfigSchema.optional(),
     /** MCP servers (src/config/mcp-settings.ts). */
     mcpServers: mcpServersSchema.optional(),
   },

@@ -7,6 +7,8 @@ import { createReadFileTool } from "./read-file.js";
 import { createSearchCodeTool } from "./search-code.js";
 import type { ToolDeps, WorkspaceTool } from "./types.js";
 import { createWriteFileTool } from "./write-file.js";
+import { createFetchUrlTool } from "./web/fetch-url.js";
+import { createWebSearchTool } from "./web/web-search.js";
 
 export { createEditFileTool } from "./edit-file.js";
 export { createExecuteCommandTool, DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS } from "./execute-command.js";
@@ -32,6 +34,8 @@ export const TOOL_FACTORIES = {
   edit_file: createEditFileTool,
   execute_command: createExecuteCommandTool,
   memory_search: createMemorySearchTool,
+  fetch_url: (deps: ToolDeps) => createFetchUrlTool(deps),
+  web_search: createWebSearchTool,
   load_skill: createLoadSkillTool,
 } as const satisfies Record<string, (deps: ToolDeps) => WorkspaceTool>;
 

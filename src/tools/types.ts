@@ -3,6 +3,7 @@ import type { MemoryStore } from "../memory/types.js";
 import type { CommandRun, ProgressEvent } from "../core/index.js";
 import type { CommandSandbox } from "../sandbox/types.js";
 import type { Clock } from "../runtime/clock.js";
+import type { WebSettings } from "../config/web-settings.js";
 import type { SkillLibrary } from "./skills/catalogue.js";
 
 /**
@@ -22,6 +23,8 @@ export interface ToolDeps {
   memory?: MemoryStore;
   /** Where execute_command runs commands: a bubblewrap sandbox, or (absent or `none`) process-tree confinement only. */
   sandbox?: CommandSandbox;
+  /** fetch_url and web_search settings (src/config/web-settings.ts); absent: both are off. */
+  web?: WebSettings;
   /** Paces live output snapshots; the system clock when absent. */
   clock?: Clock;
   /** Skills for load_skill and read_file's `skill://` paths; the tool is only offered when the workspace has some. */
