@@ -1,7 +1,6 @@
 import os from "node:os";
 import { getWriter } from "@langchain/langgraph";
 import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolveSafetyConfig, resolveSandboxConfig } from "../config/index.js";
-import { compileGraph } from "../graph/build-graph.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory } from "../memory/open-memory.js";
 import { probeOllama } from "../models/ollama-probe.js";
@@ -14,6 +13,7 @@ import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
 import { runScopedModels } from "./run-models.js";
 import { runScopedPrices } from "./run-prices.js";
+import { graphPerWorkspace } from "./workspace-graphs.js";
 
 /**
  * The graph as LangGraph Studio / `langgraph dev` loads it (see langgraph.json), wired like the CLI's
@@ -41,20 +41,21 @@ const ollama = needsOllama({}, env) ? { url: ollamaUrl(env), models: await probe
 const memorySettings = resolveMemoryConfig(env);
 const memory = new LazyMemory(memorySettings.enabled, () => openMemory({ env, settings: memorySettings, clock: systemClock }));
 
-export const graph = compileGraph(
-  wireGraphDeps({
-    models: runScopedModels(env, ollama),
-    prices: runScopedPrices(env, ollama),
-    events: customStream,
-    memory,
-    sandbox,
-    // Each run's workspace finds its skills on first use; a bad one is logged.
-    skills: createSkillLibrary(env, (message) => logger.warn(message)),
-    runSettings: {
-      safety: (workspace, configurable) => {
-        const { flags } = flagsFromRunConfig(configurable);
-        return safetyPolicyFrom(resolveSafetyConfig(flags, env, loadConfigFiles(env, workspace), "configurable"));
-      },
+const deps = wireGraphDeps({
+  models: runScopedModels(env, ollama),
+  prices: runScopedPrices(env, ollama),
+  events: customStream,
+  memory,
+  sandbox,
+  // Each run's workspace finds its skills on first use; a bad one is logged.
+  skills: createSkillLibrary(env, (message) => logger.warn(message)),
+  runSettings: {
+    safety: (workspace, configurable) => {
+      const { flags } = flagsFromRunConfig(configurable);
+      return safetyPolicyFrom(resolveSafetyConfig(flags, env, loadConfigFiles(env, workspace), "configurable"));
     },
-  }),
-);
+  },
+});
+
+/** The graph for each run's workspace, with its custom agents mounted (src/studio/workspace-graphs.ts). */
+export const graph = graphPerWorkspace(deps, env);
