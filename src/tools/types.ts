@@ -4,7 +4,7 @@ import type { CommandRun, ProgressEvent } from "../core/index.js";
 import type { CommandSandbox } from "../sandbox/types.js";
 import type { Clock } from "../runtime/clock.js";
 import type { WebSettings } from "../config/web-settings.js";
-import type { SkillLibrary } from "./skills/catalogue.js";
+import type { SkillLibrary } from "./skills/types.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);

@@ -1,18 +1,7 @@
-import { discoverSkills, type Skill } from "./discover.js";
+import { discoverSkills } from "./discover.js";
+import type { Skill, SkillCatalogue, SkillLibrary } from "./types.js";
 
-/** The skills one workspace sees (its own and the user's), found once. */
-export interface SkillCatalogue {
-  readonly skills: readonly Skill[];
-  find(name: string): Skill | undefined;
-}
-
-/**
- * Skills per workspace: the CLI's session has one workspace, a Studio run names its own. Each workspace's skills
- * are discovered on first use and kept for the process (a session sees the skills it started with).
- */
-export interface SkillLibrary {
-  catalogue(workspace: string): SkillCatalogue;
-}
+export type { SkillCatalogue, SkillLibrary } from "./types.js";
 
 export function skillCatalogue(skills: readonly Skill[]): SkillCatalogue {
   const byName = new Map(skills.map((s) => [s.name, s]));

@@ -7,19 +7,9 @@ import { CAN_VERIFY_OPENED, openedPathSync, openForReadingSync } from "../confin
 import { errorCode, errorMessage } from "../tool-result.js";
 import { isInsideRoot, toDisplayPath } from "../workspace-path.js";
 import { parseSkillMarkdown } from "./frontmatter.js";
+import type { Skill, SkillScope } from "./types.js";
 
-/** Workspace skills win over the user's on a name clash. */
-export type SkillScope = "workspace" | "user";
-
-export interface Skill {
-  name: string;
-  description: string;
-  /** The skill's folder, a real path: its files are read only from inside it. */
-  dir: string;
-  scope: SkillScope;
-  /** Where it was found, for people: workspace-relative, or absolute for the user's skills. */
-  shownAs: string;
-}
+export type { Skill, SkillScope } from "./types.js";
 
 export interface SkillRoot {
   dir: string;
