@@ -64,6 +64,15 @@ export async function openSkillFile(
   return { rel: shown, file: await readTextFile(real, (opened) => readableInSkill(skill, workspace, opened)) };
 }
 
+async function staysInside(skill: Skill, rel: string): Promise<boolean> {
+  try {
+    const real = await fs.realpath(path.join(skill.dir, rel));
+    return isInsideRoot(skill.dir, real) && (await fs.stat(real)).isFile();
+  } catch {
+    return false;
+  }
+}
+
 const SKIPPED_NAMES = new Set([".git", "node_modules"]);
 const MAX_LISTED_FILES = 100;
 const MAX_LIST_DEPTH = 4;
@@ -91,6 +100,8 @@ export async function listSkillFiles(skill: Skill): Promise<{ files: string[]; m
         continue;
       }
       if (child === "SKILL.md") continue;
+      // A symlink is listed only if read_file would follow it: to a file inside the skill's folder.
+      if (entry.isSymbolicLink() && !(await staysInside(skill, child))) continue;
       if (files.length >= MAX_LISTED_FILES) more += 1;
       else files.push(skillPathOf(skill.name, child));
     }

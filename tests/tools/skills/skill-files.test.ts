@@ -46,6 +46,15 @@ describe("load_skill", () => {
     expect(content).not.toContain("skill://release-notes/SKILL.md");
   });
 
+  it("lists a symlink only when read_file would follow it (to a file inside the skill's folder)", async () => {
+    await fs.symlink("template.md", path.join(skillDir, "alias.md"));
+    await fs.symlink(path.join(p.outside, "secret.txt"), path.join(skillDir, "secret.txt"));
+    await fs.symlink("scripts", path.join(skillDir, "scripts-link"));
+    const { content } = await callTool(createLoadSkillTool(deps), { name: "release-notes" });
+    expect(content).toContain("- skill://release-notes/alias.md\n- skill://release-notes/scripts/collect.sh\n- skill://release-notes/template.md");
+    expect(content).not.toMatch(/secret\.txt|scripts-link/);
+  });
+
   it("loads a user's skill too", async () => {
     const { content } = await callTool(createLoadSkillTool(deps), { name: "user-skill" });
     expect(content).toContain("User body.");
