@@ -7,6 +7,7 @@ Usage:
   mini-cursor diff [SESSION] [options]   what a session changed
   mini-cursor undo [SESSION] [options]   restore every file a session changed, created or deleted
   mini-cursor memory <command> [options] long-term memory: search, list, add, forget, stats, reindex
+  mini-cursor agents [options]           the agents a session can use: built-in and from .mini-cursor/agents/
   mini-cursor doctor [options]           can a session run here? endpoint, workspace, sandbox, tools, memory
   mini-cursor <command> --help           help for a command
   mini-cursor --version
@@ -77,6 +78,18 @@ Lists the sessions of a workspace: id, status, task, last update, tokens, cost (
 Options:
   --workspace DIR   project folder (default: current folder)
   --json            print a JSON array
+  -h, --help        show this help`;
+
+export const AGENTS_HELP = `Usage: mini-cursor agents [options]
+
+Lists the agents a session in the workspace can use: the built-in ones and custom agents from Markdown files in
+<workspace>/.mini-cursor/agents/, <workspace>/.claude/agents/, ~/.config/mini-cursor/agents/ and ~/.claude/agents/
+(frontmatter: name, description, tools, optional model; the body is the agent's prompt). A file that cannot be used
+is listed with its problem, and the exit code is 1.
+
+Options:
+  --workspace DIR   project folder (default: current folder)
+  --json            print {"agents": [...], "problems": [...]}
   -h, --help        show this help`;
 
 export const MEMORY_HELP = `Usage: mini-cursor memory <command> [options]

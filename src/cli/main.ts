@@ -4,7 +4,7 @@ import { ConfigError } from "../runtime/config-file.js";
 import { systemClock } from "../runtime/clock.js";
 import { closest } from "./did-you-mean.js";
 import { EXIT, interruptedLine, UnknownOptionError, UsageError } from "./exit-codes.js";
-import { MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
+import { AGENTS_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 import { DIFF_HELP, UNDO_HELP } from "./undo-help.js";
 
@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   diff: async () => (await import("./commands/diff.js")).diffCommand,
   undo: async () => (await import("./commands/undo.js")).undoCommand,
   doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
+  agents: async () => (await import("./commands/agents.js")).agentsCommand,
 };
 
 const TOP_LEVEL_FLAGS = ["--help", "--version", "-h", "-v"];
@@ -47,7 +48,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return EXIT.done;
   }
   const load = COMMANDS[command];
-  const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP, memory: MEMORY_HELP, diff: DIFF_HELP, undo: UNDO_HELP };
+  const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP, memory: MEMORY_HELP, diff: DIFF_HELP, undo: UNDO_HELP, agents: AGENTS_HELP };
   const quickHelp = help[command];
   if (load && quickHelp && (rest.includes("--help") || rest.includes("-h"))) {
     io.stdout.write(`${quickHelp}\n`);
