@@ -17,6 +17,7 @@ const CLAUDE_TOOLS: Readonly<Record<string, readonly string[]>> = {
   Bash: ["execute_command"],
   WebFetch: ["fetch_url"],
   WebSearch: ["web_search"],
+  Skill: ["load_skill"],
   TodoWrite: [],
   TodoRead: [],
   Task: [],
