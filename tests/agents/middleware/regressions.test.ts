@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { countTokens, toolsOverhead } from "../../../src/agents/context-budget.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { createFinishTool, declaredTools } from "../../../src/agents/middleware/tool-calls.js";
+import { offeredTools } from "../../../src/agents/offered-tools.js";
+import type { ToolName } from "../../../src/tools/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, say, scriptedModels } from "../../graph/scripted-models.js";
 import { ofType, runToEnd } from "../agent-harness.js";
@@ -49,7 +51,7 @@ describe("the finish reminder respects the call limit and the budget", () => {
 describe("one reply with several large tool outputs still fits the prompt budget", () => {
   it("keeps the prompt after a six-read reply under the budget", async () => {
     const coder = AGENT_SPECS.coder;
-    const overhead = toolsOverhead([...declaredTools(coder.tools), createFinishTool(coder.finishTool)]);
+    const overhead = toolsOverhead([...declaredTools(offeredTools(coder, { approval: "auto" }, false) as ToolName[]), createFinishTool(coder.finishTool)]);
     const models = scriptedModels({ coder: [calls(...Array.from({ length: 6 }, (_, i) => ({ name: "read_file", args: { path: `big${i}.txt` } }))), say("done")] });
     await runToEnd(coder, models, { workspace: ws.root, maxPromptTokens: 6_000 });
     for (const prompt of models.seen.coder ?? []) expect(countTokens(prompt) + overhead).toBeLessThanOrEqual(6_000);

@@ -3,6 +3,8 @@ import { describe, expect, it } from "vitest";
 import { toolsOverhead } from "../../../src/agents/context-budget.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { createFinishTool, declaredTools } from "../../../src/agents/middleware/tool-calls.js";
+import { offeredTools } from "../../../src/agents/offered-tools.js";
+import type { ToolName } from "../../../src/tools/index.js";
 import { ESTIMATED_USAGE, runUsage, markedStop } from "../../../src/agents/transcript.js";
 import { estimateTokens, messageChars } from "../../../src/cost/estimate.js";
 import { priceRules } from "../../../src/cost/prices.js";
@@ -25,7 +27,7 @@ describe("usage middleware", () => {
     expect(runUsage(final.messages)).toMatchObject({ modelCalls: 1, estimatedCalls: 1 });
 
     const prompt = models.seen.coder?.[0] ?? [];
-    const overhead = toolsOverhead([...declaredTools(coder.tools), createFinishTool(coder.finishTool)]);
+    const overhead = toolsOverhead([...declaredTools(offeredTools(coder, { approval: "auto" }, false) as ToolName[]), createFinishTool(coder.finishTool)]);
     expect(overhead).toBeGreaterThan(0);
     const inputTokens = estimateTokens(prompt.reduce((sum, m) => sum + messageChars(m), 0)) + overhead;
     const outputTokens = estimateTokens("All done, nothing to change here.".length);
