@@ -20,13 +20,17 @@ export function createLoadSkillTool(deps: ToolDeps) {
   return tool(
     async ({ name }): Promise<ToolResult> => {
       const wanted = name.trim();
-      const opened = await openSkillFile(deps.skills, deps.root, skillPathOf(wanted, SKILL_FILE));
+      const skill = deps.skills?.catalogue(deps.root).find(wanted);
+      if (!skill) {
+        const names = deps.skills?.catalogue(deps.root).skills.map((s) => s.name) ?? [];
+        return failure(`there is no skill "${wanted}". ${names.length > 0 ? `Skills here: ${names.join(", ")}.` : "This workspace has no skills."}`);
+      }
+      const opened = await openSkillFile(deps.skills, deps.root, skillPathOf(skill.name, SKILL_FILE));
       if ("error" in opened) return failure(opened.error);
       if (!opened.file.ok) return failure(`the SKILL.md of skill "${wanted}" ${opened.file.detail}; it cannot be loaded now.`);
       const parsed = parseSkillMarkdown(opened.file.text);
       if (!parsed.ok) return failure(`the SKILL.md of skill "${wanted}" ${parsed.problem} (it changed since the session started); it cannot be loaded.`);
-      const skill = deps.skills?.catalogue(deps.root).find(wanted);
-      const { files, more } = skill ? await listSkillFiles(skill) : { files: [], more: 0 };
+      const { files, more } = await listSkillFiles(skill);
       const lines = [`Skill "${wanted}": follow these instructions where they apply to your step.`, ""];
       let body = parsed.body === "" ? "(The skill has no instructions beyond its description.)" : parsed.body;
       if (body.length > limit) {

@@ -65,6 +65,16 @@ describe("load_skill", () => {
     const { content, artifact } = await callTool(createLoadSkillTool(deps), { name: "nope" });
     expect(artifact.ok).toBe(false);
     expect(content).toBe('Error: there is no skill "nope". Skills here: release-notes, user-skill.');
+    const climbing = await callTool(createLoadSkillTool(deps), { name: "release-notes/../user-skill" });
+    expect(climbing.content).toBe('Error: there is no skill "release-notes/../user-skill". Skills here: release-notes, user-skill.');
+  });
+
+  it("says so when a SKILL.md was broken after the session found it", async () => {
+    expect(skills.catalogue(p.workspace).find("release-notes")).toBeDefined();
+    await fs.writeFile(path.join(skillDir, "SKILL.md"), "No frontmatter any more.\n");
+    const { content, artifact } = await callTool(createLoadSkillTool(deps), { name: "release-notes" });
+    expect(artifact.ok).toBe(false);
+    expect(content).toMatch(/^Error: the SKILL.md of skill "release-notes" has no frontmatter .*\(it changed since the session started\)/);
   });
 
   it("caps a long body like other tool output and says how to read the rest", async () => {
