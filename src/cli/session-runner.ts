@@ -14,6 +14,7 @@ import { summarizeUsage } from "../cost/usage.js";
 import { renderFinalReport } from "../graph/report.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
 import type { Clock } from "../runtime/clock.js";
+import { loadConfigFiles, resolveWebConfig } from "../config/index.js";
 import { killActiveCommands } from "../tools/active-commands.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { errorLine } from "../models/model-errors.js";
@@ -95,6 +96,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   const custom = await loadSessionAgents(o.workspace, o.env, o.models);
   // Skills are found now (folder listings and frontmatter only); a bad one is a notice and the others load.
   const skills = createSkillLibrary(o.env, (message) => o.printer.emit({ type: "notice", level: "warn", message }));
+  // fetch_url and web_search: `web` of mini-cursor.json and the user config (validated when the session's config was).
+  const web = resolveWebConfig(loadConfigFiles(o.env, o.workspace), o.env);
   const sandboxStatus = await services.sandbox;
   const sandboxed = sandboxStatus.kind === "bubblewrap";
   const graph = compileGraph(
@@ -108,6 +111,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       commandTimeoutMs: o.commandTimeoutMs,
       extensions: services.mcp,
       skills,
+      web,
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {
@@ -135,6 +139,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   if (found.length > 0) o.printer.emit({ type: "notice", level: "info", message: `Skills: ${found.map((s) => s.name).join(", ")}` });
   for (const problem of custom.problems) o.printer.emit({ type: "notice", level: "warn", message: problem });
   if (custom.agents.length > 0) o.printer.emit({ type: "notice", level: "info", message: customAgentsNotice(custom.agents) });
+  if (web.enabled && web.searchUnavailable) o.printer.emit({ type: "notice", level: "warn", message: web.searchUnavailable });
   const explicitlyOff = !o.memory.enabled;
   const sayMemory = (opened: MemoryRuntime) =>
     o.printer.emit(

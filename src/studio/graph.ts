@@ -1,6 +1,6 @@
 import os from "node:os";
 import { getWriter } from "@langchain/langgraph";
-import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolveSafetyConfig, resolveSandboxConfig } from "../config/index.js";
+import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolveSafetyConfig, resolveSandboxConfig, resolveWebConfig } from "../config/index.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory } from "../memory/open-memory.js";
 import { probeOllama } from "../models/ollama-probe.js";
@@ -49,6 +49,8 @@ const deps = wireGraphDeps({
   sandbox,
   // Each run's workspace finds its skills on first use; a bad one is logged.
   skills: createSkillLibrary(env, (message) => logger.warn(message)),
+  // One server serves many workspaces: web settings come from the user config.
+  web: resolveWebConfig(loadConfigFiles(env), env),
   runSettings: {
     safety: (workspace, configurable) => {
       const { flags } = flagsFromRunConfig(configurable);

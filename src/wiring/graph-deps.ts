@@ -1,4 +1,4 @@
-import type { ModelSettings } from "../config/index.js";
+import type { ModelSettings, WebSettings } from "../config/index.js";
 import type { PriceTable } from "../cost/prices.js";
 import type { GraphDeps, RunSettings } from "../graph/deps.js";
 import type { ExtensionTools } from "../mcp/index.js";
@@ -27,6 +27,8 @@ export interface WiringInput {
   extensions?: ExtensionTools;
   /** Skills (src/tools/skills): listed in the agents' briefs and loaded on demand. */
   skills?: SkillLibrary;
+  /** fetch_url and web_search (src/config/web-settings.ts); absent: both are off. */
+  web?: WebSettings;
 }
 
 /**
@@ -44,6 +46,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
       ...(o.commandTimeoutMs !== undefined ? { commandTimeoutMs: o.commandTimeoutMs } : {}),
       sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
       ...(o.skills ? { skills: o.skills } : {}),
+      ...(o.web ? { web: o.web } : {}),
     },
     forceAsk: !sandboxed,
     ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),

@@ -38,6 +38,8 @@ function turndown(): TurndownService {
   if (converter) return converter;
   converter = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
   converter.remove(["script", "style", "noscript", "template", "iframe"]);
+  // The text is for a model, not a Markdown renderer: identifiers such as snake_case stay as written.
+  converter.escape = (text: string) => text;
   converter.addRule("image-alt", {
     filter: "img",
     replacement: (_content, node) => {
