@@ -75,6 +75,8 @@ describe("skills (built CLI, scripted model)", () => {
     // One clear line for the bad skill; the good one loads.
     expect(result.stdout).toContain("Skill skipped: .mini-cursor/skills/broken/SKILL.md has no frontmatter");
     expect(result.stdout).toContain("Skills: release-notes");
+    // A person watching sees which skill was loaded.
+    expect(result.stdout).toMatch(/load_skill release-notes/);
 
     const researcher = server.requests.filter((r) => roleOf(r) === "researcher");
     expect(researcher).toHaveLength(STEPS.length);

@@ -15,7 +15,7 @@ import type { AgentDeps } from "./deps.js";
 export function describeCall(args: unknown): string {
   if (typeof args !== "object" || args === null) return "";
   const record = args as Record<string, unknown>;
-  for (const key of ["command", "path", "pattern", "query", "url"]) {
+  for (const key of ["command", "path", "pattern", "query", "url", "name"]) {
     const value = record[key];
     if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 117)}...` : value;
   }
