@@ -1,3 +1,5 @@
+import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
@@ -69,8 +71,14 @@ function env(): Record<string, string> {
 }
 
 async function writeProjectConfig(web: unknown): Promise<void> {
-  const { writeFile } = await import("node:fs/promises");
   await writeFile(`${ws.root}/mini-cursor.json`, JSON.stringify({ web }));
+}
+
+/** Every file under a folder (the session database, logs...), as raw bytes decoded loosely. */
+async function allFileContents(dir: string): Promise<string> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true });
+  const files = entries.filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+  return (await Promise.all(files.map((f) => readFile(f, "latin1")))).join("\n");
 }
 
 describe("web research through the built CLI", () => {
@@ -120,5 +128,30 @@ describe("web research through the built CLI", () => {
     expect(offered).not.toContain("web_search");
     // The model's fetch_url call was refused without any request.
     expect(site.requests.filter((r) => r.url.startsWith("/guide"))).toHaveLength(fetchedBefore);
+  });
+
+  it("sends a Tavily key from the environment to the provider and nowhere else (model, events, workspace files)", async () => {
+    const key = "tvly-E2E-SECRET-4242";
+    await mkdir(path.join(userConfig.root, "mini-cursor"), { recursive: true });
+    await writeFile(path.join(userConfig.root, "mini-cursor", "config.json"), JSON.stringify({ web: { search: { provider: "tavily", url: site.origin } } }));
+    await writeProjectConfig({ allowHosts: ["127.0.0.1"] });
+    const result = await runCli(["run", "--json", "Find our greeting style"], { cwd: ws.root, env: { ...env(), TAVILY_API_KEY: key } });
+    expect(result.code).toBe(0);
+    const searches = site.requests.filter((r) => r.url === "/search");
+    expect(searches).toHaveLength(1);
+    expect(searches[0]?.method).toBe("POST");
+    expect(searches[0]?.headers.authorization).toBe(`Bearer ${key}`);
+    expect(result.stdout).toContain('"tool":"web_search"');
+    expect(result.stdout + result.stderr).not.toContain(key);
+    expect(JSON.stringify(model.requests.map((r) => r.body))).not.toContain(key);
+    expect(await allFileContents(ws.root)).not.toContain(key);
+  });
+
+  it("says once why web search is off when the provider's key is missing, and does not offer it", async () => {
+    await writeProjectConfig({ allowHosts: ["127.0.0.1"], search: { provider: "brave" } });
+    const result = await runCli(["run", "Find our greeting style"], { cwd: ws.root, env: env() });
+    expect(result.code).toBe(0);
+    expect(result.stdout.match(/web search \(brave\) is off: BRAVE_API_KEY is not set/g)).toHaveLength(1);
+    expect(model.requests.find((r) => roleOf(r) === "researcher")?.toolNames).not.toContain("web_search");
   });
 });
