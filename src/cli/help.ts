@@ -8,6 +8,7 @@ Usage:
   mini-cursor undo [SESSION] [options]   restore every file a session changed, created or deleted
   mini-cursor memory <command> [options] long-term memory: search, list, add, forget, stats, reindex
   mini-cursor agents [options]           the agents a session can use: built-in and from .mini-cursor/agents/
+  mini-cursor mcp list [options]         MCP servers: where each is declared, its status and its tools
   mini-cursor doctor [options]           can a session run here? endpoint, workspace, sandbox, tools, memory
   mini-cursor <command> --help           help for a command
   mini-cursor --version

@@ -19,6 +19,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   diff: async () => (await import("./commands/diff.js")).diffCommand,
   undo: async () => (await import("./commands/undo.js")).undoCommand,
   doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
+  mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
   agents: async () => (await import("./commands/agents.js")).agentsCommand,
 };
 

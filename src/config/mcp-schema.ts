@@ -25,10 +25,11 @@ export const mcpServerSchema = z
   .refine((s) => (s.command === undefined) !== (s.url === undefined), { message: "needs either \"command\" (a stdio server) or \"url\" (an HTTP server), not both" });
 
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
-export const mcpServersSchema = z.record(
-  z.string().regex(SERVER_NAME, { message: "a server name may only use letters, digits, _ and -" }),
-  mcpServerSchema,
-);
+export const mcpServersSchema = z.record(z.string(), mcpServerSchema).superRefine((servers, ctx) => {
+  for (const name of Object.keys(servers)) {
+    if (!SERVER_NAME.test(name)) ctx.addIssue({ code: "custom", path: [name], message: "a server name may only use letters, digits, _ and -" });
+  }
+});
 export type McpServerEntry = z.infer<typeof mcpServerSchema>;
 
 /** `.mcp.json`: other keys are other tools' business. */

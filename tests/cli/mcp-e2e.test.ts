@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { EVERYTHING, FILESYSTEM } from "../mcp/everything.js";
-import { runCli } from "./cli-process.js";
+import { startHttpEverything } from "../mcp/http-server.js";
+import { runCli, startCli } from "./cli-process.js";
 import { mcpScript, processesWith, type McpCall } from "./mcp-script.js";
 import { roleOf } from "./task-script.js";
 
@@ -117,5 +118,62 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     const notices = result.stdout.split("\n").filter((l) => l.includes("MCP server"));
     expect(notices).toEqual(['⚠ MCP server "broken" did not start: command not found: /nonexistent/mcp-server. The session goes on without it.']);
     expect(coderResults(s).find((t) => t.name === "mcp__fs__list_directory")?.content).toMatch(/README\.md/);
+  });
+
+  it("in ask mode runs read-only tools and asks for the others; resume starts the servers again and runs the approved call", async () => {
+    const calls = [
+      { name: "mcp__everything__echo", args: { message: "hello there" } },
+      { name: "mcp__everything__toggle-simulated-logging", args: {} },
+    ];
+    let s = await start(calls);
+    await writeJson(".mcp.json", { mcpServers: { everything: everything() } });
+    const asked = await runCli(["run", "--approval", "ask", "--json", "Echo, then toggle logging"], { cwd: ws.root, env, input: "" });
+    expect(asked.code).toBe(130);
+    const requests = events(asked.stdout).filter((e) => e.type === "approval_requested");
+    expect(requests.map((e) => e.tool)).toEqual(["mcp__everything__toggle-simulated-logging"]);
+    expect(coderResults(s).map((t) => t.name)).toEqual(["mcp__everything__echo"]);
+    expect(await processesWith(marker)).toEqual([]);
+
+    await s.close();
+    s = await start(calls);
+    const resumed = await runCli(["resume", "--json"], { cwd: ws.root, env, input: "y\n" });
+    expect(resumed.code).toBe(0);
+    expect(events(resumed.stdout).filter((e) => e.type === "approval_requested").map((e) => e.tool)).toEqual(["mcp__everything__toggle-simulated-logging"]);
+    expect(coderResults(s).find((t) => t.name === "mcp__everything__toggle-simulated-logging")?.content).toMatch(/logging/i);
+    expect(await processesWith(marker)).toEqual([]);
+  });
+
+  it("stops its servers when the session is stopped with SIGTERM", async () => {
+    let coderAsked = (): void => undefined;
+    const coderWorking = new Promise<void>((resolve) => (coderAsked = resolve));
+    server = await startScriptedOpenAIServer((req) => {
+      if (roleOf(req) !== "coder") return mcpScript([])(req);
+      coderAsked();
+      return { hangMs: 60_000 };
+    });
+    env.OPENAI_BASE_URL = server.baseUrl;
+    await writeJson(".mcp.json", { mcpServers: { everything: everything() } });
+    const cli = startCli(["run", "Work slowly"], { cwd: ws.root, env });
+    // A CLI that ends before the coder asks fails the test instead of leaving it waiting.
+    const ended = cli.done.then(() => Promise.reject(new Error(`the CLI ended early: ${cli.stdout()} ${cli.stderr()}`)));
+    ended.catch(() => undefined);
+    await Promise.race([coderWorking, ended]);
+    expect((await processesWith(marker)).length).toBe(1);
+    cli.child.kill("SIGTERM");
+    expect((await cli.done).code).toBe(130);
+    expect(await processesWith(marker)).toEqual([]);
+  });
+
+  it("uses a server over streamable HTTP", async () => {
+    const http = await startHttpEverything();
+    try {
+      const s = await start([{ name: "mcp__remote__echo", args: { message: "over http" } }]);
+      await writeJson("mini-cursor.json", { mcpServers: { remote: { url: http.url } } });
+      const result = await runCli(["run", "Echo over HTTP"], { cwd: ws.root, env });
+      expect(result.code).toBe(0);
+      expect(coderResults(s).find((t) => t.name === "mcp__remote__echo")?.content).toMatch(/Echo: over http/);
+    } finally {
+      await http.stop();
+    }
   });
 });

@@ -13,12 +13,14 @@ import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
 import { probeEndpoint, type EndpointReport } from "./doctor-endpoint.js";
 import { checkWorkspace, type WorkspaceReport } from "./doctor-workspace.js";
+import { inspectMcpServers, type McpServerReport } from "./mcp.js";
 
 export const DOCTOR_HELP = `Usage: mini-cursor doctor [--json] [--workspace DIR]
 
 Checks what mini-cursor needs and reports how it is set up here: Node.js, the command sandbox
 (bubblewrap), ripgrep, the configuration (variables and config files), the model endpoint, long-term
-memory (Chroma) and the workspace. Starts nothing and creates nothing.
+memory (Chroma), the MCP servers and the workspace. Creates nothing; the MCP servers are started to
+list their tools and stopped again.
 
 The endpoint is asked for its model list (GET <base URL>/models, with the configured key); a model it
 does not list, or every model when it serves no list, gets a one-token chat request. All of it within
@@ -59,6 +61,8 @@ export interface DoctorReport {
   /** Null when the model settings could not be resolved (see model). */
   endpoint: EndpointReport | null;
   workspace: WorkspaceReport;
+  /** The MCP servers and whether they start (a session goes on without one that does not: not a failure here). */
+  mcp: { ok: true; servers: McpServerReport[] } | { ok: false; error: string };
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -132,8 +136,23 @@ async function checkMemory(env: NodeJS.ProcessEnv): Promise<DoctorReport["memory
   return { enabled: true, dataDir: dir, server: { running, detail, url, pid: state.pid } };
 }
 
+async function checkMcp(workspace: string, env: NodeJS.ProcessEnv): Promise<DoctorReport["mcp"]> {
+  try {
+    return { ok: true, servers: await inspectMcpServers(env, workspace) };
+  } catch (error) {
+    return { ok: false, error: message(error) };
+  }
+}
+
+function renderMcp(mcp: DoctorReport["mcp"]): string {
+  if (!mcp.ok) return `warn  ${mcp.error}; sessions go on without MCP servers`;
+  if (mcp.servers.length === 0) return "info  no servers configured";
+  const each = mcp.servers.map((s) => (s.status === "connected" ? `${s.name} starts (${s.tools.length} tools)` : s.status === "disabled" ? `${s.name} disabled` : `${s.name} failed: ${s.reason ?? ""}`));
+  return `${mcp.servers.every((s) => s.status !== "failed") ? "ok  " : "warn"}  ${each.join("; ")}`;
+}
+
 export async function collectDoctorReport(workspace: string, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
-  const [sandbox, ripgrep, { model, endpoint }, memory] = await Promise.all([checkSandbox(env), checkRipgrep(), checkModel(env), checkMemory(env)]);
+  const [sandbox, ripgrep, { model, endpoint }, memory, mcp] = await Promise.all([checkSandbox(env), checkRipgrep(), checkModel(env), checkMemory(env), checkMcp(workspace, env)]);
   const node = checkNode();
   const config = checkConfig(workspace, env);
   const work = checkWorkspace(workspace);
@@ -147,6 +166,7 @@ export async function collectDoctorReport(workspace: string, env: NodeJS.Process
     memory,
     endpoint,
     workspace: work,
+    mcp,
   };
 }
 
@@ -190,6 +210,7 @@ export function renderDoctorReport(r: DoctorReport): string {
     `  Model      ${renderModel(r.model)}`,
     `  Endpoint   ${endpoint}`,
     `  Memory     ${renderMemory(r.memory)}`,
+    `  MCP        ${renderMcp(r.mcp)}`,
     `  Workspace  ${workspace}`,
     r.ok ? "Everything required works." : "A session cannot run here: fix what says FAIL above.",
   ];
