@@ -13,6 +13,22 @@ export interface PageText {
   text: string;
   /** Readability found an article; false: the whole body's text. */
   article: boolean;
+  /** The HTML (without scripts and styles) was longer than HTML_WORK_CAP: only its beginning was converted. */
+  cut: boolean;
+}
+
+/**
+ * The conversion runs on the event loop and costs about 2.5 s per MB of markup here (Readability, then turndown):
+ * scripts, styles and comments are cut out as text first (often most of a page's bytes), and at most this much of
+ * the rest is converted, so one fetch blocks the session for about a second at most.
+ */
+export const HTML_WORK_CAP = 300_000;
+
+function lighten(html: string): { html: string; cut: boolean } {
+  const light = html.replace(/<(script|style|noscript|template|svg)\b[\s\S]*?<\/\1\s*>/gi, "").replace(/<!--[\s\S]*?-->/g, "");
+  if (light.length <= HTML_WORK_CAP) return { html: light, cut: false };
+  const end = light.lastIndexOf("<", HTML_WORK_CAP);
+  return { html: light.slice(0, end > 0 ? end : HTML_WORK_CAP), cut: true };
 }
 
 /** The little of the DOM used here (the project compiles without the DOM library; linkedom implements these). */
@@ -74,7 +90,8 @@ function tidy(text: string): string {
     .trim();
 }
 
-export function htmlToText(html: string, baseUrl: string): PageText {
+export function htmlToText(page: string, baseUrl: string): PageText {
+  const { html, cut } = lighten(page);
   const { document } = parseHTML(html) as unknown as { document: DomDocument };
   const title = (document.querySelector("title")?.textContent ?? "").replace(/\s+/g, " ").trim();
   for (const element of Array.from(document.querySelectorAll(DROPPED))) element.remove();
@@ -86,9 +103,9 @@ export function htmlToText(html: string, baseUrl: string): PageText {
     // Too big or too odd for Readability: the whole body below.
   }
   if (article?.content && (article.textContent ?? "").trim().length > 0) {
-    return { title: article.title?.trim() || title, text: tidy(turndown().turndown(article.content)), article: true };
+    return { title: article.title?.trim() || title, text: tidy(turndown().turndown(article.content)), article: true, cut };
   }
   const body = document.body;
   const text = body ? tidy(turndown().turndown(body as Parameters<TurndownService["turndown"]>[0])) : tidy(document.documentElement?.textContent ?? "");
-  return { title, text, article: false };
+  return { title, text, article: false, cut };
 }

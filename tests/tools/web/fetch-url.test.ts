@@ -29,6 +29,8 @@ beforeAll(async () => {
     "/logo.png": page(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]), "image/png"),
     "/big.txt": page("x".repeat(50_000), "text/plain"),
     "/long.txt": page(`${"a".repeat(3_000)}${"b".repeat(3_000)}`, "text/plain"),
+    "/script-heavy": page(ARTICLE.replace("<body>", `<body><script>${"var filler = 1;\n".repeat(70_000)}</script><!-- ${"c".repeat(100_000)} -->`), "text/html"),
+    "/huge": page(`<html><body><article>${"<p>Filler paragraph with words.</p>".repeat(12_000)}<p>END_OF_HUGE_PAGE</p></article></body></html>`, "text/html"),
     "/gzip": (_req, res) => {
       const body = zlib.gzipSync("compressed hello");
       res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip", "content-length": body.length });
@@ -75,6 +77,16 @@ describe("fetch_url", () => {
     const { content } = await callTool(fetchTool(), { url: `${server.origin}/tiny` });
     expect(content).toContain("Just one short line.");
     expect(content).not.toContain("HIDDEN_JS");
+  });
+
+  it("cuts scripts and comments out before converting, and converts only the beginning of huge markup, saying so", async () => {
+    const heavy = await callTool(fetchTool(), { url: `${server.origin}/script-heavy` });
+    expect(heavy.content).toMatch(/Version 2\.0 replaces the old configuration loader/);
+    expect(heavy.content).not.toMatch(/filler|ccccc|only its beginning/);
+    const huge = await callTool(fetchTool(), { url: `${server.origin}/huge` });
+    expect(huge.content).toContain("Filler paragraph with words.");
+    expect(huge.content).not.toContain("END_OF_HUGE_PAGE");
+    expect(huge.content).toContain("[the page's markup is longer than 300 kB without scripts and styles: only its beginning was converted]");
   });
 
   it("pretty-prints JSON and passes plain text through", async () => {
