@@ -5,7 +5,6 @@ import { failure, success, type ToolResult } from "../tool-result.js";
 import type { ToolDeps } from "../types.js";
 import { contentKind, decodeText, mediaType, sniff } from "./content-kind.js";
 import { guardedGet } from "./guarded-get.js";
-import { HTML_WORK_CAP, htmlToText } from "./html-to-text.js";
 import type { Resolver } from "./ssrf-guard.js";
 
 const schema = z.object({
@@ -71,6 +70,8 @@ export function createFetchUrlTool(deps: ToolDeps, options: FetchUrlOptions = {}
       let text = raw;
       let converted = "";
       if (kind === "html") {
+        // Loaded on first use: linkedom and turndown take ~0.3 s to import, which no session should pay up front.
+        const { HTML_WORK_CAP, htmlToText } = await import("./html-to-text.js");
         const page = htmlToText(raw, result.url);
         if (page.title) head.push(`Title: ${page.title}`);
         text = page.text;
