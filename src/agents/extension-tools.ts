@@ -17,10 +17,15 @@ export function agentHasTool(spec: Pick<AgentSpec, "name" | "extraTools">, t: Ex
   return t.readOnly || spec.name === "coder";
 }
 
-/** The MCP tools a run offers: read-only mode offers only those annotated read-only. */
-export function offeredExtensionTools(spec: Pick<AgentSpec, "name" | "extraTools">, safety: Pick<SafetyPolicy, "approval">, extensions: ExtensionTools | undefined): ExtensionTool[] {
+/** The MCP tools a run in `workspace` offers: read-only mode offers only those annotated read-only. */
+export function offeredExtensionTools(
+  spec: Pick<AgentSpec, "name" | "extraTools">,
+  safety: Pick<SafetyPolicy, "approval">,
+  extensions: ExtensionTools | undefined,
+  workspace: string,
+): ExtensionTool[] {
   if (!extensions) return [];
-  return extensions.list().filter((t) => agentHasTool(spec, t) && (safety.approval !== "read-only" || t.readOnly));
+  return extensions.list(workspace).filter((t) => agentHasTool(spec, t) && (safety.approval !== "read-only" || t.readOnly));
 }
 
 const definitions = new Map<string, StructuredToolInterface>();

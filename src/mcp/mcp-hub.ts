@@ -29,8 +29,8 @@ function killOnExit(connection: McpServerConnection): void {
 }
 
 /**
- * The MCP servers of one session: started together (in parallel, when `start` is first called), stopped together.
- * Implements the session's extension tools.
+ * The MCP servers of one session (one workspace): started together (in parallel, when `start` is first called),
+ * stopped together. As the session's extension tools it ignores the workspace argument.
  */
 export class McpHub implements ExtensionTools {
   readonly connections: McpServerConnection[];
@@ -62,19 +62,19 @@ export class McpHub implements ExtensionTools {
   }
 
   /** Servers not started yet are not waited for: nothing to offer from them. */
-  ready(): Promise<void> {
+  ready(_workspace?: string): Promise<void> {
     return this.started ?? Promise.resolve();
   }
 
-  list(): readonly ExtensionTool[] {
+  list(_workspace?: string): readonly ExtensionTool[] {
     return this.connections.flatMap((c) => c.tools);
   }
 
-  find(name: string): ExtensionTool | undefined {
+  find(_workspace: string, name: string): ExtensionTool | undefined {
     return this.list().find((t) => t.name === name);
   }
 
-  async call(name: string, args: Record<string, unknown>, options: ExtensionCallOptions): Promise<ExtensionResult> {
+  async call(_workspace: string, name: string, args: Record<string, unknown>, options: ExtensionCallOptions): Promise<ExtensionResult> {
     const owner = this.connections.find((c) => c.tools.some((t) => t.name === name));
     if (!owner) return { ok: false, text: `no MCP tool is called ${name} in this session.` };
     return owner.call(name, args, options);

@@ -28,15 +28,19 @@ export interface ExtensionCallOptions {
   outputLimitChars: number;
 }
 
+/**
+ * The extension tools of the workspaces a graph serves: the CLI's one session has one workspace (and ignores the
+ * argument); Studio serves many, each with its own servers (src/mcp/workspace-hubs.ts).
+ */
 export interface ExtensionTools {
-  /** Settles once every server has started or failed (never rejects); waited for before a sub-agent's model call. */
-  ready(): Promise<void>;
-  /** Every tool the session has right now (servers that failed or stopped have none). */
-  list(): readonly ExtensionTool[];
+  /** Settles once every server of the workspace has started or failed (never rejects); waited for before a sub-agent's model call. */
+  ready(workspace: string): Promise<void>;
+  /** Every tool the workspace has right now (servers that failed have none). */
+  list(workspace: string): readonly ExtensionTool[];
   /** One tool by its name, if it exists now. */
-  find(name: string): ExtensionTool | undefined;
+  find(workspace: string, name: string): ExtensionTool | undefined;
   /** Runs one call; failures (a timeout, a server that died, an error result) come back as `ok: false`, never thrown. */
-  call(name: string, args: Record<string, unknown>, options: ExtensionCallOptions): Promise<ExtensionResult>;
+  call(workspace: string, name: string, args: Record<string, unknown>, options: ExtensionCallOptions): Promise<ExtensionResult>;
 }
 
 /** Every extension tool name starts so; rules and agents name them this way. */

@@ -1,6 +1,8 @@
 import os from "node:os";
 import { getWriter } from "@langchain/langgraph";
 import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolveSafetyConfig, resolveSandboxConfig, resolveWebConfig } from "../config/index.js";
+import { ConfigError, resolveMcpConfig } from "../config/index.js";
+import { McpHub, WorkspaceHubs } from "../mcp/index.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory } from "../memory/open-memory.js";
 import { probeOllama } from "../models/ollama-probe.js";
@@ -41,12 +43,29 @@ const ollama = needsOllama({}, env) ? { url: ollamaUrl(env), models: await probe
 const memorySettings = resolveMemoryConfig(env);
 const memory = new LazyMemory(memorySettings.enabled, () => openMemory({ env, settings: memorySettings, clock: systemClock }));
 
+/**
+ * Each run's workspace gets its MCP servers (its .mcp.json, mini-cursor.json and the user config) when its first
+ * sub-agent needs them; they run for the server's lifetime. A server that fails, or a file that cannot be used, is
+ * logged and the runs go on without it.
+ */
+const mcp = new WorkspaceHubs((workspace) => {
+  const onFailure = (server: { name: string }, reason: string) => logger.warn(`MCP server "${server.name}" (${workspace}) did not start: ${reason}`);
+  try {
+    return new McpHub(resolveMcpConfig(env, workspace), { onFailure });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logger.warn(`MCP servers are off for ${workspace}: ${error.message}`);
+    return new McpHub([]);
+  }
+});
+
 const deps = wireGraphDeps({
   models: runScopedModels(env, ollama),
   prices: runScopedPrices(env, ollama),
   events: customStream,
   memory,
   sandbox,
+  extensions: mcp,
   // Each run's workspace finds its skills on first use; a bad one is logged.
   skills: createSkillLibrary(env, (message) => logger.warn(message)),
   // One server serves many workspaces: web settings come from the user config.

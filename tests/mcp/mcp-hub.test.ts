@@ -13,21 +13,21 @@ describe("McpHub against the reference servers over stdio", () => {
     hub = new McpHub([stdioServer("everything", [EVERYTHING, "stdio"])]);
     await hub.start();
     expect(hub.statuses()[0]?.status).toEqual({ state: "connected" });
-    expect(hub.find("mcp__everything__echo")?.readOnly).toBe(true);
-    expect(hub.find("mcp__everything__get-sum")?.readOnly).toBe(true);
-    expect(hub.find("mcp__everything__toggle-simulated-logging")?.readOnly).toBe(false);
+    expect(hub.find("/ws", "mcp__everything__echo")?.readOnly).toBe(true);
+    expect(hub.find("/ws", "mcp__everything__get-sum")?.readOnly).toBe(true);
+    expect(hub.find("/ws", "mcp__everything__toggle-simulated-logging")?.readOnly).toBe(false);
 
-    expect(await hub.call("mcp__everything__get-sum", { a: 2, b: 40 }, { outputLimitChars: 10_000 })).toMatchObject({ ok: true, text: expect.stringContaining("42") as string });
-    const echo = await hub.call("mcp__everything__echo", { message: "x".repeat(5000) }, { outputLimitChars: 300 });
+    expect(await hub.call("/ws", "mcp__everything__get-sum", { a: 2, b: 40 }, { outputLimitChars: 10_000 })).toMatchObject({ ok: true, text: expect.stringContaining("42") as string });
+    const echo = await hub.call("/ws", "mcp__everything__echo", { message: "x".repeat(5000) }, { outputLimitChars: 300 });
     expect(echo.ok).toBe(true);
     expect(echo.text.length).toBeLessThan(400);
     expect(echo.text).toContain("characters left out");
-    const image = await hub.call("mcp__everything__get-tiny-image", {}, { outputLimitChars: 10_000 });
+    const image = await hub.call("/ws", "mcp__everything__get-tiny-image", {}, { outputLimitChars: 10_000 });
     expect(image.text).toMatch(/\[image: image\/png, \d+ (B|KB)\]/);
-    const links = await hub.call("mcp__everything__get-resource-links", { count: 2 }, { outputLimitChars: 10_000 });
+    const links = await hub.call("/ws", "mcp__everything__get-resource-links", { count: 2 }, { outputLimitChars: 10_000 });
     expect(links.text).toMatch(/resource: \S+ \(.+\)/);
     // Bad arguments are a tool error, not an exception.
-    expect((await hub.call("mcp__everything__get-sum", { a: "two" }, { outputLimitChars: 10_000 })).ok).toBe(false);
+    expect((await hub.call("/ws", "mcp__everything__get-sum", { a: "two" }, { outputLimitChars: 10_000 })).ok).toBe(false);
   });
 
   it("gives a timed-out call back as a tool error and stops the server's process on close", async () => {
@@ -35,7 +35,7 @@ describe("McpHub against the reference servers over stdio", () => {
     await hub.start();
     const pid = hub.connections[0]?.pid;
     expect(pid).toBeTypeOf("number");
-    const slow = await hub.call("mcp__everything__trigger-long-running-operation", { duration: 30, steps: 2 }, { outputLimitChars: 1000 });
+    const slow = await hub.call("/ws", "mcp__everything__trigger-long-running-operation", { duration: 30, steps: 2 }, { outputLimitChars: 1000 });
     expect(slow).toEqual({ ok: false, text: "mcp__everything__trigger-long-running-operation failed: no answer within 0.3 s." });
     await hub.close();
     expect(alive(pid ?? 0)).toBe(false);
@@ -67,7 +67,7 @@ describe("McpHub against the reference servers over stdio", () => {
     });
     process.kill(pid, "SIGKILL");
     await exited;
-    const result = await hub.call("mcp__everything__echo", { message: "hi" }, { outputLimitChars: 1000 });
+    const result = await hub.call("/ws", "mcp__everything__echo", { message: "hi" }, { outputLimitChars: 1000 });
     expect(result.ok).toBe(false);
     expect(result.text).toMatch(/the MCP server "everything" cannot run mcp__everything__echo: the server stopped/);
   });

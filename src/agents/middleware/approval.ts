@@ -110,7 +110,7 @@ type Verdict = "approve" | Decision | { ask: Omit<ApprovalRequest, "type" | "age
 function judge(name: string, args: Record<string, unknown>, state: AgentRunValue, allowPatterns: readonly string[], deps: ApprovalDeps): Verdict {
   // Without a real sandbox nothing runs unasked.
   const safety: SafetyPolicy = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" } : state.safety;
-  if (isExtensionToolName(name)) return judgeExtension(name, args, safety, allowPatterns, deps);
+  if (isExtensionToolName(name)) return judgeExtension(name, args, state, safety, allowPatterns, deps);
   if (name === "execute_command") {
     const command = str(args.command);
     const cwd = str(args.cwd) || ".";
@@ -136,10 +136,10 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRunValue
  * read-only runs; any other asks, in auto mode too, unless an allow rule or an "always" answer names it. Read-only
  * mode does not offer it (the tools refuse it), and neither is a tool that does not exist now.
  */
-function judgeExtension(name: string, args: Record<string, unknown>, safety: SafetyPolicy, allowPatterns: readonly string[], deps: ApprovalDeps): Verdict {
+function judgeExtension(name: string, args: Record<string, unknown>, state: AgentRunValue, safety: SafetyPolicy, allowPatterns: readonly string[], deps: ApprovalDeps): Verdict {
   const denied = safety.deny.find((p) => matchesText(name, p));
   if (denied !== undefined) return { decision: "deny", reason: `the tool ${name} matches the deny rule "${denied}" in the safety settings.` };
-  const found = deps.extensions?.find(name);
+  const found = deps.extensions?.find(state.workspace, name);
   if (!found || found.readOnly || safety.approval === "read-only") return "approve";
   if ([...safety.allow, ...allowPatterns].some((p) => matchesText(name, p))) return "approve";
   const json = JSON.stringify(args, null, 2);

@@ -16,8 +16,8 @@ export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" |
     const skills = hasSkills(deps.tools?.skills, request.state.workspace);
     const { safety } = withRunSettings(request.state, request.runtime.configurable);
     const offered = new Set([...offeredTools(deps.spec, safety, deps.memory.enabled, skills, deps.tools?.web), deps.spec.finishTool.name]);
-    await deps.extensions?.ready();
-    const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions).map(extensionToolDefinition);
+    await deps.extensions?.ready(request.state.workspace);
+    const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions, request.state.workspace).map(extensionToolDefinition);
     return handler({
       ...request,
       model: deps.models.forRole(deps.spec.name),

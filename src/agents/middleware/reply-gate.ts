@@ -18,7 +18,7 @@ export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "for
       canJumpTo: ["model"],
       hook: async (state, runtime) => {
         // Whether an MCP tool asks depends on its annotations: on resume, its server must be up before judging again.
-        await deps.extensions?.ready();
+        await deps.extensions?.ready(state.workspace);
         return approvalDecisions(state, deps, runtime.configurable) ?? finishReminder(withRunSettings(state, runtime.configurable), deps, budgetOf(runtime.configurable));
       },
     },

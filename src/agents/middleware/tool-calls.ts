@@ -93,11 +93,11 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         return new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." });
       }
       const offered = offeredTools(spec, state.safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace), deps.tools?.web) as ToolName[];
-      const extensions = offeredExtensionTools(spec, state.safety, deps.extensions);
+      const extensions = offeredExtensionTools(spec, state.safety, deps.extensions, state.workspace);
       if (isExtensionToolName(name) && deps.extensions && extensions.some((t) => t.name === name)) {
         // An MCP tool: it runs in its server (outside our sandbox); failures and timeouts come back as tool errors.
         deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) || firstLine(toolCall.args) });
-        const result = await deps.extensions.call(name, toolCall.args, { outputLimitChars: outputLimit(state), ...(request.runtime.signal ? { signal: request.runtime.signal } : {}) });
+        const result = await deps.extensions.call(state.workspace, name, toolCall.args, { outputLimitChars: outputLimit(state), ...(request.runtime.signal ? { signal: request.runtime.signal } : {}) });
         emitResult(result.ok, firstLine(result.text));
         return new ToolMessage({ tool_call_id: id, name, content: result.ok ? result.text : `Error: ${result.text}`, status: result.ok ? "success" : "error" });
       }
