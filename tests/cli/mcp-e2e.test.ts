@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { hasToolResult, startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { EVERYTHING, FILESYSTEM } from "../mcp/everything.js";
 import { startHttpEverything } from "../mcp/http-server.js";
@@ -175,5 +175,35 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     } finally {
       await http.stop();
     }
+  });
+
+  it("gives a custom agent exactly the MCP tools its file lists", async () => {
+    const echoer = "---\nname: echoer\ndescription: Echoes messages through MCP.\ntools: read_file, mcp__everything__echo\n---\nEcho what you are asked to.\n";
+    await fs.mkdir(path.join(ws.root, ".mini-cursor/agents"), { recursive: true });
+    await fs.writeFile(path.join(ws.root, ".mini-cursor/agents/echoer.md"), echoer);
+    await writeJson(".mcp.json", { mcpServers: { everything: everything() } });
+    const echoerRequests: ScriptedRequest[] = [];
+    server = await startScriptedOpenAIServer((req) => {
+      const role = roleOf(req);
+      if (role === "planner") {
+        const first = req.messages.some((m) => m.content.includes("There is no plan yet"));
+        return first
+          ? { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "echoer", goal: "Echo hello" }], finished: false } }] }
+          : { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "echoed" } }] };
+      }
+      if (role === "reviewer") return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "fine" } }] };
+      echoerRequests.push(req);
+      return hasToolResult(req, "mcp__everything__echo")
+        ? { toolCalls: [{ name: "submit_result", args: { summary: "echoed hello" } }] }
+        : { toolCalls: [{ name: "mcp__everything__echo", args: { message: "hello" } }] };
+    });
+    env.OPENAI_BASE_URL = server.baseUrl;
+    const result = await runCli(["run", "Echo hello"], { cwd: ws.root, env });
+    expect(result.code).toBe(0);
+    const offered = echoerRequests[0]?.toolNames ?? [];
+    expect(offered).toContain("mcp__everything__echo");
+    // Read-only, but not listed: a custom agent gets nothing by default.
+    expect(offered.filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__everything__echo"]);
+    expect(echoerRequests.flatMap((r) => toolResults(r)).find((t) => t.name === "mcp__everything__echo")?.content).toBe("Echo: hello");
   });
 });
