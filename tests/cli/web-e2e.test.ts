@@ -1,4 +1,8 @@
+import { execFile } from "node:child_process";
 import { mkdir, readFile, readdir, writeFile } from "node:fs/promises";
+import https from "node:https";
+import type { AddressInfo } from "node:net";
+import { promisify } from "node:util";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
@@ -22,6 +26,8 @@ let site: LocalWebServer;
 let internal: LocalWebServer;
 let ws: TempWorkspace;
 let userConfig: TempWorkspace;
+/** Replaces the researcher's first call (the search) when set. */
+let firstFetches: { name: string; args: Record<string, unknown> }[] | undefined;
 
 function userText(req: ScriptedRequest): string {
   return req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
@@ -37,7 +43,7 @@ function script(req: ScriptedRequest): ScriptedReply {
   }
   if (role === "researcher") {
     const steps = [
-      { name: "web_search", args: { query: "greeting style guide" } },
+      ...(firstFetches ?? [{ name: "web_search", args: { query: "greeting style guide" } }]),
       { name: "fetch_url", args: { url: `${site.origin}/guide` } },
       { name: "fetch_url", args: { url: `http://localhost:${internal.port}/secret` } },
       { name: "fetch_url", args: { url: `${site.origin}/to-metadata` } },
@@ -60,6 +66,7 @@ beforeEach(async () => {
   });
   ws = await makeTempWorkspace({ "package.json": '{ "name": "demo" }\n' });
   userConfig = await makeTempWorkspace();
+  firstFetches = undefined;
 });
 afterEach(async () => {
   await Promise.all([model.close(), site.close(), internal.close()]);
@@ -153,5 +160,31 @@ describe("web research through the built CLI", () => {
     expect(result.code).toBe(0);
     expect(result.stdout.match(/web search \(brave\) is off: BRAVE_API_KEY is not set/g)).toHaveLength(1);
     expect(model.requests.find((r) => roleOf(r) === "researcher")?.toolNames).not.toContain("web_search");
+  });
+
+  it("fetches over HTTPS from a name in allowHosts, connecting to the address it checked with the name's certificate", async () => {
+    // A self-signed certificate for "localhost", trusted by the CLI through NODE_EXTRA_CA_CERTS.
+    const certDir = userConfig.root;
+    await promisify(execFile)("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+      "-keyout", path.join(certDir, "key.pem"), "-out", path.join(certDir, "cert.pem")]);
+    const secure = https.createServer({ key: await readFile(path.join(certDir, "key.pem")), cert: await readFile(path.join(certDir, "cert.pem")) }, (req, res) => {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(`SECURE_PAGE served to SNI ${(req.socket as unknown as { servername?: string }).servername ?? "?"}`);
+    });
+    await new Promise<void>((resolve) => secure.listen(0, "127.0.0.1", resolve));
+    try {
+      const port = (secure.address() as AddressInfo).port;
+      firstFetches = [{ name: "fetch_url", args: { url: `https://localhost:${port}/` } }];
+      await writeProjectConfig({ allowHosts: ["localhost", "127.0.0.1"] });
+      const result = await runCli(["run", "Find our greeting style"], { cwd: ws.root, env: { ...env(), NODE_EXTRA_CA_CERTS: path.join(certDir, "cert.pem") } });
+      expect(result.code).toBe(0);
+      const research = model.requests.filter((r) => roleOf(r) === "researcher");
+      const fetched = toolResults(research.at(-1) as ScriptedRequest)[0];
+      expect(fetched?.content).toContain(`Fetched https://localhost:${port}/ (HTTP 200`);
+      expect(fetched?.content).toContain("SECURE_PAGE served to SNI localhost");
+    } finally {
+      secure.closeAllConnections();
+      await new Promise<void>((resolve) => secure.close(() => resolve()));
+    }
   });
 });
