@@ -13,14 +13,15 @@ import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
 import { probeEndpoint, type EndpointReport } from "./doctor-endpoint.js";
 import { checkWorkspace, type WorkspaceReport } from "./doctor-workspace.js";
+import { checkSkills, renderSkills, type SkillsReport } from "./doctor-skills.js";
 import { inspectMcpServers, type McpServerReport } from "./mcp.js";
 
 export const DOCTOR_HELP = `Usage: mini-cursor doctor [--json] [--workspace DIR]
 
 Checks what mini-cursor needs and reports how it is set up here: Node.js, the command sandbox
 (bubblewrap), ripgrep, the configuration (variables and config files), the model endpoint, long-term
-memory (Chroma), the MCP servers and the workspace. Creates nothing; the MCP servers are started to
-list their tools and stopped again.
+memory (Chroma), the MCP servers, the skills and the workspace. Creates nothing; the MCP servers are
+started to list their tools and stopped again.
 
 The endpoint is asked for its model list (GET <base URL>/models, with the configured key); a model it
 does not list, or every model when it serves no list, gets a one-token chat request. All of it within
@@ -63,6 +64,8 @@ export interface DoctorReport {
   workspace: WorkspaceReport;
   /** The MCP servers and whether they start (a session goes on without one that does not: not a failure here). */
   mcp: { ok: true; servers: McpServerReport[] } | { ok: false; error: string };
+  /** Skills found (workspace first) and the SKILL.md files a session would skip. */
+  skills: SkillsReport;
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -167,6 +170,7 @@ export async function collectDoctorReport(workspace: string, env: NodeJS.Process
     endpoint,
     workspace: work,
     mcp,
+    skills: checkSkills(workspace, env),
   };
 }
 
@@ -211,6 +215,7 @@ export function renderDoctorReport(r: DoctorReport): string {
     `  Endpoint   ${endpoint}`,
     `  Memory     ${renderMemory(r.memory)}`,
     `  MCP        ${renderMcp(r.mcp)}`,
+    `  Skills     ${renderSkills(r.skills)}`,
     `  Workspace  ${workspace}`,
     r.ok ? "Everything required works." : "A session cannot run here: fix what says FAIL above.",
   ];
