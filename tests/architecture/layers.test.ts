@@ -63,8 +63,8 @@ describe("the layer rule (npm run lint)", () => {
   });
 
   it("fails on a folder that has no layer yet", async () => {
-    await fs.mkdir(path.join(copy, "src/mcp"));
-    await fs.writeFile(path.join(copy, "src/mcp/client.ts"), 'export { logger } from "../runtime/logger.js";\n');
+    await fs.mkdir(path.join(copy, "src/plugins"));
+    await fs.writeFile(path.join(copy, "src/plugins/client.ts"), 'export { logger } from "../runtime/logger.js";\n');
     expect(cruise(copy).output).toContain("unplaced-folder");
   });
 });
