@@ -14,13 +14,14 @@ import type { CliIo } from "../io.js";
 import { probeEndpoint, type EndpointReport } from "./doctor-endpoint.js";
 import { checkWorkspace, type WorkspaceReport } from "./doctor-workspace.js";
 import { checkSkills, renderSkills, type SkillsReport } from "./doctor-skills.js";
+import { checkWeb, renderWeb, type WebReport } from "./doctor-web.js";
 import { inspectMcpServers, type McpServerReport } from "./mcp.js";
 
 export const DOCTOR_HELP = `Usage: mini-cursor doctor [--json] [--workspace DIR]
 
 Checks what mini-cursor needs and reports how it is set up here: Node.js, the command sandbox
 (bubblewrap), ripgrep, the configuration (variables and config files), the model endpoint, long-term
-memory (Chroma), the MCP servers, the skills and the workspace. Creates nothing; the MCP servers are
+memory (Chroma), the MCP servers, the skills, web access and the workspace. Creates nothing; the MCP servers are
 started to list their tools and stopped again.
 
 The endpoint is asked for its model list (GET <base URL>/models, with the configured key); a model it
@@ -66,6 +67,8 @@ export interface DoctorReport {
   mcp: { ok: true; servers: McpServerReport[] } | { ok: false; error: string };
   /** Skills found (workspace first) and the SKILL.md files a session would skip. */
   skills: SkillsReport;
+  /** fetch_url and web_search as a session here would have them. */
+  web: WebReport;
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -171,6 +174,7 @@ export async function collectDoctorReport(workspace: string, env: NodeJS.Process
     workspace: work,
     mcp,
     skills: checkSkills(workspace, env),
+    web: checkWeb(workspace, env),
   };
 }
 
@@ -216,6 +220,7 @@ export function renderDoctorReport(r: DoctorReport): string {
     `  Memory     ${renderMemory(r.memory)}`,
     `  MCP        ${renderMcp(r.mcp)}`,
     `  Skills     ${renderSkills(r.skills)}`,
+    `  Web        ${renderWeb(r.web)}`,
     `  Workspace  ${workspace}`,
     r.ok ? "Everything required works." : "A session cannot run here: fix what says FAIL above.",
   ];
