@@ -111,7 +111,10 @@ function startableMcp(o: SessionServiceOptions): { hub: McpHub; start: () => voi
     if (started) return;
     started = true;
     if (problem) o.events.emit({ type: "notice", level: "warn", message: `MCP servers are off: ${problem}` });
-    void hub.start();
+    void hub.start().then(() => {
+      const up = hub.statuses().filter((s) => s.status.state === "connected");
+      if (up.length > 0) o.events.emit({ type: "notice", level: "info", message: `MCP: ${up.map((s) => `${s.server.name} (${s.tools.length} tools)`).join(", ")}` });
+    });
   };
   return { hub, start };
 }

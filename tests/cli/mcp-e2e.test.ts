@@ -206,4 +206,19 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     expect(offered.filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__everything__echo"]);
     expect(echoerRequests.flatMap((r) => toolResults(r)).find((t) => t.name === "mcp__everything__echo")?.content).toBe("Echo: hello");
   });
+
+  it("an \"always\" answer allows the tool for the rest of the session", async () => {
+    const toggle = { name: "mcp__everything__toggle-simulated-logging", args: {} };
+    const s = await start([toggle, toggle]);
+    await writeJson(".mcp.json", { mcpServers: { everything: everything() } });
+    const result = await runCli(["run", "--approval", "ask", "--json", "Toggle logging twice"], { cwd: ws.root, env, input: "a\n" });
+    expect(result.code).toBe(0);
+    const all = events(result.stdout);
+    expect(all.filter((e) => e.type === "approval_requested")).toHaveLength(1);
+    expect(all).toContainEqual(expect.objectContaining({ type: "approval_answered", decision: "always", detail: toggle.name }));
+    expect(all).toContainEqual(expect.objectContaining({ type: "notice", level: "info", message: expect.stringMatching(/^MCP: everything \(\d+ tools\)$/) as string }));
+    // The coder's last request carries its whole conversation: both calls ran.
+    const last = s.requests.filter((r) => roleOf(r) === "coder").at(-1);
+    expect(toolResults(last ?? s.requests[0]!).filter((t) => t.name === toggle.name)).toHaveLength(2);
+  });
 });
