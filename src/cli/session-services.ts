@@ -105,6 +105,8 @@ function startableMcp(o: SessionServiceOptions): { hub: McpHub; start: () => voi
   const hub = new McpHub(servers, {
     onFailure: (server, reason) =>
       o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" did not start: ${reason}. The session goes on without it.` }),
+    onStopped: (server, reason) =>
+      o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" stopped: ${reason}. Its tools fail from now on (a resume starts it again).` }),
   });
   let started = false;
   const start = () => {

@@ -5,6 +5,8 @@ import type { ExtensionCallOptions, ExtensionResult, ExtensionTool, ExtensionToo
 export interface McpHubOptions {
   /** One notice per server that fails to start; the session goes on without it. */
   onFailure?: (server: McpServerSettings, reason: string) => void;
+  /** A server that stopped by itself mid-session (its tools fail from then on). */
+  onStopped?: (server: McpServerSettings, reason: string) => void;
   startTimeoutMs?: number;
 }
 
@@ -40,7 +42,11 @@ export class McpHub implements ExtensionTools {
     servers: readonly McpServerSettings[],
     private readonly options: McpHubOptions = {},
   ) {
-    this.connections = servers.map((s) => new McpServerConnection(s));
+    this.connections = servers.map((s) => {
+      const connection = new McpServerConnection(s);
+      connection.onStopped = (reason) => options.onStopped?.(s, reason);
+      return connection;
+    });
   }
 
   get empty(): boolean {

@@ -49,6 +49,9 @@ export class McpServerConnection {
   private stderrTail = "";
   private closing = false;
 
+  /** Called once if the server stops by itself after it connected (it crashed, or closed the connection). */
+  onStopped: ((reason: string) => void) | undefined;
+
   constructor(readonly settings: McpServerSettings) {
     this.status = settings.disabled ? { state: "disabled" } : { state: "idle" };
   }
@@ -73,7 +76,9 @@ export class McpServerConnection {
     client.onclose = () => {
       if (this.closing || this.status.state !== "connected") return;
       const said = this.stderrTail.trim().split("\n").at(-1);
-      this.status = { state: "failed", reason: `the server stopped${said ? ` (${said.slice(0, 200)})` : ""}` };
+      const reason = `the server stopped${said ? ` (${said.slice(0, 200)})` : ""}`;
+      this.status = { state: "failed", reason };
+      this.onStopped?.(reason);
     };
     try {
       await client.connect(transport, { timeout: startTimeoutMs });

@@ -51,7 +51,8 @@ const memory = new LazyMemory(memorySettings.enabled, () => openMemory({ env, se
 const mcp = new WorkspaceHubs((workspace) => {
   const onFailure = (server: { name: string }, reason: string) => logger.warn(`MCP server "${server.name}" (${workspace}) did not start: ${reason}`);
   try {
-    return new McpHub(resolveMcpConfig(env, workspace), { onFailure });
+    const onStopped = (server: { name: string }, reason: string) => logger.warn(`MCP server "${server.name}" (${workspace}) stopped: ${reason}`);
+    return new McpHub(resolveMcpConfig(env, workspace), { onFailure, onStopped });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     logger.warn(`MCP servers are off for ${workspace}: ${error.message}`);

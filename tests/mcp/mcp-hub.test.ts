@@ -53,20 +53,13 @@ describe("McpHub against the reference servers over stdio", () => {
   });
 
   it("turns a server that dies mid-session into tool errors", async () => {
-    hub = new McpHub([stdioServer("everything", [EVERYTHING, "stdio"])]);
+    let stopped = (_: string): void => undefined;
+    const exited = new Promise<string>((resolve) => (stopped = resolve));
+    hub = new McpHub([stdioServer("everything", [EVERYTHING, "stdio"])], { onStopped: (server, reason) => stopped(`${server.name}: ${reason}`) });
     await hub.start();
     const pid = hub.connections[0]?.pid ?? 0;
-    const exited = new Promise<void>((resolve) => {
-      const connection = hub?.connections[0];
-      const check = setInterval(() => {
-        if (connection?.status.state === "failed") {
-          clearInterval(check);
-          resolve();
-        }
-      }, 20);
-    });
     process.kill(pid, "SIGKILL");
-    await exited;
+    expect(await exited).toMatch(/^everything: the server stopped/);
     const result = await hub.call("/ws", "mcp__everything__echo", { message: "hi" }, { outputLimitChars: 1000 });
     expect(result.ok).toBe(false);
     expect(result.text).toMatch(/the MCP server "everything" cannot run mcp__everything__echo: the server stopped/);
