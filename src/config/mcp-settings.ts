@@ -24,7 +24,7 @@ interface ServerCommon {
   problem?: string;
 }
 export type McpServerSettings =
-  | (ServerCommon & { transport: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string })
+  | (ServerCommon & { transport: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd: string })
   | (ServerCommon & { transport: "http"; url: string; headers: Record<string, string> });
 
 /** `<workspace>/.mcp.json`. */
@@ -74,8 +74,8 @@ function settle(name: string, source: string, entry: McpServerEntry, env: NodeJS
     command: entry.command ?? "",
     args: entry.args ?? [],
     env: expandAll(entry.env, env, missing),
-    // A relative folder is the workspace's.
-    ...(entry.cwd ? { cwd: path.resolve(workspace, entry.cwd) } : {}),
+    // Servers run in the workspace (as in Claude Code); a relative folder is the workspace's.
+    cwd: path.resolve(workspace, entry.cwd ?? "."),
   });
 }
 

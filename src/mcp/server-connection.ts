@@ -119,7 +119,7 @@ export class McpServerConnection {
       return new StreamableHTTPClientTransport(new URL(settings.url), { requestInit: { headers: settings.headers } });
     }
     // Only the configured variables and a few safe ones (PATH, HOME, …) reach the server: no API keys of ours.
-    const transport = new StdioClientTransport({ command: settings.command, args: settings.args, env: settings.env, ...(settings.cwd ? { cwd: settings.cwd } : {}), stderr: "pipe" });
+    const transport = new StdioClientTransport({ command: settings.command, args: settings.args, env: settings.env, cwd: settings.cwd, stderr: "pipe" });
     transport.stderr?.on("data", (chunk: Buffer) => {
       this.stderrTail = (this.stderrTail + chunk.toString()).slice(-2000);
     });

@@ -110,10 +110,11 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     await writeJson(".mcp.json", {
       mcpServers: {
         broken: { command: "/nonexistent/mcp-server" },
-        fs: { command: process.execPath, args: [FILESYSTEM, ws.root] },
+        // "." is the workspace: servers run there, wherever the CLI runs.
+        fs: { command: process.execPath, args: [FILESYSTEM, "."] },
       },
     });
-    const result = await runCli(["run", "List the files"], { cwd: ws.root, env });
+    const result = await runCli(["run", "--workspace", ws.root, "List the files"], { cwd: "/", env });
     expect(result.code).toBe(0);
     const notices = result.stdout.split("\n").filter((l) => l.includes("MCP server"));
     expect(notices).toEqual(['⚠ MCP server "broken" did not start: command not found: /nonexistent/mcp-server. The session goes on without it.']);

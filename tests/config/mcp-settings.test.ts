@@ -49,6 +49,8 @@ describe("MCP server configuration", () => {
     expect(servers[0]).toMatchObject({ transport: "stdio", command: "mcp-json-cmd", args: ["a"], env: { KEY: "secret" }, cwd: path.join(ws.root, "tools"), timeoutMs: 60_000, disabled: false });
     expect(servers[1]).toMatchObject({ transport: "http", url: "https://mcp.example/x", headers: { Authorization: "Bearer secret" } });
     expect(servers[2]).toMatchObject({ agents: ["researcher"], timeoutMs: 500, disabled: true });
+    // Without a cwd, a stdio server runs in the workspace.
+    expect(servers[2]).toMatchObject({ cwd: ws.root });
   });
 
   it("a server whose variable is not set cannot start, and says which", async () => {
