@@ -33,7 +33,9 @@ Options:
   --context-budget N      tokens every prompt stays under (default 32000)
   --command-timeout SECS  default timeout of one command (default 120)
   --approval MODE         ask (default): ask before each command; auto: run without asking (deny
-                          rules still apply); read-only: no file changes, no commands
+                          rules still apply); read-only: no file changes, no commands. MCP tools
+                          not annotated read-only ask in every mode unless commands.allow names
+                          them (e.g. "mcp__github__*"); read-only offers only read-only ones
   --approve-file-changes  in ask mode, also ask before each file change (shows the change)
   --allow-network         let sandboxed commands use the network
   --budget-tokens N       stop cleanly once the session used N tokens (input + output)
