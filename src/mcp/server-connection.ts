@@ -1,6 +1,6 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSettings } from "../config/index.js";
@@ -32,6 +32,11 @@ function describeError(error: unknown, settings: McpServerSettings, timeoutMs: n
   if (settings.transport === "stdio" && code === "EACCES") return `command not executable: ${settings.command}`;
   const message = error instanceof Error ? error.message : String(error);
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
+  if (settings.transport === "http" && message === "fetch failed") return `cannot reach ${settings.url}${cause}`;
+  // Its message carries the answer's body (often a whole HTML page): the status says enough.
+  if (settings.transport === "http" && error instanceof StreamableHTTPError) {
+    return `${settings.url} answered${error.code !== undefined ? ` HTTP ${error.code}` : " with an error"}: is it a streamable HTTP MCP endpoint (and are its headers right)?`;
+  }
   return `${message}${cause}`.replace(/\s+/g, " ").slice(0, 300);
 }
 

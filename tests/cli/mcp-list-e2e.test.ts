@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedOpenAIServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { EVERYTHING } from "../mcp/everything.js";
 import { startHttpEverything, type HttpMcpServer } from "../mcp/http-server.js";
@@ -73,11 +74,19 @@ describe("mini-cursor mcp list", () => {
     expect(doctorText.stdout).toMatch(/ {2}MCP {8}warn {2}remote starts \(\d+ tools\); off disabled; local starts \(\d+ tools\); broken failed: command not found: \/nonexistent\/server/);
   });
 
-  it("a server whose header variable is missing fails with a line naming it", async () => {
-    await fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { gh: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${GH_TOKEN}" } } } }));
-    const result = await runCli(["mcp", "list"], { cwd: ws.root, env });
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`  gh  failed: $GH_TOKEN is not set (${path.join(ws.root, ".mcp.json")})  (http, from`);
+  it("says in one line why an HTTP server failed: a missing header variable, an endpoint that is not MCP", async () => {
+    // An HTTP server that is not an MCP endpoint: it answers 404 with a body.
+    const notMcp = await startScriptedOpenAIServer(() => ({ content: "" }));
+    try {
+      const url = `${new URL(notMcp.baseUrl).origin}/mcp`;
+      await fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { gh: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${GH_TOKEN}" } }, web: { url } } }));
+      const result = await runCli(["mcp", "list"], { cwd: ws.root, env });
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`  gh  failed: $GH_TOKEN is not set (${path.join(ws.root, ".mcp.json")})  (http, from`);
+      expect(result.stdout).toContain(`  web  failed: ${url} answered HTTP 404: is it a streamable HTTP MCP endpoint (and are its headers right)?  (http, from`);
+    } finally {
+      await notMcp.close();
+    }
   });
 
   it("says so when nothing is configured, and exits 2 with one line on a bad configuration", async () => {
