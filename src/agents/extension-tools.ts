@@ -1,7 +1,9 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import type { JsonSchema7ObjectType } from "@langchain/core/utils/json_schema";
 import type { SafetyPolicy } from "../core/index.js";
-import { matchesToolPattern, type ExtensionTool, type ExtensionTools } from "../mcp/index.js";
+// Not ../mcp/index.js: that loads the MCP SDK, which only a session with servers needs (src/mcp/lazy-hub.ts).
+import { matchesToolPattern } from "../mcp/names.js";
+import type { ExtensionTool, ExtensionTools } from "../mcp/types.js";
 import type { AgentSpec } from "./types.js";
 
 /** Agents defined here get the default split; a custom agent gets exactly the MCP tools it lists. */

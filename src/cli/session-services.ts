@@ -1,7 +1,7 @@
 import os from "node:os";
 import { ConfigError, resolveMcpConfig, resolveSandboxConfig, type McpServerSettings, type MemorySettings } from "../config/index.js";
 import type { EventSink } from "../core/index.js";
-import { McpHub } from "../mcp/index.js";
+import { LazyMcpHub } from "../mcp/lazy-hub.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory, type MemoryRuntime } from "../memory/open-memory.js";
 import type { Clock } from "../runtime/clock.js";
@@ -27,7 +27,7 @@ export interface SessionServices {
   startMemory(): void;
   sandbox: Promise<SandboxStatus>;
   /** The session's MCP servers: started (startMcp) with the first planner call, in parallel; stopped by close. */
-  mcp: McpHub;
+  mcp: LazyMcpHub;
   /** Starts the MCP servers (idempotent); a server that fails is one notice and the session goes on without it. */
   startMcp(): void;
   /** The session runner handles Ctrl-C and SIGTERM from now on. */
@@ -93,7 +93,7 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
  * The MCP servers as configured (user config, `.mcp.json`, `mini-cursor.json`). A file that cannot be used does not
  * stop the session: it is one notice when the servers would start, and the session goes on without them.
  */
-function startableMcp(o: SessionServiceOptions): { hub: McpHub; start: () => void } {
+function startableMcp(o: SessionServiceOptions): { hub: LazyMcpHub; start: () => void } {
   let servers: McpServerSettings[] = [];
   let problem: string | null = null;
   try {
@@ -102,7 +102,7 @@ function startableMcp(o: SessionServiceOptions): { hub: McpHub; start: () => voi
     if (!(error instanceof ConfigError)) throw error;
     problem = error.message;
   }
-  const hub = new McpHub(servers, {
+  const hub = new LazyMcpHub(servers, {
     onFailure: (server, reason) =>
       o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" did not start: ${reason}. The session goes on without it.` }),
     onStopped: (server, reason) =>

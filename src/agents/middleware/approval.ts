@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
-import { isExtensionToolName } from "../../mcp/index.js";
+import { isExtensionToolName } from "../../mcp/types.js";
 import { allowingPatterns, commandPatternFor, evaluateCommand, matchesText } from "../../safety/command-rules.js";
 import { approvalAnswerSchema, isGitInternal, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
 import { withRunSettings, type AgentRunUpdate, type AgentRunValue, type Decision } from "../run-state.js";

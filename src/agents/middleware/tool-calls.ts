@@ -3,7 +3,7 @@ import { ToolInputParsingException, tool, type StructuredToolInterface } from "@
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { hasSkills, TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
-import { isExtensionToolName } from "../../mcp/index.js";
+import { isExtensionToolName } from "../../mcp/types.js";
 import { offeredExtensionTools } from "../extension-tools.js";
 import { offeredTools } from "../offered-tools.js";
 import { AgentRunState, withRunSettings, type AgentRunValue } from "../run-state.js";
