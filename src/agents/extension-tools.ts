@@ -30,6 +30,17 @@ export function offeredExtensionTools(
   return extensions.list(workspace).filter((t) => agentHasTool(spec, t) && (safety.approval !== "read-only" || t.readOnly));
 }
 
+const EXTENSION_WAIT_MS = 10_000;
+
+/** The workspace's servers have started, or 10 s went by (a slower server's tools come later): whichever is first. */
+export async function extensionsReady(extensions: ExtensionTools | undefined, workspace: string): Promise<void> {
+  if (!extensions) return;
+  let timer: NodeJS.Timeout | undefined;
+  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, EXTENSION_WAIT_MS)));
+  await Promise.race([extensions.ready(workspace), waited]);
+  clearTimeout(timer);
+}
+
 const definitions = new Map<string, StructuredToolInterface>();
 
 /**

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hasToolResult, startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { hasToolResult, startScriptedOpenAIServer, systemPrompt, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { EVERYTHING, FILESYSTEM } from "../mcp/everything.js";
 import { startHttpEverything } from "../mcp/http-server.js";
@@ -59,6 +59,8 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     const coderRequests = s.requests.filter((r) => roleOf(r) === "coder");
     // Offered to the coder beside the built-in tools, read-only or not.
     expect(coderRequests[0]?.toolNames).toEqual(expect.arrayContaining(["write_file", "mcp__everything__get-sum", "mcp__everything__echo", "mcp__everything__toggle-simulated-logging"]));
+    // Named in its prompt's tool list too.
+    expect(systemPrompt(coderRequests[0] ?? s.requests[0]!)).toMatch(/Your tools: .*mcp__everything__get-sum/);
     expect(coderResults(s).find((t) => t.name === "mcp__everything__get-sum")?.content).toMatch(/42/);
     const all = events(result.stdout);
     expect(all.some((e) => e.type === "approval_requested")).toBe(false);

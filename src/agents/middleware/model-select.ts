@@ -1,25 +1,15 @@
 import { hasSkills } from "../../tools/index.js";
-import { extensionToolDefinition, offeredExtensionTools } from "../extension-tools.js";
+import { extensionsReady, extensionToolDefinition, offeredExtensionTools } from "../extension-tools.js";
 import { offeredTools } from "../offered-tools.js";
 import { withRunSettings } from "../run-state.js";
 import type { AgentDeps, ModelCallWrap } from "./deps.js";
-
-const EXTENSION_WAIT_MS = 10_000;
-
-/** The servers' start, or the wait's end, whichever comes first. */
-async function waitForExtensions(ready: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const waited = new Promise<void>((resolve) => (timer = setTimeout(resolve, EXTENSION_WAIT_MS)));
-  await Promise.race([ready, waited]);
-  clearTimeout(timer);
-}
 
 /**
  * The model and the tools of each call are chosen per run: the model from the provider (Studio resolves it from the
  * run's settings), the tools from what this run offers (read-only mode and memory change the set). The agent itself
  * is compiled once with a placeholder model (src/agents/per-run-model.ts). The session's MCP tools are added to the
  * request as they are now (LangChain runs tools added here through toolCallsMiddleware): servers still starting are
- * waited for a while (EXTENSION_WAIT_MS), so the first sub-agent call usually sees every server; a slower one's tools
+ * waited for a while (extensionsReady), so the first sub-agent call usually sees every server; a slower one's tools
  * are offered from the next call on.
  */
 export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "extensions" | "tools">): ModelCallWrap {
@@ -27,7 +17,7 @@ export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" |
     const skills = hasSkills(deps.tools?.skills, request.state.workspace);
     const { safety } = withRunSettings(request.state, request.runtime.configurable);
     const offered = new Set([...offeredTools(deps.spec, safety, deps.memory.enabled, skills, deps.tools?.web), deps.spec.finishTool.name]);
-    if (deps.extensions) await waitForExtensions(deps.extensions.ready(request.state.workspace));
+    await extensionsReady(deps.extensions, request.state.workspace);
     const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions, request.state.workspace).map(extensionToolDefinition);
     return handler({
       ...request,

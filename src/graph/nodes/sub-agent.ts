@@ -1,6 +1,7 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentGraph } from "../../agents/build-agent.js";
+import { extensionsReady, offeredExtensionTools } from "../../agents/extension-tools.js";
 import { offeredTools } from "../../agents/offered-tools.js";
 import { hasSkills } from "../../tools/index.js";
 import { projectContext } from "../../agents/project-context.js";
@@ -57,10 +58,13 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     const startOf = async (s: typeof step): Promise<string> =>
       state.stepStart?.stepId === s.id ? state.stepStart.context : projectContext(state.workspace);
     await deps.beforeStep?.();
+    // Its MCP tools are named in its prompt too ("Your tools: …"), once the servers are up.
+    await extensionsReady(deps.extensions, state.workspace);
+    const mcpTools = offeredExtensionTools(spec, safety, deps.extensions, state.workspace).map((t) => t.name);
     const final = await agent.invoke(
       {
         messages: [
-          new SystemMessage(spec.systemPrompt(state.workspace, [...tools, spec.finishTool.name])),
+          new SystemMessage(spec.systemPrompt(state.workspace, [...tools, ...mcpTools, spec.finishTool.name])),
           new HumanMessage({ id: `brief-${step.id}`, content: brief }),
           new HumanMessage({ id: `context-${step.id}`, content: await startOf(step) }),
         ],
