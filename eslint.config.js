@@ -1,7 +1,8 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", ".mini-cursor/**", ".langgraph_api/**"] },
+  // bench/out: the bench's own build output and scratch measurement scripts (git-ignored).
+  { ignores: ["dist/**", "node_modules/**", ".mini-cursor/**", ".langgraph_api/**", "bench/out/**"] },
   ...tseslint.configs.recommended,
   {
     rules: {
