@@ -1,20 +1,18 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import type { JsonSchema7ObjectType } from "@langchain/core/utils/json_schema";
-import type { SafetyPolicy } from "../core/index.js";
+import { isBuiltinAgentName, type SafetyPolicy } from "../core/index.js";
 // Not ../mcp/index.js: that loads the MCP SDK, which only a session with servers needs (src/mcp/lazy-hub.ts).
 import { matchesToolPattern } from "../mcp/names.js";
 import type { ExtensionTool, ExtensionTools } from "../mcp/types.js";
 import type { AgentSpec } from "./types.js";
-
-/** Agents defined here get the default split; a custom agent gets exactly the MCP tools it lists. */
-const BUILT_IN = new Set(["researcher", "coder", "reviewer"]);
 
 /**
  * Which MCP tools an agent has: a custom agent exactly those its spec lists (names or `mcp__server__*` globs); a
  * server with an `agents` list only those agents; else read-only tools every agent, the others the coder alone.
  */
 export function agentHasTool(spec: Pick<AgentSpec, "name" | "extraTools">, t: ExtensionTool): boolean {
-  if (!BUILT_IN.has(spec.name)) return (spec.extraTools ?? []).some((p) => matchesToolPattern(t.name, p));
+  // The built-in agents get the default split; a custom agent exactly the MCP tools it lists.
+  if (!isBuiltinAgentName(spec.name)) return (spec.extraTools ?? []).some((p) => matchesToolPattern(t.name, p));
   if (t.agents) return t.agents.includes(spec.name);
   return t.readOnly || spec.name === "coder";
 }

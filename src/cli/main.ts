@@ -19,8 +19,8 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   diff: async () => (await import("./commands/diff.js")).diffCommand,
   undo: async () => (await import("./commands/undo.js")).undoCommand,
   doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
-  mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
   agents: async () => (await import("./commands/agents.js")).agentsCommand,
+  mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
 };
 
 const TOP_LEVEL_FLAGS = ["--help", "--version", "-h", "-v"];
