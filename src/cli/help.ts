@@ -49,13 +49,19 @@ Continues an interrupted session (Ctrl-C, crash, kill, a model endpoint that kep
 redoing completed steps. SESSION defaults to the most recently updated session of the workspace.
 A session that ended failed (the model made no valid plan or gave up) or stopped at a limit continues
 from its last checkpoint with fresh limits, optionally with another --model; one stopped by its budget
-needs a higher budget. A session that is done is left alone.
+needs a higher budget. A session that is done is left alone, unless given a follow-up:
+
+--message (-m) "..." continues any session (done, failed, stopped, interrupted) with a new
+instruction, as a new turn of the same session: the planner sees the instruction with the original
+task and the work done so far, and plans from there. Limits and budgets count per turn. A session
+waiting for an answer must be answered first.
 
 Settings flags change the session for the rest of it (each change is printed and kept for later
 resumes): --model, --base-url, --approval, --approve-file-changes, --allow-network, the limits,
 --command-timeout, --context-budget and the budgets.
 
 Options:
+  -m, --message TEXT      a follow-up instruction (a new turn)
   --workspace DIR         project folder (default: current folder)
   --model NAME            model for every agent
   --base-url URL          OpenAI-compatible endpoint

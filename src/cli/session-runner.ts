@@ -25,6 +25,7 @@ import type { ModelSetup } from "./model-setup.js";
 import { resumeCommandFor } from "./resume-hint.js";
 import { customAgentsNotice, loadSessionAgents } from "./custom-agents.js";
 import { startSessionServices, type SessionServices } from "./session-services.js";
+import { followUpInput } from "./follow-up-turn.js";
 
 export interface SessionRunOptions {
   sessionId: string;
@@ -49,6 +50,8 @@ export interface SessionRunOptions {
   budget: Budget;
   /** The session ended failed or limit_reached and continues from its last checkpoint (src/graph/continue-session.ts). */
   continueStopped?: boolean;
+  /** A follow-up instruction (`resume --message`): the session goes on with a new turn (src/cli/follow-up-turn.ts). */
+  followUp?: string;
   /** Where the person runs the CLI: the resume hints printed must work from there (the process's by default). */
   cwd?: string;
   /** Undo, memory and sandbox, when the command started them early (src/cli/session-services.ts); else started here. */
@@ -173,6 +176,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       }
     }
     let input: GraphInput = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits, safety: o.safety } : null;
+    if (o.followUp !== undefined && !o.fresh) input = await followUpInput(graph, config.configurable, { ...o, followUp: o.followUp, sessions });
     for (;;) {
       const running = graph.invoke(input, config);
       // The undo baseline (git processes: each spawn blocks this thread for a while) and Chroma start while the first

@@ -18,6 +18,15 @@ function unionCapped(max: number) {
   };
 }
 
+/** One follow-up turn: its instruction, how the turn before it ended, and the usage before it (budgets count per turn). */
+export const turnSchema = z.object({
+  number: z.number(),
+  instruction: z.string(),
+  previousOutcome: z.string(),
+  usageBefore: z.object({ tokens: z.number(), usd: z.number() }),
+});
+export type Turn = z.infer<typeof turnSchema>;
+
 /**
  * The typed shared workspace state of one session (one LangGraph thread).
  * Large payloads (file contents, command output, transcripts) never enter it: sub-agents keep their
@@ -83,6 +92,11 @@ export const WorkspaceState = new StateSchema({
   stop: stopReasonSchema.nullable().default(null),
   /** Set when `resume` continued the session after a stop: how often, and after which stop last (src/graph/continue-session.ts). */
   continued: z.object({ times: z.number(), after: stopReasonSchema }).nullable().default(null),
+  /**
+   * The newest follow-up instruction (`resume --message`, src/graph/follow-up.ts): turn 1 is the task and has none.
+   * Only the latest turn is kept (the earlier work is in the plan, findings, files and reviews), so it stays small.
+   */
+  turn: turnSchema.nullable().default(null),
   /** The planner's closing summary. */
   summary: z.string().default(""),
   finalReport: z.string().default(""),

@@ -17,6 +17,10 @@ export interface SessionRow {
   costUsd: number | null;
   /** Run options (limits, budget) so `resume` continues with the same settings. */
   options: string;
+  /** Turns so far: 1 for the task, one more per follow-up instruction (`resume --message`). */
+  turns: number;
+  /** The newest follow-up instruction; null while the session has only its task. */
+  instruction: string | null;
 }
 
 interface RawRow {
@@ -31,6 +35,8 @@ interface RawRow {
   output_tokens: number;
   cost_usd: number | null;
   options: string;
+  turns: number | null;
+  instruction: string | null;
 }
 
 function fromRaw(r: RawRow): SessionRow {
@@ -46,17 +52,30 @@ function fromRaw(r: RawRow): SessionRow {
     outputTokens: r.output_tokens,
     costUsd: r.cost_usd ?? null,
     options: r.options,
+    turns: r.turns ?? 1,
+    instruction: r.instruction ?? null,
   };
 }
 
-/** Databases made before costs were recorded get the column (another process may add it at the same moment). */
-function addCostColumn(db: Database.Database): void {
-  const columns = db.prepare("PRAGMA table_info(mc_sessions)").all() as { name: string }[];
-  if (columns.some((c) => c.name === "cost_usd")) return;
-  try {
-    db.exec("ALTER TABLE mc_sessions ADD COLUMN cost_usd REAL");
-  } catch (error) {
-    if (!(error instanceof Error && /duplicate column/i.test(error.message))) throw error;
+/**
+ * Databases made before a column existed get it (another process may add it at the same moment): costs, then the
+ * turns and latest instruction of follow-ups.
+ */
+const ADDED_COLUMNS: readonly (readonly [string, string])[] = [
+  ["cost_usd", "REAL"],
+  ["turns", "INTEGER NOT NULL DEFAULT 1"],
+  ["instruction", "TEXT"],
+];
+
+function addColumns(db: Database.Database): void {
+  const columns = new Set((db.prepare("PRAGMA table_info(mc_sessions)").all() as { name: string }[]).map((c) => c.name));
+  for (const [name, type] of ADDED_COLUMNS) {
+    if (columns.has(name)) continue;
+    try {
+      db.exec(`ALTER TABLE mc_sessions ADD COLUMN ${name} ${type}`);
+    } catch (error) {
+      if (!(error instanceof Error && /duplicate column/i.test(error.message))) throw error;
+    }
   }
 }
 
@@ -82,7 +101,7 @@ export class SessionStore {
       options TEXT NOT NULL DEFAULT '{}',
       cost_usd REAL
     )`);
-    addCostColumn(db);
+    addColumns(db);
   }
 
   create(row: Pick<SessionRow, "id" | "task" | "workspace" | "model" | "options">): SessionRow {
@@ -112,12 +131,12 @@ export class SessionStore {
     return rows.map(fromRaw);
   }
 
-  update(id: string, fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options">>): void {
+  update(id: string, fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction">>): void {
     const current = this.get(id);
     if (!current) return;
     const next = { ...current, ...fields };
     this.db
-      .prepare("UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, model = ?, options = ?, updated_at = ? WHERE id = ?")
-      .run(next.status, next.inputTokens, next.outputTokens, next.costUsd, next.model, next.options, this.clock.now(), id);
+      .prepare("UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, model = ?, options = ?, turns = ?, instruction = ?, updated_at = ? WHERE id = ?")
+      .run(next.status, next.inputTokens, next.outputTokens, next.costUsd, next.model, next.options, next.turns, next.instruction, this.clock.now(), id);
   }
 }

@@ -1,11 +1,13 @@
 import { budgetHint } from "../../graph/budget-resume.js";
 import { planContinuation } from "../../graph/continue-session.js";
+import { budgetForTurn } from "../../graph/follow-up.js";
 import { summarizeUsage } from "../../cost/usage.js";
 import { compileGraph } from "../../graph/build-graph.js";
 import { isBudgetStop, silentSink, type Limits, type SafetyPolicy } from "../../core/index.js";
 import type { WorkspaceStateValue } from "../../graph/state.js";
 import { memoryOff } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
+import type { PriceTable } from "../../cost/prices.js";
 import { openExistingSessionDatabase, type SessionDatabase } from "../../sessions/database.js";
 import { queueSettings } from "../../sessions/pending-settings.js";
 import { SessionBusyError, SessionLock } from "../../sessions/session-lock.js";
@@ -23,7 +25,7 @@ import { runSession } from "../session-runner.js";
 import { commandTimeoutFlag, describeChanges, limitFlags, safetyFlags, SETTING_OPTIONS, storedOptionsSchema, type StoredRunOptions } from "../session-settings.js";
 import { makePrompter } from "../safety-setup.js";
 
-const RESUME_OPTIONS = { ...COMMON_OPTIONS, ...MODEL_OPTIONS, ...BUDGET_OPTIONS, ...SETTING_OPTIONS, force: { type: "boolean" } } as const;
+const RESUME_OPTIONS = { ...COMMON_OPTIONS, ...MODEL_OPTIONS, ...BUDGET_OPTIONS, ...SETTING_OPTIONS, force: { type: "boolean" }, message: { type: "string", short: "m" } } as const;
 
 /** A graph that runs nothing, to read a session's state before deciding how to continue it. */
 async function readSessionState(database: SessionDatabase, sessionId: string): Promise<WorkspaceStateValue> {
@@ -42,6 +44,21 @@ async function hasCheckpoint(checkpointer: SqliteSaver, sessionId: string): Prom
   return tuple !== undefined;
 }
 
+/** `--message`: a follow-up instruction, never empty. */
+function followUpFlag(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === "") throw new UsageError("--message needs an instruction, got an empty one");
+  return value;
+}
+
+/** Where the run's turn started, for its budget: now for a new turn, else the current turn's start (if any). */
+function turnStartOf(state: WorkspaceStateValue | null, message: string | undefined, prices: PriceTable) {
+  if (!state) return null;
+  if (message === undefined) return state.turn;
+  const usage = summarizeUsage(state.usage, prices);
+  return { usageBefore: { tokens: usage.inputTokens + usage.outputTokens, usd: usage.knownCostUsd } };
+}
+
 export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
   const { values, positionals } = parse(argv, RESUME_OPTIONS);
   if (values.help) {
@@ -54,6 +71,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const newTimeoutMs = commandTimeoutFlag(values);
   const newSafety = safetyFlags(values);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const message = followUpFlag(values.message);
   const wanted = positionals[0];
   const missing = () => new UsageError(wanted ? `no session "${wanted}" in ${workspace} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
   // Only reads until it knows there is a session: a folder without one keeps no `.mini-cursor/`.
@@ -68,26 +86,35 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       printer.emit({ type: "notice", level: "info", message: `Session ${session.id} already finished (${session.status}); nothing to resume.` });
       return exitCodeForStatus(session.status);
     };
-    if (session.status === "done") return finished();
+    if (session.status === "done" && message === undefined) return finished();
+    // A paused session answers its question first: the answer belongs to the turn that asked it.
+    if (message !== undefined && session.status.startsWith("awaiting_")) {
+      throw new UsageError(`session ${session.id} is waiting for an answer (${session.status}); answer it first with: mini-cursor resume ${session.id}, then give the follow-up`);
+    }
     const owner = SessionLock.owner(workspace, session.id);
     if (owner !== null && SessionLock.isHeld(workspace, session.id)) {
       throw new SessionBusyError(`session ${session.id} is already running in process ${owner}; wait for it or stop it first`);
     }
     workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
     const checkpointed = await hasCheckpoint(database.checkpointer, session.id);
+    if (message !== undefined && !checkpointed) {
+      throw new UsageError(`session ${session.id} has no saved progress to follow up on yet; run it first with: mini-cursor resume ${session.id}`);
+    }
     // A session that ended failed or limit_reached continues from its last checkpoint (src/graph/continue-session.ts).
-    const stopped = session.status === "failed" || session.status === "limit_reached";
+    const stopped = message === undefined && (session.status === "failed" || session.status === "limit_reached");
     const stored = storedOptionsSchema.parse(JSON.parse(session.options));
     // Sessions stored before their safety was recorded here have it only in their state (the run passes it on).
-    const needsState = stopped || (checkpointed && stored.safety === undefined);
+    // Every checkpointed session's state is read: a follow-up turn's budget counts from the turn's start.
+    const needsState = stopped || checkpointed;
     const state = needsState && checkpointed ? await readSessionState(database, session.id) : null;
     const budget = raiseBudget(stored.budget, budgetFlags);
     const model = values.model ?? stored.model;
     const baseUrl = values["base-url"] ?? stored.baseUrl;
     const { config, models, safety: configured, prices } = await setupSessionConfig({ model, baseUrl }, workspace, io.env);
     requirePricesForCostBudget(budget, prices, models.provider);
+    const runBudget = budgetForTurn(budget, turnStartOf(state, message, prices));
     const stoppedState = stopped ? state : null;
-    const continuation = stoppedState ? planContinuation(stoppedState, budget, prices) : null;
+    const continuation = stoppedState ? planContinuation(stoppedState, runBudget, prices) : null;
     if (continuation?.kind === "refuse") {
       const stop = stoppedState?.stop ?? null;
       const message = isBudgetStop(stop)
@@ -135,8 +162,9 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       prompter: makePrompter(io, values.json ?? false),
       prices,
       memory: config.memory,
-      budget,
+      budget: runBudget,
       continueStopped: continuation?.kind === "continue",
+      ...(message !== undefined ? { followUp: message } : {}),
     });
   } finally {
     database.close();

@@ -31,22 +31,23 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
   const rows = listRows(workspace, clock);
   const shown = await withEffectiveStatus(rows, workspace);
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(shown.map(({ options: _options, ...r }) => ({ ...r, updatedAt: new Date(r.updatedAt).toISOString(), createdAt: new Date(r.createdAt).toISOString() })))}\n`);
+    io.stdout.write(`${JSON.stringify(shown.map(({ options: _options, instruction, ...r }) => ({ ...r, latestInstruction: instruction, updatedAt: new Date(r.updatedAt).toISOString(), createdAt: new Date(r.createdAt).toISOString() })))}\n`);
     return EXIT.done;
   }
   if (shown.length === 0) {
     io.stdout.write(`No sessions in ${workspace}. Start one with: mini-cursor run "<task>"\n`);
     return EXIT.done;
   }
-  io.stdout.write(`${"ID".padEnd(22)} ${"STATUS".padEnd(13)} ${"UPDATED".padEnd(20)} ${"TOKENS".padStart(9)} ${"COST".padStart(9)}  TASK\n`);
+  io.stdout.write(`${"ID".padEnd(22)} ${"STATUS".padEnd(13)} ${"UPDATED".padEnd(20)} ${"TOKENS".padStart(9)} ${"COST".padStart(9)} ${"TURNS".padStart(5)}  TASK (→ LATEST INSTRUCTION)\n`);
   for (const r of shown) {
     const updated = new Date(r.updatedAt).toISOString().replace("T", " ").slice(0, 19);
     const tokens = String(r.inputTokens + r.outputTokens);
     // "?": a model without a known price was used (or the session predates cost tracking).
     const cost = r.costUsd === null ? "?" : formatUsd(r.costUsd);
     // One line per session, however long the task (a task file may have many lines).
-    const task = shownTask(r.task, 60);
-    io.stdout.write(`${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)} ${cost.padStart(9)}  ${task}\n`);
+    // A session with follow-ups shows its latest instruction after its task.
+    const task = r.instruction === null ? shownTask(r.task, 60) : `${shownTask(r.task, 40)} → ${shownTask(r.instruction, 60)}`;
+    io.stdout.write(`${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)} ${cost.padStart(9)} ${String(r.turns).padStart(5)}  ${task}\n`);
   }
   return EXIT.done;
 }

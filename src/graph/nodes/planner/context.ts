@@ -2,6 +2,24 @@ import { clip, describeStop, type AgentReport } from "../../../core/index.js";
 import type { WorkspaceStateValue } from "../../state.js";
 
 /**
+ * A follow-up turn (`resume --message`): the new instruction beside the original task, how the turn before ended and
+ * what the session did so far (the plan, with each step's status, follows), so the planner plans from there.
+ */
+function renderFollowUp(state: WorkspaceStateValue): string[] {
+  const turn = state.turn;
+  if (!turn) return [];
+  const lines = [
+    `Follow-up instruction (turn ${turn.number}): ${turn.instruction}`,
+    `The user gave this instruction after the previous turn ended (${turn.previousOutcome}). Plan what it asks, building on the work already done (done steps stay done; redo nothing the instruction does not ask for). The limits count from zero for this turn.`,
+  ];
+  if (state.filesChanged.length > 0) lines.push(`Files changed so far: ${state.filesChanged.slice(-30).join(", ")}`);
+  for (const f of state.findings.slice(-8)) lines.push(`Earlier finding (${f.source}): ${clip(f.note, 300)}`);
+  const review = state.reviews.at(-1);
+  if (review) lines.push(`Latest review (${review.stepId}): ${review.decision}: ${clip(review.summary, 300)}`);
+  return lines;
+}
+
+/**
  * The planner's whole view of the session, rebuilt from the state on every turn: it has no growing
  * transcript, so its prompt stays small however long the session runs.
  */
@@ -10,6 +28,7 @@ export function renderPlannerContext(state: WorkspaceStateValue, report: AgentRe
   if (state.continued) {
     lines.push(`The user continued this session after it stopped (${clip(describeStop(state.continued.after), 300)}). The limits count from zero again; decide afresh what is left to do.`);
   }
+  if (state.turn) lines.push(...renderFollowUp(state));
   if (state.safety.approval === "read-only") {
     lines.push("Mode: read-only. No file can be changed and no command can run; plan research only and report what you would change.");
   }

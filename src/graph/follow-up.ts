@@ -1,0 +1,65 @@
+import type { Turn, WorkspaceStateUpdate, WorkspaceStateValue } from "./state.js";
+import { clip, countersSchema, describeStop, type PlanStep } from "../core/index.js";
+import type { Budget } from "../cost/budget.js";
+import type { PriceTable } from "../cost/prices.js";
+import { summarizeUsage } from "../cost/usage.js";
+
+/** How much of an instruction and of the previous turn's outcome the state keeps (the planner sees both every turn). */
+const INSTRUCTION_CHARS = 4000;
+const OUTCOME_CHARS = 1500;
+
+/** How the turn before ended, in one line for the planner (a killed run's state still says "running"). */
+function outcomeOf(state: WorkspaceStateValue): string {
+  if (state.status === "running") return "interrupted before it finished";
+  const why = state.summary || (state.stop ? describeStop(state.stop) : "");
+  return clip(`${state.status}${why ? `: ${why}` : ""}`, OUTCOME_CHARS);
+}
+
+/** A step a killed run left in progress is open again: the planner keeps it or replaces it. */
+function reopen(plan: PlanStep[]): PlanStep[] {
+  return plan.some((s) => s.status === "in_progress") ? plan.map((s) => (s.status === "in_progress" ? { ...s, status: "pending" } : s)) : plan;
+}
+
+/**
+ * The input that starts a follow-up turn (`resume --message`) of a session, whatever its state: done, failed, stopped
+ * at a limit, or killed mid-run. Given as a new graph input (not a state update), LangGraph discards any task a killed
+ * run left pending and runs the planner from START, which sees the instruction with the work already done
+ * (src/graph/nodes/planner/context.ts). The counters that limit a run start from zero, the stop and the previous
+ * summary are cleared (the outcome is kept in `turn`), and the reducer channels (findings, files, reviews, usage)
+ * are not touched: the earlier work stays as it is, nothing is copied.
+ */
+export function planFollowUp(state: WorkspaceStateValue, instruction: string, prices: PriceTable): WorkspaceStateUpdate & { turn: Turn } {
+  const usage = summarizeUsage(state.usage, prices);
+  const turn: Turn = {
+    number: (state.turn?.number ?? 1) + 1,
+    instruction: clip(instruction.trim(), INSTRUCTION_CHARS),
+    previousOutcome: outcomeOf(state),
+    usageBefore: { tokens: usage.inputTokens + usage.outputTokens, usd: usage.knownCostUsd },
+  };
+  return {
+    turn,
+    plan: reopen(state.plan),
+    counters: countersSchema.parse({}),
+    reviewsWithoutVerdict: 0,
+    continued: null,
+    status: "running",
+    stop: null,
+    summary: "",
+    finalReport: "",
+    route: null,
+    currentStepId: null,
+    stepStart: null,
+  };
+}
+
+/**
+ * Budgets count per turn: a session's budget applies to what the current turn uses, so the run's budget is the
+ * usage before the turn plus the budget.
+ */
+export function budgetForTurn(budget: Budget, turn: Pick<Turn, "usageBefore"> | null): Budget {
+  if (!turn) return budget;
+  return {
+    ...(budget.tokens !== undefined ? { tokens: budget.tokens + turn.usageBefore.tokens } : {}),
+    ...(budget.usd !== undefined ? { usd: budget.usd + turn.usageBefore.usd } : {}),
+  };
+}
