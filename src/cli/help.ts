@@ -4,8 +4,10 @@ Usage:
   mini-cursor run "<task>" [options]     start a session on a task
   mini-cursor resume [SESSION] [options] continue a session (the latest by default)
   mini-cursor sessions [options]         list sessions of a workspace
+  mini-cursor fork SESSION [options]     copy a session into a new id (then resume it with --message)
   mini-cursor diff [SESSION] [options]   what a session changed
   mini-cursor undo [SESSION] [options]   restore every file a session changed, created or deleted
+  mini-cursor replay SESSION --into DIR  run a recorded session again offline, from its starting files
   mini-cursor memory <command> [options] long-term memory: search, list, add, forget, stats, reindex
   mini-cursor agents [options]           the agents a session can use: built-in and from .mini-cursor/agents/
   mini-cursor mcp list [options]         MCP servers: where each is declared, its status and its tools
@@ -82,11 +84,24 @@ Options:
 
 export const SESSIONS_HELP = `Usage: mini-cursor sessions [options]
 
-Lists the sessions of a workspace: id, status, task, last update, tokens, cost (USD; ? when unknown).
+Lists the sessions of a workspace: id, status, task, last update, tokens, cost (USD; ? when unknown),
+turns (1 plus one per follow-up with resume --message) and the latest follow-up instruction.
 
 Options:
   --workspace DIR   project folder (default: current folder)
   --json            print a JSON array
+  -h, --help        show this help`;
+
+export const FORK_HELP = `Usage: mini-cursor fork SESSION [options]
+
+Copies a session into a new id: its row in \`sessions\`, its whole checkpoint history (a pending
+approval or question included) and its undo records, so \`diff NEW\` shows the same changes. Try
+another direction with \`mini-cursor resume NEW --message "..."\`; the original stays as it was.
+A running session is refused: stop it first (its progress is kept).
+
+Options:
+  --workspace DIR   project folder (default: current folder)
+  --json            print one JSON object (the new id and the resume command)
   -h, --help        show this help`;
 
 export const AGENTS_HELP = `Usage: mini-cursor agents [options]

@@ -41,3 +41,7 @@ export function writeMeta(gitDir: string, sessionId: string, meta: SessionMeta):
   fs.writeFileSync(temporary, `${JSON.stringify(meta, null, 2)}\n`);
   fs.renameSync(temporary, file);
 }
+
+export function removeMeta(gitDir: string, sessionId: string): void {
+  fs.rmSync(metaFile(gitDir, sessionId), { force: true });
+}

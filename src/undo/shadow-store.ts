@@ -2,10 +2,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import { logger } from "../runtime/logger.js";
-import { UnknownSessionError } from "./errors.js";
+import { UndoError, UnknownSessionError } from "./errors.js";
 import { GitRunner } from "./git-runner.js";
 import { restoreSession } from "./restore.js";
-import { readMeta, writeMeta } from "./session-meta.js";
+import { readMeta, removeMeta, writeMeta } from "./session-meta.js";
 import { assertSessionId, indexFile, prepareShadowRepo, pruneIndexes, recordIndexUse, seedIndex, shadowDir, snapshotRef, type SnapshotKind } from "./shadow-repo.js";
 import { withStoreLock } from "./store-lock.js";
 import { diffTrees } from "./tree-diff.js";
@@ -148,6 +148,37 @@ export class ShadowStore {
       const undoneAt = new Date(this.clock.now()).toISOString();
       writeMeta(this.gitDir, sessionId, { ...meta, undone: { at: undoneAt, ...result } });
       return { session: sessionId, alreadyUndone: false, undoneAt, ...result };
+    });
+  }
+
+  /**
+   * Copies a session's undo records to a new id (`mini-cursor fork`): its snapshot refs (same commits: nothing is
+   * re-recorded) and its meta file, so the fork's diff and undo start where the original's are and its later snapshots
+   * move only its own refs. False when the original has no baseline (it changed nothing yet): the fork records its own.
+   */
+  async fork(from: string, to: string): Promise<boolean> {
+    assertSessionId(to);
+    return this.locked(from, async () => {
+      const snapshots = await this.readSnapshots(from);
+      if (!snapshots.before) return false;
+      if ((await this.readSnapshots(to)).before) throw new UndoError(`the undo store already has a session ${to}`);
+      for (const kind of ["before", "after"] as const) {
+        const snapshot = snapshots[kind];
+        // The empty old value makes git refuse if another process created the ref meanwhile.
+        if (snapshot) await this.git.run(["update-ref", snapshotRef(to, kind), snapshot.commit, ""]);
+      }
+      writeMeta(this.gitDir, to, readMeta(this.gitDir, from));
+      this.known.delete(to);
+      return true;
+    });
+  }
+
+  /** Removes a session's undo records (a fork that could not be completed). */
+  async forget(sessionId: string): Promise<void> {
+    await this.locked(sessionId, async () => {
+      for (const kind of ["before", "after"] as const) await this.git.run(["update-ref", "-d", snapshotRef(sessionId, kind)], { okCodes: [0, 1] });
+      removeMeta(this.gitDir, sessionId);
+      this.known.delete(sessionId);
     });
   }
 

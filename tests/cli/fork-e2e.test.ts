@@ -1,0 +1,107 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { describe, expect, it } from "vitest";
+import { useCliSession } from "./cli-session.js";
+import { followUpScript, SHOUT_SOURCE, userText } from "./follow-up-script.js";
+
+/**
+ * `fork SESSION` copies a session (index row, checkpoint history, undo records) into a new id; a follow-up on the
+ * fork leaves the original exactly as it was. The built CLI against a scripted server.
+ */
+const session = useCliSession(followUpScript);
+const cli = (args: string[]) => session.cli(args);
+
+interface Row {
+  id: string;
+  status: string;
+  task: string;
+  turns: number;
+  latestInstruction: string | null;
+}
+
+async function rows(): Promise<Row[]> {
+  return JSON.parse((await cli(["sessions", "--json"])).stdout) as Row[];
+}
+
+/** Everything stored about one session, as bytes: its index row, checkpoint and write rows, and undo refs. */
+function snapshotOf(root: string, id: string): { row: unknown; checkpoints: unknown; writes: unknown; refs: string } {
+  const db = new Database(path.join(root, ".mini-cursor", "sessions.sqlite"), { readonly: true });
+  try {
+    const hex = (sql: string) => db.prepare(sql).raw().all(id).map((r) => r.map((v) => (Buffer.isBuffer(v) ? v.toString("hex") : v)));
+    return {
+      row: hex("SELECT * FROM mc_sessions WHERE id = ?"),
+      checkpoints: hex("SELECT * FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id"),
+      writes: hex("SELECT * FROM writes WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id, task_id, idx"),
+      refs: execFileSync("git", ["--git-dir", path.join(root, ".mini-cursor", "shadow.git"), "for-each-ref", `refs/mini-cursor/${id}/`], { encoding: "utf8" }),
+    };
+  } finally {
+    db.close();
+  }
+}
+
+describe("fork copies a session into a new id", () => {
+  it("a fork resumed with another instruction changes only the fork: the original's row, checkpoints and diff stay byte-identical", async () => {
+    expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
+    const [original] = await rows();
+    const id = original?.id ?? "";
+    const before = snapshotOf(session.root, id);
+    expect((before.checkpoints as unknown[]).length).toBeGreaterThan(3);
+    expect(before.refs).toMatch(/refs\/mini-cursor\/.*\/after/);
+    const diffBefore = await cli(["diff", id]);
+
+    const forked = await cli(["fork", id, "--json"]);
+    expect(forked.stderr).toBe("");
+    expect(forked.code).toBe(0);
+    const out = JSON.parse(forked.stdout) as { type: string; from: string; id: string; checkpoints: number; undo: boolean; resume: string };
+    expect(out).toMatchObject({ type: "session_forked", from: id, undo: true, checkpoints: (before.checkpoints as unknown[]).length });
+    expect(out.id).not.toBe(id);
+    expect(out.resume).toBe(`mini-cursor resume ${out.id} --message "..."`);
+    // The copy has the same history and the same changes.
+    expect((await cli(["diff", out.id])).stdout).toBe(diffBefore.stdout.replace(id, out.id));
+    const copy = snapshotOf(session.root, out.id);
+    expect((copy.checkpoints as unknown[]).length).toBe((before.checkpoints as unknown[]).length);
+    expect((copy.writes as unknown[]).length).toBe((before.writes as unknown[]).length);
+
+    const start = session.server.requests.length;
+    const followUp = await cli(["resume", out.id, "-m", "Add shout(name) in src/shout.js"]);
+    expect(followUp.stderr).toBe("");
+    expect(followUp.code).toBe(0);
+    // The fork's planner sees the original's work (its plan and files) with the new instruction.
+    const context = userText(session.server.requests[start]!);
+    expect(context).toContain("Follow-up instruction (turn 2): Add shout(name) in src/shout.js");
+    expect(context).toMatch(/- s1 \[coder\] done: Create src\/greet\.js/);
+    expect(context).toMatch(/Files changed so far: .*src\/greet\.js/);
+    expect(await fs.readFile(path.join(session.root, "src/shout.js"), "utf8")).toBe(SHOUT_SOURCE);
+
+    // The original is untouched: same bytes in the database and the undo store, same diff (no shout.js).
+    expect(snapshotOf(session.root, id)).toEqual(before);
+    const diffAfter = await cli(["diff", id]);
+    expect(diffAfter.stdout).toBe(diffBefore.stdout);
+    expect(diffAfter.stdout).not.toContain("shout");
+    expect((await cli(["diff", out.id])).stdout).toContain("src/shout.js");
+    const listed = await rows();
+    expect(listed.find((r) => r.id === id)).toMatchObject({ status: "done", turns: 1, latestInstruction: null });
+    expect(listed.find((r) => r.id === out.id)).toMatchObject({ status: "done", task: "Add greet with a test", turns: 2, latestInstruction: "Add shout(name) in src/shout.js" });
+  });
+
+  it("prints the new id and the command to continue it", async () => {
+    expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
+    const id = (await rows())[0]?.id ?? "";
+    const forked = await cli(["fork", id]);
+    expect(forked.code).toBe(0);
+    expect(forked.stdout).toMatch(new RegExp(`^Forked session ${id} into (\\S+) \\(\\d+ checkpoints, its undo records\\)\\.\\nContinue the copy with: mini-cursor resume \\1 --message "\\.\\.\\."\\n$`));
+  });
+
+  it("a bogus session id is one clear line, exit 2", async () => {
+    expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
+    const bogus = await cli(["fork", "no-such-session"]);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stdout).toBe("");
+    expect(bogus.stderr).toBe(`mini-cursor: no session "no-such-session" in ${await fs.realpath(session.root)} (see mini-cursor sessions)\n`);
+    const none = await cli(["fork"]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toBe("mini-cursor: fork needs the session to copy (see mini-cursor sessions)\n");
+  });
+});
