@@ -51,6 +51,10 @@ export const AgentRunState = new StateSchema({
   usageBase: runInput(usageBaseSchema.default(() => usageBaseSchema.parse({}))),
   /** The approval gate's verdict per tool call id of the newest model reply. */
   decisions: z.record(z.string(), decisionSchema).default(() => ({})),
+  /** The person's answer per ask_user call id in this run (src/agents/middleware/ask-user.ts). */
+  answers: z.record(z.string(), z.string()).default(() => ({})),
+  /** Questions the session asked before this run, and how many it may ask in all. */
+  questions: runInput(z.object({ asked: z.number(), max: z.number() }).default(() => ({ asked: 0, max: 3 }))),
   /** Why the run was stopped early: the loop guard, the session budget or the model-call limit. */
   stop: runStopSchema.nullable().default(null),
   /** The finish-tool reminder was given (once per run). */

@@ -1,10 +1,13 @@
 import readline from "node:readline";
-import type { ApprovalAnswer, ApprovalRequest } from "../core/index.js";
+import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from "../core/index.js";
 import type { Output } from "./printers/human.js";
+import { parseQuestionAnswer, QUESTION_PROMPT, QUESTION_RETRY_LINE } from "./question-prompt.js";
 
 /** Asks a person to approve a paused command or file change; null when nobody can answer (stdin closed). */
 export interface ApprovalPrompter {
   ask(request: ApprovalRequest): Promise<ApprovalAnswer | null>;
+  /** A clarifying question (ask_user): the answer's text, or null when nobody can answer (stdin closed). */
+  askQuestion(request: QuestionRequest): Promise<string | null>;
   close(): void;
 }
 
@@ -63,6 +66,16 @@ export function createLinePrompter(input: NodeJS.ReadableStream, out: Output, sh
         const answer = parseAnswer(line, request);
         if (answer) return answer;
         if (showPrompt) out.write(RETRY_LINE);
+      }
+    },
+    async askQuestion(request) {
+      for (;;) {
+        if (showPrompt) out.write(QUESTION_PROMPT(request));
+        const line = await nextLine();
+        if (line === null) return null;
+        const answer = parseQuestionAnswer(line, request);
+        if (answer !== undefined) return answer;
+        if (showPrompt) out.write(QUESTION_RETRY_LINE);
       }
     },
     close() {

@@ -2,7 +2,7 @@ import { Command } from "@langchain/langgraph";
 import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { type ApprovalRequest, describeStop, shownTask, type EventSink, type ProgressEvent, isApprovalRequest, isBudgetStop, type Limits, type SafetyPolicy } from "../core/index.js";
+import { type ApprovalRequest, describeStop, shownTask, type EventSink, type ProgressEvent, isApprovalRequest, isBudgetStop, isQuestionRequest, type Limits, type QuestionRequest, type SafetyPolicy } from "../core/index.js";
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import type { MemorySettings } from "../config/index.js";
 import type { MemoryRuntime } from "../memory/open-memory.js";
@@ -186,8 +186,26 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       services.startMemory();
       services.startMcp();
       const result: unknown = await running;
-      const request = pendingApproval(result);
+      const request = pendingRequest(result);
       if (!request) break;
+      if (isQuestionRequest(request)) {
+        // An agent or the planner asked the person (ask_user): the answer goes back to it as the tool's result.
+        asking = true;
+        o.printer.emit({ ...request, type: "question_asked" });
+        const said = await Promise.race([o.prompter.askQuestion(request), signal]);
+        asking = false;
+        if (said === "interrupted" || said === null) {
+          // The question is in the checkpoint: `resume` asks it again without calling the model.
+          if (said === "interrupted") o.prompter.close();
+          sessions.update(o.sessionId, { status: "awaiting_input" });
+          const why = said === "interrupted" ? "Interrupted; the question is still open" : "Waiting for an answer (stdin closed)";
+          finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_input", report: `${why}. Answer it with: ${resumeCommand}` });
+          return EXIT.interrupted;
+        }
+        o.printer.emit({ type: "question_answered", answer: said });
+        input = new Command({ resume: { answer: said } });
+        continue;
+      }
       // The graph paused before a command or file change: ask, then resume it with the answer.
       asking = true;
       o.printer.emit({ ...request, type: "approval_requested" });
@@ -234,14 +252,14 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   }
 }
 
-/** The approval request a paused run returned, if it paused for one. */
-function pendingApproval(result: unknown): ApprovalRequest | null {
+/** The approval or question a paused run returned, if it paused for one. */
+function pendingRequest(result: unknown): ApprovalRequest | QuestionRequest | null {
   if (typeof result !== "object" || result === null || !("__interrupt__" in result)) return null;
   const interrupts = (result as { __interrupt__: unknown }).__interrupt__;
   if (!Array.isArray(interrupts)) return null;
   for (const item of interrupts) {
     const value: unknown = typeof item === "object" && item !== null && "value" in item ? item.value : undefined;
-    if (isApprovalRequest(value)) return value;
+    if (isApprovalRequest(value) || isQuestionRequest(value)) return value;
   }
   return null;
 }

@@ -92,6 +92,7 @@ const LIMIT_NAMES: Record<keyof Limits, string> = {
   maxReviewRounds: "max review rounds",
   maxModelCallsPerRun: "max model calls",
   maxPromptTokens: "context budget",
+  maxQuestions: "max questions",
 };
 
 const onOff = (value: boolean) => (value ? "on" : "off");

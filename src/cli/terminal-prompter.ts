@@ -2,6 +2,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { ApprovalPrompter } from "./approval-prompt.js";
 import { APPROVAL_PROMPT, parseAnswer, RETRY_LINE } from "./approval-prompt.js";
 import type { Output } from "./printers/human.js";
+import { parseQuestionAnswer, QUESTION_PROMPT, QUESTION_RETRY_LINE } from "./question-prompt.js";
 
 /** A terminal's stdin: raw mode lets a prompt see each key the moment it is pressed. */
 export type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -15,7 +16,7 @@ export interface KeysApplied {
   end?: LineEnd;
 }
 
-/** Deletes the last character on screen (one column: approvals are short ASCII answers). */
+/** Deletes the last character on screen (one column: approvals are short ASCII answers; wide characters may leave a column). */
 const RUB_OUT = "\b \b";
 
 /**
@@ -137,6 +138,24 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Appro
           const answer = parseAnswer(line, request);
           if (answer) return answer;
           out.write(RETRY_LINE);
+        }
+        return null;
+      } finally {
+        release();
+      }
+    },
+    async askQuestion(request) {
+      if (closed) return null;
+      try {
+        // Type-ahead never answers a question either: only keys pressed after it is shown.
+        if ((await discardTypeAhead()) && !closed) out.write("(ignored keys typed before this question)\n");
+        while (!closed) {
+          out.write(QUESTION_PROMPT(request));
+          const line = await readLine();
+          if (line === null) return null;
+          const answer = parseQuestionAnswer(line, request);
+          if (answer !== undefined) return answer;
+          out.write(QUESTION_RETRY_LINE);
         }
         return null;
       } finally {

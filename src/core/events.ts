@@ -1,6 +1,7 @@
 import type { AgentName } from "./agents.js";
 import type { ApprovalRequest } from "./approval.js";
 import type { PlanStepView, StepStatus } from "./plan.js";
+import type { QuestionRequest } from "./question.js";
 import type { UsageSummary, UsageTotals } from "./usage.js";
 
 /**
@@ -38,6 +39,9 @@ export type ProgressEvent =
   | { type: "notice"; level: "info" | "warn" | "error"; message: string }
   | ({ type: "approval_requested" } & Omit<ApprovalRequest, "type">)
   | { type: "approval_answered"; decision: "approve" | "reject" | "always" | "pending"; detail: string }
+  /** An agent (or the planner) asked the person a clarifying question (ask_user); the session waits for the answer. */
+  | ({ type: "question_asked" } & Omit<QuestionRequest, "type">)
+  | { type: "question_answered"; answer: string }
   /** `usage`: tokens and cost per agent and model (absent when the session's state could not be read). */
   | { type: "session_finished"; sessionId: string; status: string; report: string; usage?: UsageSummary };
 

@@ -7,6 +7,7 @@ export * from "./approval.js";
 export * from "./commands.js";
 export * from "./events.js";
 export * from "./plan.js";
+export * from "./question.js";
 export * from "./report.js";
 export * from "./session.js";
 export * from "./stop.js";

@@ -7,6 +7,8 @@ export const limitsSchema = z.object({
   maxModelCallsPerRun: z.number().int().positive().default(30),
   /** Upper bound (tokens, estimated) for every prompt a sub-agent sends. */
   maxPromptTokens: z.number().int().positive().default(32_000),
+  /** Clarifying questions (ask_user) the planner and the agents may ask in one session. */
+  maxQuestions: z.number().int().positive().default(3),
 });
 export type Limits = z.infer<typeof limitsSchema>;
 export const DEFAULT_LIMITS: Limits = limitsSchema.parse({});
@@ -15,6 +17,8 @@ export const countersSchema = z.object({
   planRevisions: z.number().default(0),
   agentRuns: z.number().default(0),
   reviewRounds: z.number().default(0),
+  /** Clarifying questions asked so far (ask_user). */
+  questions: z.number().default(0),
 });
 export type Counters = z.infer<typeof countersSchema>;
 

@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import type { Clock } from "../runtime/clock.js";
 
-export type SessionRowStatus = "running" | "interrupted" | "awaiting_approval" | "done" | "failed" | "limit_reached";
+export type SessionRowStatus = "running" | "interrupted" | "awaiting_approval" | "awaiting_input" | "done" | "failed" | "limit_reached";
 
 export interface SessionRow {
   id: string;

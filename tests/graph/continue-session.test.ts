@@ -8,8 +8,8 @@ import { sessionState } from "./state-fixture.js";
 /** Which stops `resume` continues, and where each picks up (pure: the e2e side is tests/cli/continue-e2e.test.ts). */
 function stopped(over: Partial<WorkspaceStateValue>): WorkspaceStateValue {
   return sessionState({
-    limits: { maxPlanRevisions: 5, maxAgentRuns: 1, maxReviewRounds: 2, maxModelCallsPerRun: 5, maxPromptTokens: 32_000 },
-    counters: { planRevisions: 3, agentRuns: 1, reviewRounds: 2 },
+    limits: { maxPlanRevisions: 5, maxAgentRuns: 1, maxReviewRounds: 2, maxModelCallsPerRun: 5, maxPromptTokens: 32_000, maxQuestions: 3 },
+    counters: { planRevisions: 3, agentRuns: 1, reviewRounds: 2, questions: 0 },
     status: "failed",
     summary: "gave up",
     finalReport: "Failed: t",

@@ -1,4 +1,5 @@
 import { hasSkills } from "../../tools/index.js";
+import { askUserTool } from "../../tools/ask-user.js";
 import { extensionsReady, extensionToolDefinition, offeredExtensionTools } from "../extension-tools.js";
 import { offeredTools } from "../offered-tools.js";
 import { withRunSettings } from "../run-state.js";
@@ -22,7 +23,8 @@ export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" |
     return handler({
       ...request,
       model: deps.models.forRole(deps.spec.name),
-      tools: [...request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)), ...extensions],
+      // ask_user in every mode: asking changes nothing (the reply gate asks: ask-user.ts).
+      tools: [...request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)), ...extensions, askUserTool],
     });
   };
 }

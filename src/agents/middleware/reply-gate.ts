@@ -2,6 +2,7 @@ import { createMiddleware } from "langchain";
 import { budgetOf } from "../../cost/budget.js";
 import { AgentRunState, withRunSettings } from "../run-state.js";
 import { approvalDecisions, refuseUnapproved } from "./approval.js";
+import { askQuestions } from "./ask-user.js";
 import type { AgentDeps } from "./deps.js";
 import { finishReminder } from "./finish-reminder.js";
 
@@ -19,7 +20,11 @@ export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "for
       hook: async (state, runtime) => {
         // Whether an MCP tool asks depends on its annotations: on resume, its server must be up before judging again.
         await deps.extensions?.ready(state.workspace);
-        return approvalDecisions(state, deps, runtime.configurable) ?? finishReminder(withRunSettings(state, runtime.configurable), deps, budgetOf(runtime.configurable));
+        const approvals = approvalDecisions(state, deps, runtime.configurable);
+        // Questions (ask_user) are asked here too, after the approvals: before any tool of the reply runs.
+        const questions = askQuestions(state, deps);
+        if (approvals || questions) return Object.assign({}, approvals, questions);
+        return finishReminder(withRunSettings(state, runtime.configurable), deps, budgetOf(runtime.configurable));
       },
     },
     wrapToolCall: async (request, handler) => {

@@ -9,6 +9,8 @@ import { offeredTools } from "../offered-tools.js";
 import { AgentRunState, withRunSettings, type AgentRunValue } from "../run-state.js";
 import { isArtifact } from "../transcript.js";
 import type { FinishToolSpec } from "../types.js";
+import { ASK_USER_TOOL_NAME } from "../../core/index.js";
+import { answerCall } from "./ask-user.js";
 import type { AgentDeps } from "./deps.js";
 
 /** The argument a person watching wants to see for each call. */
@@ -87,6 +89,8 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         emitResult(false, "invalid JSON arguments");
         return errorMessage(id, name, `the arguments for ${name} were not valid JSON (${bad.error ?? "parse error"}). Call ${name} again with a valid JSON object.`);
       }
+      // Answered by the person in the reply gate (ask-user.ts); never run as a function.
+      if (name === ASK_USER_TOOL_NAME) return answerCall(state, toolCall);
       if (name === spec.finishTool.name) {
         const parsed = spec.finishTool.schema.safeParse(toolCall.args);
         if (!parsed.success) return errorMessage(id, name, `invalid arguments: ${formatZodIssues(parsed.error)}. Fix them and call ${name} again.`);

@@ -3,7 +3,7 @@ import { createLogUpdate } from "log-update";
 import type { AgentName, EventSink, ProgressEvent, StepStatus, UsageTotals } from "../../core/index.js";
 import { runningTotal } from "../../cost/format.js";
 import type { Clock } from "../../runtime/clock.js";
-import type { Output } from "../printers/human.js";
+import { questionLines, type Output } from "../printers/human.js";
 import { CommandTail } from "./command-tail.js";
 import { formatSize, oneLine, sanitize, wrapIndented } from "./layout.js";
 import { renderBlock, STEP_ICON } from "./status-block.js";
@@ -203,6 +203,18 @@ export class LiveView implements EventSink {
         ]);
         break;
       }
+      case "question_asked": {
+        this.endCommand();
+        // The prompt reads the answer below: nothing may redraw over it.
+        this.pause();
+        const [head = "", ...rest] = questionLines(event);
+        this.print([this.paint(33, head), ...rest.map((l) => sanitize(l))]);
+        break;
+      }
+      case "question_answered":
+        this.print([this.paint(2, `  → ${oneLine(event.answer, this.width - 6)}`)]);
+        this.resume();
+        break;
       case "approval_answered":
         this.print([this.paint(2, `  → ${event.decision}${event.detail ? `: ${oneLine(event.detail, this.width - 16)}` : ""}`)]);
         if (event.decision !== "pending") this.resume();

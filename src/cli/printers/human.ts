@@ -95,6 +95,15 @@ export class HumanPrinter implements EventSink {
       case "approval_answered":
         this.line(this.paint(2, `  → ${event.decision}${event.detail ? `: ${event.detail}` : ""}`));
         break;
+      case "question_asked": {
+        const [head = "", ...rest] = questionLines(event);
+        this.line(this.paint(33, head));
+        for (const l of rest) this.line(l);
+        break;
+      }
+      case "question_answered":
+        this.line(this.paint(2, `  → ${event.answer}`));
+        break;
       case "session_finished":
         this.line("");
         this.line(event.report);
@@ -123,6 +132,12 @@ export class HumanPrinter implements EventSink {
     }
     this.out.write(out);
   }
+}
+
+/** A question as a person reads it: who asks, the question, its numbered choices. */
+export function questionLines(event: { agent: string; stepId: string; question: string; choices: readonly string[] }): string[] {
+  const who = event.stepId ? `${event.agent} (${event.stepId})` : event.agent;
+  return [`? question from ${who}:`, ...event.question.split("\n").map((l) => `    ${l}`), ...event.choices.map((c, i) => `    ${i + 1}. ${c}`)];
 }
 
 /** A long task on one line: the whole task is in the session. */

@@ -5,6 +5,7 @@ import { extensionsReady, offeredExtensionTools } from "../../agents/extension-t
 import { offeredTools } from "../../agents/offered-tools.js";
 import { hasSkills } from "../../tools/index.js";
 import { projectContext } from "../../agents/project-context.js";
+import { questionsAsked } from "../../agents/middleware/ask-user.js";
 import { readOutcome, runUsage } from "../../agents/transcript.js";
 import type { AgentSpec } from "../../agents/types.js";
 import type { WorkspaceAccess } from "../../sandbox/types.js";
@@ -74,6 +75,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
         allowPatterns: state.approvedPatterns,
         maxModelCalls,
         maxPromptTokens: limits.maxPromptTokens,
+        questions: { asked: state.counters.questions, max: limits.maxQuestions },
         usageBase: usageBaseOf(state.usage, deps.prices ?? DEFAULT_PRICE_TABLE),
       },
       // Each model call is at most a handful of graph steps (hooks, model, approval, tools).
@@ -94,7 +96,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     const used = runUsage(final.messages);
     return {
       lastReport: report,
-      counters: runs,
+      counters: { ...runs, questions: state.counters.questions + questionsAsked(final) },
       findings: report.findings.map((f) => ({ stepId: step.id, ...f })),
       filesChanged: outcome.filesChanged,
       commands: outcome.commands.map((c) => ({ stepId: step.id, agent: spec.name, ...c, command: clip(c.command, 200) })),

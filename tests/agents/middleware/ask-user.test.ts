@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { AGENT_SPECS } from "../../../src/agents/index.js";
+import { useTempWorkspace } from "../../helpers/temp-workspace.js";
+import { calls, scriptedModels } from "../../graph/scripted-models.js";
+import { agentHarness, text, toolMessages } from "../agent-harness.js";
+
+const ws = useTempWorkspace({ "a.txt": "original\n" });
+const coder = AGENT_SPECS.coder;
+const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });
+
+describe("ask_user in a sub-agent", () => {
+  it("pauses with a question before any tool of the reply runs; the answer comes back as the tool result", async () => {
+    const models = scriptedModels({
+      coder: [calls({ name: "execute_command", args: { command: "echo ran >> ran.txt" } }, { name: "ask_user", args: { question: "Which one?", choices: ["a", "b"] } }), done()],
+    });
+    const h = agentHarness(coder, models, { workspace: ws.root });
+    const paused = await h.start();
+    expect(paused.__interrupt__?.[0]?.value).toEqual({ type: "question", agent: "coder", stepId: "s1", question: "Which one?", choices: ["a", "b"] });
+    expect(await ws.exists("ran.txt")).toBe(false);
+    const final = await h.resume({ answer: "b" });
+    const results = toolMessages(final.messages);
+    expect(results.map((m) => [m.name, text(m)])).toEqual([
+      ["execute_command", expect.stringContaining("Exit code: 0") as unknown],
+      ["ask_user", "The person answered: b"],
+      ["submit_work", "Recorded. Your run is complete."],
+    ]);
+    // The command ran once, after the answer; the model was called once before the question and once after.
+    expect(await ws.read("ran.txt")).toBe("ran\n");
+    expect(models.seen.coder).toHaveLength(2);
+    expect(final.answers).toEqual({ [results[1]?.tool_call_id ?? ""]: "b" });
+  });
+});
