@@ -21,6 +21,8 @@ import { errorLine } from "../models/model-errors.js";
 import type { SessionDatabase } from "../sessions/database.js";
 import { SessionLock } from "../sessions/session-lock.js";
 import { EXIT, exitCodeForStatus } from "./exit-codes.js";
+import type { ModelProvider } from "../models/chat-model.js";
+import { recordSession } from "./session-recording.js";
 import type { ModelSetup } from "./model-setup.js";
 import { resumeCommandFor } from "./resume-hint.js";
 import { customAgentsNotice, loadSessionAgents } from "./custom-agents.js";
@@ -56,6 +58,8 @@ export interface SessionRunOptions {
   cwd?: string;
   /** Undo, memory and sandbox, when the command started them early (src/cli/session-services.ts); else started here. */
   services?: SessionServices;
+  /** Answers every model call instead of the session's models (`mini-cursor replay`: from a recording). */
+  answerFrom?: ModelProvider;
 }
 
 /**
@@ -103,12 +107,14 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   const web = resolveWebConfig(loadConfigFiles(o.env, o.workspace), o.env);
   const sandboxStatus = await services.sandbox;
   const sandboxed = sandboxStatus.kind === "bubblewrap";
+  // Every model call is recorded in the session database, for `mini-cursor replay`.
+  const recording = recordSession(o.database.db, o.sessionId, o.printer);
   const graph = compileGraph(
     wireGraphDeps({
-      models: custom.models,
+      models: recording.models(o.answerFrom ?? custom.models),
       modelSettings: o.models.settings,
       prices: o.prices,
-      events: o.printer,
+      events: recording.events,
       memory,
       sandbox: sandboxStatus,
       commandTimeoutMs: o.commandTimeoutMs,

@@ -1,0 +1,47 @@
+import type Database from "better-sqlite3";
+import type { EventSink } from "../core/index.js";
+import type { ModelProvider } from "../models/chat-model.js";
+import { encode, RECORDING_FORMAT } from "../models/recording-codec.js";
+import { recordingProvider } from "../models/recording-model.js";
+import { DEFAULT_RECORDING_CAP_BYTES, RecordingStore } from "../sessions/recordings.js";
+
+export interface SessionRecording {
+  /** The graph's event sink: passes every event on and follows which plan step is running. */
+  events: EventSink;
+  /** The session's models, each call recorded after its answer. */
+  models(provider: ModelProvider): ModelProvider;
+}
+
+/**
+ * Records a session's model traffic in its database (src/sessions/recordings.ts), in call order, for `replay`.
+ * Writes are synchronous prepared statements after each answer (well under a millisecond beside a model call).
+ */
+export function recordSession(db: Database.Database, sessionId: string, events: EventSink, capBytes = DEFAULT_RECORDING_CAP_BYTES): SessionRecording {
+  const store = new RecordingStore(db);
+  const writer = store.writer(sessionId, capBytes, () =>
+    events.emit({
+      type: "notice",
+      level: "warn",
+      message: `Model calls are no longer recorded: this session's recording reached ${Math.round(capBytes / 1024 / 1024)} MB (a replay stops where it ends).`,
+    }),
+  );
+  let step: string | null = null;
+  const watching: EventSink = {
+    emit(event) {
+      if (event.type === "step_started") step = event.stepId;
+      else if (event.type === "step_finished") step = null;
+      events.emit(event);
+    },
+  };
+  return {
+    events: watching,
+    models: (provider) =>
+      recordingProvider(
+        provider,
+        (call) => {
+          writer.append({ role: call.role, step: call.step, model: call.model, format: RECORDING_FORMAT, request: encode(call.request), response: encode(call.response) });
+        },
+        () => step,
+      ),
+  };
+}

@@ -1,0 +1,128 @@
+import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { ChatResult } from "@langchain/core/outputs";
+import type { ModelProvider } from "./chat-model.js";
+import { ModelCallError } from "./model-errors.js";
+import { recordMessage, replayedMessage, requestTail, type RecordedRequest, type RecordedResponse } from "./recording-codec.js";
+import { compareToolResults } from "./replay-compare.js";
+
+export interface ReplayCall {
+  seq: number;
+  role: string;
+  step: string | null;
+  model: string;
+  request: RecordedRequest;
+  response: RecordedResponse;
+}
+
+export interface Divergence {
+  /** The recorded call whose request differed (1-based, in the recording's order). */
+  seq: number;
+  role: string;
+  step: string | null;
+  tool: string;
+  toolCallId: string;
+  diff: string;
+}
+
+export interface ReplayOptions {
+  normalize: (text: string) => string;
+  /** Stop before the first agent call of this plan step (`replay --until`). */
+  until?: string;
+}
+
+/** Ends a replay: the graph asked for a call the recording does not have, or `--until` was reached. */
+export class ReplayStop extends ModelCallError {
+  override name = "ReplayStop";
+  constructor(
+    line: string,
+    readonly reason: "diverged" | "until",
+  ) {
+    super({ kind: "other", status: null, said: "" }, 1, line);
+  }
+}
+
+/**
+ * Answers every model call from a recording, in the recording's order: no endpoint, no key, no network. Each call must
+ * be the one the recording has next (same role); its tool results (the new messages of its request) are compared with
+ * the recorded ones, and differences are kept as divergences while the replay goes on with the recorded answer.
+ */
+export class ReplayProvider implements ModelProvider {
+  readonly divergences: Divergence[] = [];
+  private next = 0;
+  private readonly models = new Map<string, ReplayChatModel>();
+  stopped: ReplayStop | null = null;
+
+  constructor(
+    private readonly calls: readonly ReplayCall[],
+    private readonly options: ReplayOptions,
+  ) {}
+
+  get answered(): number {
+    return this.next;
+  }
+
+  get exhausted(): boolean {
+    return this.next >= this.calls.length;
+  }
+
+  forRole(role: string): BaseChatModel {
+    let model = this.models.get(role);
+    if (!model) {
+      model = new ReplayChatModel((messages) => this.answer(role, messages));
+      this.models.set(role, model);
+    }
+    return model;
+  }
+
+  describe(role: string): string {
+    return this.calls.find((c) => c.role === role)?.model ?? "replay";
+  }
+
+  answer(role: string, messages: readonly BaseMessage[]): RecordedResponse {
+    const expected = this.calls[this.next];
+    const position = this.next + 1;
+    if (!expected) {
+      throw this.stop(new ReplayStop(`replay diverged: call ${position} (${role}) is not in the recording, which ends after ${this.calls.length} calls`, "diverged"));
+    }
+    if (expected.role !== role) {
+      const where = expected.step ? ` in step ${expected.step}` : "";
+      throw this.stop(new ReplayStop(`replay diverged: call ${position} went to the ${role}, the recording has the ${expected.role}${where} there`, "diverged"));
+    }
+    if (this.options.until && expected.step === this.options.until && role !== "planner") {
+      throw this.stop(new ReplayStop(`replay stopped before step ${this.options.until} (--until)`, "until"));
+    }
+    for (const d of compareToolResults(expected.request.tail, requestTail(messages).map(recordMessage), this.options.normalize)) {
+      this.divergences.push({ seq: expected.seq, role, step: expected.step, ...d });
+    }
+    this.next += 1;
+    return expected.response;
+  }
+
+  private stop(error: ReplayStop): ReplayStop {
+    this.stopped ??= error;
+    return error;
+  }
+}
+
+type CallOptions = BaseChatModelCallOptions & { tools?: unknown[] };
+
+/** One role's model in a replay: binding tools only records them in the call options; the answer comes from the recording. */
+export class ReplayChatModel extends BaseChatModel<CallOptions> {
+  constructor(private readonly respond: (messages: readonly BaseMessage[]) => RecordedResponse) {
+    super({});
+  }
+
+  _llmType(): string {
+    return "replay";
+  }
+
+  override bindTools(tools: BindToolsInput[], kwargs?: Partial<CallOptions>) {
+    return this.withConfig({ tools, ...kwargs });
+  }
+
+  async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    const message = replayedMessage(this.respond(messages));
+    return { generations: [{ text: typeof message.content === "string" ? message.content : "", message }] };
+  }
+}

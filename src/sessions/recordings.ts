@@ -1,0 +1,114 @@
+import type Database from "better-sqlite3";
+
+/**
+ * A session's model traffic, one row per model call in call order, beside its checkpoints (same SQLite file).
+ * Rows hold opaque blobs: src/models/recording-codec.ts decides what is in them, and `format` says which version of
+ * that encoding wrote a row, so a later version can refuse (or convert) rows it does not understand.
+ */
+export interface RecordingRow {
+  seq: number;
+  /** The planner or the agent's name. */
+  role: string;
+  /** The plan step running when the call was made (null: the planner between steps). */
+  step: string | null;
+  /** The model name the call went to (for prices and for the person reading a replay). */
+  model: string;
+  format: number;
+  request: Buffer;
+  response: Buffer;
+}
+
+export interface RecordingSummary {
+  calls: number;
+  bytes: number;
+  /** Recording stopped at the size cap: later calls are missing. */
+  truncated: boolean;
+}
+
+/** Per session; beyond it recording stops (with one notice) and the session goes on. */
+export const DEFAULT_RECORDING_CAP_BYTES = 50 * 1024 * 1024;
+
+export class RecordingStore {
+  constructor(private readonly db: Database.Database) {
+    // Created on first use: databases from before recording existed get the tables when a session next runs.
+    db.exec(`CREATE TABLE IF NOT EXISTS mc_model_calls (
+      session_id TEXT NOT NULL,
+      seq INTEGER NOT NULL,
+      role TEXT NOT NULL,
+      step TEXT,
+      model TEXT NOT NULL DEFAULT '',
+      format INTEGER NOT NULL,
+      request BLOB NOT NULL,
+      response BLOB NOT NULL,
+      PRIMARY KEY (session_id, seq)
+    )`);
+    db.exec(`CREATE TABLE IF NOT EXISTS mc_recordings (
+      session_id TEXT PRIMARY KEY,
+      calls INTEGER NOT NULL DEFAULT 0,
+      bytes INTEGER NOT NULL DEFAULT 0,
+      truncated INTEGER NOT NULL DEFAULT 0
+    )`);
+  }
+
+  summary(sessionId: string): RecordingSummary | undefined {
+    const row = this.db.prepare("SELECT calls, bytes, truncated FROM mc_recordings WHERE session_id = ?").get(sessionId) as
+      | { calls: number; bytes: number; truncated: number }
+      | undefined;
+    return row ? { calls: row.calls, bytes: row.bytes, truncated: row.truncated !== 0 } : undefined;
+  }
+
+  calls(sessionId: string): RecordingRow[] {
+    return this.db
+      .prepare("SELECT seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = ? ORDER BY seq")
+      .all(sessionId) as RecordingRow[];
+  }
+
+  /**
+   * A writer for one session (a resumed session appends after its earlier calls). `append` returns false, and writes
+   * nothing, once the session's recording would pass `capBytes`; `onCapped` is told once.
+   */
+  writer(sessionId: string, capBytes = DEFAULT_RECORDING_CAP_BYTES, onCapped: () => void = () => {}): RecordingWriter {
+    const insert = this.db.prepare(
+      "INSERT INTO mc_model_calls (session_id, seq, role, step, model, format, request, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+    );
+    const upsert = this.db.prepare(
+      `INSERT INTO mc_recordings (session_id, calls, bytes, truncated) VALUES (?, ?, ?, ?)
+       ON CONFLICT(session_id) DO UPDATE SET calls = excluded.calls, bytes = excluded.bytes, truncated = excluded.truncated`,
+    );
+    const last = this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS seq FROM mc_model_calls WHERE session_id = ?").get(sessionId) as { seq: number };
+    const start = this.summary(sessionId) ?? { calls: 0, bytes: 0, truncated: false };
+    let { calls, bytes, truncated } = start;
+    let seq = last.seq;
+    const write = this.db.transaction((row: Omit<RecordingRow, "seq">, size: number) => {
+      seq += 1;
+      insert.run(sessionId, seq, row.role, row.step, row.model, row.format, row.request, row.response);
+      calls += 1;
+      bytes += size;
+      upsert.run(sessionId, calls, bytes, 0);
+    });
+    return {
+      append(row) {
+        if (truncated) return false;
+        const size = row.request.length + row.response.length;
+        if (bytes + size > capBytes) {
+          truncated = true;
+          upsert.run(sessionId, calls, bytes, 1);
+          onCapped();
+          return false;
+        }
+        write(row, size);
+        return true;
+      },
+    };
+  }
+
+  /** Removes a session's recording (for whatever deletes or prunes sessions). */
+  delete(sessionId: string): void {
+    this.db.prepare("DELETE FROM mc_model_calls WHERE session_id = ?").run(sessionId);
+    this.db.prepare("DELETE FROM mc_recordings WHERE session_id = ?").run(sessionId);
+  }
+}
+
+export interface RecordingWriter {
+  append(row: Omit<RecordingRow, "seq">): boolean;
+}

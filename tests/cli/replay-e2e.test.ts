@@ -1,0 +1,131 @@
+import { spawnSync } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer, toolResults } from "../helpers/scripted-openai-server.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { runCli } from "./cli-process.js";
+import { GREET_SOURCE, GREET_TEST, greetScript, roleOf } from "./task-script.js";
+
+/** The greet task, but the coder first reads notes.local.md, a file .gitignore keeps out of the undo baseline. */
+function readsIgnoredFile(req: ScriptedRequest): ScriptedReply {
+  if (roleOf(req) !== "coder") return greetScript(req);
+  const done = toolResults(req).length;
+  if (done === 0) return { toolCalls: [{ name: "read_file", args: { path: "notes.local.md" } }] };
+  // The greet coder's steps, one call later.
+  return greetScript({ ...req, messages: req.messages.filter((m) => m.toolCallId !== toolResults(req)[0]?.toolCallId) });
+}
+
+let server: ScriptedServer;
+let ws: TempWorkspace;
+let elsewhere: TempWorkspace;
+let env: Record<string, string>;
+
+async function start(script: (req: ScriptedRequest) => ScriptedReply, files: Record<string, string> = {}) {
+  server = await startScriptedOpenAIServer(script);
+  ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n', ...files });
+  elsewhere = await makeTempWorkspace();
+  env = { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "sk-test", MINI_CURSOR_MODEL: "scripted" };
+}
+
+afterEach(async () => {
+  await server?.close();
+  await ws?.cleanup();
+  await elsewhere?.cleanup();
+});
+
+async function runGreet(): Promise<string> {
+  const run = await runCli(["run", "Add a greet(name) function with a unit test"], { cwd: ws.root, env });
+  expect(run.stderr).toBe("");
+  expect(run.code).toBe(0);
+  const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
+  const [session] = JSON.parse(listed.stdout) as { id: string }[];
+  if (!session) throw new Error("no session listed");
+  return session.id;
+}
+
+/** The replay runs with no model endpoint at all: no OPENAI_* variables, nothing pointing at the scripted server. */
+const offline = {};
+
+describe("mini-cursor replay (built CLI)", () => {
+  beforeEach(() => undefined);
+
+  it("records every model call, then replays the session offline: same files, its test passes, exit 0", async () => {
+    await start(greetScript);
+    const id = await runGreet();
+    const db = new Database(path.join(ws.root, ".mini-cursor/sessions.sqlite"), { readonly: true });
+    try {
+      const rows = db.prepare("SELECT role, step FROM mc_model_calls WHERE session_id = ? ORDER BY seq").all(id) as { role: string; step: string | null }[];
+      expect(rows.map((r) => r.role)).toEqual(server.requests.map((r) => roleOf(r)));
+      expect(rows.find((r) => r.role === "coder")?.step).toBe("s1");
+    } finally {
+      db.close();
+    }
+    const requestsBefore = server.requests.length;
+    const into = path.join(elsewhere.root, "replayed");
+    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    expect(replay.stderr).toBe("");
+    expect(replay.stdout).toContain("The replay matched the recording");
+    expect(replay.code).toBe(0);
+    expect(server.requests.length).toBe(requestsBefore);
+    expect(await fs.readFile(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
+    expect(await fs.readFile(path.join(into, "test/greet.test.js"), "utf8")).toBe(GREET_TEST);
+    const tested = spawnSync(process.execPath, ["--test", "test/"], { cwd: into, encoding: "utf8" });
+    expect(tested.status).toBe(0);
+    // The original workspace is untouched by the replay, and the replay is a session of DIR.
+    const listed = await runCli(["sessions", "--json"], { cwd: into, env: offline });
+    expect((JSON.parse(listed.stdout) as { status: string }[])[0]?.status).toBe("done");
+  });
+
+  it("reports a divergence and exits 1 when a file the session read differs in the replay", async () => {
+    await start(readsIgnoredFile, { ".gitignore": "notes.local.md\n", "notes.local.md": "Greet in English.\n" });
+    const id = await runGreet();
+    const coderRead = server.requests.filter((r) => roleOf(r) === "coder").flatMap(toolResults).find((t) => t.name === "read_file");
+    expect(coderRead?.content).toContain("Greet in English.");
+    const into = path.join(elsewhere.root, "replayed");
+    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    expect(replay.stderr).toBe("");
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/Divergence in step s1 \(coder, call \d+\): the read_file result for \S+ differs from the recording/);
+    expect(replay.stdout).toContain("- ");
+    expect(replay.stdout).toContain("Greet in English.");
+    // It still finished: the later steps were replayed.
+    expect(await fs.readFile(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
+  });
+
+  it("stops before --until STEP; the printed resume command continues with a real model", async () => {
+    await start(greetScript);
+    const id = await runGreet();
+    const into = path.join(elsewhere.root, "replayed");
+    const replay = await runCli(["replay", id, "--into", into, "--until", "s2"], { cwd: ws.root, env: offline });
+    expect(replay.stderr).toBe("");
+    expect(replay.code).toBe(0);
+    const hint = /Continue it with a real model: (mini-cursor resume (\S+) --workspace (\S+))/.exec(replay.stdout);
+    expect(hint, replay.stdout).not.toBeNull();
+    expect(hint?.[3]).toBe(into);
+    // s1 was replayed (the coder's files), s2 (the review) did not run.
+    expect(await fs.readFile(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
+    expect(replay.stdout).not.toContain("review: approve");
+    const before = server.requests.length;
+    const resumed = await runCli(["resume", hint?.[2] ?? "", "--workspace", into], { cwd: ws.root, env });
+    expect(resumed.code).toBe(0);
+    expect(resumed.stdout).toContain("review: approve");
+    expect(server.requests.slice(before).some((r) => roleOf(r) === "reviewer")).toBe(true);
+  });
+
+  it("refuses bad input with exit 2: unknown session, DIR not empty, unknown step", async () => {
+    await start(greetScript);
+    const id = await runGreet();
+    const unknown = await runCli(["replay", "nope", "--into", path.join(elsewhere.root, "a")], { cwd: ws.root, env: offline });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no session "nope"');
+    await fs.writeFile(path.join(elsewhere.root, "file.txt"), "x");
+    const notEmpty = await runCli(["replay", id, "--into", elsewhere.root], { cwd: ws.root, env: offline });
+    expect(notEmpty.code).toBe(2);
+    expect(notEmpty.stderr).toContain("is not empty");
+    const badStep = await runCli(["replay", id, "--into", path.join(elsewhere.root, "b"), "--until", "s9"], { cwd: ws.root, env: offline });
+    expect(badStep.code).toBe(2);
+    expect(badStep.stderr).toContain('no step "s9" (its steps: s1, s2)');
+  });
+});
