@@ -29,7 +29,7 @@ async function rows(): Promise<Row[]> {
 function snapshotOf(root: string, id: string): { row: unknown; checkpoints: unknown; writes: unknown; refs: string } {
   const db = new Database(path.join(root, ".mini-cursor", "sessions.sqlite"), { readonly: true });
   try {
-    const hex = (sql: string) => db.prepare(sql).raw().all(id).map((r) => r.map((v) => (Buffer.isBuffer(v) ? v.toString("hex") : v)));
+    const hex = (sql: string) => (db.prepare(sql).raw().all(id) as unknown[][]).map((r) => r.map((v) => (Buffer.isBuffer(v) ? v.toString("hex") : v)));
     return {
       row: hex("SELECT * FROM mc_sessions WHERE id = ?"),
       checkpoints: hex("SELECT * FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id"),

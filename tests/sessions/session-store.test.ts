@@ -81,6 +81,8 @@ describe("SessionStore", () => {
       outputTokens: 0,
       costUsd: null,
       options: '{"maxSteps":3}',
+      turns: 1,
+      instruction: null,
     });
     expect(db.sessions.get("s1")).toEqual(row);
   });
