@@ -1,0 +1,62 @@
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RecordingStore } from "../../src/sessions/recordings.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+
+let ws: TempWorkspace;
+let db: Database.Database;
+
+beforeEach(async () => {
+  ws = await makeTempWorkspace();
+  db = new Database(path.join(ws.root, "sessions.sqlite"));
+});
+afterEach(async () => {
+  db.close();
+  await ws.cleanup();
+});
+
+const row = (role: string, size: number) => ({ role, step: "s1", model: "m", format: 1, request: Buffer.alloc(size, 1), response: Buffer.alloc(size, 2) });
+
+describe("RecordingStore", () => {
+  it("keeps calls in order per session, and a later writer (a resumed session) appends after them", () => {
+    const store = new RecordingStore(db);
+    const first = store.writer("a");
+    expect(first.append(row("planner", 10))).toBe(true);
+    expect(first.append(row("coder", 10))).toBe(true);
+    store.writer("b").append(row("planner", 5));
+    store.writer("a").append(row("reviewer", 10));
+    expect(store.calls("a").map((c) => [c.seq, c.role])).toEqual([
+      [1, "planner"],
+      [2, "coder"],
+      [3, "reviewer"],
+    ]);
+    expect(store.calls("a")[0]?.request).toEqual(Buffer.alloc(10, 1));
+    expect(store.summary("a")).toEqual({ calls: 3, bytes: 60, truncated: false });
+    expect(store.calls("b")).toHaveLength(1);
+  });
+
+  it("stops at the size cap: nothing more is written, the notice comes once, the summary says truncated (also for a later writer)", () => {
+    const store = new RecordingStore(db);
+    let notices = 0;
+    const writer = store.writer("a", 100, () => (notices += 1));
+    expect(writer.append(row("planner", 20))).toBe(true); // 40 bytes
+    expect(writer.append(row("coder", 20))).toBe(true); // 80 bytes
+    expect(writer.append(row("coder", 20))).toBe(false); // would be 120
+    expect(writer.append(row("coder", 1))).toBe(false); // fits, but the recording has a hole now
+    expect(notices).toBe(1);
+    expect(store.calls("a")).toHaveLength(2);
+    expect(store.summary("a")).toEqual({ calls: 2, bytes: 80, truncated: true });
+    expect(store.writer("a", 100).append(row("planner", 1))).toBe(false);
+  });
+
+  it("deletes a session's recording and only that", () => {
+    const store = new RecordingStore(db);
+    store.writer("a").append(row("planner", 1));
+    store.writer("b").append(row("planner", 1));
+    store.delete("a");
+    expect(store.calls("a")).toEqual([]);
+    expect(store.summary("a")).toBeUndefined();
+    expect(store.calls("b")).toHaveLength(1);
+  });
+});
