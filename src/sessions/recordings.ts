@@ -102,6 +102,16 @@ export class RecordingStore {
     };
   }
 
+  /** Gives `to` a copy of `from`'s recording (a fork shares its original's history, so its replay starts the same). */
+  copy(from: string, to: string): void {
+    this.db.transaction(() => {
+      this.db
+        .prepare("INSERT INTO mc_model_calls (session_id, seq, role, step, model, format, request, response) SELECT ?, seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = ?")
+        .run(to, from);
+      this.db.prepare("INSERT INTO mc_recordings (session_id, calls, bytes, truncated) SELECT ?, calls, bytes, truncated FROM mc_recordings WHERE session_id = ?").run(to, from);
+    })();
+  }
+
   /** Removes a session's recording (for whatever deletes or prunes sessions). */
   delete(sessionId: string): void {
     this.db.prepare("DELETE FROM mc_model_calls WHERE session_id = ?").run(sessionId);

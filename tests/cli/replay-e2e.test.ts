@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer, toolResults } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";
@@ -49,8 +49,6 @@ async function runGreet(): Promise<string> {
 const offline = {};
 
 describe("mini-cursor replay (built CLI)", () => {
-  beforeEach(() => undefined);
-
   it("records every model call, then replays the session offline: same files, its test passes, exit 0", async () => {
     await start(greetScript);
     const id = await runGreet();
@@ -92,6 +90,25 @@ describe("mini-cursor replay (built CLI)", () => {
     expect(replay.stdout).toContain("Greet in English.");
     // It still finished: the later steps were replayed.
     expect(await fs.readFile(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
+  });
+
+  it("exits 1 when the replay takes another path than the recording (here: a step limit lowered after the session)", async () => {
+    await start(greetScript);
+    const id = await runGreet();
+    const db = new Database(path.join(ws.root, ".mini-cursor/sessions.sqlite"));
+    try {
+      const { options } = db.prepare("SELECT options FROM mc_sessions WHERE id = ?").get(id) as { options: string };
+      const parsed = JSON.parse(options) as { limits: Record<string, number> };
+      parsed.limits.maxAgentRuns = 1;
+      db.prepare("UPDATE mc_sessions SET options = ? WHERE id = ?").run(JSON.stringify(parsed), id);
+    } finally {
+      db.close();
+    }
+    const into = path.join(elsewhere.root, "replayed");
+    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    expect(replay.code).toBe(1);
+    expect(replay.stdout).toMatch(/The replay finished after \d+ of the \d+ recorded model calls\./);
+    expect(replay.stdout).not.toContain("The replay matched the recording");
   });
 
   it("stops before --until STEP; the printed resume command continues with a real model", async () => {

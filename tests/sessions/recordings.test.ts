@@ -50,6 +50,19 @@ describe("RecordingStore", () => {
     expect(store.writer("a", 100).append(row("planner", 1))).toBe(false);
   });
 
+  it("copies a recording to another session id (fork), which then appends after it", () => {
+    const store = new RecordingStore(db);
+    store.writer("a").append(row("planner", 3));
+    store.copy("a", "b");
+    store.writer("b").append(row("coder", 3));
+    expect(store.calls("a").map((c) => c.role)).toEqual(["planner"]);
+    expect(store.calls("b").map((c) => [c.seq, c.role])).toEqual([
+      [1, "planner"],
+      [2, "coder"],
+    ]);
+    expect(store.summary("b")).toEqual({ calls: 2, bytes: 12, truncated: false });
+  });
+
   it("deletes a session's recording and only that", () => {
     const store = new RecordingStore(db);
     store.writer("a").append(row("planner", 1));
