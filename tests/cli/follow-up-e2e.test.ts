@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import type { ScriptedReply, ScriptedRequest } from "../helpers/scripted-openai-server.js";
+import { startCli } from "./cli-process.js";
 import { useCliSession } from "./cli-session.js";
 import { FAREWELL_SOURCE, followUpScript, userText } from "./follow-up-script.js";
 import { GREET_SOURCE, roleOf } from "./task-script.js";
@@ -9,7 +11,18 @@ import { GREET_SOURCE, roleOf } from "./task-script.js";
  * `resume --message` gives a session a follow-up instruction: a new turn of the same session, whose planner sees the
  * instruction with the original task and the work already done. The built CLI against a scripted server.
  */
-const session = useCliSession(followUpScript);
+/** Settled when a coder's first call arrives from a model named "hang-coder" (that call then never gets an answer). */
+let coderWaiting: () => void = () => {};
+
+function script(req: ScriptedRequest): ScriptedReply {
+  if (req.model === "hang-coder" && roleOf(req) === "coder") {
+    coderWaiting();
+    return { hangMs: 120_000 };
+  }
+  return followUpScript(req);
+}
+
+const session = useCliSession(script);
 const cli = (args: string[]) => session.cli(args);
 
 interface Row {
@@ -71,6 +84,43 @@ describe("resume --message continues a session with a follow-up instruction", ()
     expect(userText(after[0]!)).toContain("previous turn ended (limit_reached: sub-agent runs: the limit of 1 runs was reached");
     expect(await fs.readFile(path.join(session.root, "src/farewell.js"), "utf8")).toBe(FAREWELL_SOURCE);
     expect((await rows())[0]).toMatchObject({ status: "done", turns: 2 });
+  });
+
+  it("a session interrupted mid-step: the step left pending is dropped, the planner plans the follow-up first", async () => {
+    const arrived = new Promise<void>((resolve) => (coderWaiting = resolve));
+    const run = startCli(["run", "--model", "hang-coder", "Add greet with a test"], { cwd: session.root, env: session.env });
+    await arrived;
+    run.child.kill("SIGTERM");
+    expect((await run.done).code).toBe(130);
+    expect((await rows())[0]?.status).toBe("interrupted");
+
+    const start = session.server.requests.length;
+    const followUp = await cli(["resume", "--model", "good", "-m", "Forget greet; add farewell(name) instead"]);
+    expect(followUp.stderr).toBe("");
+    expect(followUp.code).toBe(0);
+    const after = session.server.requests.slice(start);
+    expect(roleOf(after[0]!)).toBe("planner");
+    const context = userText(after[0]!);
+    expect(context).toContain("previous turn ended (interrupted before it finished)");
+    // The killed step is open again (not "in_progress" forever), and the planner replaced it.
+    expect(context).toMatch(/- s1 \[coder\] pending: Create src\/greet\.js/);
+    expect(after.filter((r) => roleOf(r) === "coder").every((r) => userText(r).includes("farewell"))).toBe(true);
+    expect(await fs.readFile(path.join(session.root, "src/farewell.js"), "utf8")).toBe(FAREWELL_SOURCE);
+    await expect(fs.stat(path.join(session.root, "src/greet.js"))).rejects.toThrow();
+    expect((await rows())[0]).toMatchObject({ status: "done", turns: 2 });
+  });
+
+  it("a session waiting for an approval is refused with one line: answer it first", async () => {
+    const waiting = await cli(["run", "--approval", "ask", "Add greet with a test"]);
+    expect(waiting.code).toBe(130);
+    const [row] = await rows();
+    expect(row?.status).toBe("awaiting_approval");
+    const start = session.server.requests.length;
+    const refused = await cli(["resume", "-m", "Also add farewell"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe(`mini-cursor: session ${row?.id ?? "?"} is waiting for an answer (awaiting_approval); answer it first with: mini-cursor resume ${row?.id ?? "?"}, then give the follow-up\n`);
+    expect(session.server.requests.length).toBe(start);
+    expect((await rows())[0]).toMatchObject({ status: "awaiting_approval", turns: 1, latestInstruction: null });
   });
 
   it("an empty instruction is one clear line (exit 2)", async () => {
