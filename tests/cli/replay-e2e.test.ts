@@ -69,6 +69,8 @@ describe("mini-cursor replay (built CLI)", () => {
     expect(server.requests.length).toBe(requestsBefore);
     expect(await fs.readFile(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
     expect(await fs.readFile(path.join(into, "test/greet.test.js"), "utf8")).toBe(GREET_TEST);
+    // The files the session started from come from its undo baseline.
+    expect(await fs.readFile(path.join(into, "package.json"), "utf8")).toBe(await fs.readFile(path.join(ws.root, "package.json"), "utf8"));
     const tested = spawnSync(process.execPath, ["--test", "test/"], { cwd: into, encoding: "utf8" });
     expect(tested.status).toBe(0);
     // The original workspace is untouched by the replay, and the replay is a session of DIR.
