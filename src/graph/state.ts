@@ -97,6 +97,10 @@ export const WorkspaceState = new StateSchema({
    * Only the latest turn is kept (the earlier work is in the plan, findings, files and reviews), so it stays small.
    */
   turn: turnSchema.nullable().default(null),
+  /** A question the planner asked the person (ask_user), waiting for the answer: the planner asks it on its next run. */
+  plannerQuestion: z.object({ id: z.string(), question: z.string(), choices: z.array(z.string()) }).nullable().default(null),
+  /** The person's answers to the planner's questions, shown to the planner on every later turn. */
+  answers: z.array(z.object({ question: z.string(), answer: z.string() })).default(() => []),
   /** The planner's closing summary. */
   summary: z.string().default(""),
   finalReport: z.string().default(""),

@@ -29,3 +29,14 @@ export function coderAsksScript(req: ScriptedRequest): ScriptedReply {
   if (role === "reviewer") return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "Fine." } }] };
   return { content: "I have nothing to do." };
 }
+
+export const PLANNER_QUESTION = "Which port should the server listen on?";
+export const PLANNER_CHOICES = ["3000", "8080"];
+
+/** The planner asks first (ask_user with choices), then finishes with the answer in its summary: no sub-agent runs. */
+export function plannerAsksScript(req: ScriptedRequest): ScriptedReply {
+  if (roleOf(req) !== "planner") return { content: "I have nothing to do." };
+  const answer = toolResults(req).find((r) => r.name === "ask_user");
+  if (!answer) return { toolCalls: [{ name: "ask_user", args: { question: PLANNER_QUESTION, choices: PLANNER_CHOICES } }] };
+  return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: `Nothing to change. ${answer.content}` } }] };
+}

@@ -99,10 +99,13 @@ describe("rate limits", () => {
 });
 
 describe("the planner is asked with tool_choice", () => {
-  /** A model that answers in prose unless the request forces update_plan (as an endpoint that honours tool_choice). */
+  /**
+   * A model that answers in prose unless the request forces a tool call (as an endpoint that honours tool_choice):
+   * update_plan by name, or "required" while the planner may still ask the person (ask_user).
+   */
   const prosePlanner = (req: ScriptedRequest): ScriptedReply => {
     if (roleOf(req) !== "planner") return greetScript(req);
-    const forced = JSON.stringify(req.toolChoice ?? null).includes('"update_plan"');
+    const forced = req.toolChoice === "required" || JSON.stringify(req.toolChoice ?? null).includes('"update_plan"');
     return forced ? greetScript(req) : { content: "First I would write greet, then test it." };
   };
 
@@ -111,7 +114,7 @@ describe("the planner is asked with tool_choice", () => {
     const result = await cli(["run", "Add greet with a test"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
-    for (const req of requestsOf("planner")) expect(req.toolChoice).toEqual({ type: "function", function: { name: "update_plan" } });
+    for (const req of requestsOf("planner")) expect(req.toolChoice).toEqual("required");
   });
 
   it("falls back once when the endpoint rejects tool_choice with a 400, and keeps the JSON-in-text answer", async () => {

@@ -26,6 +26,8 @@ export function sessionState(over: Partial<WorkspaceStateValue> = {}): Workspace
     status: "running",
     stop: null,
     continued: null,
+    plannerQuestion: null,
+    answers: [],
     summary: "",
     finalReport: "",
     ...over,

@@ -4,6 +4,8 @@ import { textOf } from "../../../agents/transcript.js";
 import { callSignal } from "../../../models/call-signal.js";
 import { endpointSaid, isRejectedRequest } from "../../../models/model-errors.js";
 import { estimateTokens, measureCall, type CallUsage } from "../../../cost/estimate.js";
+import { answeredText, ASK_USER_TOOL_NAME, askUserArgsSchema, questionLimitText } from "../../../core/index.js";
+import { askUserTool } from "../../../tools/ask-user.js";
 import { PLAN_TOOL_REMINDER, PLANNER_SYSTEM_PROMPT } from "./prompt.js";
 import { builtinPlanTool, PLAN_TOOL_NAME, type PlanTool, type PlanToolArgs } from "./plan-tool.js";
 
@@ -15,6 +17,15 @@ export interface PlannerAnswer {
   calls: number;
   /** Calls whose reply had no usage data (their tokens are estimates). */
   estimatedCalls: number;
+  /** The model asked the person (ask_user) instead of planning: the session pauses for the answer. */
+  question?: PlannerQuestion;
+}
+
+/** A question the planner's model asked; kept in the session state while it waits for the answer. */
+export interface PlannerQuestion {
+  id: string;
+  question: string;
+  choices: string[];
 }
 
 const MAX_ATTEMPTS = 3;
@@ -48,6 +59,12 @@ export interface AskPlannerOptions {
   /** The session's plan tool and system prompt (they list its custom agents); default: the built-in agents only. */
   planTool?: PlanTool;
   systemPrompt?: string;
+  /** The model may ask the person (ask_user; the session's limit of questions is not reached). */
+  mayAsk?: boolean;
+  /** The session's limit of questions (for the refusal past it). */
+  maxQuestions?: number;
+  /** The question this turn asked and the person's answer: the model gets both, then plans. */
+  answered?: PlannerQuestion & { answer: string };
 }
 
 /**
@@ -61,9 +78,18 @@ export async function askPlanner(model: BaseChatModel, context: string, o: AskPl
   const planTool = o.planTool ?? builtinPlanTool;
   // The plan tool's definition travels with every prompt; estimates count it too.
   const planToolTokens = estimateTokens(JSON.stringify(planTool.definition).length);
-  const free = model.bindTools([planTool.definition]);
-  const forced = model.bindTools([planTool.definition], { tool_choice: PLAN_TOOL_NAME });
+  // ask_user is offered while the session may still ask (or when the model already asked this turn: its call is in
+  // the messages); a tool must then be called ("required") rather than update_plan by name, so asking stays possible.
+  const offerAsk = o.mayAsk === true || o.answered !== undefined;
+  const tools = offerAsk ? [planTool.definition, askUserTool] : [planTool.definition];
+  const free = model.bindTools(tools);
+  const forced = model.bindTools(tools, { tool_choice: offerAsk ? "required" : PLAN_TOOL_NAME });
   const messages: BaseMessage[] = [new SystemMessage(o.systemPrompt ?? PLANNER_SYSTEM_PROMPT), new HumanMessage(context)];
+  if (o.answered) {
+    const { id, question, choices, answer } = o.answered;
+    messages.push(new AIMessage({ content: "", tool_calls: [{ id, name: ASK_USER_TOOL_NAME, args: choices.length > 0 ? { question, choices } : { question }, type: "tool_call" }] }));
+    messages.push(new ToolMessage({ tool_call_id: id, name: ASK_USER_TOOL_NAME, content: answeredText(answer) }));
+  }
   const answer: PlannerAnswer = { args: null, error: "", inputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
   const invoke = async () => {
     if (o.refusals.has(model)) return free.invoke(messages, { signal: callSignal(o.runSignal, o.callTimeoutMs) });
@@ -88,6 +114,24 @@ export async function askPlanner(model: BaseChatModel, context: string, o: AskPl
     o.onCall?.(usage);
 
     const call = (reply.tool_calls ?? []).find((c) => c.name === PLAN_TOOL_NAME);
+    const ask = call ? undefined : (reply.tool_calls ?? []).find((c) => c.name === ASK_USER_TOOL_NAME);
+    if (ask) {
+      const parsed = askUserArgsSchema.safeParse(ask.args);
+      // One question per planner turn: the answer to the last one is in the messages.
+      if (parsed.success && o.mayAsk === true && !o.answered) {
+        answer.question = { id: ask.id ?? `ask-${answer.calls}`, question: parsed.data.question, choices: parsed.data.choices ?? [] };
+        return answer;
+      }
+      answer.error = parsed.success ? "no question may be asked now" : `invalid ask_user arguments (${parsed.error.issues.map((i) => i.message).join("; ")})`;
+      messages.push(new AIMessage({ content: reply.content, tool_calls: [ask] }));
+      const refusal = !parsed.success
+        ? `Error: ${answer.error}.`
+        : o.answered
+          ? "Error: you asked once this turn already; decide yourself, and say in the plan what you assumed."
+          : questionLimitText(o.maxQuestions ?? 0);
+      messages.push(new ToolMessage({ tool_call_id: ask.id ?? "", name: ASK_USER_TOOL_NAME, content: `${refusal} ${PLAN_TOOL_REMINDER}`, status: "error" }));
+      continue;
+    }
     const badCall = (reply.invalid_tool_calls ?? [])[0];
     const candidate: unknown = call ? call.args : jsonFromText(textOf(reply));
     const parsed = candidate === undefined ? null : planTool.schema.safeParse(candidate);

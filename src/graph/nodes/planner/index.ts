@@ -1,13 +1,13 @@
-import type { LangGraphRunnableConfig } from "@langchain/langgraph";
+import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
-import { type AgentReport, BUILTIN_AGENT_NAMES, clip, describeStop, limitsOf, type PlanStep, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
+import { answerOf, type QuestionRequest, type AgentReport, BUILTIN_AGENT_NAMES, clip, describeStop, limitsOf, type PlanStep, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
 import { budgetExceeded, budgetOf } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
 import { UsageMeter } from "../../../cost/usage-meter.js";
 import { addUsage, usageKey } from "../../../cost/usage.js";
 import { projectContext } from "../../../agents/project-context.js";
-import { askPlanner, type ToolChoiceRefusals } from "./ask-planner.js";
+import { askPlanner, type PlannerQuestion, type ToolChoiceRefusals } from "./ask-planner.js";
 import { createPlanTool } from "./plan-tool.js";
 import { plannerSystemPrompt, type PlannerAgentEntry } from "./prompt.js";
 import { renderPlannerContext } from "./context.js";
@@ -25,6 +25,17 @@ import {
   reviewsWithoutVerdictAfter,
   skipPending,
 } from "./plan-ops.js";
+
+/** Answers to the planner's questions kept in the state (the limit of questions keeps it smaller anyway). */
+const MAX_KEPT_ANSWERS = 10;
+
+/** The planner's pending question, asked now (a LangGraph interrupt), with the person's answer; none pending: undefined. */
+function answerPending(state: WorkspaceStateValue): (PlannerQuestion & { answer: string }) | undefined {
+  const pending = state.plannerQuestion;
+  if (!pending) return undefined;
+  const request: QuestionRequest = { type: "question", agent: "planner", stepId: "", question: pending.question, choices: pending.choices };
+  return { ...pending, answer: answerOf(interrupt(request)) };
+}
 
 /** The agents a session's planner may route to: every name, and the custom ones with their descriptions. */
 export interface PlannerAgents {
@@ -58,6 +69,13 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
 
   return async (state: WorkspaceStateValue, config: LangGraphRunnableConfig): Promise<WorkspaceStateUpdate> => {
     const update: WorkspaceStateUpdate = {};
+    // The question the planner asked on its last run is asked first, before anything else and without a model call
+    // (on resume, `interrupt` returns the answer); the answer then goes to the model with the question.
+    const answered = answerPending(state);
+    if (answered) {
+      update.plannerQuestion = null;
+      update.answers = [...state.answers, { question: answered.question, answer: answered.answer }].slice(-MAX_KEPT_ANSWERS);
+    }
     const budget = budgetOf(config.configurable);
     // The run's configurable limits win over the state's: `resume` may have changed them (src/core limitsOf).
     const limits = limitsOf(config.configurable, state.limits);
@@ -160,6 +178,9 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
       refusals,
       planTool,
       systemPrompt,
+      mayAsk: counters.questions < limits.maxQuestions,
+      maxQuestions: limits.maxQuestions,
+      ...(answered ? { answered } : {}),
       onFallback: (said) =>
         emit({ type: "notice", level: "info", message: `The model endpoint refused tool_choice${said ? ` ("${said}")` : ""}; the planner asks without it from now on.` }),
     });
@@ -168,6 +189,16 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
     };
     update.usage = plannerUsage;
     spent = addUsage(state.usage, plannerUsage);
+    if (answer.question) {
+      // The session pauses for the answer: this run keeps only what a re-run would not compute the same way again
+      // (the report stays unread, so the planner's next run decides on it with the answer).
+      const kept: WorkspaceStateUpdate = {};
+      if (update.workspace !== undefined) kept.workspace = update.workspace;
+      if (update.safety !== undefined) kept.safety = update.safety;
+      if (update.memories !== undefined) kept.memories = update.memories;
+      if (update.memoriesRecalled !== undefined) kept.memoriesRecalled = update.memoriesRecalled;
+      return { ...kept, usage: plannerUsage, plannerQuestion: answer.question, counters: { ...state.counters, questions: state.counters.questions + 1 }, route: "planner" };
+    }
     if (isRevision) counters.planRevisions += 1;
     if (!answer.args) return stop("failed", { kind: "no_plan", detail: `the planner gave none after ${answer.calls} attempts (${answer.error})` }, "", report);
 

@@ -1,0 +1,52 @@
+import { Command, MemorySaver } from "@langchain/langgraph";
+import { describe, expect, it } from "vitest";
+import { EventRecorder, isQuestionRequest } from "../../src/core/index.js";
+import { useTempWorkspace } from "../helpers/temp-workspace.js";
+import { calls, finishPlan, scriptedModels } from "./scripted-models.js";
+import { testGraph } from "./wire.js";
+
+const ws = useTempWorkspace({ "a.txt": "a\n" });
+
+const ask = (question: string, choices?: string[]) => calls({ name: "ask_user", args: choices ? { question, choices } : { question } });
+
+function pendingQuestion(result: unknown) {
+  const interrupts = (result as { __interrupt__?: { value: unknown }[] }).__interrupt__ ?? [];
+  return interrupts.map((i) => i.value).find(isQuestionRequest);
+}
+
+describe("the planner asks the person (ask_user)", () => {
+  it("pauses with the question, and on resume gives its model the question and answer without asking the model again first", async () => {
+    const models = scriptedModels({ planner: [ask("Which database?", ["SQLite", "Postgres"]), finishPlan("Nothing to do with Postgres.")] });
+    const graph = testGraph({ models, events: new EventRecorder(), checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "q" } };
+    const paused = await graph.invoke({ task: "Set up a database", workspace: ws.root }, config);
+    expect(pendingQuestion(paused)).toEqual({ type: "question", agent: "planner", stepId: "", question: "Which database?", choices: ["SQLite", "Postgres"] });
+    expect(models.seen.planner).toHaveLength(1);
+    expect((await graph.getState(config)).values.counters.questions).toBe(1);
+
+    // A run without an answer (as `resume` with stdin closed) asks again, with no model call.
+    const again = await graph.invoke(null, config);
+    expect(pendingQuestion(again)?.question).toBe("Which database?");
+    expect(models.seen.planner).toHaveLength(1);
+
+    const final = await graph.invoke(new Command({ resume: { answer: "Postgres" } }), config);
+    expect(final.status).toBe("done");
+    expect(models.seen.planner).toHaveLength(2);
+    const second = models.seen.planner?.[1] ?? [];
+    expect(second.at(-2)?.getType()).toBe("ai");
+    expect(second.at(-1)?.content).toBe("The person answered: Postgres");
+    expect(final.answers).toEqual([{ question: "Which database?", answer: "Postgres" }]);
+    expect(final.plannerQuestion).toBeNull();
+  });
+
+  it("past the session's limit of questions the model is told to decide itself, and nothing pauses", async () => {
+    const models = scriptedModels({ planner: [ask("Really?"), finishPlan("Decided myself.")] });
+    const graph = testGraph({ models, events: new EventRecorder(), checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "limit", limits: { maxQuestions: 1 } } };
+    const final = await graph.invoke({ task: "t", workspace: ws.root, counters: { planRevisions: 0, agentRuns: 0, reviewRounds: 0, questions: 1 } }, config);
+    expect(pendingQuestion(final)).toBeUndefined();
+    expect(final.status).toBe("done");
+    const second = models.seen.planner?.[1] ?? [];
+    expect(String(second.at(-1)?.content)).toContain("the limit of 1 questions per session is reached");
+  });
+});
