@@ -88,9 +88,20 @@ export function requestTail(messages: readonly BaseMessage[]): BaseMessage[] {
   return messages.slice(last + 1);
 }
 
+/** Hashed message by message: building one JSON text of a long conversation first took milliseconds per call. */
+function requestHash(messages: readonly BaseMessage[]): string {
+  const hash = createHash("sha256");
+  for (const m of messages) {
+    hash.update(`${m.getType()}\0`);
+    hash.update(contentText(m.content));
+    const calls = toolCallsOf(m);
+    hash.update(calls.length > 0 ? `\0${JSON.stringify(calls)}\n` : "\n");
+  }
+  return hash.digest("hex").slice(0, 32);
+}
+
 export function recordRequest(messages: readonly BaseMessage[], tools: readonly string[]): RecordedRequest {
-  const whole = messages.map((m) => ({ type: m.getType(), content: contentText(m.content), calls: toolCallsOf(m) }));
-  return { sha: sha(JSON.stringify(whole)), messageCount: messages.length, tools: [...tools], tail: requestTail(messages).map(recordMessage) };
+  return { sha: requestHash(messages), messageCount: messages.length, tools: [...tools], tail: requestTail(messages).map(recordMessage) };
 }
 
 export function recordResponse(message: BaseMessage, finishReason?: unknown): RecordedResponse {
@@ -125,7 +136,8 @@ export function replayedMessage(response: RecordedResponse): AIMessage {
 }
 
 export function encode(value: RecordedRequest | RecordedResponse): Buffer {
-  return deflateRawSync(Buffer.from(JSON.stringify(value), "utf8"));
+  // Level 1: several times faster than the default and still about 5-10x smaller than the text.
+  return deflateRawSync(Buffer.from(JSON.stringify(value), "utf8"), { level: 1 });
 }
 
 export function decode<T extends RecordedRequest | RecordedResponse>(blob: Buffer): T {
