@@ -10,6 +10,7 @@ export const SETTING_OPTIONS = {
   "max-revisions": { type: "string" },
   "max-review-rounds": { type: "string" },
   "max-model-calls": { type: "string" },
+  "max-questions": { type: "string" },
   "command-timeout": { type: "string" },
   "context-budget": { type: "string" },
   approval: { type: "string" },
@@ -22,6 +23,7 @@ export interface SettingFlags {
   "max-revisions"?: string;
   "max-review-rounds"?: string;
   "max-model-calls"?: string;
+  "max-questions"?: string;
   "command-timeout"?: string;
   "context-budget"?: string;
   approval?: string;
@@ -65,6 +67,7 @@ export function limitFlags(values: SettingFlags): Partial<Limits> {
   set("maxReviewRounds", "max-review-rounds");
   set("maxModelCallsPerRun", "max-model-calls");
   set("maxPromptTokens", "context-budget");
+  set("maxQuestions", "max-questions");
   return limits;
 }
 

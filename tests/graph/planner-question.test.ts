@@ -2,7 +2,7 @@ import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { EventRecorder, isQuestionRequest } from "../../src/core/index.js";
 import { useTempWorkspace } from "../helpers/temp-workspace.js";
-import { calls, finishPlan, scriptedModels } from "./scripted-models.js";
+import { calls, finishPlan, plan, scriptedModels } from "./scripted-models.js";
 import { testGraph } from "./wire.js";
 
 const ws = useTempWorkspace({ "a.txt": "a\n" });
@@ -48,5 +48,24 @@ describe("the planner asks the person (ask_user)", () => {
     expect(final.status).toBe("done");
     const second = models.seen.planner?.[1] ?? [];
     expect(String(second.at(-1)?.content)).toContain("the limit of 1 questions per session is reached");
+  });
+});
+
+describe("questions are counted per session", () => {
+  it("a sub-agent's question counts toward the limit: with a limit of 1, the planner may not ask after the coder did", async () => {
+    const models = scriptedModels({
+      planner: [plan([{ agent: "researcher", goal: "Find the database" }]), ask("And the port?"), finishPlan("Decided the port myself.")],
+      researcher: [ask("Which database?"), calls({ name: "submit_findings", args: { summary: "Postgres, as the person said.", findings: [] } })],
+    });
+    const graph = testGraph({ models, events: new EventRecorder(), checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "count", limits: { maxQuestions: 1 } } };
+    const paused = await graph.invoke({ task: "t", workspace: ws.root }, config);
+    expect(pendingQuestion(paused)).toMatchObject({ agent: "researcher", stepId: "s1", question: "Which database?" });
+    const final = await graph.invoke(new Command({ resume: { answer: "Postgres" } }), config);
+    expect(pendingQuestion(final)).toBeUndefined();
+    expect(final.counters.questions).toBe(1);
+    expect(final.status).toBe("done");
+    const last = models.seen.planner?.at(-1) ?? [];
+    expect(String(last.at(-1)?.content)).toContain("the limit of 1 questions per session is reached");
   });
 });

@@ -30,3 +30,26 @@ describe("ask_user in a sub-agent", () => {
     expect(final.answers).toEqual({ [results[1]?.tool_call_id ?? ""]: "b" });
   });
 });
+
+describe("the session's limit of questions in a sub-agent", () => {
+  it("asks up to the limit; a question past it is not asked and the model is told to decide itself", async () => {
+    const q = (n: number) => calls({ name: "ask_user", args: { question: `Question ${n}?` } });
+    const models = scriptedModels({ coder: [q(1), q(2), q(3), q(4), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, maxModelCalls: 10 });
+    let result = await h.start();
+    const asked: string[] = [];
+    for (let i = 0; i < 5 && result.__interrupt__; i++) {
+      asked.push((result.__interrupt__[0]?.value as { question: string }).question);
+      result = await h.resume({ answer: `answer ${i + 1}` });
+    }
+    expect(asked).toEqual(["Question 1?", "Question 2?", "Question 3?"]);
+    const results = toolMessages(result.messages).filter((m) => m.name === "ask_user");
+    expect(results.map((m) => text(m))).toEqual([
+      "The person answered: answer 1",
+      "The person answered: answer 2",
+      "The person answered: answer 3",
+      "Error: the limit of 3 questions per session is reached, so this question was not asked. Decide yourself, and say in your result what you assumed.",
+    ]);
+    expect(results[3]?.status).toBe("error");
+  });
+});
