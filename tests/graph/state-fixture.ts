@@ -26,6 +26,7 @@ export function sessionState(over: Partial<WorkspaceStateValue> = {}): Workspace
     status: "running",
     stop: null,
     continued: null,
+    turn: null,
     plannerQuestion: null,
     answers: [],
     summary: "",
