@@ -130,6 +130,24 @@ describe("LiveView", () => {
     expect(lines.at(-1)).toMatch(/· s1 coder · /);
   });
 
+  it("stops redrawing while a question waits, shows its numbered choices, and goes on after the answer", async () => {
+    const { screen, ticker, emit } = setup();
+    emit(started, step);
+    emit({ type: "question_asked", agent: "coder", stepId: "s1", question: "Which greeting?", choices: ["Hello", "Good morning"] });
+    expect(ticker.running).toBe(false);
+    screen.write("Your answer > ");
+    const before = screen.raw.length;
+    ticker.tick();
+    expect(screen.raw.length).toBe(before);
+    let lines = await screen.lines();
+    expect(lines.slice(-5)).toEqual(["? question from coder (s1):", "    Which greeting?", "    1. Hello", "    2. Good morning", "Your answer >"]);
+    screen.write("2\n");
+    emit({ type: "question_answered", answer: "Good morning" });
+    expect(ticker.running).toBe(true);
+    lines = await screen.lines();
+    expect(lines).toContain("  → Good morning");
+  });
+
   it("wraps and indents model text to the width, and shows a long task on one line", async () => {
     const { screen, emit } = setup({ columns: 40 });
     emit({ ...started, task: `${"do this and that ".repeat(6000)}\nsecond line` });

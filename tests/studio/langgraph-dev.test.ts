@@ -38,6 +38,13 @@ const RUN_TIMEOUT_MS = 40_000;
  */
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
+  if (role === "planner" && req.messages.some((m) => m.content.includes("Task: pick a port"))) {
+    // Asks the person first (ask_user); then finishes with the answer it got.
+    const answer = req.messages.find((m) => m.role === "tool")?.content;
+    return answer
+      ? { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: answer } }] }
+      : { toolCalls: [{ name: "ask_user", args: { question: "Which port?", choices: ["3000", "8080"] } }] };
+  }
   if (role === "planner") {
     const firstTurn = req.messages.some((m) => m.content.includes("There is no plan yet"));
     return firstTurn
@@ -317,6 +324,28 @@ describe("langgraph dev serves the mini-cursor graph", () => {
       expect(done.values.status).toBe("done");
       expect(done.next).toEqual([]);
       expect(Number((await readFile(path.join(workspace.root, "count.txt"), "utf8")).trim())).toBeGreaterThan(0);
+    },
+    RUN_TIMEOUT_MS + 10_000,
+  );
+
+  it(
+    "pauses for a clarifying question with an interrupt, answered from the API with { answer }",
+    async () => {
+      if (!server || !model || !workspace) throw new Error("beforeAll did not finish");
+      const client = new Client({ apiUrl: server.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
+      const thread = await client.threads.create();
+      const config = { configurable: { workspace: workspace.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test" }, recursionLimit: 60 };
+      await client.runs.wait(thread.thread_id, GRAPH_ID, { input: { task: "pick a port" }, config });
+
+      const paused = await client.threads.getState<WorkspaceStateValue>(thread.thread_id, undefined, { subgraphs: true });
+      const interrupts = paused.tasks.flatMap((t) => t.interrupts);
+      expect(interrupts.map((i) => i.value)).toEqual([{ type: "question", agent: "planner", stepId: "", question: "Which port?", choices: ["3000", "8080"] }]);
+
+      await client.runs.wait(thread.thread_id, GRAPH_ID, { command: { resume: { answer: "8080" } }, config });
+      const done = await client.threads.getState<WorkspaceStateValue>(thread.thread_id);
+      expect(done.values.status).toBe("done");
+      expect(done.values.summary).toBe("The person answered: 8080");
+      expect(done.values.answers).toEqual([{ question: "Which port?", answer: "8080" }]);
     },
     RUN_TIMEOUT_MS + 10_000,
   );
