@@ -65,6 +65,9 @@ describe("questions are counted per session", () => {
     expect(pendingQuestion(final)).toBeUndefined();
     expect(final.counters.questions).toBe(1);
     expect(final.status).toBe("done");
+    // The researcher's answer is the session's: the planner's next turn sees it.
+    expect(final.answers).toEqual([{ question: "Which database?", answer: "Postgres" }]);
+    expect(String(models.seen.planner?.[1]?.[1]?.content)).toContain("- Which database? → Postgres");
     const last = models.seen.planner?.at(-1) ?? [];
     expect(String(last.at(-1)?.content)).toContain("the limit of 1 questions per session is reached");
   });

@@ -40,6 +40,20 @@ export function answerCall(state: AgentRunValue, call: { id?: string; args: Reco
   return answer === undefined ? done(questionLimitText(state.questions.max), false) : done(answeredText(answer), true);
 }
 
+/** The questions this run asked, with the person's answers, in order (the planner sees them on later turns). */
+export function answeredQuestions(state: Pick<AgentRunValue, "answers" | "messages">): { question: string; answer: string }[] {
+  const asked: { question: string; answer: string }[] = [];
+  for (const m of state.messages) {
+    if (!AIMessage.isInstance(m)) continue;
+    for (const call of m.tool_calls ?? []) {
+      const answer = call.id ? state.answers[call.id] : undefined;
+      const args = askUserArgsSchema.safeParse(call.args);
+      if (call.name === ASK_USER_TOOL_NAME && answer !== undefined && args.success) asked.push({ question: args.data.question, answer });
+    }
+  }
+  return asked;
+}
+
 /** How many questions this run asked (the session counts them: src/graph/nodes/sub-agent.ts). */
 export function questionsAsked(state: Pick<AgentRunValue, "answers">): number {
   return Object.keys(state.answers).length;

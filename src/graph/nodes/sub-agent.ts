@@ -5,7 +5,7 @@ import { extensionsReady, offeredExtensionTools } from "../../agents/extension-t
 import { offeredTools } from "../../agents/offered-tools.js";
 import { hasSkills } from "../../tools/index.js";
 import { projectContext } from "../../agents/project-context.js";
-import { questionsAsked } from "../../agents/middleware/ask-user.js";
+import { answeredQuestions, questionsAsked } from "../../agents/middleware/ask-user.js";
 import { readOutcome, runUsage } from "../../agents/transcript.js";
 import type { AgentSpec } from "../../agents/types.js";
 import type { WorkspaceAccess } from "../../sandbox/types.js";
@@ -97,6 +97,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     return {
       lastReport: report,
       counters: { ...runs, questions: state.counters.questions + questionsAsked(final) },
+      ...answersUpdate(state, answeredQuestions(final)),
       findings: report.findings.map((f) => ({ stepId: step.id, ...f })),
       filesChanged: outcome.filesChanged,
       commands: outcome.commands.map((c) => ({ stepId: step.id, agent: spec.name, ...c, command: clip(c.command, 200) })),
@@ -112,6 +113,11 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       approvedPatterns: final.allowPatterns,
     };
   };
+}
+
+/** The person's answers in this run join the session's (the planner sees them on its later turns); none: no update. */
+function answersUpdate(state: WorkspaceStateValue, answered: { question: string; answer: string }[]): Pick<WorkspaceStateUpdate, "answers"> {
+  return answered.length > 0 ? { answers: [...state.answers, ...answered].slice(-10) } : {};
 }
 
 /**

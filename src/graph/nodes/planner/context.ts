@@ -37,7 +37,7 @@ export function renderPlannerContext(state: WorkspaceStateValue, report: AgentRe
     for (const m of state.memories) lines.push(`- ${clip(m, 400)}`);
   }
   if (state.answers.length > 0) {
-    lines.push("", "The person's answers to your earlier questions (use them; do not ask again):");
+    lines.push("", "The person's answers to questions asked in this session (use them; do not ask again):");
     for (const a of state.answers) lines.push(`- ${clip(a.question, 300)} → ${clip(a.answer, 300)}`);
   }
   if (state.plan.length === 0) {
