@@ -63,3 +63,17 @@ export function budgetForTurn(budget: Budget, turn: Pick<Turn, "usageBefore"> | 
     ...(budget.usd !== undefined ? { usd: budget.usd + turn.usageBefore.usd } : {}),
   };
 }
+
+/**
+ * The usage of the current turn, for the budget hint ("--budget-tokens <more than N>"): the budget flags count per
+ * turn. Tokens are given as one input total (the hint adds input and output).
+ */
+export function turnUsage<T extends { inputTokens: number; outputTokens: number; knownCostUsd: number }>(usage: T, turn: Pick<Turn, "usageBefore"> | null): T {
+  if (!turn) return usage;
+  return {
+    ...usage,
+    inputTokens: Math.max(0, usage.inputTokens + usage.outputTokens - turn.usageBefore.tokens),
+    outputTokens: 0,
+    knownCostUsd: Math.max(0, usage.knownCostUsd - turn.usageBefore.usd),
+  };
+}

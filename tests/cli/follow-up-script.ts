@@ -24,10 +24,12 @@ export function followUpScript(req: ScriptedRequest): ScriptedReply {
   if (role === "planner") {
     const instruction = /Follow-up instruction \(turn \d+\): (.*)/.exec(text)?.[1];
     if (instruction === undefined) return greetScript(req);
-    if (text.includes("Review verdict: approve") || /Latest report \(s\d+, coder, done\)/.test(text)) {
+    const file = followUpFile(instruction);
+    // Done once the follow-up's own work is reported (a report the turn before left unread is not it).
+    const reported = file !== null && new RegExp(`Latest report \\(s\\d+, coder, done\\): Wrote ${file.path}`).test(text);
+    if (text.includes("Review verdict: approve") || reported) {
       return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: `Follow-up done: ${instruction}` } }] };
     }
-    const file = followUpFile(instruction);
     const goal = file ? `Write ${file.path} as the follow-up asks` : "Nothing to write";
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal }], finished: false } }] };
   }

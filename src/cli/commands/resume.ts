@@ -1,6 +1,6 @@
 import { budgetHint } from "../../graph/budget-resume.js";
 import { planContinuation } from "../../graph/continue-session.js";
-import { budgetForTurn } from "../../graph/follow-up.js";
+import { budgetForTurn, turnUsage } from "../../graph/follow-up.js";
 import { summarizeUsage } from "../../cost/usage.js";
 import { compileGraph } from "../../graph/build-graph.js";
 import { isBudgetStop, silentSink, type Limits, type SafetyPolicy } from "../../core/index.js";
@@ -118,7 +118,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (continuation?.kind === "refuse") {
       const stop = stoppedState?.stop ?? null;
       const message = isBudgetStop(stop)
-        ? `Session ${session.id} stopped at its budget and cannot continue: ${continuation.reason}. ${budgetHint(session.id, stop, summarizeUsage(stoppedState?.usage ?? {}, prices))}`
+        ? `Session ${session.id} stopped at its budget and cannot continue: ${continuation.reason}. ${budgetHint(session.id, stop, turnUsage(summarizeUsage(stoppedState?.usage ?? {}, prices), stoppedState?.turn ?? null))}`
         : `Session ${session.id} ended ${session.status} and cannot continue: ${continuation.reason}.`;
       printer.emit({ type: "notice", level: "info", message });
       return exitCodeForStatus(session.status);
