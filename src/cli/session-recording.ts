@@ -16,7 +16,14 @@ export interface SessionRecording {
  * Records a session's model traffic in its database (src/sessions/recordings.ts), in call order, for `replay`.
  * Writes are synchronous prepared statements after each answer (well under a millisecond beside a model call).
  */
-export function recordSession(db: Database.Database, sessionId: string, events: EventSink, capBytes = DEFAULT_RECORDING_CAP_BYTES): SessionRecording {
+export function recordSession(
+  db: Database.Database,
+  sessionId: string,
+  events: EventSink,
+  /** A follow-up turn starts (`resume --message`): noted with its first call, so a replay can give the same instruction. */
+  followUp?: string,
+  capBytes = DEFAULT_RECORDING_CAP_BYTES,
+): SessionRecording {
   const store = new RecordingStore(db);
   const writer = store.writer(sessionId, capBytes, () =>
     events.emit({
@@ -26,6 +33,7 @@ export function recordSession(db: Database.Database, sessionId: string, events: 
     }),
   );
   let step: string | null = null;
+  let turn = followUp;
   const watching: EventSink = {
     emit(event) {
       if (event.type === "step_started") step = event.stepId;
@@ -39,7 +47,9 @@ export function recordSession(db: Database.Database, sessionId: string, events: 
       recordingProvider(
         provider,
         (call) => {
-          writer.append({ role: call.role, step: call.step, model: call.model, format: RECORDING_FORMAT, request: encode(call.request), response: encode(call.response) });
+          const row = { role: call.role, step: call.step, model: call.model, format: RECORDING_FORMAT, request: encode(call.request), response: encode(call.response) };
+          writer.append(turn === undefined ? row : { ...row, turn });
+          turn = undefined;
         },
         () => step,
       ),

@@ -109,7 +109,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   const sandboxStatus = await services.sandbox;
   const sandboxed = sandboxStatus.kind === "bubblewrap";
   // Every model call is recorded in the session database, for `mini-cursor replay`.
-  const recording = recordSession(o.database.db, o.sessionId, o.printer);
+  const recording = recordSession(o.database.db, o.sessionId, o.printer, o.fresh ? undefined : o.followUp);
   const graph = compileGraph(
     wireGraphDeps({
       models: recording.models(o.answerFrom ?? custom.models),

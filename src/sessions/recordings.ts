@@ -48,6 +48,20 @@ export class RecordingStore {
       bytes INTEGER NOT NULL DEFAULT 0,
       truncated INTEGER NOT NULL DEFAULT 0
     )`);
+    // Follow-up turns (`resume --message`): the instruction, and the first call made for it.
+    db.exec(`CREATE TABLE IF NOT EXISTS mc_recording_turns (
+      session_id TEXT NOT NULL,
+      first_seq INTEGER NOT NULL,
+      instruction TEXT NOT NULL,
+      PRIMARY KEY (session_id, first_seq)
+    )`);
+  }
+
+  /** The follow-up turns of a session's recording, in order. */
+  turns(sessionId: string): RecordedTurn[] {
+    return this.db
+      .prepare("SELECT first_seq AS firstSeq, instruction FROM mc_recording_turns WHERE session_id = ? ORDER BY first_seq")
+      .all(sessionId) as RecordedTurn[];
   }
 
   summary(sessionId: string): RecordingSummary | undefined {
@@ -75,12 +89,14 @@ export class RecordingStore {
       `INSERT INTO mc_recordings (session_id, calls, bytes, truncated) VALUES (?, ?, ?, ?)
        ON CONFLICT(session_id) DO UPDATE SET calls = excluded.calls, bytes = excluded.bytes, truncated = excluded.truncated`,
     );
+    const markTurn = this.db.prepare("INSERT OR REPLACE INTO mc_recording_turns (session_id, first_seq, instruction) VALUES (?, ?, ?)");
     const last = this.db.prepare("SELECT COALESCE(MAX(seq), 0) AS seq FROM mc_model_calls WHERE session_id = ?").get(sessionId) as { seq: number };
     const start = this.summary(sessionId) ?? { calls: 0, bytes: 0, truncated: false };
     let { calls, bytes, truncated } = start;
     let seq = last.seq;
-    const write = this.db.transaction((row: Omit<RecordingRow, "seq">, size: number) => {
+    const write = this.db.transaction((row: NewRecordingRow, size: number) => {
       seq += 1;
+      if (row.turn !== undefined) markTurn.run(sessionId, seq, row.turn);
       insert.run(sessionId, seq, row.role, row.step, row.model, row.format, row.request, row.response);
       calls += 1;
       bytes += size;
@@ -108,6 +124,7 @@ export class RecordingStore {
       this.db
         .prepare("INSERT INTO mc_model_calls (session_id, seq, role, step, model, format, request, response) SELECT ?, seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = ?")
         .run(to, from);
+      this.db.prepare("INSERT INTO mc_recording_turns (session_id, first_seq, instruction) SELECT ?, first_seq, instruction FROM mc_recording_turns WHERE session_id = ?").run(to, from);
       this.db.prepare("INSERT INTO mc_recordings (session_id, calls, bytes, truncated) SELECT ?, calls, bytes, truncated FROM mc_recordings WHERE session_id = ?").run(to, from);
     })();
   }
@@ -116,9 +133,18 @@ export class RecordingStore {
   delete(sessionId: string): void {
     this.db.prepare("DELETE FROM mc_model_calls WHERE session_id = ?").run(sessionId);
     this.db.prepare("DELETE FROM mc_recordings WHERE session_id = ?").run(sessionId);
+    this.db.prepare("DELETE FROM mc_recording_turns WHERE session_id = ?").run(sessionId);
   }
 }
 
+export interface RecordedTurn {
+  firstSeq: number;
+  instruction: string;
+}
+
+/** A call to append; `turn`: the follow-up instruction whose first call this is. */
+export type NewRecordingRow = Omit<RecordingRow, "seq"> & { turn?: string };
+
 export interface RecordingWriter {
-  append(row: Omit<RecordingRow, "seq">): boolean;
+  append(row: NewRecordingRow): boolean;
 }

@@ -113,6 +113,21 @@ describe("mini-cursor replay (built CLI)", () => {
     expect(replay.stdout).not.toContain("The replay matched the recording");
   });
 
+  it("replays a follow-up turn (resume --message) with the same instruction after the first turn", async () => {
+    await start(greetScript);
+    const id = await runGreet();
+    const followUp = await runCli(["resume", id, "--message", "Also check the README mentions greet"], { cwd: ws.root, env });
+    expect(followUp.code).toBe(0);
+    const recorded = server.requests.length;
+    const into = path.join(elsewhere.root, "replayed");
+    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    expect(replay.stderr).toBe("");
+    expect(replay.stdout).toContain("Follow-up instruction (turn 2): Also check the README mentions greet");
+    expect(replay.stdout).toContain(`The replay matched the recording (${recorded} model calls)`);
+    expect(replay.code).toBe(0);
+    expect(server.requests.length).toBe(recorded);
+  });
+
   it("stops before --until STEP; the printed resume command continues with a real model", async () => {
     await start(greetScript);
     const id = await runGreet();

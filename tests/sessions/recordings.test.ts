@@ -63,6 +63,19 @@ describe("RecordingStore", () => {
     expect(store.summary("b")).toEqual({ calls: 2, bytes: 12, truncated: false });
   });
 
+  it("notes a follow-up turn with its first call; copy and delete take the turns along", () => {
+    const store = new RecordingStore(db);
+    const writer = store.writer("a");
+    writer.append(row("planner", 1));
+    writer.append({ ...row("planner", 1), turn: "Also add farewell" });
+    writer.append(row("coder", 1));
+    expect(store.turns("a")).toEqual([{ firstSeq: 2, instruction: "Also add farewell" }]);
+    store.copy("a", "b");
+    expect(store.turns("b")).toEqual([{ firstSeq: 2, instruction: "Also add farewell" }]);
+    store.delete("a");
+    expect(store.turns("a")).toEqual([]);
+  });
+
   it("deletes a session's recording and only that", () => {
     const store = new RecordingStore(db);
     store.writer("a").append(row("planner", 1));

@@ -8,7 +8,7 @@ import { ReplayProvider, type Divergence, type ReplayCall } from "../../models/r
 import type { Clock } from "../../runtime/clock.js";
 import { SHARED_DATA_FOLDERS } from "../../sessions/data-dir.js";
 import { dataDir } from "../../sessions/paths.js";
-import { RecordingStore } from "../../sessions/recordings.js";
+import { RecordingStore, type RecordedTurn } from "../../sessions/recordings.js";
 import { openExistingSessionIndex } from "../../sessions/session-index.js";
 import { newSessionId } from "../../sessions/session-id.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
@@ -29,6 +29,8 @@ interface Source {
   task: string;
   options: string;
   calls: ReplayCall[];
+  /** Follow-up instructions (`resume --message`) and the call each turn began with. */
+  turns: RecordedTurn[];
   truncated: boolean;
 }
 
@@ -53,7 +55,8 @@ function readSource(workspace: string, wanted: string | undefined, clock: Clock)
       request: decode<RecordedRequest>(r.request),
       response: decode<RecordedResponse>(r.response),
     }));
-    return { sessionId: session.id, task: session.task, options: session.options, calls, truncated: store.summary(session.id)?.truncated ?? false };
+    const turns = store.turns(session.id);
+    return { sessionId: session.id, task: session.task, options: session.options, calls, turns, truncated: store.summary(session.id)?.truncated ?? false };
   } finally {
     index.close();
   }
@@ -140,31 +143,39 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
     const database = openSessionDatabase(into, clock);
     try {
       database.sessions.create({ id: sessionId, task: source.task, workspace: into, model: `replay of ${source.sessionId}`, options: source.options });
-      code = await runSession({
-        sessionId,
-        workspace: into,
-        task: source.task,
-        limits: stored.limits,
-        commandTimeoutMs: stored.commandTimeoutMs,
-        fresh: true,
-        resumed: false,
-        models: {
-          settings: { apiKey: "", model: "replay", roleModels: {}, timeoutMs: 60_000, maxRetries: 0, source: `the recording of session ${source.sessionId}` },
-          provider,
-        },
-        modelLabel: `replay of ${source.sessionId}`,
-        database,
-        printer: shown,
-        clock,
-        env: io.env,
-        safety: stored.safety ?? safetyPolicySchema.parse({ approval: "auto" }),
-        prompter: makePrompter(io, values.json ?? false),
-        prices: DEFAULT_PRICE_TABLE,
-        memory: { enabled: false, reason: "a replay runs without long-term memory" },
-        budget: stored.budget,
-        answerFrom: provider,
-        cwd: io.cwd,
-      });
+      const turn = (followUp: string | undefined) =>
+        runSession({
+          sessionId,
+          workspace: into,
+          task: source.task,
+          limits: stored.limits,
+          commandTimeoutMs: stored.commandTimeoutMs,
+          fresh: followUp === undefined,
+          resumed: followUp !== undefined,
+          ...(followUp !== undefined ? { followUp } : {}),
+          models: {
+            settings: { apiKey: "", model: "replay", roleModels: {}, timeoutMs: 60_000, maxRetries: 0, source: `the recording of session ${source.sessionId}` },
+            provider,
+          },
+          modelLabel: `replay of ${source.sessionId}`,
+          database,
+          printer: shown,
+          clock,
+          env: io.env,
+          safety: stored.safety ?? safetyPolicySchema.parse({ approval: "auto" }),
+          prompter: makePrompter(io, values.json ?? false),
+          prices: DEFAULT_PRICE_TABLE,
+          memory: { enabled: false, reason: "a replay runs without long-term memory" },
+          budget: stored.budget,
+          answerFrom: provider,
+          cwd: io.cwd,
+        });
+      code = await turn(undefined);
+      // Each follow-up turn is given when the replay is where the recording's turn began; anywhere else it diverged.
+      for (const next of source.turns) {
+        if (provider.stopped || code === EXIT.interrupted || provider.answered !== next.firstSeq - 1) break;
+        code = await turn(next.instruction);
+      }
     } finally {
       database.close();
     }
