@@ -1,5 +1,6 @@
 import type Database from "better-sqlite3";
 import type { Clock } from "../runtime/clock.js";
+import { RecordingStore } from "./recordings.js";
 
 /** What a fork copied: the rows of the original's checkpoint history. */
 export interface ForkCopy {
@@ -24,11 +25,12 @@ function rewriteMetadata(type: string | null, metadata: unknown, from: string, t
 
 /**
  * Copies a session into a new id inside the workspace's SQLite file, in one transaction: its index row (status, task,
- * turns, tokens, options) and its whole checkpoint history, every `checkpoints` and `writes` row of its thread (a
+ * turns, tokens, options), its recorded model calls and its whole checkpoint history, every `checkpoints` and `writes` row of its thread (a
  * pending approval or question and queued settings are writes) rewritten to the new thread id. The original's rows
  * are only read. Fails, copying nothing, when the new id exists or the original has no row.
  */
 export function forkSessionRows(db: Database.Database, from: string, to: string, clock: Clock): ForkCopy {
+  const recordings = new RecordingStore(db);
   const hasTable = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
   const copy = db.transaction((): ForkCopy => {
     if (db.prepare("SELECT 1 FROM mc_sessions WHERE id = ?").get(to) !== undefined) throw new Error(`session ${to} already exists`);
@@ -36,6 +38,8 @@ export function forkSessionRows(db: Database.Database, from: string, to: string,
     const list = columns.join(", ");
     const copied = db.prepare(`INSERT INTO mc_sessions (id, updated_at, ${list}) SELECT ?, ?, ${list} FROM mc_sessions WHERE id = ?`).run(to, clock.now(), from);
     if (copied.changes !== 1) throw new Error(`no session ${from} to fork`);
+    // Its recorded model calls too, so a replay of the fork starts as the original's does.
+    recordings.copy(from, to);
     // A session killed before its first checkpoint has no saver tables yet in a fresh file.
     if (!hasTable("checkpoints") || !hasTable("writes")) return { checkpoints: 0, writes: 0 };
     const rows = db.prepare("SELECT checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata FROM checkpoints WHERE thread_id = ?").all(from) as {
@@ -60,6 +64,7 @@ export function forkSessionRows(db: Database.Database, from: string, to: string,
 export function forgetSessionRows(db: Database.Database, id: string): void {
   db.transaction(() => {
     db.prepare("DELETE FROM mc_sessions WHERE id = ?").run(id);
+    new RecordingStore(db).delete(id);
     for (const table of ["checkpoints", "writes"]) {
       if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined) {
         db.prepare(`DELETE FROM ${table} WHERE thread_id = ?`).run(id);

@@ -26,7 +26,7 @@ async function rows(): Promise<Row[]> {
 }
 
 /** Everything stored about one session, as bytes: its index row, checkpoint and write rows, and undo refs. */
-function snapshotOf(root: string, id: string): { row: unknown; checkpoints: unknown; writes: unknown; refs: string } {
+function snapshotOf(root: string, id: string): { row: unknown; checkpoints: unknown; writes: unknown; calls: unknown; refs: string } {
   const db = new Database(path.join(root, ".mini-cursor", "sessions.sqlite"), { readonly: true });
   try {
     const hex = (sql: string) => (db.prepare(sql).raw().all(id) as unknown[][]).map((r) => r.map((v) => (Buffer.isBuffer(v) ? v.toString("hex") : v)));
@@ -34,6 +34,7 @@ function snapshotOf(root: string, id: string): { row: unknown; checkpoints: unkn
       row: hex("SELECT * FROM mc_sessions WHERE id = ?"),
       checkpoints: hex("SELECT * FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id"),
       writes: hex("SELECT * FROM writes WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id, task_id, idx"),
+      calls: hex("SELECT seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = ? ORDER BY seq"),
       refs: execFileSync("git", ["--git-dir", path.join(root, ".mini-cursor", "shadow.git"), "for-each-ref", `refs/mini-cursor/${id}/`], { encoding: "utf8" }),
     };
   } finally {
@@ -63,6 +64,9 @@ describe("fork copies a session into a new id", () => {
     const copy = snapshotOf(session.root, out.id);
     expect((copy.checkpoints as unknown[]).length).toBe((before.checkpoints as unknown[]).length);
     expect((copy.writes as unknown[]).length).toBe((before.writes as unknown[]).length);
+    // The recorded model calls come along, byte for byte.
+    expect((before.calls as unknown[]).length).toBeGreaterThan(5);
+    expect(copy.calls).toEqual(before.calls);
 
     const start = session.server.requests.length;
     const followUp = await cli(["resume", out.id, "-m", "Add shout(name) in src/shout.js"]);
