@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { safetyPolicySchema, type EventSink } from "../../core/index.js";
-import { DEFAULT_PRICE_TABLE } from "../../cost/prices.js";
+import { loadConfigFiles, resolvePriceConfig } from "../../config/index.js";
+import { priceTableFor } from "../../cost/price-config.js";
 import { decode, RECORDING_FORMAT, type RecordedRequest, type RecordedResponse } from "../../models/recording-codec.js";
 import { normalizer } from "../../models/replay-compare.js";
 import { ReplayProvider, type Divergence, type ReplayCall } from "../../models/replay-model.js";
@@ -120,6 +121,8 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
     normalize: normalizer([workspace, fs.realpathSync(workspace), into, fs.realpathSync(into)]),
     ...(until !== undefined ? { until } : {}),
   });
+  // The prices configured for the session's workspace (its endpoint, which makes local models free, is not known here).
+  const prices = priceTableFor(resolvePriceConfig(io.env, loadConfigFiles(io.env, workspace)));
   const sessionId = newSessionId(clock);
   const resume = resumeCommandFor(sessionId, into, io.cwd);
   printer.emit({ type: "notice", level: "info", message: `Replaying session ${source.sessionId} (${source.calls.length} recorded model calls) in ${into}: no model endpoint is used.` });
@@ -164,7 +167,7 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
           env: io.env,
           safety: stored.safety ?? safetyPolicySchema.parse({ approval: "auto" }),
           prompter: makePrompter(io, values.json ?? false),
-          prices: DEFAULT_PRICE_TABLE,
+          prices,
           memory: { enabled: false, reason: "a replay runs without long-term memory" },
           budget: stored.budget,
           answerFrom: provider,
