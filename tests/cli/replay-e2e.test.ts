@@ -107,10 +107,12 @@ describe("mini-cursor replay (built CLI)", () => {
       db.close();
     }
     const into = path.join(elsewhere.root, "replayed");
-    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root, "--json"], { cwd: elsewhere.root, env: offline });
     expect(replay.code).toBe(1);
-    expect(replay.stdout).toMatch(/The replay finished after \d+ of the \d+ recorded model calls\./);
-    expect(replay.stdout).not.toContain("The replay matched the recording");
+    const events = replay.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const summary = events.at(-1);
+    expect(summary).toMatchObject({ type: "replay_finished", replayOf: id, matched: false, recordedCalls: server.requests.length, divergences: [] });
+    expect(Number(summary?.replayedCalls)).toBeLessThan(server.requests.length);
   });
 
   it("replays a follow-up turn (resume --message) with the same instruction after the first turn", async () => {
