@@ -123,8 +123,11 @@ describe("resume --message continues a session with a follow-up instruction", ()
     expect((await rows())[0]).toMatchObject({ status: "awaiting_approval", turns: 1, latestInstruction: null });
   });
 
-  it("an empty instruction is one clear line (exit 2)", async () => {
+  it("a done session without --message says how to give it one; an empty instruction is one clear line (exit 2)", async () => {
     expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
+    const done = await cli(["resume"]);
+    expect(done.code).toBe(0);
+    expect(done.stdout).toMatch(/already finished \(done\); nothing to resume\. Give it a follow-up instruction with: mini-cursor resume \S+ --message "\.\.\."/);
     const empty = await cli(["resume", "-m", "  "]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe("mini-cursor: --message needs an instruction, got an empty one\n");

@@ -3,14 +3,28 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
+import type { ScriptedReply, ScriptedRequest } from "../helpers/scripted-openai-server.js";
+import { startCli } from "./cli-process.js";
 import { useCliSession } from "./cli-session.js";
 import { followUpScript, SHOUT_SOURCE, userText } from "./follow-up-script.js";
+import { roleOf } from "./task-script.js";
 
 /**
  * `fork SESSION` copies a session (index row, checkpoint history, undo records) into a new id; a follow-up on the
  * fork leaves the original exactly as it was. The built CLI against a scripted server.
  */
-const session = useCliSession(followUpScript);
+/** Settled when a coder's first call arrives from a model named "hang-coder" (that call then never gets an answer). */
+let coderWaiting: () => void = () => {};
+
+function script(req: ScriptedRequest): ScriptedReply {
+  if (req.model === "hang-coder" && roleOf(req) === "coder") {
+    coderWaiting();
+    return { hangMs: 120_000 };
+  }
+  return followUpScript(req);
+}
+
+const session = useCliSession(script);
 const cli = (args: string[]) => session.cli(args);
 
 interface Row {
@@ -96,6 +110,26 @@ describe("fork copies a session into a new id", () => {
     const forked = await cli(["fork", id]);
     expect(forked.code).toBe(0);
     expect(forked.stdout).toMatch(new RegExp(`^Forked session ${id} into (\\S+) \\(\\d+ checkpoints, its undo records\\)\\.\\nContinue the copy with: mini-cursor resume \\1 --message "\\.\\.\\."\\n$`));
+  });
+
+  it("a running session is refused with one line (its last checkpoint may be a step behind); stopped, it can be forked", async () => {
+    const arrived = new Promise<void>((resolve) => (coderWaiting = resolve));
+    const run = startCli(["run", "--model", "hang-coder", "Add greet with a test"], { cwd: session.root, env: session.env });
+    try {
+      await arrived;
+      const id = (await rows())[0]?.id ?? "";
+      const refused = await cli(["fork", id]);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(new RegExp(`^mini-cursor: session ${id} is running in process \\d+; fork it once it has stopped \\(Ctrl-C stops it, its progress is kept\\)\n$`));
+      expect(await rows()).toHaveLength(1);
+      run.child.kill("SIGTERM");
+      expect((await run.done).code).toBe(130);
+      const forked = await cli(["fork", id]);
+      expect(forked.code).toBe(0);
+      expect(await rows()).toHaveLength(2);
+    } finally {
+      if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
+    }
   });
 
   it("a bogus session id is one clear line, exit 2", async () => {

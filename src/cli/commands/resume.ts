@@ -21,6 +21,7 @@ import { EXIT, UsageError, exitCodeForStatus } from "../exit-codes.js";
 import { RESUME_HELP } from "../help.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { describeModels } from "../model-setup.js";
+import { resumeCommandFor } from "../resume-hint.js";
 import { runSession } from "../session-runner.js";
 import { commandTimeoutFlag, describeChanges, limitFlags, safetyFlags, SETTING_OPTIONS, storedOptionsSchema, type StoredRunOptions } from "../session-settings.js";
 import { makePrompter } from "../safety-setup.js";
@@ -83,7 +84,8 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (!session) throw missing();
     const printer = makePrinter(values.json ?? false, io, clock);
     const finished = () => {
-      printer.emit({ type: "notice", level: "info", message: `Session ${session.id} already finished (${session.status}); nothing to resume.` });
+      const followUp = `${resumeCommandFor(session.id, workspace, io.cwd)} --message "..."`;
+      printer.emit({ type: "notice", level: "info", message: `Session ${session.id} already finished (${session.status}); nothing to resume. Give it a follow-up instruction with: ${followUp}` });
       return exitCodeForStatus(session.status);
     };
     if (session.status === "done" && message === undefined) return finished();
