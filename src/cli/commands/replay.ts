@@ -102,6 +102,10 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
     throw new UsageError(`the recording of session ${source.sessionId} has no step "${until}"${steps.length ? ` (its steps: ${steps.join(", ")})` : ""}`);
   }
   if (path.relative(workspace, into) === "") throw new UsageError("--into must be another folder than the workspace");
+  // Everything that can fail on bad input is read before DIR is written.
+  const stored = storedOptionsSchema.parse(JSON.parse(source.options));
+  // The prices configured for the session's workspace (its endpoint, which makes local models free, is not known here).
+  const prices = priceTableFor(resolvePriceConfig(io.env, loadConfigFiles(io.env, workspace)));
   const created = prepareTarget(into);
   try {
     await exportBaseline(workspace, source.sessionId, into, { env: io.env });
@@ -116,13 +120,10 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (fs.existsSync(from)) fs.cpSync(from, path.join(dataDir(into), folder), { recursive: true });
   }
   const printer = makePrinter(values.json ?? false, io, clock);
-  const stored = storedOptionsSchema.parse(JSON.parse(source.options));
   const provider = new ReplayProvider(source.calls, {
     normalize: normalizer([workspace, fs.realpathSync(workspace), into, fs.realpathSync(into)]),
     ...(until !== undefined ? { until } : {}),
   });
-  // The prices configured for the session's workspace (its endpoint, which makes local models free, is not known here).
-  const prices = priceTableFor(resolvePriceConfig(io.env, loadConfigFiles(io.env, workspace)));
   const sessionId = newSessionId(clock);
   const resume = resumeCommandFor(sessionId, into, io.cwd);
   printer.emit({ type: "notice", level: "info", message: `Replaying session ${source.sessionId} (${source.calls.length} recorded model calls) in ${into}: no model endpoint is used.` });
