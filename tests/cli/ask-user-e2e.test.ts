@@ -43,6 +43,7 @@ describe("a sub-agent's clarifying question (ask_user)", () => {
     expect(run.stdout).toContain("    2. Good morning");
     const coder = cli.server.requests.filter((r) => roleOf(r) === "coder");
     expect(coder).toHaveLength(2);
+    expect(coder[0]?.toolNames).toContain("ask_user");
     expect(toolResults(coder[1]!).find((r) => r.name === "ask_user")?.content).toBe("The person answered: Hi there");
   });
 });

@@ -53,3 +53,15 @@ describe("the session's limit of questions in a sub-agent", () => {
     expect(results[3]?.status).toBe("error");
   });
 });
+
+describe("ask_user in read-only mode", () => {
+  it("is offered and asks all the same (asking changes nothing)", async () => {
+    const researcher = AGENT_SPECS.researcher;
+    const models = scriptedModels({ researcher: [calls({ name: "ask_user", args: { question: "Which module?" } }), calls({ name: "submit_findings", args: { summary: "ok", findings: [] } })] });
+    const h = agentHarness(researcher, models, { workspace: ws.root, safety: { approval: "read-only" } });
+    const paused = await h.start();
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ type: "question", agent: "researcher", question: "Which module?", choices: [] });
+    const final = await h.resume({ answer: "parser" });
+    expect(toolMessages(final.messages).map((m) => text(m))).toContain("The person answered: parser");
+  });
+});
