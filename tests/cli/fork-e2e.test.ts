@@ -132,6 +132,28 @@ describe("fork copies a session into a new id", () => {
     }
   });
 
+  it("a session waiting for an approval: the fork waits for the same approval, answered without a new model call", async () => {
+    const waiting = await cli(["run", "--approval", "ask", "Add greet with a test"]);
+    expect(waiting.code).toBe(130);
+    const [original] = await rows();
+    expect(original?.status).toBe("awaiting_approval");
+    const before = snapshotOf(session.root, original?.id ?? "");
+    const out = JSON.parse((await cli(["fork", original?.id ?? "", "--json"])).stdout) as { id: string };
+    expect((await rows()).find((r) => r.id === out.id)?.status).toBe("awaiting_approval");
+
+    const start = session.server.requests.length;
+    const answered = await session.cli(["resume", out.id, "--json"], "y\n");
+    expect(answered.code).toBe(0);
+    const events = answered.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; subject?: string });
+    // The same question (the test command the coder wanted to run) comes first, before any model call.
+    const asked = events.findIndex((e) => e.type === "approval_requested");
+    expect(events[asked]?.subject).toBe("node --test test/");
+    expect(events.slice(0, asked).some((e) => e.type === "model_call")).toBe(false);
+    expect(session.server.requests.length).toBeGreaterThan(start);
+    expect(snapshotOf(session.root, original?.id ?? "")).toEqual(before);
+    expect((await rows()).find((r) => r.id === original?.id)?.status).toBe("awaiting_approval");
+  });
+
   it("a bogus session id is one clear line, exit 2", async () => {
     expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
     const bogus = await cli(["fork", "no-such-session"]);
