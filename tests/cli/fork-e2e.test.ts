@@ -142,7 +142,8 @@ describe("fork copies a session into a new id", () => {
     expect((await rows()).find((r) => r.id === out.id)?.status).toBe("awaiting_approval");
 
     const start = session.server.requests.length;
-    const answered = await session.cli(["resume", out.id, "--json"], "y\n");
+    // Yes to the coder's test run and to the reviewer's.
+    const answered = await session.cli(["resume", out.id, "--json"], "y\ny\ny\n");
     expect(answered.code).toBe(0);
     const events = answered.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; subject?: string });
     // The same question (the test command the coder wanted to run) comes first, before any model call.
