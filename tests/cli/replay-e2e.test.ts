@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer, toolResults } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { runCli } from "./cli-process.js";
+import { runCli, startCli } from "./cli-process.js";
 import { GREET_SOURCE, GREET_TEST, greetScript, roleOf } from "./task-script.js";
 
 /** The greet task, but the coder first reads notes.local.md, a file .gitignore keeps out of the undo baseline. */
@@ -128,6 +128,34 @@ describe("mini-cursor replay (built CLI)", () => {
     expect(replay.stdout).toContain(`The replay matched the recording (${recorded} model calls)`);
     expect(replay.code).toBe(0);
     expect(server.requests.length).toBe(recorded);
+  });
+
+  it("replays a session that was killed mid-step and resumed: the replay resumes where the recording did", async () => {
+    let hold = true;
+    let reached: () => void = () => {};
+    const atThirdCoderCall = new Promise<void>((resolve) => (reached = resolve));
+    await start((req) => {
+      if (hold && roleOf(req) === "coder" && toolResults(req).length === 2) {
+        hold = false;
+        reached();
+        return { hangMs: 60_000 };
+      }
+      return greetScript(req);
+    });
+    const first = startCli(["run", "Add a greet(name) function with a unit test"], { cwd: ws.root, env });
+    await atThirdCoderCall;
+    first.child.kill("SIGKILL");
+    await first.done;
+    const resumed = await runCli(["resume"], { cwd: ws.root, env });
+    expect(resumed.code).toBe(0);
+    const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
+    const id = (JSON.parse(listed.stdout) as { id: string }[])[0]?.id ?? "";
+    const into = path.join(elsewhere.root, "replayed");
+    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    expect(replay.stderr).toBe("");
+    expect(replay.stdout).toContain("The replay matched the recording");
+    expect(replay.code).toBe(0);
+    expect(await fs.readFile(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
   });
 
   it("stops before --until STEP; the printed resume command continues with a real model", async () => {
