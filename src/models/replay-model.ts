@@ -99,6 +99,21 @@ export class ReplayProvider implements ModelProvider {
     return expected.response;
   }
 
+  /**
+   * What the recording says a tool call of the last answered reply produced: that reply's call of `tool` (the one
+   * whose arguments hold `subject`, when it made several) and its result in the recording's next request. Null when
+   * the recording does not have it. A replay answers the session's approvals from it.
+   */
+  recordedResult(tool: string, subject: string): { content: string; status?: string } | null {
+    const last = this.calls[this.next - 1];
+    const following = this.calls[this.next];
+    if (!last || !following) return null;
+    const candidates = last.response.toolCalls.filter((c) => c.name === tool);
+    const call = candidates.find((c) => Object.values(c.args).includes(subject)) ?? candidates[0];
+    const result = call ? following.request.tail.find((m) => m.role === "tool" && m.toolCallId === call.id) : undefined;
+    return result ? { content: result.content, ...(result.status ? { status: result.status } : {}) } : null;
+  }
+
   private stop(error: ReplayStop): ReplayStop {
     this.stopped ??= error;
     return error;

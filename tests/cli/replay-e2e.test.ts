@@ -158,6 +158,22 @@ describe("mini-cursor replay (built CLI)", () => {
     expect(await fs.readFile(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
   });
 
+  it("answers the session's approvals as the person did (a rejection with its reason, an approval), with stdin closed", async () => {
+    await start(greetScript);
+    const run = await runCli(["run", "Add a greet(name) function with a unit test"], { cwd: ws.root, env: { ...env, MINI_CURSOR_APPROVAL: "ask" }, input: "n not now\ny\n" });
+    expect(run.code).toBe(0);
+    const coderRun = server.requests.filter((r) => roleOf(r) === "coder").flatMap(toolResults).find((t) => t.name === "execute_command");
+    expect(coderRun?.content).toContain("the user rejected this command: not now");
+    const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
+    const id = (JSON.parse(listed.stdout) as { id: string }[])[0]?.id ?? "";
+    const into = path.join(elsewhere.root, "replayed");
+    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    expect(replay.stdout).toContain("Answered from the recording: rejected (not now).");
+    expect(replay.stdout).toContain("Answered from the recording: approved.");
+    expect(replay.stdout).toContain("The replay matched the recording");
+    expect(replay.code).toBe(0);
+  });
+
   it("stops before --until STEP; the printed resume command continues with a real model", async () => {
     await start(greetScript);
     const id = await runGreet();

@@ -22,6 +22,7 @@ import { makePrinter, type CliIo } from "../io.js";
 import { resumeCommandFor } from "../resume-hint.js";
 import { storedOptionsSchema } from "../session-settings.js";
 import { makePrompter } from "../safety-setup.js";
+import { replayPrompter } from "../replay-prompter.js";
 
 const REPLAY_OPTIONS = { ...COMMON_OPTIONS, into: { type: "string" }, until: { type: "string" } } as const;
 
@@ -167,7 +168,7 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
           clock,
           env: io.env,
           safety: stored.safety ?? safetyPolicySchema.parse({ approval: "auto" }),
-          prompter: makePrompter(io, values.json ?? false),
+          prompter: replayPrompter(provider, makePrompter(io, values.json ?? false), shown),
           prices,
           memory: { enabled: false, reason: "a replay runs without long-term memory" },
           budget: stored.budget,

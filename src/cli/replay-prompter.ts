@@ -1,0 +1,26 @@
+import type { ApprovalAnswer, ApprovalRequest, EventSink } from "../core/index.js";
+import type { ReplayProvider } from "../models/replay-model.js";
+import type { ApprovalPrompter } from "./approval-prompt.js";
+
+/** How src/agents/middleware/approval.ts tells the model a person rejected the call (and why). */
+const REJECTED = /the user rejected this [\w ]+?(?:: ([\s\S]*?))?\. Do not repeat it/;
+
+/**
+ * A replay's approvals answered as the person answered them in the recorded session: the recording's next request
+ * holds the call's result, which says whether it was rejected (and why) or ran. An approval the recording cannot
+ * answer (the replay took another path), and every clarifying question, goes to the person as usual.
+ */
+export function replayPrompter(provider: ReplayProvider, person: ApprovalPrompter, events: EventSink): ApprovalPrompter {
+  return {
+    ask(request: ApprovalRequest): Promise<ApprovalAnswer | null> {
+      const recorded = provider.recordedResult(request.tool, request.subject);
+      if (!recorded) return person.ask(request);
+      const rejected = REJECTED.exec(recorded.content);
+      const answer: ApprovalAnswer = rejected ? { decision: "reject", reason: rejected[1] ?? "" } : { decision: "approve" };
+      events.emit({ type: "notice", level: "info", message: `Answered from the recording: ${answer.decision === "reject" ? `rejected${answer.reason ? ` (${answer.reason})` : ""}` : "approved"}.` });
+      return Promise.resolve(answer);
+    },
+    askQuestion: (request) => person.askQuestion(request),
+    close: () => person.close(),
+  };
+}
