@@ -34,9 +34,11 @@ export function forkSessionRows(db: Database.Database, from: string, to: string,
   const hasTable = (name: string) => db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
   const copy = db.transaction((): ForkCopy => {
     if (db.prepare("SELECT 1 FROM mc_sessions WHERE id = ?").get(to) !== undefined) throw new Error(`session ${to} already exists`);
-    const columns = (db.prepare("PRAGMA table_info(mc_sessions)").all() as { name: string }[]).map((c) => c.name).filter((c) => c !== "id" && c !== "updated_at");
+    const columns = (db.prepare("PRAGMA table_info(mc_sessions)").all() as { name: string }[]).map((c) => c.name).filter((c) => c !== "id" && c !== "created_at" && c !== "updated_at");
     const list = columns.join(", ");
-    const copied = db.prepare(`INSERT INTO mc_sessions (id, updated_at, ${list}) SELECT ?, ?, ${list} FROM mc_sessions WHERE id = ?`).run(to, clock.now(), from);
+    // Created and updated now: the fork is the newest session (a bare `resume` continues it).
+    const now = clock.now();
+    const copied = db.prepare(`INSERT INTO mc_sessions (id, created_at, updated_at, ${list}) SELECT ?, ?, ?, ${list} FROM mc_sessions WHERE id = ?`).run(to, now, now, from);
     if (copied.changes !== 1) throw new Error(`no session ${from} to fork`);
     // Its recorded model calls too, so a replay of the fork starts as the original's does.
     recordings.copy(from, to);

@@ -52,10 +52,12 @@ describe("forkSessionRows", () => {
     const before = rowsOf("old");
     expect(before.writes.length).toBeGreaterThan(0);
 
-    const copied = forkSessionRows(database.db, "old", "new", clock);
+    const later: Clock = { now: () => clock.now() + 60_000 };
+    const copied = forkSessionRows(database.db, "old", "new", later);
     expect(copied.checkpoints).toBe(before.checkpoints.length);
     expect(rowsOf("old")).toEqual(before);
-    expect(database.sessions.get("new")).toMatchObject({ task: "the task", status: "awaiting_approval", inputTokens: 12, turns: 2, instruction: "go on" });
+    expect(database.sessions.get("new")).toMatchObject({ task: "the task", status: "awaiting_approval", inputTokens: 12, turns: 2, instruction: "go on", createdAt: later.now(), updatedAt: later.now() });
+    expect(database.sessions.latest()?.id).toBe("new");
 
     const state = await graph.getState({ configurable: { thread_id: "new" } });
     expect(state.values).toEqual({ count: 1, answer: "" });
