@@ -1,4 +1,4 @@
-import type { ApprovalAnswer, ApprovalRequest, EventSink } from "../core/index.js";
+import { answeredText, ASK_USER_TOOL_NAME, type ApprovalAnswer, type ApprovalRequest, type EventSink, type QuestionRequest } from "../core/index.js";
 import type { ReplayProvider } from "../models/replay-model.js";
 import type { ApprovalPrompter } from "./approval-prompt.js";
 
@@ -8,7 +8,8 @@ const REJECTED = /the user rejected this [\w ]+?(?:: ([\s\S]*?))?\. Do not repea
 /**
  * A replay's approvals answered as the person answered them in the recorded session: the recording's next request
  * holds the call's result, which says whether it was rejected (and why) or ran. An approval the recording cannot
- * answer (the replay took another path), and every clarifying question, goes to the person as usual.
+ * answer (the replay took another path) goes to the person as usual; so do the planner's clarifying questions, while a
+ * sub-agent's are answered from its recorded ask_user result.
  */
 export function replayPrompter(provider: ReplayProvider, person: ApprovalPrompter, events: EventSink): ApprovalPrompter {
   return {
@@ -20,7 +21,16 @@ export function replayPrompter(provider: ReplayProvider, person: ApprovalPrompte
       events.emit({ type: "notice", level: "info", message: `Answered from the recording: ${answer.decision === "reject" ? `rejected${answer.reason ? ` (${answer.reason})` : ""}` : "approved"}.` });
       return Promise.resolve(answer);
     },
-    askQuestion: (request) => person.askQuestion(request),
+    askQuestion(request: QuestionRequest): Promise<string | null> {
+      // A sub-agent's question: its ask_user result holds the answer. The planner's answers reach it in its prompt
+      // instead, so its questions are asked again.
+      const recorded = provider.recordedResult(ASK_USER_TOOL_NAME, request.question);
+      const prefix = answeredText("");
+      if (!recorded?.content.startsWith(prefix)) return person.askQuestion(request);
+      const answer = recorded.content.slice(prefix.length);
+      events.emit({ type: "notice", level: "info", message: `Answered from the recording: ${answer}` });
+      return Promise.resolve(answer);
+    },
     close: () => person.close(),
   };
 }

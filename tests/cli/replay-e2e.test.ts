@@ -8,14 +8,19 @@ import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace
 import { runCli, startCli } from "./cli-process.js";
 import { GREET_SOURCE, GREET_TEST, greetScript, roleOf } from "./task-script.js";
 
-/** The greet task, but the coder first reads notes.local.md, a file .gitignore keeps out of the undo baseline. */
-function readsIgnoredFile(req: ScriptedRequest): ScriptedReply {
-  if (roleOf(req) !== "coder") return greetScript(req);
-  const done = toolResults(req).length;
-  if (done === 0) return { toolCalls: [{ name: "read_file", args: { path: "notes.local.md" } }] };
-  // The greet coder's steps, one call later.
-  return greetScript({ ...req, messages: req.messages.filter((m) => m.toolCallId !== toolResults(req)[0]?.toolCallId) });
+/** The greet task, but the coder first makes this tool call. */
+function coderFirst(call: { name: string; args: Record<string, unknown> }) {
+  return (req: ScriptedRequest): ScriptedReply => {
+    if (roleOf(req) !== "coder") return greetScript(req);
+    const done = toolResults(req);
+    if (done.length === 0) return { toolCalls: [call] };
+    // The greet coder's steps, one call later.
+    return greetScript({ ...req, messages: req.messages.filter((m) => m.toolCallId !== done[0]?.toolCallId) });
+  };
 }
+
+/** notes.local.md is a file .gitignore keeps out of the undo baseline. */
+const readsIgnoredFile = coderFirst({ name: "read_file", args: { path: "notes.local.md" } });
 
 let server: ScriptedServer;
 let ws: TempWorkspace;
@@ -170,6 +175,19 @@ describe("mini-cursor replay (built CLI)", () => {
     const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
     expect(replay.stdout).toContain("Answered from the recording: rejected (not now).");
     expect(replay.stdout).toContain("Answered from the recording: approved.");
+    expect(replay.stdout).toContain("The replay matched the recording");
+    expect(replay.code).toBe(0);
+  });
+
+  it("answers a sub-agent's clarifying question as the person did", async () => {
+    await start(coderFirst({ name: "ask_user", args: { question: "Which greeting word?" } }));
+    const run = await runCli(["run", "Add a greet(name) function with a unit test"], { cwd: ws.root, env, input: "Hello\n" });
+    expect(run.code).toBe(0);
+    const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
+    const id = (JSON.parse(listed.stdout) as { id: string }[])[0]?.id ?? "";
+    const into = path.join(elsewhere.root, "replayed");
+    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    expect(replay.stdout).toContain("Answered from the recording: Hello");
     expect(replay.stdout).toContain("The replay matched the recording");
     expect(replay.code).toBe(0);
   });
