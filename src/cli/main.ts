@@ -20,7 +20,6 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   diff: async () => (await import("./commands/diff.js")).diffCommand,
   undo: async () => (await import("./commands/undo.js")).undoCommand,
   replay: async () => (await import("./commands/replay.js")).replayCommand,
-  replay: async () => (await import("./commands/replay.js")).replayCommand,
   doctor: async () => (await import("./commands/doctor.js")).doctorCommand,
   agents: async () => (await import("./commands/agents.js")).agentsCommand,
   mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
