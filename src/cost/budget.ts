@@ -6,9 +6,14 @@ import { summarizeUsage } from "./usage.js";
 
 /** A session's spending limits; absent fields are unlimited. Stored with the session's run options. */
 export const budgetSchema = z.object({
-  /** Input plus output tokens over the whole session. */
+  /** Input plus output tokens over the whole session (over the current turn, with `spentBefore`). */
   tokens: z.number().int().positive().optional(),
   usd: z.number().positive().optional(),
+  /**
+   * What the session had spent before its current turn (a follow-up, `resume --message`): budgets count per turn,
+   * so this is subtracted from the session's totals before they are compared.
+   */
+  spentBefore: z.object({ tokens: z.number().nonnegative(), usd: z.number().nonnegative() }).optional(),
 });
 export type Budget = z.infer<typeof budgetSchema>;
 
@@ -37,10 +42,13 @@ export function budgetExceeded(usage: UsageByKey, budget: Budget, prices: PriceT
 
 /** The same check on totals already summed: tokens of every call, and what the priced calls cost. */
 export function budgetExceededBy(spent: { tokens: number; knownCostUsd: number }, budget: Budget): StopReason | null {
-  const { tokens } = spent;
-  if (budget.tokens !== undefined && tokens >= budget.tokens) return { kind: "token_budget", detail: `${TOKEN_BUDGET} of ${budget.tokens} reached (${tokens} used)` };
-  if (budget.usd !== undefined && spent.knownCostUsd >= budget.usd) {
-    return { kind: "cost_budget", detail: `${COST_BUDGET} of ${formatUsd(budget.usd)} reached (${formatUsd(spent.knownCostUsd)} used)` };
+  const before = budget.spentBefore;
+  const tokens = spent.tokens - (before?.tokens ?? 0);
+  const usd = Math.max(0, spent.knownCostUsd - (before?.usd ?? 0));
+  const scope = before ? " this turn" : "";
+  if (budget.tokens !== undefined && tokens >= budget.tokens) return { kind: "token_budget", detail: `${TOKEN_BUDGET} of ${budget.tokens} reached (${tokens} used${scope})` };
+  if (budget.usd !== undefined && usd >= budget.usd) {
+    return { kind: "cost_budget", detail: `${COST_BUDGET} of ${formatUsd(budget.usd)} reached (${formatUsd(usd)} used${scope})` };
   }
   return null;
 }

@@ -53,15 +53,12 @@ export function planFollowUp(state: WorkspaceStateValue, instruction: string, pr
 }
 
 /**
- * Budgets count per turn: a session's budget applies to what the current turn uses, so the run's budget is the
- * usage before the turn plus the budget.
+ * Budgets count per turn: a session's budget applies to what the current turn uses, so the run's budget carries the
+ * usage before the turn, which the budget check subtracts (src/cost/budget.ts), and a stop says the turn's figures.
  */
 export function budgetForTurn(budget: Budget, turn: Pick<Turn, "usageBefore"> | null): Budget {
-  if (!turn) return budget;
-  return {
-    ...(budget.tokens !== undefined ? { tokens: budget.tokens + turn.usageBefore.tokens } : {}),
-    ...(budget.usd !== undefined ? { usd: budget.usd + turn.usageBefore.usd } : {}),
-  };
+  if (!turn || (budget.tokens === undefined && budget.usd === undefined)) return budget;
+  return { ...budget, spentBefore: turn.usageBefore };
 }
 
 /**

@@ -27,10 +27,11 @@ describe("a follow-up turn has its own budget", () => {
     expect(userText(after[0]!)).toContain("Follow-up instruction (turn 2): Add farewell(name) too");
     expect(after.some((r) => roleOf(r) === "coder")).toBe(true);
     expect(await fs.readFile(path.join(session.root, "src/farewell.js"), "utf8")).toBe(FAREWELL_SOURCE);
-    // The turn used its 5000 tokens (and stopped in the final review): the hint names the turn's usage, not the session's.
+    // The turn used its 5000 tokens (and stopped in the final review): the reason and the hint name the session's
+    // budget and the turn's usage, not sums with the turn before.
     const turnTokens = after.length * 1100;
     expect(followUp.code).toBe(1);
-    expect(followUp.stdout).toContain(`Reason: token budget of ${5500 + 5000} reached (${5500 + turnTokens} used)`);
+    expect(followUp.stdout).toContain(`Reason: token budget of 5000 reached (${turnTokens} used this turn)`);
     expect(followUp.stdout).toContain(`--budget-tokens <more than ${turnTokens}>`);
   });
 });

@@ -90,8 +90,8 @@ describe("token and cost budgets (built CLI)", () => {
 
     expect((await sessions())[0]).toMatchObject({ status: "done", inputTokens: 10000, outputTokens: 1000, costUsd: 0.028 });
     const table = await runCli(["sessions"], { cwd: ws.root, env });
-    expect(table.stdout).toMatch(/TOKENS\s+COST\s+TASK/);
-    expect(table.stdout).toMatch(/done\s+\S+ \S+\s+11000\s+\$0\.0280\s+Add greet with a test/);
+    expect(table.stdout).toMatch(/TOKENS\s+COST\s+TURNS\s+TASK/);
+    expect(table.stdout).toMatch(/done\s+\S+ \S+\s+11000\s+\$0\.0280\s+1\s+Add greet with a test/);
   });
 
   it("stops at a cost budget and continues when it is raised", async () => {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { PlanStep } from "../../src/core/index.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
+import { budgetExceededBy } from "../../src/cost/budget.js";
 import { budgetForTurn, planFollowUp } from "../../src/graph/follow-up.js";
 import { renderPlannerContext } from "../../src/graph/nodes/planner/context.js";
 import { sessionState } from "./state-fixture.js";
@@ -39,10 +40,15 @@ describe("planFollowUp", () => {
 });
 
 describe("budgetForTurn", () => {
-  it("a budget counts what the turn uses: the usage before the turn is added to it", () => {
-    expect(budgetForTurn({ tokens: 500, usd: 0.5 }, { usageBefore: { tokens: 1000, usd: 0.25 } })).toEqual({ tokens: 1500, usd: 0.75 });
+  it("a budget counts what the turn uses: the usage before the turn is carried with it and subtracted", () => {
+    const turnBudget = budgetForTurn({ tokens: 500, usd: 0.5 }, { usageBefore: { tokens: 1000, usd: 0.25 } });
+    expect(turnBudget).toEqual({ tokens: 500, usd: 0.5, spentBefore: { tokens: 1000, usd: 0.25 } });
     expect(budgetForTurn({}, { usageBefore: { tokens: 1000, usd: 0.25 } })).toEqual({});
     expect(budgetForTurn({ tokens: 500 }, null)).toEqual({ tokens: 500 });
+    expect(budgetExceededBy({ tokens: 1499, knownCostUsd: 0.5 }, turnBudget)).toBeNull();
+    // The stop names the session's budget and what this turn used, not the sums with the turns before.
+    expect(budgetExceededBy({ tokens: 1500, knownCostUsd: 0.5 }, turnBudget)?.detail).toBe("token budget of 500 reached (500 used this turn)");
+    expect(budgetExceededBy({ tokens: 1200, knownCostUsd: 0.8 }, turnBudget)?.detail).toBe("cost budget of $0.5000 reached ($0.5500 used this turn)");
   });
 });
 
