@@ -81,7 +81,8 @@ describe("custom agents from .mini-cursor/agents (built CLI)", () => {
     const writer = requests.filter((r) => r.toolNames.includes("submit_result"));
     expect(writer).toHaveLength(2);
     for (const r of writer) {
-      expect([...r.toolNames].sort()).toEqual(["read_file", "submit_result", "write_file"]);
+      // Exactly its listed tools, its finish tool, and ask_user, which every agent has (a question changes nothing).
+      expect([...r.toolNames].sort()).toEqual(["ask_user", "read_file", "submit_result", "write_file"]);
       expect(r.model).toBe("docs-model");
     }
     expect(writer[0]?.messages[0]?.content).toContain("You write short, plain documentation.");

@@ -48,7 +48,7 @@ describe("the live view in a real terminal (tmux)", () => {
     const rows = running.split("\n");
     expect(rows).toContain("    ┆ … 22 earlier lines");
     expect(rows.filter((r) => r.startsWith("    │ "))).toEqual(["23", "24", "25", "26", "27", "28", "29", "30"].map((n) => `    │ ${n}`));
-    expect(running).toMatch(/^\S \d+:\d\d · s1 coder · tokens \d+ in \/ \d+ out · .* · \$ seq 1 30/m);
+    expect(running).toMatch(/^\S \d+:\d\d · s1 coder · tokens [\d.]+k? in \/ [\d.]+k? out · .* · \$ seq 1 30/m);
     expect(running).toMatch(/^ {2}plan {2}▶ s1/m);
 
     await fs.writeFile(path.join(root, "go"), "");
