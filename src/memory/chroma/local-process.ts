@@ -6,7 +6,6 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { probeHeartbeat } from "./heartbeat.js";
@@ -19,7 +18,6 @@ const PROBE_TIMEOUT_MS = 500;
 /** Another process can grab the port between our probe and Chroma's bind; try a few fresh ports. */
 const PORT_ATTEMPTS = 3;
 const STOP_GRACE_MS = 5_000;
-const CHROMA_NICENESS = 10;
 
 export interface LocalServer {
   child: ChildProcess;
@@ -122,7 +120,6 @@ function spawnServer(cli: string, port: number, options: StartOptions): LocalSer
     });
   });
   child.unref();
-  lowerPriority(child.pid);
   return { child, pid: child.pid ?? -1, port, exited };
 }
 
@@ -139,19 +136,6 @@ async function waitUntilUp(server: LocalServer, deadline: number): Promise<"up" 
     await sleep(POLL_MS);
   }
   return "timeout";
-}
-
-/**
- * Chroma starts and loads its collection (about a second of CPU with 2048-dimension vectors) while the session's
- * first turns run; at a lower priority it takes what CPU the session leaves instead of competing with it.
- */
-function lowerPriority(pid: number | undefined): void {
-  if (pid === undefined) return;
-  try {
-    os.setPriority(pid, Math.min(19, os.getPriority() + CHROMA_NICENESS));
-  } catch {
-    // Not allowed or already gone: it then runs at normal priority, which only costs speed.
-  }
 }
 
 function hasExited(child: ChildProcess): boolean {

@@ -61,8 +61,6 @@ describe("ensureChromaServer: local server", () => {
     const state = readServerState(dataDir);
     expect(state).toMatchObject({ port: endpoint.port });
     expect(serverPids(dataDir)).toEqual([state?.pid]);
-    // Background work: it runs below the session's priority, so its start and loading do not compete with it.
-    expect(os.getPriority(state?.pid ?? 0) - os.getPriority()).toBe(10);
     expect(fs.existsSync(path.join(dataDir, "chroma", "chroma.sqlite3"))).toBe(true);
     // The banner goes to the log, not to our output.
     expect(fs.readFileSync(serverPaths(dataDir).logFile, "utf8")).toContain("Saving data to");
