@@ -27,7 +27,7 @@ export function createSkillLibrary(env: NodeJS.ProcessEnv, onNotice: (message: s
   };
 }
 
-/** Whether `workspace` has any skill (load_skill is offered only then). */
+/** Whether `workspace` has at least one skill (load_skill is offered only then). */
 export function hasSkills(library: SkillLibrary | undefined, workspace: string): boolean {
   return library !== undefined && library.catalogue(workspace).skills.length > 0;
 }
