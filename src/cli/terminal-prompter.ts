@@ -126,42 +126,31 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Appro
     });
   }
 
+  /**
+   * Shows a prompt and reads lines until one parses; null when stdin ends or the prompter is closed. Keys typed
+   * before the prompt was shown never answer it (neither an approval nor a question).
+   */
+  async function promptUntil<T>(prompt: string, parse: (line: string) => T | undefined, retry: string): Promise<T | null> {
+    if (closed) return null;
+    try {
+      if ((await discardTypeAhead()) && !closed) out.write("(ignored keys typed before this question)\n");
+      while (!closed) {
+        out.write(prompt);
+        const line = await readLine();
+        if (line === null) return null;
+        const answer = parse(line);
+        if (answer !== undefined) return answer;
+        out.write(retry);
+      }
+      return null;
+    } finally {
+      release();
+    }
+  }
+
   return {
-    async ask(request) {
-      if (closed) return null;
-      try {
-        if ((await discardTypeAhead()) && !closed) out.write("(ignored keys typed before this question)\n");
-        while (!closed) {
-          out.write(APPROVAL_PROMPT(request));
-          const line = await readLine();
-          if (line === null) return null;
-          const answer = parseAnswer(line, request);
-          if (answer) return answer;
-          out.write(RETRY_LINE);
-        }
-        return null;
-      } finally {
-        release();
-      }
-    },
-    async askQuestion(request) {
-      if (closed) return null;
-      try {
-        // Type-ahead never answers a question either: only keys pressed after it is shown.
-        if ((await discardTypeAhead()) && !closed) out.write("(ignored keys typed before this question)\n");
-        while (!closed) {
-          out.write(QUESTION_PROMPT(request));
-          const line = await readLine();
-          if (line === null) return null;
-          const answer = parseQuestionAnswer(line, request);
-          if (answer !== undefined) return answer;
-          out.write(QUESTION_RETRY_LINE);
-        }
-        return null;
-      } finally {
-        release();
-      }
-    },
+    ask: (request) => promptUntil(APPROVAL_PROMPT(request), (line) => parseAnswer(line, request), RETRY_LINE),
+    askQuestion: (request) => promptUntil(QUESTION_PROMPT(request), (line) => parseQuestionAnswer(line, request), QUESTION_RETRY_LINE),
     close() {
       if (closed) return;
       closed = true;
