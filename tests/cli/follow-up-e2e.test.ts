@@ -1,10 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ScriptedReply, ScriptedRequest } from "../helpers/scripted-openai-server.js";
 import { startCli } from "./cli-process.js";
 import { useCliSession } from "./cli-session.js";
-import { FAREWELL_SOURCE, followUpScript, userText } from "./follow-up-script.js";
+import { FAREWELL_SOURCE, hangingCoderScript, sessionRows, userText } from "./follow-up-script.js";
 import { GREET_SOURCE, roleOf } from "./task-script.js";
 
 /**
@@ -14,27 +13,10 @@ import { GREET_SOURCE, roleOf } from "./task-script.js";
 /** Settled when a coder's first call arrives from a model named "hang-coder" (that call then never gets an answer). */
 let coderWaiting: () => void = () => {};
 
-function script(req: ScriptedRequest): ScriptedReply {
-  if (req.model === "hang-coder" && roleOf(req) === "coder") {
-    coderWaiting();
-    return { hangMs: 120_000 };
-  }
-  return followUpScript(req);
-}
-
-const session = useCliSession(script);
+const session = useCliSession(hangingCoderScript(() => coderWaiting()));
 const cli = (args: string[]) => session.cli(args);
 
-interface Row {
-  id: string;
-  status: string;
-  turns: number;
-  latestInstruction: string | null;
-}
-
-async function rows(): Promise<Row[]> {
-  return JSON.parse((await cli(["sessions", "--json"])).stdout) as Row[];
-}
+const rows = () => sessionRows(cli);
 
 describe("resume --message continues a session with a follow-up instruction", () => {
   it("a finished session: the planner sees the new instruction and the earlier work; same id, two turns", async () => {

@@ -44,3 +44,30 @@ export function followUpScript(req: ScriptedRequest): ScriptedReply {
   }
   return greetScript(req);
 }
+
+/**
+ * followUpScript, except that a coder called with model "hang-coder" never answers: `onCoderWaiting` runs when its
+ * request arrives, so a test can stop the session mid-step.
+ */
+export function hangingCoderScript(onCoderWaiting: () => void): (req: ScriptedRequest) => ScriptedReply {
+  return (req) => {
+    if (req.model === "hang-coder" && roleOf(req) === "coder") {
+      onCoderWaiting();
+      return { hangMs: 120_000 };
+    }
+    return followUpScript(req);
+  };
+}
+
+/** One row of `mini-cursor sessions --json`, as the follow-up and fork tests read it. */
+export interface SessionRow {
+  id: string;
+  status: string;
+  task: string;
+  turns: number;
+  latestInstruction: string | null;
+}
+
+export async function sessionRows(cli: (args: string[]) => Promise<{ stdout: string }>): Promise<SessionRow[]> {
+  return JSON.parse((await cli(["sessions", "--json"])).stdout) as SessionRow[];
+}

@@ -3,11 +3,9 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import type { ScriptedReply, ScriptedRequest } from "../helpers/scripted-openai-server.js";
 import { startCli } from "./cli-process.js";
 import { useCliSession } from "./cli-session.js";
-import { followUpScript, SHOUT_SOURCE, userText } from "./follow-up-script.js";
-import { roleOf } from "./task-script.js";
+import { hangingCoderScript, sessionRows, SHOUT_SOURCE, userText } from "./follow-up-script.js";
 
 /**
  * `fork SESSION` copies a session (index row, checkpoint history, undo records) into a new id; a follow-up on the
@@ -16,28 +14,10 @@ import { roleOf } from "./task-script.js";
 /** Settled when a coder's first call arrives from a model named "hang-coder" (that call then never gets an answer). */
 let coderWaiting: () => void = () => {};
 
-function script(req: ScriptedRequest): ScriptedReply {
-  if (req.model === "hang-coder" && roleOf(req) === "coder") {
-    coderWaiting();
-    return { hangMs: 120_000 };
-  }
-  return followUpScript(req);
-}
-
-const session = useCliSession(script);
+const session = useCliSession(hangingCoderScript(() => coderWaiting()));
 const cli = (args: string[]) => session.cli(args);
 
-interface Row {
-  id: string;
-  status: string;
-  task: string;
-  turns: number;
-  latestInstruction: string | null;
-}
-
-async function rows(): Promise<Row[]> {
-  return JSON.parse((await cli(["sessions", "--json"])).stdout) as Row[];
-}
+const rows = () => sessionRows(cli);
 
 /** Everything stored about one session, as bytes: its index row, checkpoint and write rows, and undo refs. */
 function snapshotOf(root: string, id: string): { row: unknown; checkpoints: unknown; writes: unknown; calls: unknown; refs: string } {
