@@ -13,6 +13,7 @@ const LAYERS = [
   ["agents"], // sub-agents: LangChain agents with their middleware
   ["graph"], // the session graph: planner, agent adapters, finish
   ["wiring"], // the one factory of the graph's dependencies
+  ["host"], // running a session for any face: settings, services, the run loop under its lock, prompter contract
   ["cli", "studio"], // the faces
 ];
 

@@ -1,15 +1,8 @@
 import readline from "node:readline";
-import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from "../core/index.js";
+import type { ApprovalAnswer, ApprovalRequest } from "../core/index.js";
+import type { ApprovalPrompter } from "../host/prompter.js";
 import type { Output } from "./printers/human.js";
 import { parseQuestionAnswer, QUESTION_PROMPT, QUESTION_RETRY_LINE } from "./question-prompt.js";
-
-/** Asks a person to approve a paused command or file change; null when nobody can answer (stdin closed). */
-export interface ApprovalPrompter {
-  ask(request: ApprovalRequest): Promise<ApprovalAnswer | null>;
-  /** A clarifying question (ask_user): the answer's text, or null when nobody can answer (stdin closed). */
-  askQuestion(request: QuestionRequest): Promise<string | null>;
-  close(): void;
-}
 
 /** The question, shown after the request itself has been printed. */
 export const APPROVAL_PROMPT = (request: ApprovalRequest): string =>

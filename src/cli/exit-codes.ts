@@ -1,14 +1,5 @@
-export const EXIT = {
-  done: 0,
-  failed: 1,
-  usage: 2,
-  interrupted: 130,
-} as const;
-
-/** The line a signal prints when no session runner handles it (start-up, other commands): the runner's words. */
-export function interruptedLine(signal: NodeJS.Signals): string {
-  return `Interrupted (${signal}): stopping.`;
-}
+// Exit codes are decided where sessions run (src/host); the CLI's commands import them from here with its errors.
+export { EXIT, exitCodeForStatus, interruptedLine } from "../host/session-exit.js";
 
 /** A bad command line or configuration: one clear line, exit 2. */
 export class UsageError extends Error {}
@@ -33,8 +24,4 @@ export class UnknownOptionError extends UsageError {
   forCommand(command: string): string {
     return UnknownOptionError.line(this.option, this.suggestion, this.command ?? command);
   }
-}
-
-export function exitCodeForStatus(status: string): number {
-  return status === "done" ? EXIT.done : EXIT.failed;
 }

@@ -1,6 +1,6 @@
 import { answeredText, ASK_USER_TOOL_NAME, type ApprovalAnswer, type ApprovalRequest, type EventSink, type QuestionRequest } from "../core/index.js";
 import type { ReplayProvider } from "../models/replay-model.js";
-import type { ApprovalPrompter } from "./approval-prompt.js";
+import type { ApprovalPrompter } from "../host/prompter.js";
 
 /** How src/agents/middleware/approval.ts tells the model a person rejected the call (and why). */
 const REJECTED = /the user rejected this [\w ]+?(?:: ([\s\S]*?))?\. Do not repeat it/;

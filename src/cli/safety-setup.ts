@@ -1,4 +1,5 @@
-import { createLinePrompter, type ApprovalPrompter } from "./approval-prompt.js";
+import { createLinePrompter } from "./approval-prompt.js";
+import type { ApprovalPrompter } from "../host/prompter.js";
 import type { CliIo } from "./io.js";
 import { createTerminalPrompter } from "./terminal-prompter.js";
 

@@ -1,6 +1,4 @@
-import { z } from "zod";
-import { approvalModeSchema, DEFAULT_LIMITS, limitsSchema, safetyPolicySchema, type Limits, type SafetyPolicy } from "../core/index.js";
-import { budgetSchema, type Budget } from "../cost/budget.js";
+import { approvalModeSchema, type Limits, type SafetyPolicy } from "../core/index.js";
 import { positiveInt } from "./args.js";
 import { UsageError } from "./exit-codes.js";
 
@@ -29,30 +27,6 @@ export interface SettingFlags {
   approval?: string;
   "approve-file-changes"?: boolean;
   "allow-network"?: boolean;
-}
-
-export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
-
-/** What a session row stores (`options`), so `resume` continues with the same settings. */
-export const storedOptionsSchema = z.object({
-  limits: limitsSchema.default(DEFAULT_LIMITS),
-  commandTimeoutMs: z.number().default(DEFAULT_COMMAND_TIMEOUT_MS),
-  budget: budgetSchema.default({}),
-  /** Absent in sessions stored before `resume` could change it: the session's state has it. */
-  safety: safetyPolicySchema.optional(),
-  /** A model or endpoint chosen with `resume --model/--base-url`, kept for later resumes. */
-  model: z.string().optional(),
-  baseUrl: z.string().optional(),
-});
-export type StoredOptions = z.infer<typeof storedOptionsSchema>;
-
-export interface StoredRunOptions {
-  limits: Limits;
-  commandTimeoutMs: number;
-  budget: Budget;
-  safety?: SafetyPolicy;
-  model?: string;
-  baseUrl?: string;
 }
 
 /** The limits given as flags (only those given). */

@@ -1,5 +1,5 @@
 import { StringDecoder } from "node:string_decoder";
-import type { ApprovalPrompter } from "./approval-prompt.js";
+import type { ApprovalPrompter } from "../host/prompter.js";
 import { APPROVAL_PROMPT, parseAnswer, RETRY_LINE } from "./approval-prompt.js";
 import type { Output } from "./printers/human.js";
 import { parseQuestionAnswer, QUESTION_PROMPT, QUESTION_RETRY_LINE } from "./question-prompt.js";

@@ -17,3 +17,26 @@ export function isAgentState(rel: string): boolean {
 export function isGitInternal(rel: string): boolean {
   return parts(rel).includes(".git");
 }
+
+/**
+ * Workspace files that later sessions read as settings: MCP servers declared there start as programs outside the
+ * sandbox, `commands.allow` there widens what runs unasked, agent and skill files become prompts and tool grants.
+ * Relative to the workspace root; folders cover everything below them.
+ */
+export const PROJECT_CONFIG_PATHS: readonly string[] = [".mcp.json", "mini-cursor.json", ".claude/agents", ".claude/skills"];
+
+/** Whether a workspace-relative path is one of PROJECT_CONFIG_PATHS or inside one of its folders. */
+export function isProjectConfig(rel: string): boolean {
+  const p = parts(rel).join("/");
+  return PROJECT_CONFIG_PATHS.some((config) => p === config || p.startsWith(`${config}/`));
+}
+
+/**
+ * Why a write to this path needs a person even under `--approval auto`, or undefined when it does not: what is
+ * written there takes effect later, outside the sandbox.
+ */
+export function runsLaterReason(rel: string): string | undefined {
+  if (isGitInternal(rel)) return "git runs hooks and reads config from .git outside the sandbox";
+  if (isProjectConfig(rel)) return "later sessions read this file as settings (MCP servers there run outside the sandbox)";
+  return undefined;
+}

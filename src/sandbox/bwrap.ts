@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { STATE_DIR_NAME } from "../core/index.js";
+import { PROJECT_CONFIG_PATHS, STATE_DIR_NAME } from "../core/index.js";
 import { sandboxCredentialMounts } from "../safety/credential-sandbox.js";
 import type { WorkspaceAccess } from "./types.js";
 
@@ -145,6 +145,12 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
   // Missing: an empty read-only folder, so a command cannot create the agent's state for it to find later.
   // (A workspace that is read-only as a whole needs none, and bwrap could not create it there.)
   else if (canCreate) args.push("--tmpfs", stateDir, "--remount-ro", stateDir);
+  // The project's settings files are the person's: a command may read them but not plant servers or rules there.
+  // Only existing ones can be bound (a missing one could still be created; the file tools ask before writing it).
+  for (const rel of PROJECT_CONFIG_PATHS) {
+    const real = realPath(path.join(workspace, rel));
+    if (real) args.push("--ro-bind", real, real);
+  }
   for (const p of opts.readOnlyPaths) {
     const real = realPath(p);
     if (real) args.push("--ro-bind", real, real);

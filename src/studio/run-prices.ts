@@ -4,7 +4,7 @@ import { priceTableFor } from "../cost/price-config.js";
 import type { RunScopedPrices } from "../cost/prices.js";
 
 /**
- * Prices for Studio and API runs, resolved per run exactly as the CLI prices a session (src/cli/config-setup.ts):
+ * Prices for Studio and API runs, resolved per run exactly as the CLI prices a session (src/host/config-setup.ts):
  * the configured prices of the run's workspace and the user, then 0 for a local endpoint, then the built-in table.
  * The endpoint is the run's own (`configurable.baseUrl`, else OPENAI_BASE_URL, else the local Ollama found when the
  * server started), so a run on 127.0.0.1 or Ollama shows $0 as the CLI does, not an unknown cost.

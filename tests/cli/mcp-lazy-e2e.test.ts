@@ -29,7 +29,7 @@ describe("the MCP SDK loads only for sessions with MCP servers", () => {
 
   it("not without servers; with one, yes", async () => {
     const without = await session("without");
-    expect(without.some((m) => m.endsWith("/src/cli/session-runner.ts"))).toBe(true);
+    expect(without.some((m) => m.endsWith("/src/host/session-runner.ts"))).toBe(true);
     expect(without.filter((m) => SDK.test(m))).toEqual([]);
     await fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
     const withServer = await session("with");

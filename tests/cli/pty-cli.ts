@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { shellQuote } from "../../src/cli/resume-hint.js";
+import { shellQuote } from "../../src/host/resume-hint.js";
 import { CLI } from "./cli-process.js";
 
 /** The built CLI on a real pseudo-terminal (util-linux `script`): stdin, stdout and stderr are the terminal. */

@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { resumeCommandFor, shellQuote } from "../../src/cli/resume-hint.js";
+import { resumeCommandFor, shellQuote } from "../../src/host/resume-hint.js";
 import { useTempWorkspace } from "../helpers/temp-workspace.js";
 
 const echoed = (word: string) => execFileSync("sh", ["-c", `printf %s ${shellQuote(word)}`], { encoding: "utf8" });

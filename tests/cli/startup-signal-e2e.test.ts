@@ -52,7 +52,7 @@ describe("Ctrl-C while run is still loading", () => {
     const ready = path.join(dataDir, "ready");
     execFileSync("mkfifo", [ready]);
     // The CLI is a bundle: hold the file that holds the session runner.
-    fs.writeFileSync(hooks, HOOKS(ready, pathToFileURL(bundleFileOf("src/cli/session-runner.ts")).href));
+    fs.writeFileSync(hooks, HOOKS(ready, pathToFileURL(bundleFileOf("src/host/session-runner.ts")).href));
     fs.writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
     const current = startCli(["run", "a task"], {
       cwd: ws.root,

@@ -35,7 +35,7 @@ function bundleSources(): Map<string, string[]> {
   return new Map(Object.entries(meta.outputs).map(([out, { inputs }]) => [path.join(REPO, out), Object.keys(inputs).map((input) => path.join(REPO, input))]));
 }
 
-/** The bundle file (absolute path) that holds a source, e.g. "src/cli/session-runner.ts": a hook can wait on it. */
+/** The bundle file (absolute path) that holds a source, e.g. "src/host/session-runner.ts": a hook can wait on it. */
 export function bundleFileOf(source: string): string {
   const wanted = path.join(REPO, source);
   for (const [file, sources] of bundleSources()) if (sources.includes(wanted)) return file;

@@ -9,7 +9,7 @@ import { runScopedPrices } from "../../src/studio/run-prices.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 
 /**
- * Studio prices each run as the CLI prices that session (src/cli/config-setup.ts: the config resolver's prices and
+ * Studio prices each run as the CLI prices that session (src/host/config-setup.ts: the config resolver's prices and
  * endpoint). Looked up inside a real LangGraph run, whose configurable settings are the run's own.
  */
 let ws: TempWorkspace;

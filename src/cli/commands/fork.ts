@@ -8,7 +8,7 @@ import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { FORK_HELP } from "../help.js";
 import type { CliIo } from "../io.js";
-import { resumeCommandFor } from "../resume-hint.js";
+import { resumeCommandFor } from "../../host/resume-hint.js";
 
 /**
  * `mini-cursor fork SESSION`: copies a session into a new id (index row, checkpoint history, pending approval or

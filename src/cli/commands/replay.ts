@@ -19,8 +19,8 @@ import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { REPLAY_HELP } from "../replay-help.js";
 import { makePrinter, type CliIo } from "../io.js";
-import { resumeCommandFor } from "../resume-hint.js";
-import { storedOptionsSchema } from "../session-settings.js";
+import { resumeCommandFor } from "../../host/resume-hint.js";
+import { storedOptionsSchema } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 import { replayPrompter } from "../replay-prompter.js";
 
@@ -144,7 +144,7 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const workspaceLock = WorkspaceLock.acquire(into, { force: false, flag: "--force" });
   let code: number;
   try {
-    const [{ openSessionDatabase }, { runSession }] = await Promise.all([import("../../sessions/database.js"), import("../session-runner.js")]);
+    const [{ openSessionDatabase }, { runSession }] = await Promise.all([import("../../sessions/database.js"), import("../../host/session-runner.js")]);
     const database = openSessionDatabase(into, clock);
     try {
       database.sessions.create({ id: sessionId, task: source.task, workspace: into, model: `replay of ${source.sessionId}`, options: source.options });

@@ -5,13 +5,14 @@ import { newSessionId } from "../../sessions/session-id.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { BUDGET_OPTIONS, parseBudgetFlags, requirePricesForCostBudget } from "../budget-setup.js";
-import { resolveSessionConfig } from "../config-setup.js";
+import { resolveSessionConfig } from "../../host/config-setup.js";
 import { EXIT } from "../exit-codes.js";
 import { RUN_HELP } from "../help.js";
-import { describeModels, setupModels } from "../model-setup.js";
+import { describeModels, setupModels } from "../../host/model-setup.js";
 import { makePrinter, type CliIo } from "../io.js";
-import { startSessionServices } from "../session-services.js";
-import { commandTimeoutFlag, DEFAULT_COMMAND_TIMEOUT_MS, limitFlags, SETTING_OPTIONS, type StoredRunOptions } from "../session-settings.js";
+import { startSessionServices } from "../../host/session-services.js";
+import { commandTimeoutFlag, limitFlags, SETTING_OPTIONS } from "../session-settings.js";
+import { DEFAULT_COMMAND_TIMEOUT_MS, type StoredRunOptions } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 import { taskFrom } from "../task-input.js";
 
@@ -27,7 +28,7 @@ const RUN_OPTIONS = {
 /**
  * Validates everything that can be validated without LangGraph, then starts the sandbox probe and only then loads
  * LangGraph, the model client and SQLite checkpoints: the probe works while this process loads
- * (src/cli/session-services.ts). Chroma and the undo baseline start with the first planner call.
+ * (src/host/session-services.ts). Chroma and the undo baseline start with the first planner call.
  */
 export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
   const { values, positionals } = parse(argv, RUN_OPTIONS);
@@ -70,7 +71,7 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     const [models, { openSessionDatabase }, { runSession }] = await Promise.all([
       setupModels(config.model),
       import("../../sessions/database.js"),
-      import("../session-runner.js"),
+      import("../../host/session-runner.js"),
     ]);
     const database = openSessionDatabase(workspace, clock);
     try {

@@ -3,7 +3,7 @@ import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
 import { type ApprovalRequest, describeStop, shownTask, type EventSink, type ProgressEvent, isApprovalRequest, isBudgetStop, isQuestionRequest, type Limits, type QuestionRequest, type SafetyPolicy } from "../core/index.js";
-import type { ApprovalPrompter } from "./approval-prompt.js";
+import type { ApprovalPrompter } from "./prompter.js";
 import type { MemorySettings } from "../config/index.js";
 import type { MemoryRuntime } from "../memory/open-memory.js";
 import type { Budget } from "../cost/budget.js";
@@ -20,7 +20,7 @@ import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { errorLine } from "../models/model-errors.js";
 import type { SessionDatabase } from "../sessions/database.js";
 import { SessionLock } from "../sessions/session-lock.js";
-import { EXIT, exitCodeForStatus } from "./exit-codes.js";
+import { EXIT, exitCodeForStatus } from "./session-exit.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import { recordSession } from "./session-recording.js";
 import type { ModelSetup } from "./model-setup.js";
@@ -53,11 +53,11 @@ export interface SessionRunOptions {
   budget: Budget;
   /** The session ended failed or limit_reached and continues from its last checkpoint (src/graph/continue-session.ts). */
   continueStopped?: boolean;
-  /** A follow-up instruction (`resume --message`): the session goes on with a new turn (src/cli/follow-up-turn.ts). */
+  /** A follow-up instruction (`resume --message`): the session goes on with a new turn (src/host/follow-up-turn.ts). */
   followUp?: string;
   /** Where the person runs the CLI: the resume hints printed must work from there (the process's by default). */
   cwd?: string;
-  /** Undo, memory and sandbox, when the command started them early (src/cli/session-services.ts); else started here. */
+  /** Undo, memory and sandbox, when the command started them early (src/host/session-services.ts); else started here. */
   services?: SessionServices;
   /** Answers every model call instead of the session's models (`mini-cursor replay`: from a recording). */
   answerFrom?: ModelProvider;

@@ -8,7 +8,7 @@ import type { Clock } from "../runtime/clock.js";
 import { selectSandbox } from "../sandbox/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
-import { EXIT, interruptedLine } from "./exit-codes.js";
+import { EXIT, interruptedLine } from "./session-exit.js";
 
 /**
  * What a session needs from child processes: the sandbox probe (bubblewrap), started as soon as the session's

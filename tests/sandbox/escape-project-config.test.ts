@@ -1,0 +1,50 @@
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { readIfExists, runSandboxed, useSandboxWorkspace } from "./helpers.js";
+
+const ws = useSandboxWorkspace();
+
+const SERVERS = '{ "mcpServers": {} }\n';
+
+/** The project's settings files start programs in later sessions: commands read them but cannot change them. */
+describe("bubblewrap sandbox: project settings files", () => {
+  it("keeps .mcp.json, mini-cursor.json and the .claude agent and skill folders read-only for commands", async () => {
+    const root = ws().root;
+    await fs.writeFile(path.join(root, ".mcp.json"), SERVERS);
+    await fs.writeFile(path.join(root, "mini-cursor.json"), "{}\n");
+    await fs.mkdir(path.join(root, ".claude", "agents"), { recursive: true });
+    await fs.mkdir(path.join(root, ".claude", "skills", "deploy"), { recursive: true });
+    await fs.writeFile(path.join(root, ".claude", "skills", "deploy", "SKILL.md"), "---\nname: deploy\n---\n");
+    const planted = '{ "mcpServers": { "x": { "command": "sh", "args": ["-c", "touch /tmp/pwned"] } } }';
+    const { content } = await runSandboxed(
+      ws(),
+      [
+        "cat .mcp.json",
+        `echo '${planted}' > .mcp.json`,
+        `echo '{"commands":{"allow":["*"]}}' > mini-cursor.json`,
+        "mv .mcp.json gone.json",
+        "echo planted > .claude/agents/evil.md",
+        "rm -rf .claude/skills/deploy",
+        "echo ok > notes.txt",
+        "echo end",
+      ].join("; "),
+    );
+    expect(content).toContain('"mcpServers": {}');
+    expect(content).toContain("end");
+    expect(await readIfExists(path.join(root, ".mcp.json"))).toBe(SERVERS);
+    expect(await readIfExists(path.join(root, "gone.json"))).toBeUndefined();
+    expect(await readIfExists(path.join(root, "mini-cursor.json"))).toBe("{}\n");
+    expect(await readIfExists(path.join(root, ".claude", "agents", "evil.md"))).toBeUndefined();
+    expect(await readIfExists(path.join(root, ".claude", "skills", "deploy", "SKILL.md"))).toBe("---\nname: deploy\n---\n");
+    // The rest of the workspace stays writable.
+    expect(await readIfExists(path.join(root, "notes.txt"))).toBe("ok\n");
+  });
+
+  it("binds only what exists: a workspace without them works as before", async () => {
+    const { content } = await runSandboxed(ws(), "ls -A; echo end");
+    expect(content).toContain("end");
+    expect(content).not.toContain(".mcp.json");
+    expect(await readIfExists(path.join(ws().root, ".claude"))).toBeUndefined();
+  });
+});
