@@ -5,7 +5,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { isExtensionToolName } from "../../mcp/types.js";
 import { allowingPatterns, commandPatternFor, evaluateCommand, matchesText } from "../../safety/command-rules.js";
-import { approvalAnswerSchema, isGitInternal, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
+import { approvalAnswerSchema, runsLaterReason, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
 import { withRunSettings, type AgentRunUpdate, type AgentRunValue, type Decision } from "../run-state.js";
 import type { ToolArtifact } from "../../tools/types.js";
 import type { AgentDeps } from "./deps.js";
@@ -120,13 +120,15 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRunValue
     if (safety.approval !== "ask" || rules.decision === "allow" || allowingPatterns(command, [...allowPatterns]).length > 0) return "approve";
     return { ask: { kind: "command", tool: name, subject: command, cwd, preview: command, suggestedPattern: commandPatternFor(command) } };
   }
-  // Hooks and config in .git run later outside the sandbox: a person decides, in ask and auto mode alike (read-only
-  // mode offers no write tools at all).
-  const gitInternal = FILE_TOOLS.has(name) && safety.approval !== "read-only" && isGitInternal(realRelative(state.workspace, str(args.path)));
-  if (FILE_TOOLS.has(name) && (gitInternal || (safety.approval === "ask" && safety.approveFileChanges))) {
+  // Hooks and config in .git, and the project's settings files (.mcp.json, mini-cursor.json, agent and skill files),
+  // take effect later outside the sandbox: a person decides, in ask and auto mode alike (read-only mode offers no
+  // write tools at all).
+  const runsLater = FILE_TOOLS.has(name) && safety.approval !== "read-only" ? runsLaterReason(realRelative(state.workspace, str(args.path))) : undefined;
+  if (FILE_TOOLS.has(name) && (runsLater !== undefined || (safety.approval === "ask" && safety.approveFileChanges))) {
     const pattern = filePattern(str(args.path), state.workspace);
     if (allowPatterns.includes(pattern)) return "approve";
-    return { ask: { kind: "file_change", tool: name, subject: str(args.path), cwd: ".", preview: filePreview(name, args), suggestedPattern: pattern } };
+    const preview = runsLater === undefined ? filePreview(name, args) : `asked even in auto mode: ${runsLater}\n${filePreview(name, args)}`;
+    return { ask: { kind: "file_change", tool: name, subject: str(args.path), cwd: ".", preview, suggestedPattern: pattern } };
   }
   return "approve";
 }
