@@ -85,7 +85,11 @@ export function meterUsage(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeo
  * Why the run must not call its model again, if it must not: the loop guard stopped it, a finish call ended it, the
  * model-call limit or the session budget is reached. (LangChain's modelCallLimitMiddleware is not used: its
  * before-model hook returns the whole state when under the limit, which writes every channel, the transcript
- * included, at every model call: 334 MiB instead of 11 MiB for a 100-run session in `npm run bench`.)
+ * included, at every model call: 334 MiB instead of 11 MiB for a 100-run session in `npm run bench`. Nor is its
+ * toolCallLimitMiddleware, so there is no tool-call limit: its limits are fixed when the agent is built (ours are per
+ * run), it adds an after-model graph step per call, and its "end" exit throws on a reply that calls two different
+ * tools while "continue" leaves stopping to the model. Tool calls are bounded by this model-call limit, the budget and
+ * the loop guard.)
  */
 function stopBeforeCall(deps: UsageDeps, state: AgentRunValue, budget: Budget, run: RunUsage): RunStop | { kind: "finished"; detail: string } | null {
   if (state.stop) return state.stop;
