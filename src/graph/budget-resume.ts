@@ -38,9 +38,10 @@ export function planBudgetResume(state: WorkspaceStateValue, budget: Budget, pri
 
 /**
  * The command that continues a session the budget stopped, naming the budget that ran out. `command` is the
- * resume command as the caller prints it (with `--workspace` when run from elsewhere).
+ * resume command as the caller prints it (with `--workspace` when run from elsewhere); required, so no hint can
+ * fall back to one without it.
  */
-export function budgetHint(sessionId: string, stop: StopReason | null, usage: UsageSummary, command = `mini-cursor resume ${sessionId}`): string {
+export function budgetHint(stop: StopReason | null, usage: UsageSummary, command: string): string {
   const flag = stop?.kind === "cost_budget"
     ? `--budget-usd <more than ${usage.knownCostUsd.toFixed(4)}>`
     : `--budget-tokens <more than ${usage.inputTokens + usage.outputTokens}>`;

@@ -235,7 +235,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     const status = state.status === "running" ? "failed" : state.status;
     sessions.update(o.sessionId, { status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
     let report = state.finalReport || renderFinalReport(state, o.prices);
-    if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(o.sessionId, state.stop, turnUsage(usage, state.turn), resumeCommand)}`;
+    if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(state.stop, turnUsage(usage, state.turn), resumeCommand)}`;
     finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {

@@ -30,6 +30,17 @@ afterEach(async () => {
   await tmp.cleanup();
 });
 
+/** A printed command pasted into a shell in `cwd` (spawned, not run synchronously: the scripted model lives in this process). */
+async function pasteInShell(command: string, cwd: string, input: string): Promise<{ code: number | null; output: string }> {
+  const shell = spawn("sh", ["-c", command], { cwd, env: { ...env, HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off" } });
+  shell.stdin.end(input);
+  let output = "";
+  shell.stdout.on("data", (d: Buffer) => (output += d.toString()));
+  shell.stderr.on("data", (d: Buffer) => (output += d.toString()));
+  const code = await new Promise<number | null>((resolve) => shell.on("close", resolve));
+  return { code, output };
+}
+
 describe("the printed resume command", () => {
   it("works from the folder the run was started in, when --workspace named another", async () => {
     const workspace = path.join(tmp.root, "my project's");
@@ -40,16 +51,40 @@ describe("the printed resume command", () => {
     const printed = /Answer it with: (mini-cursor resume .+)$/m.exec(first.stdout)?.[1];
     expect(printed).toContain("--workspace");
 
-    // Pasted into a shell where the user is (spawned, not run synchronously: the scripted model lives in this process).
-    const shell = spawn("sh", ["-c", printed ?? "false"], { cwd: elsewhere, env: { ...env, HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off" } });
-    shell.stdin.end("y\n");
-    let output = "";
-    shell.stdout.on("data", (d: Buffer) => (output += d.toString()));
-    shell.stderr.on("data", (d: Buffer) => (output += d.toString()));
-    const code = await new Promise<number | null>((resolve) => shell.on("close", resolve));
-    expect({ code, output }).toMatchObject({ code: 0 });
+    // Pasted into a shell where the user is.
+    expect(await pasteInShell(printed ?? "false", elsewhere, "y\n")).toMatchObject({ code: 0 });
     expect(await fs.readFile(path.join(workspace, "ran.txt"), "utf8")).toBe("later\n");
     // Nothing was written where the user stands.
+    expect(await fs.readdir(elsewhere)).toEqual([".keep"]);
+  });
+
+  it("works from another folder when resume --workspace refuses a follow-up to a session waiting for an answer", async () => {
+    const workspace = path.join(tmp.root, "my project's");
+    const elsewhere = path.join(tmp.root, "elsewhere");
+    expect(await runCli(["run", "--workspace", workspace, "Run the checks"], { cwd: elsewhere, env, input: "" })).toMatchObject({ code: 130 });
+    const refused = await runCli(["resume", "--workspace", workspace, "--message", "Also add docs"], { cwd: elsewhere, env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    const printed = /answer it first with: (mini-cursor resume .+), then give the follow-up/.exec(refused.stderr)?.[1];
+    expect(printed).toContain("--workspace");
+
+    expect(await pasteInShell(printed ?? "false", elsewhere, "y\n")).toMatchObject({ code: 0 });
+    expect(await fs.readFile(path.join(workspace, "ran.txt"), "utf8")).toBe("later\n");
+    expect(await fs.readdir(elsewhere)).toEqual([".keep"]);
+  });
+
+  it("works from another folder when resume --workspace refuses to continue a session stopped by its budget", async () => {
+    const workspace = path.join(tmp.root, "my project's");
+    const elsewhere = path.join(tmp.root, "elsewhere");
+    // A budget of one token stops the session after the planner's first call, before the command.
+    expect(await runCli(["run", "--workspace", workspace, "--budget-tokens", "1", "Run the checks"], { cwd: elsewhere, env })).toMatchObject({ code: 1 });
+    const refused = await runCli(["resume", "--workspace", workspace], { cwd: elsewhere, env });
+    expect(refused.code).toBe(1);
+    const printed = /Continue with a higher budget: (mini-cursor resume .+) --budget-tokens <more than \d+>$/m.exec(refused.stdout)?.[1];
+    expect(printed).toContain("--workspace");
+
+    expect(await pasteInShell(`${printed ?? "false"} --budget-tokens 1000000`, elsewhere, "y\n")).toMatchObject({ code: 0 });
+    expect(await fs.readFile(path.join(workspace, "ran.txt"), "utf8")).toBe("later\n");
     expect(await fs.readdir(elsewhere)).toEqual([".keep"]);
   });
 

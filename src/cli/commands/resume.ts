@@ -84,15 +84,17 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     const session = wanted ? database.sessions.get(wanted) : database.sessions.latest();
     if (!session) throw missing();
     const printer = makePrinter(values.json ?? false, io, clock);
+    // Every hint printed below must work from where the person is (with --workspace when they ran from elsewhere).
+    const resumeHint = resumeCommandFor(session.id, workspace, io.cwd);
     const finished = () => {
-      const followUp = `${resumeCommandFor(session.id, workspace, io.cwd)} --message "..."`;
+      const followUp = `${resumeHint} --message "..."`;
       printer.emit({ type: "notice", level: "info", message: `Session ${session.id} already finished (${session.status}); nothing to resume. Give it a follow-up instruction with: ${followUp}` });
       return exitCodeForStatus(session.status);
     };
     if (session.status === "done" && message === undefined) return finished();
     // A paused session answers its question first: the answer belongs to the turn that asked it.
     if (message !== undefined && session.status.startsWith("awaiting_")) {
-      throw new UsageError(`session ${session.id} is waiting for an answer (${session.status}); answer it first with: mini-cursor resume ${session.id}, then give the follow-up`);
+      throw new UsageError(`session ${session.id} is waiting for an answer (${session.status}); answer it first with: ${resumeHint}, then give the follow-up`);
     }
     const owner = SessionLock.owner(workspace, session.id);
     if (owner !== null && SessionLock.isHeld(workspace, session.id)) {
@@ -101,7 +103,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
     const checkpointed = await hasCheckpoint(database.checkpointer, session.id);
     if (message !== undefined && !checkpointed) {
-      throw new UsageError(`session ${session.id} has no saved progress to follow up on yet; run it first with: mini-cursor resume ${session.id}`);
+      throw new UsageError(`session ${session.id} has no saved progress to follow up on yet; run it first with: ${resumeHint}`);
     }
     // A session that ended failed or limit_reached continues from its last checkpoint (src/graph/continue-session.ts).
     const stopped = message === undefined && (session.status === "failed" || session.status === "limit_reached");
@@ -121,7 +123,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (continuation?.kind === "refuse") {
       const stop = stoppedState?.stop ?? null;
       const message = isBudgetStop(stop)
-        ? `Session ${session.id} stopped at its budget and cannot continue: ${continuation.reason}. ${budgetHint(session.id, stop, turnUsage(summarizeUsage(stoppedState?.usage ?? {}, prices), stoppedState?.turn ?? null))}`
+        ? `Session ${session.id} stopped at its budget and cannot continue: ${continuation.reason}. ${budgetHint(stop, turnUsage(summarizeUsage(stoppedState?.usage ?? {}, prices), stoppedState?.turn ?? null), resumeHint)}`
         : `Session ${session.id} ended ${session.status} and cannot continue: ${continuation.reason}.`;
       printer.emit({ type: "notice", level: "info", message });
       return exitCodeForStatus(session.status);
@@ -148,6 +150,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     return await runSession({
       sessionId: session.id,
       workspace,
+      cwd: io.cwd,
       task: session.task,
       limits: next.limits,
       commandTimeoutMs: next.commandTimeoutMs,
