@@ -27,9 +27,15 @@ export function finishPlan(summary: string, outcome: "done" | "failed" = "done")
   return calls({ name: "update_plan", args: { remainingSteps: [], finished: true, outcome, summary } });
 }
 
-/** One scripted fake chat model per role; records what each role was sent. */
-export function scriptedModels(script: Partial<Record<ModelRole, Reply[]>>): ModelProvider & { seen: Record<string, BaseMessage[][]> } {
+/**
+ * One scripted fake chat model per role; records what each role was sent (`seen`) and the names of the tools bound
+ * for each of its calls (`offered`: an agent binds the tools of the call just before it).
+ */
+export function scriptedModels(
+  script: Partial<Record<ModelRole, Reply[]>>,
+): ModelProvider & { seen: Record<string, BaseMessage[][]>; offered: Record<string, string[][]> } {
   const seen: Record<string, BaseMessage[][]> = {};
+  const offered: Record<string, string[][]> = {};
   const models = new Map<ModelRole, ReturnType<typeof fakeModel>>();
   for (const [role, replies] of Object.entries(script) as [ModelRole, Reply[]][]) {
     let model = fakeModel();
@@ -39,10 +45,16 @@ export function scriptedModels(script: Partial<Record<ModelRole, Reply[]>>): Mod
         return typeof reply === "function" ? reply(messages) : reply;
       });
     }
+    const bind = model.bindTools.bind(model);
+    model.bindTools = (tools) => {
+      (offered[role] ??= []).push(tools.map((t) => t.name));
+      return bind(tools);
+    };
     models.set(role, model);
   }
   return {
     seen,
+    offered,
     forRole(role) {
       const model = models.get(role);
       if (!model) throw new Error(`no script for ${role}`);
