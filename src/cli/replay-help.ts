@@ -7,8 +7,8 @@ the undo store), then the same planner and agents run there with a model that an
 (every model call is recorded in the workspace's session database). Tools really run: where a tool result differs from
 the recording (timings, temporary paths and the workspace's own path aside) the replay says which step, which tool call,
 and a short diff. A model call the recording does not have (the session took another path) stops the replay.
-Approvals are answered as the person answered them in the session (a sub-agent's clarifying questions too); what
-the recording cannot answer is asked on stdin. Follow-up instructions (resume --message) are given again in order.
+Approvals and clarifying questions (the planner's and the agents') are answered as the person answered them in the
+session, so a replay runs unattended; only what the recording cannot answer is asked on stdin. Follow-up instructions (resume --message) are given again in order.
 The replay is a new session in DIR's own .mini-cursor/: resume, diff or undo it there.
 Not recreated: files ignored by .gitignore, node_modules/ and long-term memory (a replay runs without it).
 

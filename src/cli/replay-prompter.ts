@@ -8,8 +8,8 @@ const REJECTED = /the user rejected this [\w ]+?(?:: ([\s\S]*?))?\. Do not repea
 /**
  * A replay's approvals answered as the person answered them in the recorded session: the recording's next request
  * holds the call's result, which says whether it was rejected (and why) or ran. An approval the recording cannot
- * answer (the replay took another path) goes to the person as usual; so do the planner's clarifying questions, while a
- * sub-agent's are answered from its recorded ask_user result.
+ * answer (the replay took another path) goes to the person as usual. Clarifying questions likewise: the planner's and
+ * a sub-agent's alike are answered from the recorded ask_user result, and only one the recording lacks is asked.
  */
 export function replayPrompter(provider: ReplayProvider, person: ApprovalPrompter, events: EventSink): ApprovalPrompter {
   return {
@@ -22,8 +22,9 @@ export function replayPrompter(provider: ReplayProvider, person: ApprovalPrompte
       return Promise.resolve(answer);
     },
     askQuestion(request: QuestionRequest): Promise<string | null> {
-      // A sub-agent's question: its ask_user result holds the answer. The planner's answers reach it in its prompt
-      // instead, so its questions are asked again.
+      // The asking call is the last answered one, and the next request holds its ask_user result: for a sub-agent
+      // the next call of its run, for the planner its next call (src/graph/nodes/planner/ask-planner.ts puts the
+      // question and the answer after its prompt).
       const recorded = provider.recordedResult(ASK_USER_TOOL_NAME, request.question);
       const prefix = answeredText("");
       if (!recorded?.content.startsWith(prefix)) return person.askQuestion(request);

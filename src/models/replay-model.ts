@@ -102,7 +102,7 @@ export class ReplayProvider implements ModelProvider {
   /**
    * What the recording says a tool call of the last answered reply produced: that reply's call of `tool` (the one
    * whose arguments hold `subject`, when it made several) and its result in the recording's next request. Null when
-   * the recording does not have it. A replay answers the session's approvals from it.
+   * the recording does not have it. A replay answers the session's approvals and clarifying questions from it.
    */
   recordedResult(tool: string, subject: string): { content: string; status?: string } | null {
     const last = this.calls[this.next - 1];

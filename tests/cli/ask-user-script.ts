@@ -40,3 +40,12 @@ export function plannerAsksScript(req: ScriptedRequest): ScriptedReply {
   if (!answer) return { toolCalls: [{ name: "ask_user", args: { question: PLANNER_QUESTION, choices: PLANNER_CHOICES } }] };
   return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: `Nothing to change. ${answer.content}` } }] };
 }
+
+/** Another task's script whose planner first asks PLANNER_QUESTION (before it plans), then plans as that script does. */
+export function plannerAsksFirst(script: (req: ScriptedRequest) => ScriptedReply): (req: ScriptedRequest) => ScriptedReply {
+  return (req) => {
+    const first = roleOf(req) === "planner" && userText(req).includes("There is no plan yet");
+    if (first && !toolResults(req).some((r) => r.name === "ask_user")) return { toolCalls: [{ name: "ask_user", args: { question: PLANNER_QUESTION, choices: PLANNER_CHOICES } }] };
+    return script(req);
+  };
+}

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer, toolResults } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { runCli, startCli } from "./cli-process.js";
+import { PLANNER_QUESTION, plannerAsksFirst } from "./ask-user-script.js";
 import { GREET_SOURCE, GREET_TEST, greetScript, roleOf } from "./task-script.js";
 
 /** The greet task, but the coder first makes this tool call. */
@@ -190,6 +191,31 @@ describe("mini-cursor replay (built CLI)", () => {
     expect(replay.stdout).toContain("Answered from the recording: Hello");
     expect(replay.stdout).toContain("The replay matched the recording");
     expect(replay.code).toBe(0);
+  });
+
+  it.each([
+    ["on stdin", false],
+    ["on resume after the session waited", true],
+  ])("answers the planner's clarifying question as the person did (answered %s): the replay runs unattended, stdin closed", async (_, waited) => {
+    await start(plannerAsksFirst(greetScript));
+    const task = "Add a greet(name) function with a unit test";
+    const asked = await runCli(["run", task], { cwd: ws.root, env, ...(waited ? {} : { input: "2\n" }) });
+    expect(asked.stdout).toContain(PLANNER_QUESTION);
+    expect(asked.code).toBe(waited ? 130 : 0);
+    if (waited) expect((await runCli(["resume"], { cwd: ws.root, env, input: "2\n" })).code).toBe(0);
+    const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
+    const id = (JSON.parse(listed.stdout) as { id: string }[])[0]?.id ?? "";
+    const recorded = server.requests.length;
+    const into = path.join(elsewhere.root, "replayed");
+    // No input: stdin is closed, so a question put to the person would end the replay with exit 130.
+    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    expect(replay.stderr).toBe("");
+    expect(replay.stdout).toContain("Answered from the recording: 8080");
+    expect(replay.stdout).toContain(`The replay matched the recording (${recorded} model calls)`);
+    expect(replay.code).toBe(0);
+    expect(server.requests.length).toBe(recorded);
+    expect(await fs.readFile(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
+    expect(await fs.readFile(path.join(into, "test/greet.test.js"), "utf8")).toBe(GREET_TEST);
   });
 
   it("stops before --until STEP; the printed resume command continues with a real model", async () => {
