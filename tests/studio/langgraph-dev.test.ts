@@ -31,10 +31,14 @@ const READY_TIMEOUT_MS = 75_000;
 const RUN_TIMEOUT_MS = 40_000;
 
 
+/** The streamed run's task: a researcher step first, so every agent runs in it. */
+const STREAMED_TASK = "look at the README, then create hello.txt containing hi";
+const CODER_STEP = { agent: "coder", goal: "Create hello.txt containing hi", acceptanceCriteria: ["hello.txt contains hi"] };
+
 /**
- * Planner: one coder step on the first turn, then finish. Coder: write hello.txt, then submit. Reviewer (the final
- * review the graph adds for unreviewed changes): approve. Decided from the request itself, so a retried request
- * gets the same answer.
+ * Planner: one coder step on the first turn (for STREAMED_TASK a researcher step before it), then finish. Researcher:
+ * read README.md, then submit. Coder: write hello.txt, then submit. Reviewer (the final review the graph adds for
+ * unreviewed changes): approve. Decided from the request itself, so a retried request gets the same answer.
  */
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
@@ -45,6 +49,16 @@ function script(req: ScriptedRequest): ScriptedReply {
       ? { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: answer } }] }
       : { toolCalls: [{ name: "ask_user", args: { question: "Which port?", choices: ["3000", "8080"] } }] };
   }
+  if (role === "planner" && req.messages.some((m) => m.content.includes(`Task: ${STREAMED_TASK}`))) {
+    const context = req.messages.map((m) => m.content).join("\n");
+    if (context.includes("There is no plan yet")) {
+      const steps = [{ agent: "researcher", goal: "Say what README.md is about" }, CODER_STEP];
+      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: steps, finished: false } }] };
+    }
+    return /Latest report \(s\d+, researcher, done\)/.test(context)
+      ? { toolCalls: [{ name: "update_plan", args: { remainingSteps: [CODER_STEP], finished: false } }] }
+      : { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "hello.txt created" } }] };
+  }
   if (role === "planner") {
     const firstTurn = req.messages.some((m) => m.content.includes("There is no plan yet"));
     return firstTurn
@@ -52,10 +66,7 @@ function script(req: ScriptedRequest): ScriptedReply {
           toolCalls: [
             {
               name: "update_plan",
-              args: {
-                remainingSteps: [{ agent: "coder", goal: "Create hello.txt containing hi", acceptanceCriteria: ["hello.txt contains hi"] }],
-                finished: false,
-              },
+              args: { remainingSteps: [CODER_STEP], finished: false },
             },
           ],
         }
@@ -70,6 +81,11 @@ function script(req: ScriptedRequest): ScriptedReply {
     return hasToolResult(req, "write_file")
       ? { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "wrote hello.txt" } }] }
       : { toolCalls: [{ name: "write_file", args: { path: "hello.txt", content: "hi" } }] };
+  }
+  if (role === "researcher") {
+    return hasToolResult(req, "read_file")
+      ? { toolCalls: [{ name: "submit_findings", args: { summary: "README.md is a one-line demo heading", findings: [{ source: "README.md:1", note: "# demo" }] } }] }
+      : { toolCalls: [{ name: "read_file", args: { path: "README.md" } }] };
   }
   if (role === "reviewer") {
     return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "hello.txt contains hi", problems: [] } }] };
@@ -223,7 +239,7 @@ describe("langgraph dev serves the mini-cursor graph", () => {
       const inner = new Map<string, Set<string>>();
       const started = Date.now();
       for await (const chunk of client.runs.stream(thread.thread_id, assistant.assistant_id, {
-        input: { task: "create hello.txt containing hi" },
+        input: { task: STREAMED_TASK },
         config,
         streamMode: ["values", "custom", "updates"],
         streamSubgraphs: true,
@@ -250,8 +266,8 @@ describe("langgraph dev serves the mini-cursor graph", () => {
       expect(model.scriptErrors).toEqual([]);
 
       // Every step of every agent streamed under the agent's own namespace.
-      expect([...inner.keys()].sort()).toEqual(["coder", "reviewer"]);
-      expect([...(inner.get("coder") ?? [])]).toEqual(expect.arrayContaining(["model_request", "tools", "ReplyGate.after_model"]));
+      expect([...inner.keys()].sort()).toEqual(["coder", "researcher", "reviewer"]);
+      for (const agent of inner.keys()) expect([...(inner.get(agent) ?? [])], agent).toEqual(expect.arrayContaining(["model_request", "tools", "ReplyGate.after_model"]));
 
       // Final state, as streamed.
       const values = lastValues as Partial<WorkspaceStateValue> | undefined;
@@ -261,6 +277,7 @@ describe("langgraph dev serves the mini-cursor graph", () => {
       expect(typeof values?.finalReport).toBe("string");
       expect(values?.finalReport).toContain("hello.txt");
       expect(values?.plan?.map((s) => [s.agent, s.status])).toEqual([
+        ["researcher", "done"],
         ["coder", "done"],
         ["reviewer", "done"],
       ]);
@@ -271,7 +288,7 @@ describe("langgraph dev serves the mini-cursor graph", () => {
 
       // Every model request went to the scripted server under the configured model name, role by role.
       const requests = model.requests.slice(firstRequest);
-      expect(requests.map(roleOf)).toEqual(["planner", "coder", "coder", "planner", "reviewer", "planner"]);
+      expect(requests.map(roleOf)).toEqual(["planner", "researcher", "researcher", "planner", "coder", "coder", "planner", "reviewer", "planner"]);
       expect(new Set(requests.map((r) => r.model))).toEqual(new Set(["scripted"]));
 
       // Progress reached the custom stream.
@@ -279,9 +296,10 @@ describe("langgraph dev serves the mini-cursor graph", () => {
       expect(types).toContain("plan");
       expect(types).toContain("model_call");
       const stepsStarted = progress.flatMap((e) => (e.type === "step_started" ? [e.agent] : []));
-      expect(stepsStarted).toEqual(["coder", "reviewer"]);
+      expect(stepsStarted).toEqual(["researcher", "coder", "reviewer"]);
       const stepsFinished = progress.flatMap((e) => (e.type === "step_finished" ? [[e.agent, e.status]] : []));
       expect(stepsFinished).toEqual([
+        ["researcher", "done"],
         ["coder", "done"],
         ["reviewer", "done"],
       ]);
