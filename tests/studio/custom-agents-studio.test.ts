@@ -19,7 +19,7 @@ const GRAPH_ID = "mini-cursor";
 const READY_TIMEOUT_MS = 75_000;
 const RUN_TIMEOUT_MS = 40_000;
 
-const DOCS_WRITER = "---\nname: docs-writer\ndescription: Writes the Markdown docs.\ntools: read_file, write_file\n---\nWrite short docs.\n";
+const DOCS_WRITER = "---\nname: docs-writer\ndescription: Writes the Markdown docs.\ntools: read_file, write_file\nmodel: docs-model\n---\nWrite short docs.\n";
 
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
@@ -87,6 +87,11 @@ describe("custom agents in Studio (langgraph dev)", () => {
       expect(await readFile(path.join(workspace.root, "docs/usage.md"), "utf8")).toBe("# Usage\n");
       const planner = model.requests.find((r) => roleOf(r) === "planner");
       expect(planner?.messages[0]?.content).toContain("- docs-writer: Writes the Markdown docs.");
+      // The agent file's own model, on the run's endpoint; every other role keeps the run's model.
+      const writer = model.requests.filter((r) => r.toolNames.includes("submit_result"));
+      expect(writer.length).toBeGreaterThan(0);
+      expect(new Set(writer.map((r) => r.model))).toEqual(new Set(["docs-model"]));
+      expect(new Set(model.requests.filter((r) => !r.toolNames.includes("submit_result")).map((r) => r.model))).toEqual(new Set(["scripted"]));
     },
     RUN_TIMEOUT_MS + 20_000,
   );
