@@ -4,18 +4,21 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { EVERYTHING } from "../mcp/everything.js";
-import { startHttpEverything, type HttpMcpServer } from "../mcp/http-server.js";
+import { startHeaderCheckingProxy, startHttpEverything, type HeaderCheckingProxy, type HttpMcpServer } from "../mcp/http-server.js";
 import { runCli } from "./cli-process.js";
 import { processesWith } from "./mcp-script.js";
 
 let ws: TempWorkspace;
 let http: HttpMcpServer | undefined;
+let proxy: HeaderCheckingProxy | undefined;
 let env: Record<string, string>;
 beforeEach(async () => {
   ws = await makeTempWorkspace();
   env = { XDG_CONFIG_HOME: path.join(ws.root, "xdg"), MCP_TOKEN: "tok-123" };
 });
 afterEach(async () => {
+  await proxy?.stop();
+  proxy = undefined;
   await http?.stop();
   http = undefined;
   await ws.cleanup();
@@ -33,12 +36,14 @@ interface Listed {
 describe("mini-cursor mcp list", () => {
   it("shows each server with where it was declared, its status and its tools with read-only marks; stdio and HTTP", async () => {
     http = await startHttpEverything();
+    // The server only answers when the header from the user config, ${MCP_TOKEN} expanded, arrives with each request.
+    proxy = await startHeaderCheckingProxy(http.url, "Authorization", "Bearer tok-123");
     const marker = `mcp-list-${path.basename(ws.root)}`;
     const mcpJson = path.join(ws.root, ".mcp.json");
     await fs.writeFile(mcpJson, JSON.stringify({ mcpServers: { local: { command: process.execPath, args: [EVERYTHING, "stdio", marker] }, broken: { command: "/nonexistent/server" } } }));
     await fs.mkdir(path.join(ws.root, "xdg/mini-cursor"), { recursive: true });
     const userConfig = path.join(ws.root, "xdg/mini-cursor/config.json");
-    await fs.writeFile(userConfig, JSON.stringify({ mcpServers: { remote: { type: "http", url: http.url, headers: { Authorization: "Bearer ${MCP_TOKEN}" } }, off: { command: "x", disabled: true } } }));
+    await fs.writeFile(userConfig, JSON.stringify({ mcpServers: { remote: { type: "http", url: proxy.url, headers: { Authorization: "Bearer ${MCP_TOKEN}" } }, off: { command: "x", disabled: true } } }));
 
     const json = await runCli(["mcp", "list", "--json"], { cwd: ws.root, env });
     expect(json.stderr).toBe("");
@@ -56,6 +61,9 @@ describe("mini-cursor mcp list", () => {
       expect(s?.tools).toContainEqual({ name: `${prefix}get-sum`, readOnly: true, description: expect.any(String) as string });
       expect(s?.tools).toContainEqual({ name: `${prefix}toggle-simulated-logging`, readOnly: false, description: expect.any(String) as string });
     }
+
+    expect(proxy.seen.length).toBeGreaterThan(0);
+    expect(new Set(proxy.seen)).toEqual(new Set(["Bearer tok-123"]));
 
     const text = await runCli(["mcp", "list"], { cwd: ws.root, env });
     expect(text.code).toBe(0);
