@@ -107,6 +107,17 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     expect(results.find((t) => t.name === "mcp__everything__toggle-simulated-logging")?.content).toMatch(/is not available to the coder/);
   });
 
+  it("gives a server's tools, read-only or not, only to the agents its \"agents\" list names", async () => {
+    const s = await start([]);
+    await writeJson(".mcp.json", { mcpServers: { everything: { ...everything(), agents: ["reviewer"] } } });
+    const result = await runCli(["run", "--approval", "auto", "Look, then review"], { cwd: ws.root, env });
+    expect(result.code).toBe(0);
+    const offered = (role: string) => s.requests.filter((r) => roleOf(r) === role).flatMap((r) => r.toolNames);
+    expect(offered("coder").length).toBeGreaterThan(0);
+    expect(offered("coder").filter((name) => name.startsWith("mcp__"))).toEqual([]);
+    expect(offered("reviewer")).toEqual(expect.arrayContaining(["mcp__everything__get-sum", "mcp__everything__toggle-simulated-logging"]));
+  });
+
   it("goes on without a server that fails to start, after one notice", async () => {
     const s = await start([{ name: "mcp__fs__list_directory", args: { path: ws.root } }]);
     await writeJson(".mcp.json", {
