@@ -1,7 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeSandboxWorkspace, requireBubblewrap, runSandboxed, type SandboxWorkspace } from "./helpers.js";
+import { fetchCommand, makeSandboxWorkspace, requireBubblewrap, runSandboxed, type SandboxWorkspace } from "./helpers.js";
 
 let ws: SandboxWorkspace;
 let server: http.Server;
@@ -27,12 +27,6 @@ beforeEach(async () => {
 afterEach(async () => {
   await ws.cleanup();
 });
-
-/** A fetch from inside, by the same Node that runs the tests (always installed, unlike curl). */
-function fetchCommand(target: string): string {
-  const script = `fetch(${JSON.stringify(target)}).then((r) => r.text()).then((t) => console.log("BODY:" + t), (e) => { console.log("FETCH FAILED: " + (e.cause?.code ?? e.message)); process.exit(7); })`;
-  return `"${process.execPath}" -e '${script}'`;
-}
 
 describe("bubblewrap sandbox: network", () => {
   it("cannot reach a server on the host's loopback without network", async () => {

@@ -8,6 +8,12 @@ import type { CommandSandbox, SandboxStatus } from "../../src/sandbox/types.js";
 import { createExecuteCommandTool } from "../../src/tools/execute-command.js";
 import { callTool, type CallResult } from "../tools/helpers.js";
 
+/** A command that fetches `target` with the Node that runs the tests (always installed, unlike curl): prints "BODY:…" or exits 7 with "FETCH FAILED: <code>". */
+export function fetchCommand(target: string): string {
+  const script = `fetch(${JSON.stringify(target)}).then((r) => r.text()).then((t) => console.log("BODY:" + t), (e) => { console.log("FETCH FAILED: " + (e.cause?.code ?? e.message)); process.exit(7); })`;
+  return `"${process.execPath}" -e '${script}'`;
+}
+
 /**
  * The sandbox tests run real commands in the real bubblewrap sandbox. CI installs bubblewrap, so an unusable
  * sandbox is a failure, never a skip.
