@@ -10,6 +10,8 @@ const ws = useSandboxWorkspace();
 
 /** This repo's vitest: the fixture project links to it, so nothing is installed at test time. */
 const VITEST_PACKAGE = realpathSync(fileURLToPath(new URL("../../node_modules/vitest", import.meta.url)));
+/** This repo's jest (a devDependency for this test), linked the same way. */
+const JEST_PACKAGE = realpathSync(fileURLToPath(new URL("../../node_modules/jest", import.meta.url)));
 /**
  * The repository's node_modules, made visible read-only inside the sandbox: a clone under /tmp (as CI may use) would
  * otherwise be hidden by the sandbox's private /tmp.
@@ -145,6 +147,29 @@ describe("bubblewrap sandbox: read-only workspace", () => {
     expect(content).toMatch(/Tests\s+1 passed/);
     expect(content).not.toContain("stale/results.json");
     expect(content).toMatch(/node_modules\/\.vite\/vitest\/\w+\/results\.json/);
+    expect(await tree(root)).toEqual(before);
+  });
+
+  it("runs jest with coverage, whose cache goes to the private /tmp and report to scratch, leaving no trace", async () => {
+    const root = ws().root;
+    await makeProject(root);
+    // CommonJS: the fixture's package is an ES module, which jest runs only behind a Node flag.
+    await writeFiles(root, {
+      "jest/sum.cjs": "module.exports = (a, b) => a + b;\n",
+      "jest/sum.test.cjs": 'const sum = require("./sum.cjs");\ntest("sum", () => expect(sum(1, 2)).toBe(3));\n',
+    });
+    await fs.symlink(JEST_PACKAGE, path.join(root, "node_modules", "jest"));
+    await fs.symlink("../jest/bin/jest.js", path.join(root, "node_modules", ".bin", "jest"));
+    const before = await tree(root);
+    const jest = "node_modules/.bin/jest jest/ --ci --coverage --coverageReporters=json-summary --coverageReporters=lcov";
+    const { content, artifact } = await runReadOnly(`${jest} && ls coverage && ls -d /tmp/jest_* && find /tmp/jest_* -type f | grep -c .`);
+    expect(artifact.command?.exitCode, content).toBe(0);
+    expect(content).toMatch(/Tests:\s+1 passed, 1 total/);
+    // The old report is gone and the new one was written, to scratch.
+    expect(content).toMatch(/^coverage-summary\.json\nlcov-report\nlcov\.info\n/m);
+    expect(content).not.toContain("old.txt");
+    // Its cache (jest's default cacheDirectory) was written, under the sandbox's private /tmp.
+    expect(content).toMatch(/^\/tmp\/jest_\w+\n[1-9]\d*$/m);
     expect(await tree(root)).toEqual(before);
   });
 
