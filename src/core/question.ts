@@ -47,9 +47,9 @@ export function answeredText(answer: string): string {
   return `The person answered: ${answer}`;
 }
 
-/** The tool error past the session's limit of questions. */
+/** The tool error past the limit of questions, which counts per turn (the task, then each follow-up instruction). */
 export function questionLimitText(max: number): string {
-  return `Error: the limit of ${max} questions per session is reached, so this question was not asked. Decide yourself, and say in your result what you assumed.`;
+  return `Error: the limit of ${max} questions per turn is reached, so this question was not asked. Decide yourself, and say in your result what you assumed.`;
 }
 
 /** The one line each agent's prompt has about asking. */

@@ -9,6 +9,6 @@ import { ASK_USER_TOOL_NAME, askUserArgsSchema } from "../core/index.js";
 export const askUserTool: StructuredToolInterface = tool(() => Promise.reject(new Error("ask_user is answered by the person")), {
   name: ASK_USER_TOOL_NAME,
   description:
-    "Ask the person a clarifying question and wait for the answer. Only when the task is ambiguous in a way that changes the result and the workspace cannot tell you (two plausible designs, a missing required value); never for what you can find out by reading files, or for choices with an obvious default. Questions per session are limited.",
+    "Ask the person a clarifying question and wait for the answer. Only when the task is ambiguous in a way that changes the result and the workspace cannot tell you (two plausible designs, a missing required value); never for what you can find out by reading files, or for choices with an obvious default. Questions per turn are limited.",
   schema: askUserArgsSchema,
 });

@@ -9,7 +9,7 @@ import type { AgentDeps } from "./deps.js";
  * reply runs), like approvals: asking in the tool call itself would run the reply's other tools again when the run
  * resumes, since LangGraph re-runs the whole interrupted step. This has no side effects, so the step runs again
  * safely on resume: earlier `interrupt()` calls return their recorded answers, and no model is called before the
- * answer. Calls past the session's limit are not asked (their tool result says so).
+ * answer. Calls past the turn's limit are not asked (their tool result says so).
  */
 export function askQuestions(state: AgentRunValue, deps: Pick<AgentDeps, "spec">): Pick<AgentRunUpdate, "answers"> | undefined {
   const last = state.messages.at(-1);

@@ -31,7 +31,7 @@ describe("ask_user in a sub-agent", () => {
   });
 });
 
-describe("the session's limit of questions in a sub-agent", () => {
+describe("the turn's limit of questions in a sub-agent", () => {
   it("asks up to the limit; a question past it is not asked and the model is told to decide itself", async () => {
     const q = (n: number) => calls({ name: "ask_user", args: { question: `Question ${n}?` } });
     const models = scriptedModels({ coder: [q(1), q(2), q(3), q(4), done()] });
@@ -48,7 +48,7 @@ describe("the session's limit of questions in a sub-agent", () => {
       "The person answered: answer 1",
       "The person answered: answer 2",
       "The person answered: answer 3",
-      "Error: the limit of 3 questions per session is reached, so this question was not asked. Decide yourself, and say in your result what you assumed.",
+      "Error: the limit of 3 questions per turn is reached, so this question was not asked. Decide yourself, and say in your result what you assumed.",
     ]);
     expect(results[3]?.status).toBe("error");
   });

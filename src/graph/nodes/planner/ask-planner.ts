@@ -59,9 +59,9 @@ export interface AskPlannerOptions {
   /** The session's plan tool and system prompt (they list its custom agents); default: the built-in agents only. */
   planTool?: PlanTool;
   systemPrompt?: string;
-  /** The model may ask the person (ask_user; the session's limit of questions is not reached). */
+  /** The model may ask the person (ask_user; the turn's limit of questions is not reached). */
   mayAsk?: boolean;
-  /** The session's limit of questions (for the refusal past it). */
+  /** The limit of questions per turn (for the refusal past it). */
   maxQuestions?: number;
   /** The question this turn asked and the person's answer: the model gets both, then plans. */
   answered?: PlannerQuestion & { answer: string };
