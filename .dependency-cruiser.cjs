@@ -14,6 +14,7 @@ const LAYERS = [
   ["graph"], // the session graph: planner, agent adapters, finish
   ["wiring"], // the one factory of the graph's dependencies
   ["host"], // running a session for any face: settings, services, the run loop under its lock, prompter contract
+  ["acp"], // the editors' face (Agent Client Protocol); below the CLI, whose `mini-cursor acp` starts it
   ["cli", "studio"], // the faces
 ];
 

@@ -12,12 +12,25 @@ Usage:
   mini-cursor agents [options]           the agents a session can use: built-in and from .mini-cursor/agents/
   mini-cursor mcp list [options]         MCP servers: where each is declared, its status and its tools
   mini-cursor doctor [options]           can a session run here? endpoint, workspace, sandbox, tools, memory
+  mini-cursor acp                        serve editors (Zed, JetBrains, Neovim) over the Agent Client Protocol on stdio
   mini-cursor <command> --help           help for a command
   mini-cursor --version
 
 Exit codes: 0 done, 1 failed or limit reached, 2 usage or configuration error, 130 interrupted.
 Model: OPENAI_API_KEY, OPENAI_BASE_URL, MINI_CURSOR_MODEL (see README); a local Ollama is used when nothing is set.
 Settings: flags > environment > <workspace>/mini-cursor.json > ~/.config/mini-cursor/config.json > defaults.`;
+
+export const ACP_HELP = `Usage: mini-cursor acp
+
+Runs mini-cursor as an Agent Client Protocol (ACP, version 1) agent on stdin/stdout, for editors: Zed
+("agent_servers" in settings.json), JetBrains IDEs, Neovim and other ACP clients start it themselves.
+stdout carries protocol messages only; logs go to stderr (MINI_CURSOR_LOG_LEVEL).
+
+Each editor session is a mini-cursor session in the editor's folder: the first prompt is the task, later prompts
+are follow-up instructions (or the answer to a question the session asked). Approvals are the editor's permission
+requests; the approval modes ask, auto and read-only are the session's modes. Sessions are stored as with run:
+mini-cursor sessions, resume, diff and undo see them, and the editor can load them again.
+Model and settings: as for run (environment, mini-cursor.json, user config; see README).`;
 
 export const RUN_HELP = `Usage: mini-cursor run "<task>" [options]
        mini-cursor run --task-file FILE [options]

@@ -2,9 +2,9 @@ import { Command } from "@langchain/langgraph";
 import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { type ApprovalRequest, describeStop, shownTask, type EventSink, type ProgressEvent, isApprovalRequest, isBudgetStop, isQuestionRequest, type Limits, type QuestionRequest, type SafetyPolicy } from "../core/index.js";
+import { type ApprovalRequest, describeStop, shownTask, type EventSink, type ProgressEvent, isApprovalRequest, isBudgetStop, isQuestionRequest, type Limits, type QuestionRequest, type SafetyPolicy, type StopReason } from "../core/index.js";
 import type { ApprovalPrompter } from "./prompter.js";
-import type { MemorySettings } from "../config/index.js";
+import type { McpServerSettings, MemorySettings } from "../config/index.js";
 import type { MemoryRuntime } from "../memory/open-memory.js";
 import type { Budget } from "../cost/budget.js";
 import { budgetHint } from "../graph/budget-resume.js";
@@ -61,6 +61,12 @@ export interface SessionRunOptions {
   services?: SessionServices;
   /** Answers every model call instead of the session's models (`mini-cursor replay`: from a recording). */
   answerFrom?: ModelProvider;
+  /** Stops the run like Ctrl-C does (an editor's `session/cancel`): at the next safe point, commands killed. */
+  cancel?: AbortSignal;
+  /** MCP servers the face adds to the configured ones (an editor's, over ACP). */
+  mcpServers?: readonly McpServerSettings[];
+  /** Told how the run ended: the session's status and, when it stopped early, why. */
+  onOutcome?: (outcome: { status: string; stop: StopReason | null }) => void;
 }
 
 /**
@@ -77,8 +83,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   let signalled = (): void => {};
   /** Settles on the first Ctrl-C or SIGTERM: a question waiting on stdin stops waiting. */
   const signal = new Promise<"interrupted">((resolve) => (signalled = () => resolve("interrupted")));
-  const onSignal = () => {
-    if (interrupted) process.exit(EXIT.interrupted);
+  const stop = () => {
     interrupted = true;
     signalled();
     // At a prompt nothing runs: the question's own lines say what happened.
@@ -87,12 +92,22 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     controller.abort();
     killActiveCommands();
   };
+  const onSignal = () => {
+    if (interrupted) process.exit(EXIT.interrupted);
+    stop();
+  };
+  const onCancel = () => {
+    if (!interrupted) stop();
+  };
+  if (o.cancel?.aborted) onCancel();
+  o.cancel?.addEventListener("abort", onCancel, { once: true });
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
   const { sessions } = o.database;
   // Undo (the workspace as it was before this session first changed it; a resumed session keeps its first), memory
   // and the sandbox probe run in child processes alongside the first planner call; each is awaited where it is used.
-  const services = o.services ?? startSessionServices({ workspace: o.workspace, sessionId: o.sessionId, env: o.env, clock: o.clock, memory: o.memory, events: o.printer });
+  const services =
+    o.services ?? startSessionServices({ workspace: o.workspace, sessionId: o.sessionId, env: o.env, clock: o.clock, memory: o.memory, events: o.printer, ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}) });
   services.handOver();
   const { undo, memory } = services;
   let finished = false;
@@ -236,6 +251,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     sessions.update(o.sessionId, { status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
     let report = state.finalReport || renderFinalReport(state, o.prices);
     if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(state.stop, turnUsage(usage, state.turn), resumeCommand)}`;
+    o.onOutcome?.({ status, stop: state.stop });
     finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {
@@ -252,6 +268,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
+    o.cancel?.removeEventListener("abort", onCancel);
     o.prompter.close();
     if (undo.started) await undo.after();
     await Promise.all([memory.close(), services.mcp.close()]);

@@ -45,6 +45,8 @@ export interface SessionServiceOptions {
   events: EventSink;
   /** Where the interrupted line goes when a signal arrives before the session runner takes over. */
   stderr?: { write(text: string): unknown };
+  /** Servers the face adds to the configured ones (an editor's, over ACP); one of the same name replaces the file's. */
+  mcpServers?: readonly McpServerSettings[];
 }
 
 export function startSessionServices(o: SessionServiceOptions): SessionServices {
@@ -102,6 +104,8 @@ function startableMcp(o: SessionServiceOptions): { hub: LazyMcpHub; start: () =>
     if (!(error instanceof ConfigError)) throw error;
     problem = error.message;
   }
+  const added = o.mcpServers ?? [];
+  if (added.length > 0) servers = [...servers.filter((s) => !added.some((a) => a.name === s.name)), ...added];
   const hub = new LazyMcpHub(servers, {
     onFailure: (server, reason) =>
       o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" did not start: ${reason}. The session goes on without it.` }),

@@ -2,18 +2,14 @@ import { budgetHint } from "../../graph/budget-resume.js";
 import { planContinuation } from "../../graph/continue-session.js";
 import { budgetForTurn, turnUsage } from "../../graph/follow-up.js";
 import { summarizeUsage } from "../../cost/usage.js";
-import { compileGraph } from "../../graph/build-graph.js";
-import { isBudgetStop, silentSink, type Limits, type SafetyPolicy } from "../../core/index.js";
+import { isBudgetStop, type Limits, type SafetyPolicy } from "../../core/index.js";
 import type { WorkspaceStateValue } from "../../graph/state.js";
-import { memoryOff } from "../../memory/types.js";
-import type { ModelProvider } from "../../models/chat-model.js";
 import type { PriceTable } from "../../cost/prices.js";
-import { openExistingSessionDatabase, type SessionDatabase } from "../../sessions/database.js";
+import { openExistingSessionDatabase } from "../../sessions/database.js";
 import { queueSettings } from "../../sessions/pending-settings.js";
 import { SessionBusyError, SessionLock } from "../../sessions/session-lock.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
 import type { Clock } from "../../runtime/clock.js";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { BUDGET_OPTIONS, parseBudgetFlags, raiseBudget, requirePricesForCostBudget } from "../budget-setup.js";
 import { setupSessionConfig } from "../../host/config-setup.js";
@@ -23,28 +19,12 @@ import { makePrinter, type CliIo } from "../io.js";
 import { describeModels } from "../../host/model-setup.js";
 import { resumeCommandFor } from "../../host/resume-hint.js";
 import { runSession } from "../../host/session-runner.js";
+import { hasCheckpoint, readSessionState } from "../../host/session-state.js";
 import { commandTimeoutFlag, describeChanges, limitFlags, safetyFlags, SETTING_OPTIONS } from "../session-settings.js";
 import { storedOptionsSchema, type StoredRunOptions } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 
 const RESUME_OPTIONS = { ...COMMON_OPTIONS, ...MODEL_OPTIONS, ...BUDGET_OPTIONS, ...SETTING_OPTIONS, force: { type: "boolean" }, message: { type: "string", short: "m" } } as const;
-
-/** A graph that runs nothing, to read a session's state before deciding how to continue it. */
-async function readSessionState(database: SessionDatabase, sessionId: string): Promise<WorkspaceStateValue> {
-  const inert: ModelProvider = {
-    forRole: () => {
-      throw new Error("reading state only");
-    },
-    describe: () => "",
-  };
-  const graph = compileGraph({ models: inert, events: silentSink, memory: memoryOff }, database.checkpointer);
-  return (await graph.getState({ configurable: { thread_id: sessionId } })).values as WorkspaceStateValue;
-}
-
-async function hasCheckpoint(checkpointer: SqliteSaver, sessionId: string): Promise<boolean> {
-  const tuple = await checkpointer.getTuple({ configurable: { thread_id: sessionId, checkpoint_ns: "" } });
-  return tuple !== undefined;
-}
 
 /** `--message`: a follow-up instruction, never empty. */
 function followUpFlag(value: string | undefined): string | undefined {
@@ -101,7 +81,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       throw new SessionBusyError(`session ${session.id} is already running in process ${owner}; wait for it or stop it first`);
     }
     workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
-    const checkpointed = await hasCheckpoint(database.checkpointer, session.id);
+    const checkpointed = await hasCheckpoint(database, session.id);
     if (message !== undefined && !checkpointed) {
       throw new UsageError(`session ${session.id} has no saved progress to follow up on yet; run it first with: ${resumeHint}`);
     }

@@ -1,0 +1,80 @@
+import fs from "node:fs";
+import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
+import type { McpServerSettings } from "../config/index.js";
+import type { ApprovalMode, SafetyPolicy } from "../core/index.js";
+import { logger } from "../runtime/logger.js";
+import { EventUpdates } from "./event-updates.js";
+
+/** Diffs show whole files; past this size an edit shows its result line only. */
+const MAX_DIFF_BYTES = 512 * 1024;
+
+function readText(file: string): string | null {
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile() || stat.size > MAX_DIFF_BYTES) return null;
+    return fs.readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * One editor session: a mini-cursor session (same id) in a workspace, its approval mode, the MCP servers the editor
+ * gave, and the turn running now. Updates are sent in order, one after another: a prompt's response waits for them.
+ */
+export class AcpSession {
+  readonly updates: EventUpdates;
+  private sending: Promise<void> = Promise.resolve();
+  private turn: { cancel: AbortController; safety: SafetyPolicy | null } | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly workspace: string,
+    public mode: ApprovalMode,
+    readonly mcpServers: McpServerSettings[],
+    private readonly client: AgentContext,
+  ) {
+    this.updates = new EventUpdates({ workspace, send: (update) => this.send(update), readText, now: () => Date.now() });
+  }
+
+  send(update: SessionUpdate): void {
+    this.sending = this.sending
+      .then(() => this.client.notify("session/update", { sessionId: this.id, update }))
+      .catch((error: unknown) => logger.warn(`session/update not sent: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  /** Settles once every update sent so far is written. */
+  flush(): Promise<void> {
+    return this.sending;
+  }
+
+  get running(): boolean {
+    return this.turn !== null;
+  }
+
+  /** Starts a turn; null when one is running already (one prompt at a time per session). */
+  beginTurn(): AbortController | null {
+    if (this.turn) return null;
+    const cancel = new AbortController();
+    this.turn = { cancel, safety: null };
+    return cancel;
+  }
+
+  /** The running turn's safety policy, which a mode switch changes in place (the next graph run reads it). */
+  useSafety(safety: SafetyPolicy): void {
+    if (this.turn) this.turn.safety = safety;
+  }
+
+  endTurn(): void {
+    this.turn = null;
+  }
+
+  cancel(): void {
+    this.turn?.cancel.abort();
+  }
+
+  setMode(mode: ApprovalMode): void {
+    this.mode = mode;
+    if (this.turn?.safety) this.turn.safety.approval = mode;
+  }
+}

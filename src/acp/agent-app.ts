@@ -1,0 +1,172 @@
+import fs from "node:fs";
+import path from "node:path";
+import { agent, PROTOCOL_VERSION, type AgentApp, type AgentContext, type McpServer, type SessionUpdate } from "@agentclientprotocol/sdk";
+import type { ApprovalMode } from "../core/index.js";
+import { resolveSessionConfig } from "../host/config-setup.js";
+import { hasCheckpoint, readSessionState } from "../host/session-state.js";
+import { storedOptionsSchema } from "../host/stored-options.js";
+import type { Clock } from "../runtime/clock.js";
+import { openExistingSessionDatabase } from "../sessions/database.js";
+import { newSessionId } from "../sessions/session-id.js";
+import { AcpSession } from "./acp-session.js";
+import { editorMcpServers } from "./editor-mcp.js";
+import { historyUpdates } from "./history-updates.js";
+import { promptText } from "./prompt-text.js";
+import { asRequestError, invalidParams, invalidRequest } from "./request-errors.js";
+import { runTurn } from "./run-turn.js";
+import { approvalModeOf, sessionModes } from "./session-modes.js";
+import { stopReasonOf } from "./stop-reason.js";
+
+export interface AcpAgentOptions {
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  version: string;
+}
+
+export interface AcpAgent {
+  app: AgentApp;
+  /** Cancels every running turn and waits for them to end (the editor went away). */
+  shutdown(): Promise<void>;
+}
+
+/** `cwd` as ACP requires it: an absolute path to a folder that exists. */
+function workspaceOf(cwd: string): string {
+  if (!path.isAbsolute(cwd)) throw invalidParams(`cwd must be an absolute path, got "${cwd}"`);
+  let stat: fs.Stats;
+  try {
+    stat = fs.statSync(cwd);
+  } catch {
+    throw invalidParams(`cwd ${cwd} does not exist`);
+  }
+  if (!stat.isDirectory()) throw invalidParams(`cwd ${cwd} is not a folder`);
+  return fs.realpathSync(cwd);
+}
+
+/** Wraps a handler so that whatever fails becomes one JSON-RPC error. */
+function guarded<P, R>(handler: (context: { params: P; client: AgentContext }) => Promise<R> | R) {
+  return async (context: { params: P; client: AgentContext }): Promise<R> => {
+    try {
+      return await handler(context);
+    } catch (error) {
+      throw asRequestError(error);
+    }
+  };
+}
+
+/**
+ * mini-cursor as an ACP agent: each ACP session is a mini-cursor session (same id, same database, so
+ * `mini-cursor sessions`, `resume`, `diff` and `undo` see it), run by the same runner as the CLI's.
+ */
+export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
+  const sessions = new Map<string, AcpSession>();
+  const turns = new Set<Promise<unknown>>();
+  let elicitation = false;
+
+  const open = (id: string, workspace: string, mode: ApprovalMode, servers: readonly McpServer[], client: AgentContext): AcpSession => {
+    const existing = sessions.get(id);
+    if (existing?.running) throw invalidRequest(`session ${id} is running a prompt; cancel it first`);
+    const mcp = editorMcpServers(servers, workspace);
+    const session = new AcpSession(id, workspace, mode, mcp.servers, client);
+    sessions.set(id, session);
+    for (const line of mcp.skipped) session.updates.say(`⚠ ${line}`);
+    return session;
+  };
+
+  const app = agent({ name: "mini-cursor" })
+    .onRequest(
+      "initialize",
+      guarded(({ params }) => {
+        elicitation = Boolean(params.clientCapabilities?.elicitation?.form);
+        return {
+          // We speak version 1; a client asking for another decides whether it can go on.
+          protocolVersion: PROTOCOL_VERSION,
+          agentCapabilities: {
+            loadSession: true,
+            promptCapabilities: { image: false, audio: false, embeddedContext: true },
+            mcpCapabilities: { http: true, sse: false },
+          },
+          agentInfo: { name: "mini-cursor", title: "mini-cursor", version: o.version },
+          authMethods: [],
+        };
+      }),
+    )
+    .onRequest(
+      "session/new",
+      guarded(async ({ params, client }) => {
+        const workspace = workspaceOf(params.cwd);
+        const { safety } = await resolveSessionConfig({}, workspace, o.env);
+        const session = open(newSessionId(o.clock), workspace, safety.approval, params.mcpServers, client);
+        return { sessionId: session.id, modes: sessionModes(session.mode) };
+      }),
+    )
+    .onRequest(
+      "session/load",
+      guarded(async ({ params, client }) => {
+        const workspace = workspaceOf(params.cwd);
+        const missing = () => invalidParams(`no session "${params.sessionId}" in ${workspace} (see mini-cursor sessions)`);
+        const database = openExistingSessionDatabase(workspace, o.clock);
+        if (!database) throw missing();
+        let history: SessionUpdate[];
+        let mode: ApprovalMode;
+        try {
+          const row = database.sessions.get(params.sessionId);
+          if (!row) throw missing();
+          const { safety } = await resolveSessionConfig({}, workspace, o.env);
+          const stored = storedOptionsSchema.parse(JSON.parse(row.options));
+          const state = (await hasCheckpoint(database, row.id)) ? await readSessionState(database, row.id) : null;
+          mode = stored.safety?.approval ?? state?.safety.approval ?? safety.approval;
+          history = historyUpdates(row.task, row.status, state, workspace);
+        } finally {
+          database.close();
+        }
+        const session = open(params.sessionId, workspace, mode, params.mcpServers, client);
+        for (const update of history) session.send(update);
+        await session.flush();
+        return { modes: sessionModes(session.mode) };
+      }),
+    )
+    .onRequest(
+      "session/prompt",
+      guarded(async ({ params, client }) => {
+        const session = sessions.get(params.sessionId);
+        if (!session) throw invalidParams(`unknown session "${params.sessionId}": start one with session/new or open it with session/load`);
+        const text = promptText(params.prompt);
+        if (!text) throw invalidParams("the prompt has no text");
+        const cancel = session.beginTurn();
+        if (!cancel) throw invalidRequest(`session ${session.id} is already running a prompt; wait for it or send session/cancel`);
+        const turn = runTurn({ session, text, client, elicitation, cancel: cancel.signal, env: o.env, clock: o.clock });
+        turns.add(turn);
+        try {
+          const outcome = await turn;
+          return { stopReason: stopReasonOf(outcome) };
+        } finally {
+          turns.delete(turn);
+          // The response comes after every update of the turn.
+          await session.flush();
+          session.endTurn();
+        }
+      }),
+    )
+    .onRequest(
+      "session/set_mode",
+      guarded(({ params }) => {
+        const session = sessions.get(params.sessionId);
+        if (!session) throw invalidParams(`unknown session "${params.sessionId}"`);
+        const mode = approvalModeOf(params.modeId);
+        if (!mode) throw invalidParams(`unknown mode "${params.modeId}"; modes: ${sessionModes(session.mode).availableModes.map((m) => m.id).join(", ")}`);
+        session.setMode(mode);
+        return {};
+      }),
+    )
+    .onNotification("session/cancel", ({ params }) => {
+      sessions.get(params.sessionId)?.cancel();
+    });
+
+  return {
+    app,
+    async shutdown() {
+      for (const session of sessions.values()) session.cancel();
+      await Promise.allSettled([...turns]);
+    },
+  };
+}

@@ -1,0 +1,109 @@
+import type { AgentContext } from "@agentclientprotocol/sdk";
+import { RequestError } from "@agentclientprotocol/sdk";
+import { DEFAULT_LIMITS, type SafetyPolicy, type StopReason } from "../core/index.js";
+import { summarizeUsage } from "../cost/usage.js";
+import { budgetForTurn } from "../graph/follow-up.js";
+import { setupSessionConfig } from "../host/config-setup.js";
+import { describeModels } from "../host/model-setup.js";
+import { runSession, type SessionRunOptions } from "../host/session-runner.js";
+import { hasCheckpoint, readSessionState } from "../host/session-state.js";
+import { DEFAULT_COMMAND_TIMEOUT_MS, storedOptionsSchema, type StoredRunOptions } from "../host/stored-options.js";
+import type { Clock } from "../runtime/clock.js";
+import { openSessionDatabase } from "../sessions/database.js";
+import { queueSettings } from "../sessions/pending-settings.js";
+import { WorkspaceLock } from "../sessions/workspace-lock.js";
+import { createAcpPrompter } from "./acp-prompter.js";
+import type { AcpSession } from "./acp-session.js";
+import type { TurnOutcome } from "./stop-reason.js";
+
+export interface TurnRequest {
+  session: AcpSession;
+  text: string;
+  client: AgentContext;
+  elicitation: boolean;
+  cancel: AbortSignal;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+}
+
+/** Statuses after which the prompt's text starts a new turn of the session (a follow-up instruction). */
+const FOLLOWS_UP = new Set(["done", "failed", "limit_reached", "interrupted", "running"]);
+
+/**
+ * One `session/prompt`: the first starts the session with the text as its task; later ones are follow-up
+ * instructions, except that a session waiting on a question takes the text as the answer, and one waiting on an
+ * approval asks it again first (then the text follows up). Runs under the workspace lock, as `run` and `resume` do.
+ */
+export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
+  const { session } = t;
+  const workspaceLock = WorkspaceLock.acquire(session.workspace, { force: false, flag: "mini-cursor run --force" });
+  try {
+    const { config, models, safety: configured, prices } = await setupSessionConfig({}, session.workspace, t.env);
+    const database = openSessionDatabase(session.workspace, t.clock);
+    try {
+      const row = database.sessions.get(session.id);
+      const limits = { ...DEFAULT_LIMITS, maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens };
+      const stored: StoredRunOptions = row ? storedOptionsSchema.parse(JSON.parse(row.options)) : { limits, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS, budget: {} };
+      // A fresh object: a mode switch during the turn changes it in place (src/acp/acp-session.ts).
+      const safety: SafetyPolicy = { ...(stored.safety ?? configured), approval: session.mode };
+      session.useSafety(safety);
+      const modelLabel = describeModels(models.settings);
+      const options = JSON.stringify({ ...stored, safety });
+      if (!row) database.sessions.create({ id: session.id, task: t.text, workspace: session.workspace, model: modelLabel, options });
+      const checkpointed = row ? await hasCheckpoint(database, session.id) : false;
+      if (row && options !== row.options) {
+        database.sessions.update(session.id, { options });
+        if (checkpointed) await queueSettings(database, session.id, { safety, limits: stored.limits });
+      }
+      let stop: StopReason | null = null;
+      const run = async (how: { fresh: boolean; followUp?: string; answer?: string }) => {
+        const state = (await hasCheckpoint(database, session.id)) ? await readSessionState(database, session.id) : null;
+        const usage = state ? summarizeUsage(state.usage, prices) : null;
+        const turnStart = how.followUp !== undefined && usage ? { usageBefore: { tokens: usage.inputTokens + usage.outputTokens, usd: usage.knownCostUsd } } : (state?.turn ?? null);
+        const prompter = createAcpPrompter({ client: t.client, sessionId: session.id, updates: session.updates, elicitation: t.elicitation, cancel: t.cancel, flush: () => session.flush(), ...(how.answer !== undefined ? { answer: how.answer } : {}) });
+        const o: SessionRunOptions = {
+          sessionId: session.id,
+          workspace: session.workspace,
+          task: row?.task ?? t.text,
+          limits: stored.limits,
+          commandTimeoutMs: stored.commandTimeoutMs,
+          fresh: how.fresh,
+          resumed: row !== undefined,
+          models,
+          modelLabel,
+          database,
+          printer: session.updates,
+          clock: t.clock,
+          env: t.env,
+          safety,
+          prompter,
+          prices,
+          memory: config.memory,
+          budget: budgetForTurn(stored.budget, turnStart),
+          cwd: session.workspace,
+          cancel: t.cancel,
+          mcpServers: session.mcpServers,
+          onOutcome: (outcome) => (stop = outcome.stop),
+          ...(how.followUp !== undefined ? { followUp: how.followUp } : {}),
+        };
+        await runSession(o);
+        return session.updates.finishedStatus ?? "interrupted";
+      };
+      let status: string;
+      if (!row || !checkpointed) status = await run({ fresh: true });
+      else if (row.status === "awaiting_input") status = await run({ fresh: false, answer: t.text });
+      else if (FOLLOWS_UP.has(row.status)) status = await run({ fresh: false, followUp: t.text });
+      else status = await run({ fresh: false });
+      // A session that had to finish an earlier turn first (no checkpoint yet, an approval asked again) now takes the text.
+      const pendingText = row !== undefined && (!checkpointed || row.status === "awaiting_approval");
+      if (pendingText && FOLLOWS_UP.has(status) && !t.cancel.aborted) status = await run({ fresh: false, followUp: t.text });
+      const error = session.updates.errorLine;
+      if (error && status === "interrupted" && !t.cancel.aborted) throw new RequestError(-32603, error);
+      return { status, stop, cancelled: t.cancel.aborted };
+    } finally {
+      database.close();
+    }
+  } finally {
+    workspaceLock.release();
+  }
+}

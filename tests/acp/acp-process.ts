@@ -1,0 +1,90 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import { client, ndJsonStream, type ClientContext, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { CLI } from "../cli/cli-process.js";
+
+/** A permission request as the client saw it, and how the test answers it. */
+export type PermissionHandler = (request: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
+
+export interface AcpProcess {
+  child: ChildProcess;
+  /** The agent side, through the SDK's client. */
+  agent: ClientContext;
+  /** Every session/update received, in order. */
+  updates: SessionNotification[];
+  permissions: RequestPermissionRequest[];
+  stderr: () => string;
+  /** Settles at the next update that satisfies `test` (or one already received). */
+  waitForUpdate(test: (update: SessionUpdate) => boolean, timeoutMs?: number): Promise<SessionUpdate>;
+  /** Ends stdin (the editor goes away) and waits for the process to exit. */
+  close(): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+/**
+ * `mini-cursor acp` from the build (dist/cli/main.js) as a child process, driven by the ACP SDK's client over its
+ * stdin/stdout: what an editor does. Memory is off and the model is whatever `env` points at.
+ */
+export function startAcp(options: { cwd: string; env: Record<string, string>; onPermission?: PermissionHandler; elicitation?: boolean }): AcpProcess {
+  const child = spawn(process.execPath, [CLI, "acp"], {
+    cwd: options.cwd,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", ...options.env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let err = "";
+  child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+  const updates: SessionNotification[] = [];
+  const permissions: RequestPermissionRequest[] = [];
+  const waiters: { test: (u: SessionUpdate) => boolean; resolve: (u: SessionUpdate) => void }[] = [];
+  const app = client({ name: "test-editor" })
+    .onNotification("session/update", ({ params }) => {
+      updates.push(params);
+      for (const waiter of [...waiters]) {
+        if (waiter.test(params.update)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.resolve(params.update);
+        }
+      }
+    })
+    .onRequest("session/request_permission", async ({ params }) => {
+      permissions.push(params);
+      return options.onPermission ? options.onPermission(params) : { outcome: { outcome: "selected", optionId: "allow_once" } };
+    });
+  if (!child.stdin || !child.stdout) throw new Error("startAcp: no stdio");
+  const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
+  return {
+    child,
+    agent: connection.agent,
+    updates,
+    permissions,
+    stderr: () => err,
+    waitForUpdate(test, timeoutMs = 30_000) {
+      const seen = updates.find((n) => test(n.update));
+      if (seen) return Promise.resolve(seen.update);
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no such session/update within ${timeoutMs} ms; stderr: ${err}`)), timeoutMs);
+        waiters.push({ test, resolve: (u) => (clearTimeout(timer), resolve(u)) });
+      });
+    },
+    async close() {
+      child.stdin?.end();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
+      const result = await exited;
+      clearTimeout(timer);
+      connection.close();
+      return result;
+    },
+  };
+}
+
+/** Updates of one kind, typed. */
+export function updatesOf<K extends SessionUpdate["sessionUpdate"]>(process: AcpProcess, kind: K): Extract<SessionUpdate, { sessionUpdate: K }>[] {
+  return process.updates.map((n) => n.update).filter((u): u is Extract<SessionUpdate, { sessionUpdate: K }> => u.sessionUpdate === kind);
+}
+
+/** The agent's messages of the session so far, joined. */
+export function agentText(process: AcpProcess): string {
+  return updatesOf(process, "agent_message_chunk")
+    .map((u) => (u.content.type === "text" ? u.content.text : ""))
+    .join("");
+}
