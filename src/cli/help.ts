@@ -54,6 +54,9 @@ Options:
                           them (e.g. "mcp__github__*"); read-only offers only read-only ones
   --approve-file-changes  in ask mode, also ask before each file change (shows the change)
   --allow-network         let sandboxed commands use the network
+  --no-approve-file-changes
+                          do not ask before file changes (overrides mini-cursor.json)
+  --no-allow-network      no network for sandboxed commands (overrides mini-cursor.json)
   --budget-tokens N       stop cleanly once the session used N tokens (input + output)
   --budget-usd X          stop cleanly once the session cost X USD (needs a price for every model)
   --json                  print one JSON event per line instead of progress text
@@ -73,8 +76,8 @@ task and the work done so far, and plans from there. Limits and budgets count pe
 waiting for an answer must be answered first.
 
 Settings flags change the session for the rest of it (each change is printed and kept for later
-resumes): --model, --base-url, --approval, --approve-file-changes, --allow-network, the limits,
---command-timeout, --context-budget and the budgets.
+resumes): --model, --base-url, --approval, --approve-file-changes, --allow-network (and their
+--no- forms), the limits, --command-timeout, --context-budget and the budgets.
 
 Options:
   -m, --message TEXT      a follow-up instruction (a new turn)
@@ -83,7 +86,10 @@ Options:
   --base-url URL          OpenAI-compatible endpoint
   --approval MODE         ask, auto or read-only from now on
   --approve-file-changes  in ask mode, also ask before each file change
+  --no-approve-file-changes
+                          stop asking before each file change
   --allow-network         let sandboxed commands use the network
+  --no-allow-network      take the network away from sandboxed commands
   --max-steps N           sub-agent runs before stopping
   --max-revisions N       planner revisions before stopping
   --max-review-rounds N   review → fix rounds before stopping

@@ -13,7 +13,9 @@ export const SETTING_OPTIONS = {
   "context-budget": { type: "string" },
   approval: { type: "string" },
   "approve-file-changes": { type: "boolean" },
+  "no-approve-file-changes": { type: "boolean" },
   "allow-network": { type: "boolean" },
+  "no-allow-network": { type: "boolean" },
 } as const;
 
 export interface SettingFlags {
@@ -26,7 +28,20 @@ export interface SettingFlags {
   "context-budget"?: string;
   approval?: string;
   "approve-file-changes"?: boolean;
+  "no-approve-file-changes"?: boolean;
   "allow-network"?: boolean;
+  "no-allow-network"?: boolean;
+}
+
+/**
+ * A switch and its `--no-` form: true, false, or undefined when neither is given (the config or the session decides).
+ * Both at once is a mistake, not a last-one-wins.
+ */
+export function switchFlag(values: SettingFlags, name: "approve-file-changes" | "allow-network"): boolean | undefined {
+  const on = values[name] === true;
+  const off = values[`no-${name}`] === true;
+  if (on && off) throw new UsageError(`--${name} and --no-${name} contradict each other; give one`);
+  return on ? true : off ? false : undefined;
 }
 
 /** The limits given as flags (only those given). */
@@ -50,7 +65,7 @@ export function commandTimeoutFlag(values: SettingFlags): number | undefined {
   return seconds === undefined ? undefined : seconds * 1000;
 }
 
-/** The safety settings given as flags (only those given); `--approve-file-changes` and `--allow-network` turn on. */
+/** The safety settings given as flags (only those given); the switches turn on, their `--no-` forms off. */
 export function safetyFlags(values: SettingFlags): Partial<SafetyPolicy> {
   const safety: Partial<SafetyPolicy> = {};
   if (values.approval !== undefined) {
@@ -58,8 +73,10 @@ export function safetyFlags(values: SettingFlags): Partial<SafetyPolicy> {
     if (!mode.success) throw new UsageError(`--approval must be ask, auto or read-only, got "${values.approval}"`);
     safety.approval = mode.data;
   }
-  if (values["approve-file-changes"]) safety.approveFileChanges = true;
-  if (values["allow-network"]) safety.allowNetwork = true;
+  const approveFileChanges = switchFlag(values, "approve-file-changes");
+  if (approveFileChanges !== undefined) safety.approveFileChanges = approveFileChanges;
+  const allowNetwork = switchFlag(values, "allow-network");
+  if (allowNetwork !== undefined) safety.allowNetwork = allowNetwork;
   return safety;
 }
 

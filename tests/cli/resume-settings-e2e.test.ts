@@ -39,6 +39,22 @@ afterEach(async () => {
 
 const cli = (args: string[], input?: string) => runCli(args, { cwd: ws.root, env, ...(input === undefined ? {} : { input }) });
 
+/** Runs the CLI until the server holds a request `when` matches, then Ctrl-C: the session stops mid-step there. */
+async function interruptAt(args: string[], when: (req: ScriptedRequest) => boolean): Promise<{ code: number | null; stdout: string }> {
+  const arrived = new Promise<void>((resolve) => {
+    hold = { when, arrived: resolve };
+  });
+  const run = startCli(args, { cwd: ws.root, env });
+  running.push(run);
+  await arrived;
+  run.child.kill("SIGINT");
+  const { code } = await run.done;
+  return { code, stdout: run.stdout() };
+}
+
+/** The coder's model call after its `n`th tool result. */
+const coderAfter = (n: number) => (req: ScriptedRequest) => roleOf(req) === "coder" && toolResults(req).length === n;
+
 describe("resume changes a session's settings for the rest of it", () => {
   it("raises a limit and says so", async () => {
     const first = await cli(["run", "--max-steps", "1", "Add greet with a test"]);
@@ -77,14 +93,7 @@ describe("resume changes a session's settings for the rest of it", () => {
 
   it("applies new limits to a session interrupted mid-step, the step it stopped in included", async () => {
     // The coder's second model call (after its first tool result) hangs: Ctrl-C stops the session inside that step.
-    const arrived = new Promise<void>((resolve) => {
-      hold = { when: (req) => roleOf(req) === "coder" && toolResults(req).length === 1, arrived: resolve };
-    });
-    const first = startCli(["run", "Add greet with a test"], { cwd: ws.root, env });
-    running.push(first);
-    await arrived;
-    first.child.kill("SIGINT");
-    expect((await first.done).code).toBe(130);
+    expect((await interruptAt(["run", "Add greet with a test"], coderAfter(1))).code).toBe(130);
 
     const resumed = await cli(["resume", "--max-model-calls", "1", "--max-steps", "2"]);
     expect(resumed.stdout).toContain("max model calls: 30 → 1 for the rest of the session");
@@ -96,40 +105,38 @@ describe("resume changes a session's settings for the rest of it", () => {
     expect(resumed.code).toBe(1);
   });
 
-  it("opens the network for commands, the pending one included, and keeps it open for later resumes", async () => {
+  it("opens the network for commands, the pending one included, keeps it open for later resumes, and closes it with --no-allow-network", async () => {
     // Each command fetches from the scripted server on the host: only reachable from the sandbox with the network.
     const fetch = fetchCommand(`${server.baseUrl}/models`);
-    script = commandScript([`${fetch} && echo first`, `${fetch} && echo second`]);
-    const first = await cli(["run", "--approval", "ask", "Fetch the model list"], "");
-    expect(first.code).toBe(130);
+    script = commandScript([`${fetch} && echo first`, `${fetch} && echo second`, `${fetch} && echo third`]);
+    expect((await cli(["run", "--approval", "ask", "Fetch the model list"], "")).code).toBe(130);
 
-    const opened = await cli(["resume", "--allow-network"], "y\n");
+    // Each resume below is stopped (Ctrl-C) at the coder's next model call, after one more command ran.
+    const opened = await interruptAt(["resume", "--allow-network", "--approval", "auto"], coderAfter(1));
     expect(opened.stdout).toContain("network for commands: off → on for the rest of the session");
     expect(opened.stdout).toContain("│ BODY:");
     expect(opened.stdout).toContain("│ first\n");
     // The command as shown contains the words; a failure would add its error code.
     expect(opened.stdout).not.toMatch(/FETCH FAILED: [A-Z]/);
-    // The second command waits for an answer (stdin is closed after the first).
     expect(opened.code).toBe(130);
 
     // Stored with the session: the next resume, without the flag, still has the network and announces no change.
-    const again = await cli(["resume"], "y\n");
+    const again = await interruptAt(["resume"], coderAfter(2));
     expect(again.stdout).not.toContain("network for commands");
     expect(again.stdout).toContain("│ second\n");
     expect(again.stdout).not.toMatch(/FETCH FAILED: [A-Z]/);
-    expect(again.code).toBe(0);
+    expect(again.code).toBe(130);
+
+    const closed = await cli(["resume", "--no-allow-network"]);
+    expect(closed.stdout).toContain("network for commands: on → off for the rest of the session");
+    expect(closed.stdout).toContain("│ FETCH FAILED: ECONNREFUSED");
+    expect(closed.stdout).not.toContain("│ third");
+    expect(closed.code).toBe(0);
   });
 
-  it("asks before the next file change after resume --approve-file-changes", async () => {
+  it("asks before the next file change after resume --approve-file-changes, and no longer after --no-approve-file-changes", async () => {
     // The coder's call after its first write hangs: Ctrl-C stops the session between the two writes.
-    const arrived = new Promise<void>((resolve) => {
-      hold = { when: (req) => roleOf(req) === "coder" && toolResults(req).length === 1, arrived: resolve };
-    });
-    const first = startCli(["run", "--approval", "ask", "Add greet with a test"], { cwd: ws.root, env });
-    running.push(first);
-    await arrived;
-    first.child.kill("SIGINT");
-    expect((await first.done).code).toBe(130);
+    expect((await interruptAt(["run", "--approval", "ask", "Add greet with a test"], coderAfter(1))).code).toBe(130);
     expect(fs.existsSync(path.join(ws.root, "src/greet.js"))).toBe(true);
 
     const resumed = await cli(["resume", "--approve-file-changes"], "");
@@ -139,6 +146,14 @@ describe("resume changes a session's settings for the rest of it", () => {
     // Nobody answered (stdin is closed): the write waits, unmade.
     expect(resumed.code).toBe(130);
     expect(fs.existsSync(path.join(ws.root, "test/greet.test.js"))).toBe(false);
+
+    // The pending write is judged again under the new policy: made unasked; the test command still asks (ask mode).
+    const off = await cli(["resume", "--no-approve-file-changes"], "");
+    expect(off.stdout).toContain("approve file changes: on → off for the rest of the session");
+    expect(off.stdout).not.toContain("wants to change a file:");
+    expect(fs.existsSync(path.join(ws.root, "test/greet.test.js"))).toBe(true);
+    expect(off.stdout).toContain("wants to run in");
+    expect(off.code).toBe(130);
   });
 
   it("switches the model and says so", async () => {
@@ -149,6 +164,24 @@ describe("resume changes a session's settings for the rest of it", () => {
     expect(resumed.code).toBe(0);
     const models = new Set(server.requests.slice(before).map((r) => r.model));
     expect([...models]).toEqual(["other"]);
+  });
+
+  it("run --no-allow-network keeps the network closed when mini-cursor.json opens it", async () => {
+    fs.writeFileSync(path.join(ws.root, "mini-cursor.json"), '{ "network": true }\n');
+    script = commandScript([fetchCommand(`${server.baseUrl}/models`)]);
+    const closed = await cli(["run", "--no-allow-network", "Fetch the model list"]);
+    expect(closed.stdout).toContain("│ FETCH FAILED: ECONNREFUSED");
+    expect(closed.code).toBe(0);
+    // The file alone opens it: the flag is what closed it.
+    const open = await cli(["run", "Fetch the model list"]);
+    expect(open.stdout).toContain("│ BODY:");
+  });
+
+  it("refuses a switch given with its --no- form, in one line", async () => {
+    expect((await cli(["run", "--max-steps", "1", "Add greet with a test"])).code).toBe(1);
+    const bad = await cli(["resume", "--allow-network", "--no-allow-network"]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe("mini-cursor: --allow-network and --no-allow-network contradict each other; give one\n");
   });
 
   it("refuses a value it cannot use, in one line", async () => {

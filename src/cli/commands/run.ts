@@ -11,7 +11,7 @@ import { RUN_HELP } from "../help.js";
 import { describeModels, setupModels } from "../../host/model-setup.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { startSessionServices } from "../../host/session-services.js";
-import { commandTimeoutFlag, limitFlags, SETTING_OPTIONS } from "../session-settings.js";
+import { commandTimeoutFlag, limitFlags, SETTING_OPTIONS, switchFlag } from "../session-settings.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, type StoredRunOptions } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 import { taskFrom } from "../task-input.js";
@@ -46,8 +46,9 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
       model: values.model,
       baseUrl: values["base-url"],
       approval: values.approval,
-      approveFileChanges: values["approve-file-changes"],
-      allowNetwork: values["allow-network"],
+      // The --no- forms override a config file that turns them on.
+      approveFileChanges: switchFlag(values, "approve-file-changes"),
+      allowNetwork: switchFlag(values, "allow-network"),
       contextBudget: values["context-budget"],
     },
     workspace,
