@@ -80,6 +80,32 @@ describe("one running session per workspace", () => {
   });
 });
 
+describe("resume while another session runs in the workspace", () => {
+  it("is refused naming the running session, and goes ahead with --force", async () => {
+    expect((await runCli(["run", "--max-steps", "1", "Add greet with a test"], { cwd: ws.root, env })).code).toBe(1);
+    const [stopped] = JSON.parse((await runCli(["sessions", "--json"], { cwd: ws.root, env })).stdout) as { id: string }[];
+    holdFirstPlanner = true;
+    const busy = startCli(["run", "Add greet with a test"], { cwd: ws.root, env });
+    running.push(busy);
+    await heldReached;
+    const busyId = (JSON.parse((await runCli(["sessions", "--json"], { cwd: ws.root, env })).stdout) as { id: string }[]).find((s) => s.id !== stopped?.id)?.id;
+
+    const refused = await runCli(["resume", stopped?.id ?? "", "--max-steps", "5"], { cwd: ws.root, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split("\n")).toHaveLength(1);
+    expect(refused.stderr).toContain(`session ${busyId} is running in this workspace (process ${busy.child.pid})`);
+    expect(refused.stderr).toContain("start anyway with --force");
+    // Refused before anything changed: the stopped session keeps its status, and its settings (the forced resume
+    // below still finds max steps at 1).
+    const listed = JSON.parse((await runCli(["sessions", "--json"], { cwd: ws.root, env })).stdout) as { id: string; status: string }[];
+    expect(listed.find((s) => s.id === stopped?.id)?.status).toBe("limit_reached");
+
+    const forced = await runCli(["resume", stopped?.id ?? "", "--force", "--max-steps", "5"], { cwd: ws.root, env });
+    expect(forced.stdout).toContain("max steps: 1 → 5 for the rest of the session");
+    expect(forced.code).toBe(0);
+  });
+});
+
 /** The CLI with the workspace mounted read-only (bubblewrap), as on a read-only mount or a folder the user cannot write. */
 async function runReadOnly(args: string[]): Promise<{ code: number | null; stderr: string }> {
   const child = spawn("bwrap", ["--dev-bind", "/", "/", "--ro-bind", ws.root, ws.root, "--chdir", ws.root, process.execPath, CLI, ...args], {
