@@ -45,6 +45,11 @@ async function runGreet(): Promise<string> {
   const run = await runCli(["run", "Add a greet(name) function with a unit test"], { cwd: ws.root, env });
   expect(run.stderr).toBe("");
   expect(run.code).toBe(0);
+  return latestId();
+}
+
+/** The workspace's newest session. */
+async function latestId(): Promise<string> {
   const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
   const [session] = JSON.parse(listed.stdout) as { id: string }[];
   if (!session) throw new Error("no session listed");
@@ -53,6 +58,12 @@ async function runGreet(): Promise<string> {
 
 /** The replay runs with no model endpoint at all: no OPENAI_* variables, nothing pointing at the scripted server. */
 const offline = {};
+
+/** Replays a session of the workspace into a new folder elsewhere, offline. */
+async function replayOffline(id: string) {
+  const into = path.join(elsewhere.root, "replayed");
+  return { into, replay: await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline }) };
+}
 
 describe("mini-cursor replay (built CLI)", () => {
   it("records every model call, then replays the session offline: same files, its test passes, exit 0", async () => {
@@ -67,8 +78,7 @@ describe("mini-cursor replay (built CLI)", () => {
       db.close();
     }
     const requestsBefore = server.requests.length;
-    const into = path.join(elsewhere.root, "replayed");
-    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    const { into, replay } = await replayOffline(id);
     expect(replay.stderr).toBe("");
     expect(replay.stdout).toContain("The replay matched the recording");
     expect(replay.code).toBe(0);
@@ -89,8 +99,7 @@ describe("mini-cursor replay (built CLI)", () => {
     const id = await runGreet();
     const coderRead = server.requests.filter((r) => roleOf(r) === "coder").flatMap(toolResults).find((t) => t.name === "read_file");
     expect(coderRead?.content).toContain("Greet in English.");
-    const into = path.join(elsewhere.root, "replayed");
-    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    const { into, replay } = await replayOffline(id);
     expect(replay.stderr).toBe("");
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(/Divergence in step s1 \(coder, call \d+\): the read_file result for \S+ differs from the recording/);
@@ -127,8 +136,7 @@ describe("mini-cursor replay (built CLI)", () => {
     const followUp = await runCli(["resume", id, "--message", "Also check the README mentions greet"], { cwd: ws.root, env });
     expect(followUp.code).toBe(0);
     const recorded = server.requests.length;
-    const into = path.join(elsewhere.root, "replayed");
-    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    const { replay } = await replayOffline(id);
     expect(replay.stderr).toBe("");
     expect(replay.stdout).toContain("Follow-up instruction (turn 2): Also check the README mentions greet");
     expect(replay.stdout).toContain(`The replay matched the recording (${recorded} model calls)`);
@@ -154,10 +162,8 @@ describe("mini-cursor replay (built CLI)", () => {
     await first.done;
     const resumed = await runCli(["resume"], { cwd: ws.root, env });
     expect(resumed.code).toBe(0);
-    const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
-    const id = (JSON.parse(listed.stdout) as { id: string }[])[0]?.id ?? "";
-    const into = path.join(elsewhere.root, "replayed");
-    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    const id = await latestId();
+    const { into, replay } = await replayOffline(id);
     expect(replay.stderr).toBe("");
     expect(replay.stdout).toContain("The replay matched the recording");
     expect(replay.code).toBe(0);
@@ -170,10 +176,8 @@ describe("mini-cursor replay (built CLI)", () => {
     expect(run.code).toBe(0);
     const coderRun = server.requests.filter((r) => roleOf(r) === "coder").flatMap(toolResults).find((t) => t.name === "execute_command");
     expect(coderRun?.content).toContain("the user rejected this command: not now");
-    const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
-    const id = (JSON.parse(listed.stdout) as { id: string }[])[0]?.id ?? "";
-    const into = path.join(elsewhere.root, "replayed");
-    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    const id = await latestId();
+    const { replay } = await replayOffline(id);
     expect(replay.stdout).toContain("Answered from the recording: rejected (not now).");
     expect(replay.stdout).toContain("Answered from the recording: approved.");
     expect(replay.stdout).toContain("The replay matched the recording");
@@ -184,10 +188,8 @@ describe("mini-cursor replay (built CLI)", () => {
     await start(coderFirst({ name: "ask_user", args: { question: "Which greeting word?" } }));
     const run = await runCli(["run", "Add a greet(name) function with a unit test"], { cwd: ws.root, env, input: "Hello\n" });
     expect(run.code).toBe(0);
-    const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
-    const id = (JSON.parse(listed.stdout) as { id: string }[])[0]?.id ?? "";
-    const into = path.join(elsewhere.root, "replayed");
-    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    const id = await latestId();
+    const { replay } = await replayOffline(id);
     expect(replay.stdout).toContain("Answered from the recording: Hello");
     expect(replay.stdout).toContain("The replay matched the recording");
     expect(replay.code).toBe(0);
@@ -203,12 +205,10 @@ describe("mini-cursor replay (built CLI)", () => {
     expect(asked.stdout).toContain(PLANNER_QUESTION);
     expect(asked.code).toBe(waited ? 130 : 0);
     if (waited) expect((await runCli(["resume"], { cwd: ws.root, env, input: "2\n" })).code).toBe(0);
-    const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
-    const id = (JSON.parse(listed.stdout) as { id: string }[])[0]?.id ?? "";
+    const id = await latestId();
     const recorded = server.requests.length;
-    const into = path.join(elsewhere.root, "replayed");
     // No input: stdin is closed, so a question put to the person would end the replay with exit 130.
-    const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root], { cwd: elsewhere.root, env: offline });
+    const { into, replay } = await replayOffline(id);
     expect(replay.stderr).toBe("");
     expect(replay.stdout).toContain("Answered from the recording: 8080");
     expect(replay.stdout).toContain(`The replay matched the recording (${recorded} model calls)`);
