@@ -4,6 +4,7 @@ Usage:
   mini-cursor run "<task>" [options]     start a session on a task
   mini-cursor resume [SESSION] [options] continue a session (the latest by default)
   mini-cursor sessions [options]         list sessions of a workspace
+  mini-cursor sessions delete SESSION    delete a session that is not running (its history, recording, undo)
   mini-cursor fork SESSION [options]     copy a session into a new id (then resume it with --message)
   mini-cursor diff [SESSION] [options]   what a session changed
   mini-cursor undo [SESSION] [options]   restore every file a session changed, created or deleted
@@ -104,13 +105,19 @@ Options:
   -h, --help              show this help`;
 
 export const SESSIONS_HELP = `Usage: mini-cursor sessions [options]
+       mini-cursor sessions delete SESSION [options]   (or: sessions rm SESSION)
 
 Lists the sessions of a workspace: id, status, task, last update, tokens, cost (USD; ? when unknown),
 turns (1 plus one per follow-up with resume --message) and the latest follow-up instruction.
 
+delete removes a session that is not running, for good: its row, its checkpoint history (a pending
+approval or question included), its recorded model calls and its undo records. The files it changed
+stay as they are, but it can no longer be resumed, diffed, undone, forked or replayed. A running
+session or an unknown id is refused (exit 2).
+
 Options:
   --workspace DIR   project folder (default: current folder)
-  --json            print a JSON array
+  --json            print a JSON array (delete: one session_deleted object)
   -h, --help        show this help`;
 
 export const FORK_HELP = `Usage: mini-cursor fork SESSION [options]

@@ -61,16 +61,3 @@ export function forkSessionRows(db: Database.Database, from: string, to: string,
   });
   return copy.immediate();
 }
-
-/** Removes a fork's rows again (its undo records could not be copied). */
-export function forgetSessionRows(db: Database.Database, id: string): void {
-  db.transaction(() => {
-    db.prepare("DELETE FROM mc_sessions WHERE id = ?").run(id);
-    new RecordingStore(db).delete(id);
-    for (const table of ["checkpoints", "writes"]) {
-      if (db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined) {
-        db.prepare(`DELETE FROM ${table} WHERE thread_id = ?`).run(id);
-      }
-    }
-  }).immediate();
-}

@@ -129,11 +129,12 @@ export class RecordingStore {
     })();
   }
 
-  /** Removes a session's recording (for whatever deletes or prunes sessions). */
-  delete(sessionId: string): void {
-    this.db.prepare("DELETE FROM mc_model_calls WHERE session_id = ?").run(sessionId);
+  /** Removes a session's recording (for whatever deletes or prunes sessions); returns how many calls it had. */
+  delete(sessionId: string): number {
+    const calls = this.db.prepare("DELETE FROM mc_model_calls WHERE session_id = ?").run(sessionId).changes;
     this.db.prepare("DELETE FROM mc_recordings WHERE session_id = ?").run(sessionId);
     this.db.prepare("DELETE FROM mc_recording_turns WHERE session_id = ?").run(sessionId);
+    return calls;
   }
 }
 

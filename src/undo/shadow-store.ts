@@ -173,12 +173,20 @@ export class ShadowStore {
     });
   }
 
-  /** Removes a session's undo records (a fork that could not be completed). */
-  async forget(sessionId: string): Promise<void> {
-    await this.locked(sessionId, async () => {
+  /**
+   * Removes a session's undo records (`sessions delete`, or a fork that could not be completed): its snapshot refs,
+   * its meta file and its index. True when it had a baseline. A workspace without a store keeps having none.
+   */
+  async forget(sessionId: string): Promise<boolean> {
+    assertSessionId(sessionId);
+    if (!fs.existsSync(path.join(this.gitDir, "HEAD"))) return false;
+    return this.locked(sessionId, async () => {
+      const had = (await this.readSnapshots(sessionId)).before !== undefined;
       for (const kind of ["before", "after"] as const) await this.git.run(["update-ref", "-d", snapshotRef(sessionId, kind)], { okCodes: [0, 1] });
       removeMeta(this.gitDir, sessionId);
+      fs.rmSync(this.index(sessionId), { force: true });
       this.known.delete(sessionId);
+      return had;
     });
   }
 

@@ -1,11 +1,10 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { startCli } from "./cli-process.js";
 import { useCliSession } from "./cli-session.js";
 import { hangingCoderScript, sessionRows, SHOUT_SOURCE, userText } from "./follow-up-script.js";
+import { snapshotOf } from "./session-snapshot.js";
 
 /**
  * `fork SESSION` copies a session (index row, checkpoint history, undo records) into a new id; a follow-up on the
@@ -18,23 +17,6 @@ const session = useCliSession(hangingCoderScript(() => coderWaiting()));
 const cli = (args: string[]) => session.cli(args);
 
 const rows = () => sessionRows(cli);
-
-/** Everything stored about one session, as bytes: its index row, checkpoint and write rows, and undo refs. */
-function snapshotOf(root: string, id: string): { row: unknown; checkpoints: unknown; writes: unknown; calls: unknown; refs: string } {
-  const db = new Database(path.join(root, ".mini-cursor", "sessions.sqlite"), { readonly: true });
-  try {
-    const hex = (sql: string) => (db.prepare(sql).raw().all(id) as unknown[][]).map((r) => r.map((v) => (Buffer.isBuffer(v) ? v.toString("hex") : v)));
-    return {
-      row: hex("SELECT * FROM mc_sessions WHERE id = ?"),
-      checkpoints: hex("SELECT * FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id"),
-      writes: hex("SELECT * FROM writes WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id, task_id, idx"),
-      calls: hex("SELECT seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = ? ORDER BY seq"),
-      refs: execFileSync("git", ["--git-dir", path.join(root, ".mini-cursor", "shadow.git"), "for-each-ref", `refs/mini-cursor/${id}/`], { encoding: "utf8" }),
-    };
-  } finally {
-    db.close();
-  }
-}
 
 describe("fork copies a session into a new id", () => {
   it("a fork resumed with another instruction changes only the fork: the original's row, checkpoints and diff stay byte-identical", async () => {

@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Clock } from "../../src/runtime/clock.js";
 import { openSessionDatabase, type SessionDatabase } from "../../src/sessions/database.js";
-import { forgetSessionRows, forkSessionRows } from "../../src/sessions/fork-session.js";
+import { deleteSessionRows } from "../../src/sessions/delete-session.js";
+import { forkSessionRows } from "../../src/sessions/fork-session.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 
 const clock: Clock = { now: () => 1_800_000_000_000 };
@@ -88,14 +89,16 @@ describe("forkSessionRows", () => {
     expect(database.sessions.get("b")?.task).toBe("u");
   });
 
-  it("forgetSessionRows removes a fork again", async () => {
+  it("deleteSessionRows removes a fork again (and only it); a session without a row deletes nothing", async () => {
     database.sessions.create({ id: "old", task: "t", workspace: ws.root, model: "m", options: "{}" });
     await pausingGraph().invoke({ count: 0 }, { configurable: { thread_id: "old" } });
     const before = rowsOf("old");
     forkSessionRows(database.db, "old", "new", clock);
-    forgetSessionRows(database.db, "new");
+    const deleted = deleteSessionRows(database.db, "new");
+    expect(deleted).toEqual({ checkpoints: before.checkpoints.length, writes: before.writes.length, modelCalls: 0 });
     expect(rowsOf("new")).toEqual({ index: [], checkpoints: [], writes: [] });
     expect(rowsOf("old")).toEqual(before);
+    expect(deleteSessionRows(database.db, "new")).toBeNull();
   });
 });
 

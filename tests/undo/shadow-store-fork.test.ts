@@ -1,4 +1,6 @@
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ShadowStore } from "../../src/undo/shadow-store.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
@@ -53,5 +55,29 @@ describe("ShadowStore.fork", () => {
     await store.forget("new");
     expect(await store.session("new")).toBeUndefined();
     expect(await store.session("old")).toBeDefined();
+  });
+});
+
+describe("ShadowStore.forget", () => {
+  it("removes a session's refs, meta file and index, and nothing of another session's", async () => {
+    await store.snapshotBefore("gone");
+    write(ws.root, "a.txt", "two\n");
+    await store.snapshotAfter("gone");
+    await store.snapshotBefore("kept");
+    const own = ["mini-cursor-sessions/gone.json", "index-gone"].map((f) => path.join(store.gitDir, f));
+    for (const file of own) expect(fs.existsSync(file), file).toBe(true);
+    const keptRefs = refs().split("\n").filter((l) => l.includes("/kept/"));
+
+    expect(await store.forget("gone")).toBe(true);
+    expect(refs()).not.toContain("/gone/");
+    for (const file of own) expect(fs.existsSync(file), file).toBe(false);
+    expect(refs().split("\n").filter((l) => l.includes("/kept/"))).toEqual(keptRefs);
+    expect(await store.session("kept")).toBeDefined();
+    expect(await store.forget("gone")).toBe(false);
+  });
+
+  it("a workspace without an undo store gets none", async () => {
+    expect(await store.forget("never")).toBe(false);
+    expect(fs.existsSync(store.gitDir)).toBe(false);
   });
 });

@@ -1,5 +1,6 @@
 import type { Clock } from "../../runtime/clock.js";
-import { forkSessionRows, forgetSessionRows } from "../../sessions/fork-session.js";
+import { deleteSessionRows } from "../../sessions/delete-session.js";
+import { forkSessionRows } from "../../sessions/fork-session.js";
 import { newSessionId } from "../../sessions/session-id.js";
 import { openExistingSessionIndex } from "../../sessions/session-index.js";
 import { SessionBusyError, SessionLock } from "../../sessions/session-lock.js";
@@ -46,7 +47,7 @@ export async function forkCommand(argv: string[], io: CliIo, clock: Clock): Prom
       undo = await store.fork(from, to);
     } catch (error) {
       // Nothing half-copied stays behind: the fork is whole or absent.
-      forgetSessionRows(index.db, to);
+      deleteSessionRows(index.db, to);
       await store.forget(to).catch(() => undefined);
       throw new Error(`could not copy the undo records of ${from}: ${error instanceof Error ? error.message : String(error)}`);
     }

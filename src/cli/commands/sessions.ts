@@ -19,14 +19,25 @@ async function withEffectiveStatus(rows: SessionRow[], workspace: string): Promi
   return rows.map((r) => (r.status === "running" && !SessionLock.isHeld(workspace, r.id) ? { ...r, status: "interrupted" } : r));
 }
 
+/** `sessions delete` and its short spelling `sessions rm`. */
+const DELETE_WORDS = ["delete", "rm"];
+
 export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
   const { values, positionals } = parse(argv, COMMON_OPTIONS);
   if (values.help) {
     io.stdout.write(`${SESSIONS_HELP}\n`);
     return EXIT.done;
   }
-  if (positionals.length > 0) throw new UsageError(`sessions takes no arguments, got "${positionals[0]}"`);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const [sub, id, extra] = positionals;
+  if (sub !== undefined) {
+    if (!DELETE_WORDS.includes(sub)) throw new UsageError(`unknown sessions command "${sub}"; mini-cursor sessions lists them, mini-cursor sessions delete SESSION deletes one`);
+    if (id === undefined) throw new UsageError(`sessions ${sub} needs the session to delete (see mini-cursor sessions)`);
+    if (extra !== undefined) throw new UsageError(`sessions ${sub} takes one session id, got also "${extra}"`);
+    // Loaded on demand: a listing does not pay for the undo store.
+    const { deleteSession } = await import("./sessions-delete.js");
+    return deleteSession(id, workspace, values.json === true, io, clock);
+  }
   // Listing must not create a database in a folder that never had a session.
   const rows = listRows(workspace, clock);
   const shown = await withEffectiveStatus(rows, workspace);
