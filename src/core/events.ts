@@ -24,6 +24,7 @@ export interface ModelCallEvent {
 }
 
 export type ProgressEvent =
+  /** `task` is the whole task as given (the views shorten it). */
   | { type: "session_started"; sessionId: string; task: string; workspace: string; resumed: boolean; model: string }
   | { type: "plan"; revision: number; steps: PlanStepView[] }
   | { type: "step_started"; stepId: string; agent: AgentName; goal: string }

@@ -2,7 +2,7 @@ import { Command } from "@langchain/langgraph";
 import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { type ApprovalRequest, describeStop, shownTask, type EventSink, type ProgressEvent, isApprovalRequest, isBudgetStop, isQuestionRequest, type Limits, type QuestionRequest, type SafetyPolicy, type StopReason } from "../core/index.js";
+import { type ApprovalRequest, describeStop, type EventSink, type ProgressEvent, isApprovalRequest, isBudgetStop, isQuestionRequest, type Limits, type QuestionRequest, type SafetyPolicy, type StopReason } from "../core/index.js";
 import type { ApprovalPrompter } from "./prompter.js";
 import type { McpServerSettings, MemorySettings } from "../config/index.js";
 import type { MemoryRuntime } from "../memory/open-memory.js";
@@ -159,7 +159,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     signal: controller.signal,
   };
   sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
-  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: shownTask(o.task), workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  // The whole task: --json consumers get it as given; the views shorten it themselves (src/cli/printers, live-view).
+  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
   const found = skills.catalogue(o.workspace).skills;
   if (found.length > 0) o.printer.emit({ type: "notice", level: "info", message: `Skills: ${found.map((s) => s.name).join(", ")}` });
   for (const problem of custom.problems) o.printer.emit({ type: "notice", level: "warn", message: problem });

@@ -50,4 +50,16 @@ describe("long tasks", () => {
     expect(listed.stdout.split("\n").filter(Boolean)).toHaveLength(2);
     expect(listed.stdout.length).toBeLessThan(400);
   });
+
+  it("gives --json the whole task as given, line breaks included, while the views shorten it", async () => {
+    const task = `Add greet with a test.\n\n${"Background paragraph about the project.  ".repeat(50)}END-OF-TASK`;
+    fs.writeFileSync(path.join(ws.root, "task.md"), task);
+    const result = await runCli(["run", "--task-file", "task.md", "--json"], { cwd: ws.root, env });
+    expect(result.code).toBe(0);
+    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; task?: string });
+    expect(events.find((e) => e.type === "session_started")?.task).toBe(task);
+    const shown = await runCli(["run", "--task-file", "task.md"], { cwd: ws.root, env });
+    expect(shown.stdout).toMatch(/^ {2}task: Add greet with a test\. Background .*…$/m);
+    expect(shown.stdout).not.toContain("END-OF-TASK");
+  });
 });
