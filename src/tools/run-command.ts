@@ -138,10 +138,13 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   // Only bwrap holds the status pipe, so it has ended (all of it read) once bwrap is gone.
   if (options.sandbox) await Promise.race([sandboxStatus.ended, sleep(DRAIN_MS)]);
   const init = parseSandboxStatus(sandboxStatus.text());
-  if (init && !(await waitForSandboxEnd(init, KILL_GRACE_MS))) logger.warn(`sandbox init ${init.pid} did not exit`);
-  // Background jobs (`server &`, daemons) must not outlive the call or hold its pipes open. In the sandbox
-  // this may still find bwrap's own processes; the sandbox's report counts only the command's leftovers.
-  const strays = target ? await killProcessTree(target, KILL_GRACE_MS) : [];
+  const sandboxEnded = init !== undefined && (await waitForSandboxEnd(init, KILL_GRACE_MS));
+  if (init && !sandboxEnded) logger.warn(`sandbox init ${init.pid} did not exit`);
+  // Background jobs (`server &`, daemons) must not outlive the call or hold its pipes open. A sandbox whose pid
+  // namespace has ended took all of them with it (nothing started inside can leave it), so only otherwise is
+  // /proc searched: reading every process's environment there costs tens of milliseconds on a busy machine.
+  // The sandbox's report counts the command's leftovers.
+  const strays = target && !sandboxEnded ? await killProcessTree(target, KILL_GRACE_MS) : [];
   await Promise.all(kills);
   if (target) unregisterActiveCommand(target);
   await Promise.race([closed, sleep(DRAIN_MS)]);
