@@ -30,67 +30,55 @@ afterEach(async () => {
   await tmp.cleanup();
 });
 
-/** A printed command pasted into a shell in `cwd` (spawned, not run synchronously: the scripted model lives in this process). */
-async function pasteInShell(command: string, cwd: string, input: string): Promise<{ code: number | null; output: string }> {
-  const shell = spawn("sh", ["-c", command], { cwd, env: { ...env, HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off" } });
-  shell.stdin.end(input);
+/** The workspace (its path has a space and a quote) and the folder the person runs the CLI from. */
+const workspaceDir = () => path.join(tmp.root, "my project's");
+const elsewhereDir = () => path.join(tmp.root, "elsewhere");
+
+/**
+ * A printed command pasted into a shell where the person is (spawned, not run synchronously: the scripted model lives
+ * in this process), answering the approval: it must run the session's command and write nothing there.
+ */
+async function expectWorksFromElsewhere(command: string | undefined): Promise<void> {
+  expect(command).toContain("--workspace");
+  const shell = spawn("sh", ["-c", command ?? "false"], { cwd: elsewhereDir(), env: { ...env, HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off" } });
+  shell.stdin.end("y\n");
   let output = "";
   shell.stdout.on("data", (d: Buffer) => (output += d.toString()));
   shell.stderr.on("data", (d: Buffer) => (output += d.toString()));
   const code = await new Promise<number | null>((resolve) => shell.on("close", resolve));
-  return { code, output };
+  expect({ code, output }).toMatchObject({ code: 0 });
+  expect(await fs.readFile(path.join(workspaceDir(), "ran.txt"), "utf8")).toBe("later\n");
+  expect(await fs.readdir(elsewhereDir())).toEqual([".keep"]);
 }
 
 describe("the printed resume command", () => {
   it("works from the folder the run was started in, when --workspace named another", async () => {
-    const workspace = path.join(tmp.root, "my project's");
-    const elsewhere = path.join(tmp.root, "elsewhere");
     // stdin closed at the approval: the run ends waiting for it and prints how to answer it.
-    const first = await runCli(["run", "--workspace", workspace, "Run the checks"], { cwd: elsewhere, env, input: "" });
+    const first = await runCli(["run", "--workspace", workspaceDir(), "Run the checks"], { cwd: elsewhereDir(), env, input: "" });
     expect(first).toMatchObject({ code: 130 });
-    const printed = /Answer it with: (mini-cursor resume .+)$/m.exec(first.stdout)?.[1];
-    expect(printed).toContain("--workspace");
-
-    // Pasted into a shell where the user is.
-    expect(await pasteInShell(printed ?? "false", elsewhere, "y\n")).toMatchObject({ code: 0 });
-    expect(await fs.readFile(path.join(workspace, "ran.txt"), "utf8")).toBe("later\n");
-    // Nothing was written where the user stands.
-    expect(await fs.readdir(elsewhere)).toEqual([".keep"]);
+    await expectWorksFromElsewhere(/Answer it with: (mini-cursor resume .+)$/m.exec(first.stdout)?.[1]);
   });
 
   it("works from another folder when resume --workspace refuses a follow-up to a session waiting for an answer", async () => {
-    const workspace = path.join(tmp.root, "my project's");
-    const elsewhere = path.join(tmp.root, "elsewhere");
-    expect(await runCli(["run", "--workspace", workspace, "Run the checks"], { cwd: elsewhere, env, input: "" })).toMatchObject({ code: 130 });
-    const refused = await runCli(["resume", "--workspace", workspace, "--message", "Also add docs"], { cwd: elsewhere, env });
+    expect(await runCli(["run", "--workspace", workspaceDir(), "Run the checks"], { cwd: elsewhereDir(), env, input: "" })).toMatchObject({ code: 130 });
+    const refused = await runCli(["resume", "--workspace", workspaceDir(), "--message", "Also add docs"], { cwd: elsewhereDir(), env });
     expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
-    const printed = /answer it first with: (mini-cursor resume .+), then give the follow-up/.exec(refused.stderr)?.[1];
-    expect(printed).toContain("--workspace");
-
-    expect(await pasteInShell(printed ?? "false", elsewhere, "y\n")).toMatchObject({ code: 0 });
-    expect(await fs.readFile(path.join(workspace, "ran.txt"), "utf8")).toBe("later\n");
-    expect(await fs.readdir(elsewhere)).toEqual([".keep"]);
+    await expectWorksFromElsewhere(/answer it first with: (mini-cursor resume .+), then give the follow-up/.exec(refused.stderr)?.[1]);
   });
 
   it("works from another folder when resume --workspace refuses to continue a session stopped by its budget", async () => {
-    const workspace = path.join(tmp.root, "my project's");
-    const elsewhere = path.join(tmp.root, "elsewhere");
     // A budget of one token stops the session after the planner's first call, before the command.
-    expect(await runCli(["run", "--workspace", workspace, "--budget-tokens", "1", "Run the checks"], { cwd: elsewhere, env })).toMatchObject({ code: 1 });
-    const refused = await runCli(["resume", "--workspace", workspace], { cwd: elsewhere, env });
+    const args = ["run", "--workspace", workspaceDir(), "--budget-tokens", "1", "Run the checks"];
+    expect(await runCli(args, { cwd: elsewhereDir(), env })).toMatchObject({ code: 1 });
+    const refused = await runCli(["resume", "--workspace", workspaceDir()], { cwd: elsewhereDir(), env });
     expect(refused.code).toBe(1);
     const printed = /Continue with a higher budget: (mini-cursor resume .+) --budget-tokens <more than \d+>$/m.exec(refused.stdout)?.[1];
-    expect(printed).toContain("--workspace");
-
-    expect(await pasteInShell(`${printed ?? "false"} --budget-tokens 1000000`, elsewhere, "y\n")).toMatchObject({ code: 0 });
-    expect(await fs.readFile(path.join(workspace, "ran.txt"), "utf8")).toBe("later\n");
-    expect(await fs.readdir(elsewhere)).toEqual([".keep"]);
+    await expectWorksFromElsewhere(printed && `${printed} --budget-tokens 1000000`);
   });
 
   it("names no workspace when the run was started in it", async () => {
-    const workspace = path.join(tmp.root, "my project's");
-    const first = await runCli(["run", "Run the checks"], { cwd: workspace, env, input: "" });
+    const first = await runCli(["run", "Run the checks"], { cwd: workspaceDir(), env, input: "" });
     expect(first).toMatchObject({ code: 130 });
     expect(first.stdout).toMatch(/Answer it with: mini-cursor resume \S+$/m);
   });
