@@ -209,8 +209,9 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       services.startMemory();
       services.startMcp();
       const result: unknown = await running;
-      const request = pendingRequest(result);
-      if (!request) break;
+      const pending = pendingRequest(result);
+      if (!pending) break;
+      const { request, resumeWith } = pending;
       if (isQuestionRequest(request)) {
         // An agent or the planner asked the person (ask_user): the answer goes back to it as the tool's result.
         asking = true;
@@ -226,7 +227,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
           return EXIT.interrupted;
         }
         o.printer.emit({ type: "question_answered", answer: said });
-        input = new Command({ resume: { answer: said } });
+        input = resumeWith({ answer: said });
         continue;
       }
       // The graph paused before a command or file change: ask, then resume it with the answer.
@@ -244,7 +245,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         return EXIT.interrupted;
       }
       o.printer.emit({ type: "approval_answered", decision: answer.decision, detail: answer.decision === "reject" ? answer.reason : answer.decision === "always" ? answer.pattern : "" });
-      input = new Command({ resume: answer });
+      input = resumeWith(answer);
     }
     const state = (await graph.getState(config)).values as WorkspaceStateValue;
     const usage = summarizeUsage(state.usage, o.prices);
@@ -277,14 +278,24 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   }
 }
 
-/** The approval or question a paused run returned, if it paused for one. */
-function pendingRequest(result: unknown): ApprovalRequest | QuestionRequest | null {
+/**
+ * The approval or question a paused run returned, if it paused for one, and how to answer exactly that pause. The
+ * answer is addressed to the interrupt's id: a plain `Command({ resume })` is kept in the session graph's checkpoint
+ * as an unaddressed resume value, and when the same sub-agent run pauses again before its step ends, the next
+ * `resume` (which continues with `invoke(null)`) would hand that old answer to the new pause, running a command
+ * nobody approved (LangGraph applies an unaddressed value to the first pause that takes one).
+ */
+function pendingRequest(result: unknown): { request: ApprovalRequest | QuestionRequest; resumeWith: (answer: unknown) => Command } | null {
   if (typeof result !== "object" || result === null || !("__interrupt__" in result)) return null;
   const interrupts = (result as { __interrupt__: unknown }).__interrupt__;
   if (!Array.isArray(interrupts)) return null;
   for (const item of interrupts) {
-    const value: unknown = typeof item === "object" && item !== null && "value" in item ? item.value : undefined;
-    if (isApprovalRequest(value) || isQuestionRequest(value)) return value;
+    if (typeof item !== "object" || item === null) continue;
+    const value: unknown = "value" in item ? item.value : undefined;
+    const id: unknown = "id" in item ? item.id : undefined;
+    if (isApprovalRequest(value) || isQuestionRequest(value)) {
+      return { request: value, resumeWith: (answer) => new Command({ resume: typeof id === "string" && id ? { [id]: answer } : answer }) };
+    }
   }
   return null;
 }
