@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, type ClientContext, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { client, ndJsonStream, type ClientContext, type CreateElicitationRequest, type CreateElicitationResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { CLI } from "../cli/cli-process.js";
 
 /** A permission request as the client saw it, and how the test answers it. */
@@ -24,7 +24,13 @@ export interface AcpProcess {
  * `mini-cursor acp` from the build (dist/cli/main.js) as a child process, driven by the ACP SDK's client over its
  * stdin/stdout: what an editor does. Memory is off and the model is whatever `env` points at.
  */
-export function startAcp(options: { cwd: string; env: Record<string, string>; onPermission?: PermissionHandler; elicitation?: boolean }): AcpProcess {
+export function startAcp(options: {
+  cwd: string;
+  env: Record<string, string>;
+  onPermission?: PermissionHandler;
+  /** Answers elicitation/create (the client then says it has forms in initialize). */
+  onElicitation?: (request: CreateElicitationRequest) => CreateElicitationResponse;
+}): AcpProcess {
   const child = spawn(process.execPath, [CLI, "acp"], {
     cwd: options.cwd,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", ...options.env },
@@ -49,6 +55,10 @@ export function startAcp(options: { cwd: string; env: Record<string, string>; on
     .onRequest("session/request_permission", async ({ params }) => {
       permissions.push(params);
       return options.onPermission ? options.onPermission(params) : { outcome: { outcome: "selected", optionId: "allow_once" } };
+    })
+    .onRequest("elicitation/create", ({ params }) => {
+      if (!options.onElicitation) throw new Error("this client has no elicitation");
+      return options.onElicitation(params);
     });
   if (!child.stdin || !child.stdout) throw new Error("startAcp: no stdio");
   const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
