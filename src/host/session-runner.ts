@@ -83,21 +83,23 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   let signalled = (): void => {};
   /** Settles on the first Ctrl-C or SIGTERM: a question waiting on stdin stops waiting. */
   const signal = new Promise<"interrupted">((resolve) => (signalled = () => resolve("interrupted")));
-  const stop = () => {
+  const stop = (killAll: boolean) => {
     interrupted = true;
     signalled();
     // At a prompt nothing runs: the question's own lines say what happened.
     if (asking) return;
     o.printer.emit({ type: "notice", level: "warn", message: `Interrupted: stopping. Continue later with: ${resumeCommand}` });
     controller.abort();
-    killActiveCommands();
+    // The abort kills this run's commands; a signal also stops every other command of the process.
+    if (killAll) killActiveCommands();
   };
   const onSignal = () => {
     if (interrupted) process.exit(EXIT.interrupted);
-    stop();
+    stop(true);
   };
+  // Other sessions of the process (an editor's) go on: only this run stops.
   const onCancel = () => {
-    if (!interrupted) stop();
+    if (!interrupted) stop(false);
   };
   if (o.cancel?.aborted) onCancel();
   o.cancel?.addEventListener("abort", onCancel, { once: true });
