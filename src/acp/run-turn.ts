@@ -11,7 +11,7 @@ import { DEFAULT_COMMAND_TIMEOUT_MS, storedOptionsSchema, type StoredRunOptions 
 import type { Clock } from "../runtime/clock.js";
 import { openSessionDatabase } from "../sessions/database.js";
 import { queueSettings } from "../sessions/pending-settings.js";
-import { WorkspaceLock } from "../sessions/workspace-lock.js";
+import { WorkspaceBusyError, WorkspaceLock } from "../sessions/workspace-lock.js";
 import { createAcpPrompter } from "./acp-prompter.js";
 import type { AcpSession } from "./acp-session.js";
 import type { TurnOutcome } from "./stop-reason.js";
@@ -36,7 +36,7 @@ const FOLLOWS_UP = new Set(["done", "failed", "limit_reached", "interrupted", "r
  */
 export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
   const { session } = t;
-  const workspaceLock = WorkspaceLock.acquire(session.workspace, { force: false, flag: "mini-cursor run --force" });
+  const workspaceLock = acquireWorkspace(session.workspace);
   try {
     const { config, models, safety: configured, prices } = await setupSessionConfig({}, session.workspace, t.env);
     const database = openSessionDatabase(session.workspace, t.clock);
@@ -105,5 +105,16 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
     }
   } finally {
     workspaceLock.release();
+  }
+}
+
+/** One session runs in a workspace at a time, as with `run`; the editor has no --force, so the line ends differently. */
+function acquireWorkspace(workspace: string): WorkspaceLock {
+  try {
+    return WorkspaceLock.acquire(workspace, { force: false, flag: "--force" });
+  } catch (error) {
+    if (!(error instanceof WorkspaceBusyError)) throw error;
+    // The lock's line is "<who is running>; <what to do in a terminal>": keep who, say what to do here.
+    throw new RequestError(-32603, `${error.message.split(";")[0] ?? error.message}; wait for it to finish or stop it, then send the prompt again`);
   }
 }

@@ -2,6 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import readline from "node:readline";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CLI } from "../cli/cli-process.js";
+import { WorkspaceLock } from "../../src/sessions/workspace-lock.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 
 /**
@@ -107,6 +108,24 @@ describe("mini-cursor acp on bad input", () => {
     expect(await raw.response(11)).toMatchObject({ result: {} });
     expect(raw.child.exitCode).toBeNull();
     expect(raw.stderr()).not.toMatch(/\n\s+at .*:\d+:\d+/);
+  });
+
+  it("a prompt in a workspace where another session runs is refused with one line naming it", async () => {
+    // This test process holds the workspace lock, as a `mini-cursor run` there would.
+    const held = WorkspaceLock.acquire(ws.root, { force: false, flag: "--force" });
+    try {
+      const raw = (agent = startRaw(ws.root));
+      raw.send(request(1, "initialize", { protocolVersion: 1 }));
+      await raw.response(1);
+      raw.send(request(2, "session/new", { cwd: ws.root, mcpServers: [] }));
+      const sessionId = ((await raw.response(2)).result as { sessionId: string }).sessionId;
+      raw.send(request(3, "session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet" }] }));
+      expect(await raw.response(3)).toMatchObject({
+        error: { code: -32603, message: `another session is running in this workspace (process ${process.pid}); wait for it to finish or stop it, then send the prompt again` },
+      });
+    } finally {
+      held.release();
+    }
   });
 
   it("a prompt whose model endpoint does not answer is one JSON-RPC error naming the endpoint; the session stays usable", async () => {
