@@ -24,6 +24,8 @@ function readText(file: string): string | null {
  */
 export class AcpSession {
   readonly updates: EventUpdates;
+  /** Lines for the person that wait for the session's next updates (an MCP server of the editor's that was skipped). */
+  readonly notes: string[] = [];
   private sending: Promise<void> = Promise.resolve();
   private turn: { cancel: AbortController; safety: SafetyPolicy | null } | null = null;
 
@@ -41,6 +43,10 @@ export class AcpSession {
     this.sending = this.sending
       .then(() => this.client.notify("session/update", { sessionId: this.id, update }))
       .catch((error: unknown) => logger.warn(`session/update not sent: ${error instanceof Error ? error.message : String(error)}`));
+  }
+
+  sayNotes(): void {
+    for (const note of this.notes.splice(0)) this.updates.say(note);
   }
 
   /** Settles once every update sent so far is written. */

@@ -68,7 +68,8 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
     const mcp = editorMcpServers(servers, workspace);
     const session = new AcpSession(id, workspace, mode, mcp.servers, client);
     sessions.set(id, session);
-    for (const line of mcp.skipped) session.updates.say(`⚠ ${line}`);
+    // Said with the session's first updates: before session/new answers, the editor does not know the id yet.
+    session.notes.push(...mcp.skipped.map((line) => `⚠ ${line}`));
     return session;
   };
 
@@ -121,6 +122,7 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
         }
         const session = open(params.sessionId, workspace, mode, params.mcpServers, client);
         for (const update of history) session.send(update);
+        session.sayNotes();
         await session.flush();
         return { modes: sessionModes(session.mode) };
       }),
@@ -134,6 +136,7 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
         if (!text) throw invalidParams("the prompt has no text");
         const cancel = session.beginTurn();
         if (!cancel) throw invalidRequest(`session ${session.id} is already running a prompt; wait for it or send session/cancel`);
+        session.sayNotes();
         const turn = runTurn({ session, text, client, elicitation, cancel: cancel.signal, env: o.env, clock: o.clock });
         turns.add(turn);
         try {
