@@ -1,4 +1,5 @@
 import { RequestError } from "@agentclientprotocol/sdk";
+import { logger } from "../runtime/logger.js";
 
 /** JSON-RPC's code for a failure of the agent while serving a valid request. */
 const INTERNAL = -32603;
@@ -9,6 +10,8 @@ const INTERNAL = -32603;
  */
 export function asRequestError(error: unknown): RequestError {
   if (error instanceof RequestError) return error;
+  // The editor gets the line; where it came from is for MINI_CURSOR_LOG_LEVEL=debug on stderr.
+  if (error instanceof Error && error.stack) logger.debug(error.stack);
   return new RequestError(INTERNAL, error instanceof Error ? error.message : String(error));
 }
 

@@ -57,7 +57,9 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
       }
       let stop: StopReason | null = null;
       const run = async (how: { fresh: boolean; followUp?: string; answer?: string }) => {
-        const state = (await hasCheckpoint(database, session.id)) ? await readSessionState(database, session.id) : null;
+        // Only a budget counts from the turn's start (src/graph/follow-up.ts); reading the state compiles a graph.
+        const budgeted = stored.budget.tokens !== undefined || stored.budget.usd !== undefined;
+        const state = budgeted && (await hasCheckpoint(database, session.id)) ? await readSessionState(database, session.id) : null;
         const usage = state ? summarizeUsage(state.usage, prices) : null;
         const turnStart = how.followUp !== undefined && usage ? { usageBefore: { tokens: usage.inputTokens + usage.outputTokens, usd: usage.knownCostUsd } } : (state?.turn ?? null);
         const prompter = createAcpPrompter({ client: t.client, sessionId: session.id, updates: session.updates, elicitation: t.elicitation, cancel: t.cancel, flush: () => session.flush(), ...(how.answer !== undefined ? { answer: how.answer } : {}) });
