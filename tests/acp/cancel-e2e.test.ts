@@ -1,55 +1,20 @@
-import fs from "node:fs";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../cli/cli-process.js";
-import { sessionRows, userText } from "../cli/follow-up-script.js";
-import { roleOf } from "../cli/task-script.js";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { sessionRows } from "../cli/follow-up-script.js";
+import { startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { startAcp, type AcpProcess, type PermissionHandler } from "./acp-process.js";
+import { checkScript, SLOW_COMMAND, slowProcesses } from "./check-script.js";
 
-/** A distinctive command that runs for a minute unless killed. */
-const SLOW = "sleep 47.25";
-let command = SLOW;
-
-/** One coder step that runs `command`; a follow-up instruction is finished at once by the planner. */
-function script(req: ScriptedRequest): ScriptedReply {
-  const role = roleOf(req);
-  const text = userText(req);
-  if (role === "planner") {
-    if (/Follow-up instruction \(turn \d+\)/.test(text)) return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Follow-up: nothing more to do." } }] };
-    if (text.includes("There is no plan yet")) return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Run the check" }], finished: false } }] };
-    return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "The check ran." } }] };
-  }
-  if (role === "reviewer") return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "Fine." } }] };
-  const steps = [
-    { name: "execute_command", args: { command } },
-    { name: "submit_work", args: { status: "done", summary: "Ran the check." } },
-  ];
-  return { toolCalls: [steps[Math.min(toolResults(req).length, steps.length - 1)]!] };
-}
-
-/** Processes whose command line names the slow command (the sandbox's own included). */
-function slowProcesses(): number[] {
-  return fs
-    .readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .filter((pid) => {
-      try {
-        return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("47.25");
-      } catch {
-        return false;
-      }
-    })
-    .map(Number);
-}
+let command = SLOW_COMMAND;
 
 let server: ScriptedServer;
 let ws: TempWorkspace;
 let acp: AcpProcess | null = null;
 
 beforeEach(async () => {
-  command = SLOW;
-  server = await startScriptedOpenAIServer(script);
+  command = SLOW_COMMAND;
+  server = await startScriptedOpenAIServer(checkScript(() => command));
   ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
 });
 afterEach(async () => {
