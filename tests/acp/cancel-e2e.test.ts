@@ -42,6 +42,11 @@ describe("session/cancel", () => {
     await agent.waitForUpdate((u) => u.sessionUpdate === "tool_call" && u.kind === "execute" && u.status === "in_progress");
     // The command is really running before the cancel.
     await expect.poll(() => slowProcesses().length, { timeout: 10_000 }).toBeGreaterThan(0);
+    // One prompt at a time per session.
+    await expect(agent.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "And another" }] })).rejects.toMatchObject({
+      code: -32600,
+      message: `session ${sessionId} is already running a prompt; wait for it or send session/cancel`,
+    });
     const cancelledAt = Date.now();
     await agent.agent.notify("session/cancel", { sessionId });
     expect((await prompt).stopReason).toBe("cancelled");
