@@ -85,6 +85,7 @@ export class EventUpdates implements EventSink {
         return this.think(`Answer: ${event.answer}`);
       case "session_finished":
         this.finishedStatus = event.status;
+        this.closeLeftovers();
         // The CLI's words for these name stdin and `resume`; in an editor the next prompt continues.
         if (event.status === "awaiting_approval") return this.say("The approval is still open: your next prompt asks it again.");
         if (event.status === "awaiting_input") return;
@@ -160,6 +161,16 @@ export class EventUpdates implements EventSink {
     if (call.output || call.tail) content.push({ type: "content", content: text(outputBlock(call)) });
     if (detail) content.push({ type: "content", content: text(detail) });
     this.deps.send({ sessionUpdate: "tool_call_update", toolCallId: call.id, status, content, rawOutput: { detail } });
+  }
+
+  /** Calls still open when the run ends (an approval left unanswered by a cancel) end failed, saying why. */
+  private closeLeftovers(): void {
+    for (const call of [this.awaiting, this.open]) {
+      if (!call) continue;
+      this.deps.send({ sessionUpdate: "tool_call_update", toolCallId: call.id, status: "failed", content: [{ type: "content", content: text("Not run: the turn ended first.") }] });
+    }
+    this.awaiting = null;
+    this.open = null;
   }
 
   private flushOutput(): void {

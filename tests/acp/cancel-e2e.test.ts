@@ -77,6 +77,8 @@ describe("session/cancel", () => {
     pending.withdraw?.();
     expect((await prompt).stopReason).toBe("cancelled");
     expect((await rows())[0]).toMatchObject({ id: sessionId, status: "awaiting_approval" });
+    // The withdrawn request's tool call is not left pending in the editor.
+    expect(agent.updates.map((n) => n.update)).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: asked[0], status: "failed" }));
 
     const again = agent.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Go on" }] });
     await expect.poll(() => asked.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);

@@ -65,6 +65,13 @@ describe("progress events as ACP session updates", () => {
     expect(sent.at(-1)).toMatchObject({ sessionUpdate: "tool_call", kind: "other", status: "failed" });
   });
 
+  it("an approval left open when the run ends (a cancel) ends failed, not pending forever", () => {
+    const { updates, sent } = mapper();
+    const asked = updates.approvalCall(approval);
+    updates.emit({ type: "session_finished", sessionId: "x", status: "awaiting_approval", report: "" });
+    expect(sent).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: asked.toolCallId, status: "failed" }));
+  });
+
   it("the report and warnings are the agent's messages; an open approval or question ends the turn without the CLI's words", () => {
     const { updates, sent } = mapper();
     updates.emit({ type: "notice", level: "error", message: "The session stopped: the endpoint is down" });
