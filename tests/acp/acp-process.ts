@@ -1,7 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { client, ndJsonStream, type ClientContext, type CreateElicitationRequest, type CreateElicitationResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { afterEach, beforeEach } from "vitest";
 import { CLI } from "../cli/cli-process.js";
+import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 
 /** A permission request as the client saw it, and how the test answers it. */
 export type PermissionHandler = (request: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
@@ -97,4 +100,31 @@ export function agentText(process: AcpProcess): string {
   return updatesOf(process, "agent_message_chunk")
     .map((u) => (u.content.type === "text" ? u.content.text : ""))
     .join("");
+}
+
+/** What a test file of one scripted greet-like task shares: the model server, a workspace, the agent process. */
+export interface AcpFixture {
+  server: ScriptedServer;
+  ws: TempWorkspace;
+  acp: AcpProcess | null;
+}
+
+/**
+ * Per test: a scripted model server and a workspace with a package.json, and whatever agent process the test starts
+ * in `acp`; all stopped and removed afterwards, even when the test failed.
+ */
+export function useAcpFixture(script: (req: ScriptedRequest) => ScriptedReply): AcpFixture {
+  const fx = { acp: null } as AcpFixture;
+  beforeEach(async () => {
+    fx.server = await startScriptedOpenAIServer(script);
+    fx.ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
+  });
+  afterEach(async () => {
+    fx.acp?.child.kill("SIGKILL");
+    await fx.acp?.close();
+    fx.acp = null;
+    await fx.server.close();
+    await fx.ws.cleanup();
+  });
+  return fx;
 }

@@ -1,38 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { greetScript, TEST_COMMAND } from "../cli/task-script.js";
-import { startScriptedOpenAIServer, toolResults, type ScriptedServer } from "../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { startAcp, updatesOf, type AcpProcess, type PermissionHandler } from "./acp-process.js";
+import { toolResults } from "../helpers/scripted-openai-server.js";
+import { startAcp, updatesOf, useAcpFixture, type AcpProcess, type PermissionHandler } from "./acp-process.js";
 
 /**
  * The greet task runs its test command twice (the coder, then the reviewer): how each permission answer and a mode
  * switch decide whether the second run asks.
  */
-let server: ScriptedServer;
-let ws: TempWorkspace;
-let acp: AcpProcess | null = null;
-
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer(greetScript);
-  ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
-});
-afterEach(async () => {
-  acp?.child.kill("SIGKILL");
-  await acp?.close();
-  acp = null;
-  await server.close();
-  await ws.cleanup();
-});
+const fx = useAcpFixture(greetScript);
 
 async function promptWith(onPermission: PermissionHandler, beforePrompt?: (sessionId: string) => Promise<void>) {
-  acp = startAcp({ cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask" }, onPermission });
-  await acp.agent.request("initialize", { protocolVersion: 1 });
-  const { sessionId } = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
+  fx.acp = startAcp({ cwd: fx.ws.root, env: { OPENAI_BASE_URL: fx.server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask" }, onPermission });
+  await fx.acp.agent.request("initialize", { protocolVersion: 1 });
+  const { sessionId } = await fx.acp.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] });
   await beforePrompt?.(sessionId);
-  const { stopReason } = await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet with a test" }] });
-  const commands = updatesOf(acp, "tool_call").filter((c) => c.kind === "execute");
-  const results = server.requests.flatMap((r) => toolResults(r)).filter((t) => t.name === "execute_command");
-  return { acp, sessionId, stopReason, commands, results };
+  const { stopReason } = await fx.acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet with a test" }] });
+  const commands = updatesOf(fx.acp, "tool_call").filter((c) => c.kind === "execute");
+  const results = fx.server.requests.flatMap((r) => toolResults(r)).filter((t) => t.name === "execute_command");
+  return { acp: fx.acp, sessionId, stopReason, commands, results };
 }
 
 const statusesOf = (agent: AcpProcess, id: string) => updatesOf(agent, "tool_call_update").filter((u) => u.toolCallId === id).map((u) => u.status).filter(Boolean);
@@ -65,7 +50,7 @@ describe("permission answers and modes", () => {
       switched.push(request.sessionId);
       return { outcome: { outcome: "selected", optionId: "allow_once" } };
     }, async () => {
-      agent = acp;
+      agent = fx.acp;
     });
     expect(run.stopReason).toBe("end_turn");
     expect(switched).toHaveLength(1);
