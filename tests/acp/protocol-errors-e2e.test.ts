@@ -22,6 +22,15 @@ interface RawAgent {
 let ws: TempWorkspace;
 let agent: RawAgent | null = null;
 
+/** An agent process spoken to in raw lines, initialized, with a new session in the test's workspace. */
+async function rawSession(): Promise<{ raw: RawAgent; sessionId: string }> {
+  const raw = (agent = startRaw(ws.root));
+  raw.send(request(1, "initialize", { protocolVersion: 1 }));
+  await raw.response(1);
+  raw.send(request(2, "session/new", { cwd: ws.root, mcpServers: [] }));
+  return { raw, sessionId: ((await raw.response(2)).result as { sessionId: string }).sessionId };
+}
+
 function startRaw(cwd: string): RawAgent {
   const child = spawn(process.execPath, [CLI, "acp"], { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", MINI_CURSOR_MODEL: "none" } });
   let err = "";
@@ -114,11 +123,7 @@ describe("mini-cursor acp on bad input", () => {
     // This test process holds the workspace lock, as a `mini-cursor run` there would.
     const held = WorkspaceLock.acquire(ws.root, { force: false, flag: "--force" });
     try {
-      const raw = (agent = startRaw(ws.root));
-      raw.send(request(1, "initialize", { protocolVersion: 1 }));
-      await raw.response(1);
-      raw.send(request(2, "session/new", { cwd: ws.root, mcpServers: [] }));
-      const sessionId = ((await raw.response(2)).result as { sessionId: string }).sessionId;
+      const { raw, sessionId } = await rawSession();
       raw.send(request(3, "session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet" }] }));
       expect(await raw.response(3)).toMatchObject({
         error: { code: -32603, message: `another session is running in this workspace (process ${process.pid}); wait for it to finish or stop it, then send the prompt again` },
@@ -129,11 +134,7 @@ describe("mini-cursor acp on bad input", () => {
   });
 
   it("a prompt whose model endpoint does not answer is one JSON-RPC error naming the endpoint; the session stays usable", async () => {
-    const raw = (agent = startRaw(ws.root));
-    raw.send(request(1, "initialize", { protocolVersion: 1 }));
-    await raw.response(1);
-    raw.send(request(2, "session/new", { cwd: ws.root, mcpServers: [] }));
-    const sessionId = ((await raw.response(2)).result as { sessionId: string }).sessionId;
+    const { raw, sessionId } = await rawSession();
     raw.send(request(3, "session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet" }] }));
     const failed = await raw.response(3);
     expect(failed).toMatchObject({ error: { code: -32603, message: expect.stringContaining("http://127.0.0.1:9/v1") } });
