@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -116,6 +117,25 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     expect(offered("coder").length).toBeGreaterThan(0);
     expect(offered("coder").filter((name) => name.startsWith("mcp__"))).toEqual([]);
     expect(offered("reviewer")).toEqual(expect.arrayContaining(["mcp__everything__get-sum", "mcp__everything__toggle-simulated-logging"]));
+  });
+
+  it("turns a server that dies mid-session into one notice and tool errors; the session goes on", async () => {
+    const sum = { name: "mcp__everything__get-sum", args: { a: 1, b: 2 } };
+    const s = await start([sum, sum], (req) => {
+      // The second call is made after the server was killed (SIGKILL: no goodbye on the protocol).
+      if (toolResults(req).length === 1) spawnSync("pkill", ["-KILL", "-f", marker]);
+    });
+    await writeJson(".mcp.json", { mcpServers: { everything: everything() } });
+    const result = await runCli(["run", "--approval", "auto", "Add twice"], { cwd: ws.root, env });
+    expect(result.stderr).toBe("");
+    expect(result.code).toBe(0);
+    const lastCoder = s.requests.filter((r) => roleOf(r) === "coder").at(-1);
+    const sums = (lastCoder ? toolResults(lastCoder) : []).filter((t) => t.name === "mcp__everything__get-sum");
+    expect(sums).toHaveLength(2);
+    expect(sums[0]?.content).toMatch(/3/);
+    // Whether the hub saw the exit before the call or the call found the pipe closed, the model gets a tool error.
+    expect(sums[1]?.content).toMatch(/^Error: .*(the MCP server "everything" cannot run mcp__everything__get-sum: the server stopped|mcp__everything__get-sum failed: the server closed the connection)/);
+    expect(result.stdout.split("\n").filter((l) => l.includes('MCP server "everything" stopped'))).toHaveLength(1);
   });
 
   it("goes on without a server that fails to start, after one notice", async () => {
