@@ -4,7 +4,7 @@ import { agent, PROTOCOL_VERSION, type AgentApp, type AgentContext, type McpServ
 import type { ApprovalMode } from "../core/index.js";
 import { resolveSessionConfig } from "../host/config-setup.js";
 import { hasCheckpoint, readSessionState } from "../host/session-state.js";
-import { storedOptionsSchema } from "../host/stored-options.js";
+import { readStoredOptions } from "../host/stored-options.js";
 import type { Clock } from "../runtime/clock.js";
 import { openExistingSessionDatabase } from "../sessions/database.js";
 import { newSessionId } from "../sessions/session-id.js";
@@ -113,7 +113,7 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
           const row = database.sessions.get(params.sessionId);
           if (!row) throw missing();
           const { safety } = await resolveSessionConfig({}, workspace, o.env);
-          const stored = storedOptionsSchema.parse(JSON.parse(row.options));
+          const stored = readStoredOptions(row.options);
           const state = (await hasCheckpoint(database, row.id)) ? await readSessionState(database, row.id) : null;
           mode = stored.safety?.approval ?? state?.safety.approval ?? safety.approval;
           history = historyUpdates(row.task, row.status, state, workspace);

@@ -1,13 +1,12 @@
 import type { AgentContext } from "@agentclientprotocol/sdk";
 import { RequestError } from "@agentclientprotocol/sdk";
 import { DEFAULT_LIMITS, type SafetyPolicy, type StopReason } from "../core/index.js";
-import { summarizeUsage } from "../cost/usage.js";
-import { budgetForTurn } from "../graph/follow-up.js";
+import { budgetForTurn, turnStartFor } from "../graph/follow-up.js";
 import { setupSessionConfig } from "../host/config-setup.js";
 import { describeModels } from "../host/model-setup.js";
 import { runSession, type SessionRunOptions } from "../host/session-runner.js";
 import { hasCheckpoint, readSessionState } from "../host/session-state.js";
-import { DEFAULT_COMMAND_TIMEOUT_MS, storedOptionsSchema, type StoredRunOptions } from "../host/stored-options.js";
+import { DEFAULT_COMMAND_TIMEOUT_MS, readStoredOptions, type StoredRunOptions } from "../host/stored-options.js";
 import type { Clock } from "../runtime/clock.js";
 import { openSessionDatabase } from "../sessions/database.js";
 import { queueSettings } from "../sessions/pending-settings.js";
@@ -43,7 +42,7 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
     try {
       const row = database.sessions.get(session.id);
       const limits = { ...DEFAULT_LIMITS, maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens };
-      const stored: StoredRunOptions = row ? storedOptionsSchema.parse(JSON.parse(row.options)) : { limits, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS, budget: {} };
+      const stored: StoredRunOptions = row ? readStoredOptions(row.options) : { limits, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS, budget: {} };
       // A fresh object: a mode switch during the turn changes it in place (src/acp/acp-session.ts).
       const safety: SafetyPolicy = { ...(stored.safety ?? configured), approval: session.mode };
       session.useSafety(safety);
@@ -60,8 +59,7 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
         // Only a budget counts from the turn's start (src/graph/follow-up.ts); reading the state compiles a graph.
         const budgeted = stored.budget.tokens !== undefined || stored.budget.usd !== undefined;
         const state = budgeted && (await hasCheckpoint(database, session.id)) ? await readSessionState(database, session.id) : null;
-        const usage = state ? summarizeUsage(state.usage, prices) : null;
-        const turnStart = how.followUp !== undefined && usage ? { usageBefore: { tokens: usage.inputTokens + usage.outputTokens, usd: usage.knownCostUsd } } : (state?.turn ?? null);
+        const turnStart = turnStartFor(state, how.followUp !== undefined, prices);
         const prompter = createAcpPrompter({ client: t.client, sessionId: session.id, updates: session.updates, elicitation: t.elicitation, cancel: t.cancel, flush: () => session.flush(), ...(how.answer !== undefined ? { answer: how.answer } : {}) });
         const o: SessionRunOptions = {
           sessionId: session.id,

@@ -53,6 +53,17 @@ export function planFollowUp(state: WorkspaceStateValue, instruction: string, pr
 }
 
 /**
+ * Where a run's turn started, for its budget: now for a new turn (a follow-up instruction), else the current turn's
+ * start; null for a session with no state yet.
+ */
+export function turnStartFor(state: WorkspaceStateValue | null, newTurn: boolean, prices: PriceTable): Pick<Turn, "usageBefore"> | null {
+  if (!state) return null;
+  if (!newTurn) return state.turn;
+  const usage = summarizeUsage(state.usage, prices);
+  return { usageBefore: { tokens: usage.inputTokens + usage.outputTokens, usd: usage.knownCostUsd } };
+}
+
+/**
  * Budgets count per turn: a session's budget applies to what the current turn uses, so the run's budget carries the
  * usage before the turn, which the budget check subtracts (src/cost/budget.ts), and a stop says the turn's figures.
  */

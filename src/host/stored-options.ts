@@ -17,6 +17,11 @@ export const storedOptionsSchema = z.object({
 });
 export type StoredOptions = z.infer<typeof storedOptionsSchema>;
 
+/** A session row's `options` column as settings. */
+export function readStoredOptions(raw: string): StoredOptions {
+  return storedOptionsSchema.parse(JSON.parse(raw));
+}
+
 export interface StoredRunOptions {
   limits: Limits;
   commandTimeoutMs: number;

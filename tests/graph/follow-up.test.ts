@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PlanStep } from "../../src/core/index.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
 import { budgetExceededBy } from "../../src/cost/budget.js";
-import { budgetForTurn, planFollowUp } from "../../src/graph/follow-up.js";
+import { budgetForTurn, planFollowUp, turnStartFor } from "../../src/graph/follow-up.js";
 import { renderPlannerContext } from "../../src/graph/nodes/planner/context.js";
 import { sessionState } from "./state-fixture.js";
 
@@ -49,6 +49,16 @@ describe("budgetForTurn", () => {
     // The stop names the session's budget and what this turn used, not the sums with the turns before.
     expect(budgetExceededBy({ tokens: 1500, knownCostUsd: 0.5 }, turnBudget)?.detail).toBe("token budget of 500 reached (500 used this turn)");
     expect(budgetExceededBy({ tokens: 1200, knownCostUsd: 0.8 }, turnBudget)?.detail).toBe("cost budget of $0.5000 reached ($0.5500 used this turn)");
+  });
+});
+
+describe("turnStartFor", () => {
+  it("starts a new turn at the session's usage so far; a continued turn keeps its start; no state, no start", () => {
+    const turn = { number: 2, instruction: "also b", previousOutcome: "done", usageBefore: { tokens: 100, usd: 0 } };
+    const state = sessionState({ usage: { "coder:m": { inputTokens: 900, outputTokens: 100, calls: 3, estimatedCalls: 0 } }, turn });
+    expect(turnStartFor(state, true, DEFAULT_PRICE_TABLE)).toEqual({ usageBefore: { tokens: 1000, usd: 0 } });
+    expect(turnStartFor(state, false, DEFAULT_PRICE_TABLE)).toBe(turn);
+    expect(turnStartFor(null, true, DEFAULT_PRICE_TABLE)).toBeNull();
   });
 });
 

@@ -20,7 +20,7 @@ import { EXIT, UsageError } from "../exit-codes.js";
 import { REPLAY_HELP } from "../replay-help.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { resumeCommandFor } from "../../host/resume-hint.js";
-import { storedOptionsSchema } from "../../host/stored-options.js";
+import { readStoredOptions } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 import { replayPrompter } from "../replay-prompter.js";
 
@@ -104,7 +104,7 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
   }
   if (path.relative(workspace, into) === "") throw new UsageError("--into must be another folder than the workspace");
   // Everything that can fail on bad input is read before DIR is written.
-  const stored = storedOptionsSchema.parse(JSON.parse(source.options));
+  const stored = readStoredOptions(source.options);
   // The prices configured for the session's workspace (its endpoint, which makes local models free, is not known here).
   const prices = priceTableFor(resolvePriceConfig(io.env, loadConfigFiles(io.env, workspace)));
   const created = prepareTarget(into);

@@ -1,10 +1,8 @@
 import { budgetHint } from "../../graph/budget-resume.js";
 import { planContinuation } from "../../graph/continue-session.js";
-import { budgetForTurn, turnUsage } from "../../graph/follow-up.js";
+import { budgetForTurn, turnStartFor, turnUsage } from "../../graph/follow-up.js";
 import { summarizeUsage } from "../../cost/usage.js";
 import { isBudgetStop, type Limits, type SafetyPolicy } from "../../core/index.js";
-import type { WorkspaceStateValue } from "../../graph/state.js";
-import type { PriceTable } from "../../cost/prices.js";
 import { openExistingSessionDatabase } from "../../sessions/database.js";
 import { queueSettings } from "../../sessions/pending-settings.js";
 import { SessionBusyError, SessionLock } from "../../sessions/session-lock.js";
@@ -21,7 +19,7 @@ import { resumeCommandFor } from "../../host/resume-hint.js";
 import { runSession } from "../../host/session-runner.js";
 import { hasCheckpoint, readSessionState } from "../../host/session-state.js";
 import { commandTimeoutFlag, describeChanges, limitFlags, safetyFlags, SETTING_OPTIONS } from "../session-settings.js";
-import { storedOptionsSchema, type StoredRunOptions } from "../../host/stored-options.js";
+import { readStoredOptions, type StoredRunOptions } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 
 const RESUME_OPTIONS = { ...COMMON_OPTIONS, ...MODEL_OPTIONS, ...BUDGET_OPTIONS, ...SETTING_OPTIONS, force: { type: "boolean" }, message: { type: "string", short: "m" } } as const;
@@ -31,14 +29,6 @@ function followUpFlag(value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   if (value.trim() === "") throw new UsageError("--message needs an instruction, got an empty one");
   return value;
-}
-
-/** Where the run's turn started, for its budget: now for a new turn, else the current turn's start (if any). */
-function turnStartOf(state: WorkspaceStateValue | null, message: string | undefined, prices: PriceTable) {
-  if (!state) return null;
-  if (message === undefined) return state.turn;
-  const usage = summarizeUsage(state.usage, prices);
-  return { usageBefore: { tokens: usage.inputTokens + usage.outputTokens, usd: usage.knownCostUsd } };
 }
 
 export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
@@ -87,7 +77,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     }
     // A session that ended failed or limit_reached continues from its last checkpoint (src/graph/continue-session.ts).
     const stopped = message === undefined && (session.status === "failed" || session.status === "limit_reached");
-    const stored = storedOptionsSchema.parse(JSON.parse(session.options));
+    const stored = readStoredOptions(session.options);
     // Sessions stored before their safety was recorded here have it only in their state (the run passes it on).
     // Every checkpointed session's state is read: a follow-up turn's budget counts from the turn's start.
     const needsState = stopped || checkpointed;
@@ -97,7 +87,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     const baseUrl = values["base-url"] ?? stored.baseUrl;
     const { config, models, safety: configured, prices } = await setupSessionConfig({ model, baseUrl }, workspace, io.env);
     requirePricesForCostBudget(budget, prices, models.provider);
-    const runBudget = budgetForTurn(budget, turnStartOf(state, message, prices));
+    const runBudget = budgetForTurn(budget, turnStartFor(state, message !== undefined, prices));
     const stoppedState = stopped ? state : null;
     const continuation = stoppedState ? planContinuation(stoppedState, runBudget, prices) : null;
     if (continuation?.kind === "refuse") {
