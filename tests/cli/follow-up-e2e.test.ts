@@ -1,22 +1,16 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { startCli } from "./cli-process.js";
-import { useCliSession } from "./cli-session.js";
-import { FAREWELL_SOURCE, hangingCoderScript, sessionRows, userText } from "./follow-up-script.js";
+import { useHangingCoderSession } from "./hanging-session.js";
+import { FAREWELL_SOURCE, userText } from "./follow-up-script.js";
 import { GREET_SOURCE, roleOf } from "./task-script.js";
 
 /**
  * `resume --message` gives a session a follow-up instruction: a new turn of the same session, whose planner sees the
  * instruction with the original task and the work already done. The built CLI against a scripted server.
  */
-/** Settled when a coder's first call arrives from a model named "hang-coder" (that call then never gets an answer). */
-let coderWaiting: () => void = () => {};
+const { session, cli, rows, startStuckRun } = useHangingCoderSession();
 
-const session = useCliSession(hangingCoderScript(() => coderWaiting()));
-const cli = (args: string[]) => session.cli(args);
-
-const rows = () => sessionRows(cli);
 
 describe("resume --message continues a session with a follow-up instruction", () => {
   it("a finished session: the planner sees the new instruction and the earlier work; same id, two turns", async () => {
@@ -69,9 +63,7 @@ describe("resume --message continues a session with a follow-up instruction", ()
   });
 
   it("a session interrupted mid-step: the step left pending is dropped, the planner plans the follow-up first", async () => {
-    const arrived = new Promise<void>((resolve) => (coderWaiting = resolve));
-    const run = startCli(["run", "--model", "hang-coder", "Add greet with a test"], { cwd: session.root, env: session.env });
-    await arrived;
+    const { run } = await startStuckRun();
     run.child.kill("SIGTERM");
     expect((await run.done).code).toBe(130);
     expect((await rows())[0]?.status).toBe("interrupted");

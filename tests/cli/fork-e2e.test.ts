@@ -1,22 +1,16 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { startCli } from "./cli-process.js";
-import { useCliSession } from "./cli-session.js";
-import { hangingCoderScript, sessionRows, SHOUT_SOURCE, userText } from "./follow-up-script.js";
+import { useHangingCoderSession } from "./hanging-session.js";
+import { SHOUT_SOURCE, userText } from "./follow-up-script.js";
 import { snapshotOf } from "./session-snapshot.js";
 
 /**
  * `fork SESSION` copies a session (index row, checkpoint history, undo records) into a new id; a follow-up on the
  * fork leaves the original exactly as it was. The built CLI against a scripted server.
  */
-/** Settled when a coder's first call arrives from a model named "hang-coder" (that call then never gets an answer). */
-let coderWaiting: () => void = () => {};
+const { session, cli, rows, startStuckRun } = useHangingCoderSession();
 
-const session = useCliSession(hangingCoderScript(() => coderWaiting()));
-const cli = (args: string[]) => session.cli(args);
-
-const rows = () => sessionRows(cli);
 
 describe("fork copies a session into a new id", () => {
   it("a fork resumed with another instruction changes only the fork: the original's row, checkpoints and diff stay byte-identical", async () => {
@@ -75,11 +69,8 @@ describe("fork copies a session into a new id", () => {
   });
 
   it("a running session is refused with one line (its last checkpoint may be a step behind); stopped, it can be forked", async () => {
-    const arrived = new Promise<void>((resolve) => (coderWaiting = resolve));
-    const run = startCli(["run", "--model", "hang-coder", "Add greet with a test"], { cwd: session.root, env: session.env });
+    const { run, id } = await startStuckRun();
     try {
-      await arrived;
-      const id = (await rows())[0]?.id ?? "";
       const refused = await cli(["fork", id]);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toMatch(new RegExp(`^mini-cursor: session ${id} is running in process \\d+; fork it once it has stopped \\(Ctrl-C stops it, its progress is kept\\)\n$`));

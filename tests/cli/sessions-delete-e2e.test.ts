@@ -2,21 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { startCli } from "./cli-process.js";
-import { useCliSession } from "./cli-session.js";
-import { hangingCoderScript, sessionRows } from "./follow-up-script.js";
+import { useHangingCoderSession } from "./hanging-session.js";
 import { snapshotOf } from "./session-snapshot.js";
 
 /**
  * `sessions delete SESSION` removes a session that is not running with everything it owns (index row, checkpoint
  * history, recording, undo records) and nothing of another's. The built CLI against a scripted server.
  */
-/** Settled when a coder's first call arrives from a model named "hang-coder" (that call then never gets an answer). */
-let coderWaiting: () => void = () => {};
-
-const session = useCliSession(hangingCoderScript(() => coderWaiting()));
-const cli = (args: string[]) => session.cli(args);
-const rows = () => sessionRows(cli);
+const { session, cli, rows, startStuckRun } = useHangingCoderSession();
 
 /** Rows of any table of the SQLite file that name the session (whatever tables a later version adds). */
 function rowsNaming(root: string, id: string): Record<string, number> {
@@ -80,11 +73,8 @@ describe("mini-cursor sessions delete", () => {
   });
 
   it("a running session is refused with one line, exit 2, and nothing deleted; once stopped, rm deletes it (--json)", async () => {
-    const arrived = new Promise<void>((resolve) => (coderWaiting = resolve));
-    const run = startCli(["run", "--model", "hang-coder", "Add greet with a test"], { cwd: session.root, env: session.env });
+    const { run, id } = await startStuckRun();
     try {
-      await arrived;
-      const id = (await rows())[0]?.id ?? "";
       const before = snapshotOf(session.root, id);
       const refused = await cli(["sessions", "delete", id]);
       expect(refused.code).toBe(2);

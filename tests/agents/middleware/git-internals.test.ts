@@ -7,6 +7,7 @@ import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { useSandboxWorkspace } from "../../sandbox/helpers.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
 import { agentHarness, runToEnd, text, toolMessages } from "../agent-harness.js";
+import { expectWriteUnasked } from "./unasked-write.js";
 
 /** Hooks and config in .git run later outside the sandbox: writing there asks a person even under `--approval auto`. */
 const ws = useTempWorkspace({ ".git/config": "[core]\n", ".git/hooks/README": "hooks\n", "src/a.ts": "a\n" });
@@ -77,11 +78,7 @@ describe("writes into .git internals", () => {
   });
 
   it("leave ordinary files under auto alone", async () => {
-    const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "src/git-notes.md", content: "x\n" } }), done()] });
-    const { final, outcome } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
-    expect(final).not.toHaveProperty("__interrupt__");
-    expect(outcome.stopReason).toBe("finished");
-    expect(await fs.readFile(path.join(ws.root, "src/git-notes.md"), "utf8")).toBe("x\n");
+    await expectWriteUnasked(ws.root, "src/git-notes.md", "x\n");
   });
 });
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
-import { agentHarness, runToEnd, text, toolMessages } from "../agent-harness.js";
+import { agentHarness, text, toolMessages } from "../agent-harness.js";
+import { expectWriteUnasked } from "./unasked-write.js";
 
 /**
  * The project's settings files take effect in later sessions, outside the sandbox (an MCP server declared in
@@ -49,10 +50,6 @@ describe("writes into the project's settings files", () => {
   });
 
   it("leave a file that only looks alike under auto alone", async () => {
-    const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "src/.mcp.json", content: "{}\n" } }), done()] });
-    const { final, outcome } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
-    expect(final).not.toHaveProperty("__interrupt__");
-    expect(outcome.stopReason).toBe("finished");
-    expect(await fs.readFile(path.join(ws.root, "src/.mcp.json"), "utf8")).toBe("{}\n");
+    await expectWriteUnasked(ws.root, "src/.mcp.json", "{}\n");
   });
 });
