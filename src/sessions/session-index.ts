@@ -26,6 +26,10 @@ export function openSessionIndex(workspace: string, clock: Clock): SessionIndex 
   try {
     db = new Database(databasePath(workspace));
     db.pragma("journal_mode = WAL");
+    // Every graph step commits a checkpoint: in WAL mode NORMAL skips the fsync per commit. A killed or crashed
+    // process still loses nothing committed (the WAL is in the OS's cache); only an OS crash or power loss can roll
+    // back the last steps, and the file stays consistent, so the session resumes from an earlier step.
+    db.pragma("synchronous = NORMAL");
     // Another process may hold a write briefly (e.g. `sessions` while a run writes): wait, do not fail.
     db.pragma("busy_timeout = 5000");
     const sessions = new SessionStore(db, clock);

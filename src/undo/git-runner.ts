@@ -126,7 +126,12 @@ function ensureUsableGit(setup: GitSetup): Promise<void> {
   return check;
 }
 
-function firstErrorLine(stderr: string): string {
+/** One literal word for POSIX sh. */
+function shellWord(value: string): string {
+  return `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
+export function firstErrorLine(stderr: string): string {
   const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
   return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? "no error output";
 }
@@ -144,6 +149,18 @@ export class GitRunner {
       throw new GitCommandError(`git ${args[0] ?? ""} failed (exit ${result.code}): ${firstErrorLine(result.stderr)}`);
     }
     return result;
+  }
+
+  /**
+   * Several git commands in one `sh` process: each spawn from this process forks all of it (over 100 MB), while the
+   * shell's own forks are cheap. `body` runs git as `g ARGS...` (with the same isolation as `run`); values reach it
+   * only as positional parameters ($1...), never spliced into the script.
+   */
+  async script(body: string, params: readonly string[], call: Pick<GitCall, "index"> = {}): Promise<GitOutput> {
+    await ensureUsableGit(this.setup);
+    const prefix = [this.setup.binary, `--git-dir=${this.setup.gitDir}`, `--work-tree=${this.setup.workTree}`, ...CONFIG].map(shellWord).join(" ");
+    const full = `g() { ${prefix} "$@"; }\n${body}`;
+    return spawnGit("/bin/sh", ["-c", full, "sh", ...params], this.setup.workTree, isolatedEnv(this.setup.env, call.index));
   }
 
   /** stdout as text with the final newline removed. */

@@ -8,6 +8,7 @@ import { restoreSession } from "./restore.js";
 import { readMeta, removeMeta, writeMeta } from "./session-meta.js";
 import { assertSessionId, indexFile, prepareShadowRepo, pruneIndexes, recordIndexUse, seedIndex, shadowDir, snapshotRef, type SnapshotKind } from "./shadow-repo.js";
 import { withStoreLock } from "./store-lock.js";
+import { takeSnapshot } from "./snapshot-script.js";
 import { diffTrees } from "./tree-diff.js";
 import type { FileChange, UndoReport } from "./types.js";
 
@@ -70,14 +71,23 @@ export class ShadowStore {
   async snapshotBefore(sessionId: string): Promise<void> {
     await this.locked(sessionId, async () => {
       if (await this.record(sessionId)) return;
-      const tree = await this.stage(sessionId);
+      const index = this.index(sessionId);
+      const snapshot = await takeSnapshot(this.git, {
+        ...(await this.seeded(index)),
+        unlessTree: "",
+        parent: "",
+        message: `mini-cursor ${sessionId} before`,
+        ref: snapshotRef(sessionId, "before"),
+        // The empty old value makes git refuse if another process created the ref meanwhile.
+        oldValue: "",
+        listUntracked: true,
+      });
+      this.staged(index, snapshot.addProblem);
+      const { tree, commit } = snapshot;
+      if (commit === null) throw new UndoError(`undo store: no baseline commit was made for session ${sessionId}`);
       // Untracked after staging everything = empty folders (git records none) that undo must keep.
-      const others = await this.git.records(["ls-files", "-z", "--others", "--directory", "--exclude-standard"], { index: this.index(sessionId) });
-      const emptyDirs = others.filter((p) => p.endsWith("/")).map((p) => p.slice(0, -1));
+      const emptyDirs = snapshot.untracked.filter((p) => p.endsWith("/")).map((p) => p.slice(0, -1));
       writeMeta(this.gitDir, sessionId, { ...readMeta(this.gitDir, sessionId), emptyDirs });
-      const commit = await this.git.text(["commit-tree", tree, "-m", `mini-cursor ${sessionId} before`]);
-      // The empty old value makes git refuse if another process created the ref meanwhile.
-      await this.git.run(["update-ref", snapshotRef(sessionId, "before"), commit, ""]);
       this.known.set(sessionId, { before: { commit, tree } });
       pruneIndexes(this.gitDir);
     });
@@ -95,9 +105,19 @@ export class ShadowStore {
         logger.warn(`undo store: session ${sessionId} was undone at ${record.undoneAt}; not recording further changes`);
         return;
       }
-      const tree = await this.stage(sessionId);
-      if (record.after?.tree === tree) return;
-      await this.commitAfter(sessionId, tree, record.before.commit);
+      const index = this.index(sessionId);
+      const snapshot = await takeSnapshot(this.git, {
+        ...(await this.seeded(index)),
+        unlessTree: record.after?.tree ?? "",
+        parent: record.before.commit,
+        message: `mini-cursor ${sessionId} after`,
+        ref: snapshotRef(sessionId, "after"),
+        oldValue: null,
+        listUntracked: false,
+      });
+      this.staged(index, snapshot.addProblem);
+      const known = this.known.get(sessionId);
+      if (snapshot.commit !== null && known) known.after = { commit: snapshot.commit, tree: snapshot.tree };
     });
   }
 
@@ -252,19 +272,29 @@ export class ShadowStore {
   /** Stages the whole workspace into the session's index and returns the tree id. */
   private async stage(sessionId: string): Promise<string> {
     const index = this.index(sessionId);
-    let config: string[] = [];
-    if (!fs.existsSync(index)) {
-      // Nothing to start from: every file is new to git. Streaming them into one pack instead of a loose
-      // object file each makes this first snapshot several times faster (this setting also makes diffs
-      // treat files as binary, so it is given to this one `add` only).
-      if (seedIndex(this.gitDir, index)) await this.untrackIgnored(index);
-      else config = ["core.bigFileThreshold=1"];
-    }
+    const { addConfig } = await this.seeded(index);
     // --ignore-errors: an unreadable file must not stop the snapshot of the others (git exits 1 then).
-    const added = await this.git.run(["add", "--all", "--ignore-errors"], { index, config, okCodes: [0, 1] });
-    recordIndexUse(this.gitDir, index);
-    if (added.code !== 0) logger.warn(`undo store: some files could not be recorded: ${added.stderr.trim().split("\n")[0] ?? ""}`);
+    const added = await this.git.run(["add", "--all", "--ignore-errors"], { index, config: addConfig, okCodes: [0, 1] });
+    this.staged(index, added.code === 0 ? null : added.stderr.trim().split("\n")[0] ?? "");
     return this.git.text(["write-tree"], { index });
+  }
+
+  /** A session's first index starts from a copy of another's when one exists; the `-c` settings its `add` needs. */
+  private async seeded(index: string): Promise<{ index: string; addConfig: readonly string[] }> {
+    if (fs.existsSync(index)) return { index, addConfig: [] };
+    // Nothing to start from: every file is new to git. Streaming them into one pack instead of a loose object file
+    // each makes this first snapshot several times faster (this setting also makes diffs treat files as binary, so it
+    // is given to this one `add` only).
+    if (seedIndex(this.gitDir, index)) {
+      await this.untrackIgnored(index);
+      return { index, addConfig: [] };
+    }
+    return { index, addConfig: ["core.bigFileThreshold=1"] };
+  }
+
+  private staged(index: string, addProblem: string | null): void {
+    recordIndexUse(this.gitDir, index);
+    if (addProblem !== null) logger.warn(`undo store: some files could not be recorded: ${addProblem}`);
   }
 
   /** A copied index may track files the workspace ignores now; a new session must not start with them. */
