@@ -6,7 +6,8 @@ import { ChromaMemory } from "../src/memory/chroma-memory.js";
 import { ensureChromaServer } from "../src/memory/chroma/server.js";
 import { chromaClient, openCollection } from "../src/memory/collection.js";
 import { createLocalHashEmbedder } from "../src/memory/embeddings/local-hash.js";
-import { memoryId, toMetadata } from "../src/memory/records.js";
+import { memoryId } from "../src/memory/memory-id.js";
+import { toMetadata } from "../src/memory/records.js";
 import type { MemoryKind } from "../src/memory/types.js";
 import { median, ms, p95, printTable, ratio } from "./stats.js";
 

@@ -1,6 +1,6 @@
 import { cosineSimilarity } from "./embeddings/cosine.js";
 import type { MemoryDraft } from "./extract.js";
-import { memoryId } from "./records.js";
+import { memoryId } from "./memory-id.js";
 import type { MemoryRecord } from "./types.js";
 
 /** A stored memory nearest to a draft (same workspace and kind), with its cosine similarity. */

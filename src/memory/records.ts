@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import type { Metadata } from "chromadb";
 import { MEMORY_KINDS, type MemoryKind, type MemoryRecord } from "./types.js";
 
@@ -40,9 +39,4 @@ export function fromChroma(id: string, document: string | null | undefined, meta
     updatedAt: num(m.updatedAt),
     mergedCount: num(m.mergedCount),
   };
-}
-
-/** Same workspace, kind and text → same id, so an exact repeat can never pile up. */
-export function memoryId(workspace: string, kind: MemoryKind, text: string): string {
-  return `m-${createHash("sha256").update(`${workspace}\n${kind}\n${text}`).digest("hex").slice(0, 16)}`;
 }

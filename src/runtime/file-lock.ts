@@ -11,11 +11,11 @@
  * the lock stale a moment ago can never remove the fresh lock a winner has just created: its re-read sees another
  * generation. A marker whose creator died is itself a stale lock and is broken the same way, one level up.
  */
-import { createHash, randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { isProcessAlive } from "./process-alive.js";
+import { uniqueToken } from "./unique-token.js";
 
 export interface FileLockOptions {
   /**
@@ -55,7 +55,7 @@ export class FileLock {
   /** One try, without waiting: the lock, or who holds it. A lock held by a live process (this one too) is held. */
   static tryAcquire(file: string, options: FileLockOptions = {}): LockAttempt {
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const token = `${process.pid}:${randomUUID()}`;
+    const token = `${process.pid}:${uniqueToken()}`;
     const graceMs = options.graceMs ?? DEFAULT_GRACE_MS;
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       if (createExclusive(file, token)) return { lock: FileLock.adopt(file, token) };
@@ -114,7 +114,7 @@ export class FileLock {
 
 /** Creates `file` holding `content`, whole and only if it does not exist. */
 function createExclusive(file: string, content: string): boolean {
-  const temp = `${file}.${process.pid}-${randomUUID()}.tmp`;
+  const temp = `${file}.${process.pid}-${uniqueToken()}.tmp`;
   fs.writeFileSync(temp, content, { flag: "wx" });
   try {
     fs.linkSync(temp, file);
@@ -159,11 +159,27 @@ function readSnapshot(file: string): Snapshot | null {
   try {
     const stat = fs.fstatSync(fd);
     const content = fs.readFileSync(fd, "utf8");
-    const id = createHash("sha256").update(`${stat.dev}:${stat.ino}:${stat.mtimeMs}:${stat.size}:${content}`).digest("hex").slice(0, 20);
+    const id = fileNameHash(`${stat.dev}:${stat.ino}:${stat.mtimeMs}:${stat.size}:${content}`);
     return { id, pid: parsePid(content), mtimeMs: stat.mtimeMs };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/**
+ * 16 hex digits of two 32-bit FNV-1a hashes: safe in a file name whatever the lock file holds. Not node:crypto, which
+ * light commands would otherwise load just for this; the marker needs to tell lock generations apart, not resist an
+ * attacker (whoever can write the lock file can remove it anyway).
+ */
+function fileNameHash(text: string): string {
+  let a = 0x811c9dc5;
+  let b = 0x01000193 ^ 0x5bd1e995;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    a = Math.imul(a ^ c, 0x01000193) >>> 0;
+    b = Math.imul(b ^ c, 0x5bd1e995) >>> 0;
+  }
+  return a.toString(16).padStart(8, "0") + b.toString(16).padStart(8, "0");
 }
 
 /** The marker a process must hold to remove the lock as it is now (null: no lock). */
@@ -194,7 +210,7 @@ function isStale(seen: Snapshot, graceMs: number): boolean {
  */
 function breakStale(file: string, seen: Snapshot, graceMs: number, onStale: FileLockOptions["onStale"], depth: number): "busy" | "done" {
   const marker = markerOf(file, seen);
-  const token = `${process.pid}:${randomUUID()}`;
+  const token = `${process.pid}:${uniqueToken()}`;
   if (!createExclusive(marker, token)) {
     const other = readSnapshot(marker);
     if (other === null) return "done";

@@ -45,7 +45,7 @@ describe("FileLock", () => {
   it("is created whole with this pid and a token, and released only by its holder", () => {
     const first = FileLock.tryAcquire(file);
     expect(first.lock).not.toBeNull();
-    expect(fs.readFileSync(file, "utf8")).toMatch(new RegExp(`^${process.pid}:[0-9a-f-]{36}$`));
+    expect(fs.readFileSync(file, "utf8")).toMatch(new RegExp(`^${process.pid}:[0-9a-z]+-[0-9a-z]+-[0-9a-z]+$`));
     expect(FileLock.owner(file)).toBe(process.pid);
     expect(FileLock.isHeld(file)).toBe(true);
     // Held by a live process (this one too): the second attempt fails at once.

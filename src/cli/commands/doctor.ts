@@ -3,7 +3,7 @@ import { execFile } from "node:child_process";
 import { rgPath } from "@vscode/ripgrep";
 import { resolveConfigExceptModel, resolveMemoryConfig, resolveModelConfig, resolveSandboxConfig, type ModelSettings } from "../../config/index.js";
 import { chromaHeartbeat } from "../../memory/chroma/server.js";
-import { LOCAL_HOST } from "../../memory/chroma/local-process.js";
+import { LOCAL_HOST } from "../../memory/chroma/types.js";
 import { readServerState } from "../../memory/chroma/state-file.js";
 import { probeOllama } from "../../models/ollama-probe.js";
 import type { Clock } from "../../runtime/clock.js";

@@ -1,6 +1,6 @@
-import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { uniqueToken } from "../../runtime/unique-token.js";
 import { processAlive } from "./state-file.js";
 
 /**
@@ -15,7 +15,7 @@ export function leasesDir(dataDir: string): string {
 export function takeLease(dataDir: string): string {
   const dir = leasesDir(dataDir);
   fs.mkdirSync(dir, { recursive: true });
-  const name = `${process.pid}-${randomBytes(4).toString("hex")}`;
+  const name = `${process.pid}-${uniqueToken()}`;
   fs.writeFileSync(path.join(dir, name), "");
   return name;
 }

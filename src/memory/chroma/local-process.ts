@@ -10,9 +10,8 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { probeHeartbeat } from "./heartbeat.js";
 import { logTail } from "./server-log.js";
-import { ChromaUnavailableError } from "./types.js";
+import { ChromaUnavailableError, LOCAL_HOST } from "./types.js";
 
-export const LOCAL_HOST = "127.0.0.1";
 const POLL_MS = 50;
 const PROBE_TIMEOUT_MS = 500;
 /** Another process can grab the port between our probe and Chroma's bind; try a few fresh ports. */

@@ -7,7 +7,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { logger } from "../../runtime/logger.js";
 import { probeHeartbeat } from "./heartbeat.js";
-import { LOCAL_HOST, startLocalServer, stopLocalServer, type LocalServer } from "./local-process.js";
+import type { LocalServer } from "./local-process.js";
 import { dropLease, liveLeases, takeLease } from "./leases.js";
 import { acquireStartLock } from "./start-lock.js";
 import {
@@ -19,7 +19,7 @@ import {
   writeServerState,
   type ServerState,
 } from "./state-file.js";
-import { ChromaUnavailableError, type ChromaEndpoint } from "./types.js";
+import { ChromaUnavailableError, LOCAL_HOST, type ChromaEndpoint } from "./types.js";
 
 export { chromaHeartbeat } from "./heartbeat.js";
 
@@ -88,6 +88,8 @@ async function ensureLocal(options: EnsureChromaOptions): Promise<ChromaEndpoint
     const reused = await reuseRunning(dataDir);
     if (reused !== null) return reused;
     const began = Date.now();
+    // Loaded only to start one: listing from a running server (`memory list`) must not pay for child_process.
+    const { startLocalServer, stopLocalServer } = await import("./local-process.js");
     const server = await startLocalServer({
       chromaDir: paths.chromaDir,
       logFile: paths.logFile,
@@ -101,7 +103,7 @@ async function ensureLocal(options: EnsureChromaOptions): Promise<ChromaEndpoint
       throw dataDirError(dataDir, error);
     }
     logger.debug(`memory: started Chroma (pid ${server.pid}) on port ${server.port} in ${Date.now() - began} ms`);
-    return ownedEndpoint(dataDir, server);
+    return ownedEndpoint(dataDir, server, stopLocalServer);
   } finally {
     release();
   }
@@ -141,7 +143,7 @@ async function reuseRunning(dataDir: string): Promise<ChromaEndpoint | null> {
   );
 }
 
-function ownedEndpoint(dataDir: string, server: LocalServer): ChromaEndpoint {
+function ownedEndpoint(dataDir: string, server: LocalServer, stopLocalServer: (server: LocalServer) => Promise<void>): ChromaEndpoint {
   const lease = takeLease(dataDir);
   const onExit = exitHook(dataDir, lease, server.pid);
   process.on("exit", onExit);

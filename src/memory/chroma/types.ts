@@ -13,3 +13,6 @@ export interface ChromaEndpoint {
 
 /** Chroma could not be started or reached; the message says why, in one sentence a user can act on. */
 export class ChromaUnavailableError extends Error {}
+
+/** Where a local Chroma listens: loopback only. */
+export const LOCAL_HOST = "127.0.0.1";
