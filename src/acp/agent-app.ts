@@ -6,7 +6,7 @@ import { resolveSessionConfig } from "../host/config-setup.js";
 import { hasCheckpoint, readSessionState } from "../host/session-state.js";
 import { readStoredOptions } from "../host/stored-options.js";
 import type { Clock } from "../runtime/clock.js";
-import { openRunStore } from "../sessions/run-store.js";
+import { openRunStore } from "../sessions/open-run-store.js";
 import { newSessionId } from "../sessions/session-id.js";
 import { AcpSession } from "./acp-session.js";
 import { editorMcpServers } from "./editor-mcp.js";

@@ -8,7 +8,7 @@ import { runSession, type SessionRunOptions } from "../host/session-runner.js";
 import { hasCheckpoint, readSessionState } from "../host/session-state.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, readStoredOptions, type StoredRunOptions } from "../host/stored-options.js";
 import type { Clock } from "../runtime/clock.js";
-import { openRunStore } from "../sessions/run-store.js";
+import { openRunStore } from "../sessions/open-run-store.js";
 import { queueSettings } from "../sessions/pending-settings.js";
 import { WorkspaceBusyError, WorkspaceLock } from "../sessions/workspace-lock.js";
 import { createAcpPrompter } from "./acp-prompter.js";

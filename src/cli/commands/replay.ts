@@ -145,7 +145,7 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const workspaceLock = WorkspaceLock.acquire(into, { force: false, flag: "--force" });
   let code: number;
   try {
-    const [{ openRunStore }, { runSession }] = await Promise.all([import("../../sessions/run-store.js"), import("../../host/session-runner.js")]);
+    const [{ openRunStore }, { runSession }] = await Promise.all([import("../../sessions/open-run-store.js"), import("../../host/session-runner.js")]);
     const database = await openRunStore(into, io.env, clock, { create: true });
     if (!database) throw new Error("no session store");
     try {

@@ -3,7 +3,7 @@ import { planContinuation } from "../../graph/continue-session.js";
 import { budgetForTurn, turnStartFor, turnUsage } from "../../graph/follow-up.js";
 import { summarizeUsage } from "../../cost/usage.js";
 import { isBudgetStop, type Limits, type SafetyPolicy } from "../../core/index.js";
-import { openRunStore } from "../../sessions/run-store.js";
+import { openRunStore } from "../../sessions/open-run-store.js";
 import { queueSettings } from "../../sessions/pending-settings.js";
 import { SessionBusyError } from "../../sessions/session-lock.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";

@@ -74,7 +74,7 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   try {
     const [models, { openRunStore }, { runSession }] = await Promise.all([
       setupModels(config.model),
-      import("../../sessions/run-store.js"),
+      import("../../sessions/open-run-store.js"),
       import("../../host/session-runner.js"),
     ]);
     // The workspace's SQLite file, or PostgreSQL (MINI_CURSOR_DATABASE_URL): src/sessions/open-records.ts.
