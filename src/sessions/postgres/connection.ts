@@ -60,13 +60,15 @@ export function applicationName(): string {
 }
 
 /**
- * A pool for one command. An idle connection the server drops emits 'error' on the pool; without a listener Node
- * would end the process with a stack trace, so it is noted here and the next query reports it.
+ * A pool for one command. A connection the server drops emits 'error' (on the pool when idle, on the client itself
+ * when checked out, e.g. inside the saver's transaction); without a listener Node would end the process with a
+ * stack trace, so every one has a listener and the query in flight, or the next one, reports the failure.
  */
 export async function openPool(target: PostgresTarget): Promise<pg.Pool> {
   const { Pool } = await loadPg();
   const pool = new Pool({ connectionString: target.url, connectionTimeoutMillis: 10_000, application_name: applicationName(), max: 4 });
   pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   try {
     const client = await pool.connect();
     client.release();
