@@ -215,4 +215,34 @@ describe("sessions in PostgreSQL", () => {
     expect(modules.some((m) => m.includes("/node_modules/pg/"))).toBe(true);
     expect(modules.filter((m) => /\/node_modules\/(@langchain|zod)\//.test(m))).toEqual([]);
   });
+
+  it("fork, replay, diff and sessions delete read and write the sessions in PostgreSQL", async () => {
+    const root = await workspace();
+    expect((await cli(["run", "Add greet with a test"], root)).code).toBe(0);
+    const [session] = await rows(root);
+    const id = session?.id ?? "";
+    const forked = await cli(["fork", id, "--json"], root);
+    expect(forked.stderr).toBe("");
+    expect(forked.code).toBe(0);
+    const fork = JSON.parse(forked.stdout) as { id: string; checkpoints: number };
+    expect(fork.checkpoints).toBeGreaterThan(3);
+    expect((await rows(root)).map((r) => r.id).sort()).toEqual([id, fork.id].sort());
+    const followed = await cli(["resume", fork.id, "--message", "Add a farewell function"], root);
+    expect(followed.code).toBe(0);
+    expect(fs.readFileSync(path.join(root, "src/farewell.js"), "utf8")).toBe(FAREWELL_SOURCE);
+    const diff = await cli(["diff", id], root);
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toContain("src/greet.js");
+    const into = path.join(await workspace({}), "replayed");
+    const replay = await cli(["replay", id, "--into", into], root, { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" });
+    expect(replay.stderr).toBe("");
+    expect(replay.code).toBe(0);
+    expect(fs.readFileSync(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
+    const deleted = await cli(["sessions", "delete", fork.id, "--json"], root);
+    expect(deleted.code).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({ type: "session_deleted", id: fork.id });
+    expect((await rows(root)).map((r) => r.id)).toEqual([id]);
+    expect(Number((await pgs.server.query<{ n: string }>(dbName(), "SELECT count(*) AS n FROM checkpoints WHERE thread_id = $1", [fork.id]))[0]?.n)).toBe(0);
+    expect(fs.existsSync(path.join(root, ".mini-cursor", "sessions.sqlite"))).toBe(false);
+  });
 });
