@@ -66,7 +66,7 @@ export function applicationName(): string {
  */
 export async function openPool(target: PostgresTarget): Promise<pg.Pool> {
   const { Pool } = await loadPg();
-  const pool = new Pool({ connectionString: target.url, connectionTimeoutMillis: 10_000, application_name: applicationName(), max: 4 });
+  const pool = new Pool({ connectionString: target.url, connectionTimeoutMillis: 10_000, keepAlive: true, application_name: applicationName(), max: 4 });
   pool.on("error", () => {});
   pool.on("connect", (client) => client.on("error", () => {}));
   try {

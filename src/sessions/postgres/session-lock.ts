@@ -37,7 +37,7 @@ export interface PostgresSessionLock extends HeldSessionLock {
  */
 export async function acquirePostgresSessionLock(target: PostgresTarget, id: string): Promise<PostgresSessionLock> {
   const { Client } = await loadPg();
-  const client = new Client({ connectionString: target.url, application_name: applicationName(), connectionTimeoutMillis: 10_000 });
+  const client = new Client({ connectionString: target.url, application_name: applicationName(), connectionTimeoutMillis: 10_000, keepAlive: true });
   let lost: string | null = null;
   let listener: ((reason: string) => void) | null = null;
   let released = false;
