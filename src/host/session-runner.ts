@@ -106,8 +106,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   let lostDatabase: string | null = null;
   lock.onLost?.((reason) => {
     lostDatabase ??= `lost the connection to the session database ${o.database.label} (${reason})`;
+    // The abort kills this run's commands; other sessions of the process (an editor's) find out on their own.
     controller.abort();
-    killActiveCommands();
   });
   o.cancel?.addEventListener("abort", onCancel, { once: true });
   process.on("SIGINT", onSignal);

@@ -87,6 +87,8 @@ describe("sessions in PostgreSQL", () => {
     expect(await count("mc_model_calls")).toBe(server.requests.length);
     expect(await pgs.server.query(dbName(), "SELECT component, version FROM mc_schema_version")).toEqual([{ component: "sessions", version: 1 }]);
     expect(await rows(root)).toEqual([expect.objectContaining({ id: row?.id, status: "done" })]);
+    const doctor = await cli(["doctor", "--json"], root);
+    expect((JSON.parse(doctor.stdout) as { sessions: unknown }).sessions).toEqual({ ok: true, kind: "postgres", database: label(), detail: "reachable; schema version 1" });
   });
 
   it("resumes a session killed with SIGKILL mid-run from its PostgreSQL checkpoints", async () => {
@@ -168,6 +170,12 @@ describe("sessions in PostgreSQL", () => {
       expect(listed.code).toBe(2);
       expect(listed.stderr.split("\n").filter(Boolean)).toHaveLength(1);
       expect(fs.existsSync(path.join(root, ".mini-cursor", "sessions.sqlite"))).toBe(false);
+      const doctor = await cli(["doctor", "--json"], root);
+      expect(doctor.code).toBe(1);
+      const report = JSON.parse(doctor.stdout) as { sessions: { ok: boolean; detail: string } };
+      expect(report.sessions).toMatchObject({ ok: false, kind: "postgres", database: label() });
+      expect(report.sessions.detail).toMatch(/^cannot reach the session database/);
+      expect(doctor.stdout).not.toContain(TEST_PASSWORD);
     } finally {
       pgs.server.start();
     }
