@@ -10,6 +10,7 @@ import { DEFAULT_COMMAND_TIMEOUT_MS, readStoredOptions, type StoredRunOptions } 
 import type { Clock } from "../runtime/clock.js";
 import { openRunStore } from "../sessions/open-run-store.js";
 import { queueSettings } from "../sessions/pending-settings.js";
+import type { HeldSessionLock } from "../sessions/session-records.js";
 import { WorkspaceBusyError, WorkspaceLock } from "../sessions/workspace-lock.js";
 import { createAcpPrompter } from "./acp-prompter.js";
 import type { AcpSession } from "./acp-session.js";
@@ -40,7 +41,10 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
     const { config, models, safety: configured, prices } = await setupSessionConfig({}, session.workspace, t.env);
     const database = await openRunStore(session.workspace, t.env, t.clock, { create: true });
     if (!database) throw new Error("no session store");
+    let lock: HeldSessionLock | null = null;
     try {
+      // Held for the whole turn, before its settings change: a process resuming the session elsewhere is refused first.
+      lock = await database.lockSession(session.id);
       const row = await database.sessions.get(session.id);
       const limits = { ...DEFAULT_LIMITS, maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens };
       const stored: StoredRunOptions = row ? readStoredOptions(row.options) : { limits, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS, budget: {} };
@@ -85,6 +89,7 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
           cancel: t.cancel,
           mcpServers: session.mcpServers,
           onOutcome: (outcome) => (stop = outcome.stop),
+          ...(lock ? { lock } : {}),
           ...(how.followUp !== undefined ? { followUp: how.followUp } : {}),
         };
         await runSession(o);
@@ -102,6 +107,7 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
       if (error && status === "interrupted" && !t.cancel.aborted) throw new RequestError(-32603, error);
       return { status, stop, cancelled: t.cancel.aborted };
     } finally {
+      await lock?.release();
       await database.close();
     }
   } finally {

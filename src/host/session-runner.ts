@@ -19,6 +19,7 @@ import { killActiveCommands } from "../tools/active-commands.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { errorLine } from "../models/model-errors.js";
 import type { RunStore } from "../sessions/run-store.js";
+import type { HeldSessionLock } from "../sessions/session-records.js";
 import { EXIT, exitCodeForStatus } from "./session-exit.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import { recordSession } from "./session-recording.js";
@@ -64,6 +65,11 @@ export interface SessionRunOptions {
   cancel?: AbortSignal;
   /** MCP servers the face adds to the configured ones (an editor's, over ACP). */
   mcpServers?: readonly McpServerSettings[];
+  /**
+   * The session's lock, when the command took it before changing the session's settings (so that of two processes
+   * resuming at once, the one refused changed nothing); it stays the caller's to release. Else taken here.
+   */
+  lock?: HeldSessionLock;
   /** Told how the run ended: the session's status and, when it stopped early, why. */
   onOutcome?: (outcome: { status: string; stop: StopReason | null }) => void;
 }
@@ -75,7 +81,7 @@ export interface SessionRunOptions {
  * (PostgreSQL) stops the run the same way, resumable from its last checkpoint, with exit 1.
  */
 export async function runSession(o: SessionRunOptions): Promise<number> {
-  const lock = await o.database.lockSession(o.sessionId);
+  const lock = o.lock ?? (await o.database.lockSession(o.sessionId));
   const controller = new AbortController();
   const resumeCommand = resumeCommandFor(o.sessionId, o.workspace, o.cwd ?? process.cwd());
   let interrupted = false;
@@ -289,7 +295,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.prompter.close();
     if (undo.started) await undo.after();
     await Promise.all([memory.close(), services.mcp.close(), recording.flush()]);
-    await lock.release();
+    if (!o.lock) await lock.release();
   }
 }
 

@@ -124,6 +124,25 @@ describe("sessions in PostgreSQL", () => {
     await first.done;
   });
 
+  it("two resumes of one session racing from two checkouts: one runs it, the other is refused and changes nothing", async () => {
+    const root = await workspace();
+    const first = await stuckRun(root);
+    first.child.kill("SIGKILL");
+    await first.done;
+    const [session] = await rows(root);
+    const id = session?.id ?? "";
+    const copy = { ...DEMO, "src/greet.js": GREET_SOURCE };
+    const checkouts = [await workspace(copy), await workspace(copy)];
+    const results = await Promise.all(checkouts.map((dir) => cli(["resume", id, "--workspace", dir], root)));
+    const winner = results.findIndex((r) => r.code === 0);
+    const loser = results[1 - winner];
+    expect(winner).toBeGreaterThanOrEqual(0);
+    expect(loser?.code).toBe(1);
+    expect(loser?.stderr).toMatch(new RegExp(`^mini-cursor: session ${id} is already running in process \\d+ on .+\\); wait for it or stop it first\\n$`));
+    // The row names the checkout that ran it, not the one refused.
+    expect(await rows(checkouts[winner] ?? "")).toEqual([expect.objectContaining({ id, status: "done", workspace: checkouts[winner] })]);
+  });
+
   it("runs four sessions at once in one database; sessions lists this workspace's, --all every workspace's", async () => {
     const roots = await Promise.all([0, 1, 2, 3].map(() => workspace()));
     const results = await Promise.all(roots.map((root) => cli(["run", "Add greet with a test"], root)));

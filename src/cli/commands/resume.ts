@@ -5,7 +5,7 @@ import { summarizeUsage } from "../../cost/usage.js";
 import { isBudgetStop, type Limits, type SafetyPolicy } from "../../core/index.js";
 import { openRunStore } from "../../sessions/open-run-store.js";
 import { queueSettings } from "../../sessions/pending-settings.js";
-import { SessionBusyError } from "../../sessions/session-lock.js";
+import type { HeldSessionLock } from "../../sessions/session-records.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
 import type { Clock } from "../../runtime/clock.js";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
@@ -52,6 +52,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
   if (!database) throw missing();
   if (database.kind === "postgres") where = `the session database ${database.label}`;
   let workspaceLock: WorkspaceLock | null = null;
+  let sessionLock: HeldSessionLock | null = null;
   try {
     const found = wanted ? await database.sessions.get(wanted) : await database.sessions.latest();
     if (!found) throw missing();
@@ -72,11 +73,9 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (message !== undefined && session.status.startsWith("awaiting_")) {
       throw new UsageError(`session ${session.id} is waiting for an answer (${session.status}); answer it first with: ${resumeHint}, then give the follow-up`);
     }
-    const holder = await database.holder(session.id);
-    if (holder !== null) {
-      const where = database.kind === "postgres" ? ` (its lock is in the session database ${database.label})` : "";
-      throw new SessionBusyError(`session ${session.id} is already running in ${holder}${where}; wait for it or stop it first`);
-    }
+    // Taken before anything about the session changes (its settings, its workspace): of two processes resuming it
+    // at once, on one machine or two, the one refused (SessionBusyError, naming the holder) has changed nothing.
+    sessionLock = await database.lockSession(session.id);
     workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
     const checkpointed = await hasCheckpoint(database, session.id);
     if (message !== undefined && !checkpointed) {
@@ -148,9 +147,11 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       memory: config.memory,
       budget: runBudget,
       continueStopped: continuation?.kind === "continue",
+      lock: sessionLock,
       ...(message !== undefined ? { followUp: message } : {}),
     });
   } finally {
+    await sessionLock?.release();
     await database.close();
     workspaceLock?.release();
   }
