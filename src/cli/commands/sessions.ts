@@ -1,5 +1,6 @@
 import { formatUsd } from "../../cost/format.js";
 import type { Clock } from "../../runtime/clock.js";
+import { ConfigError } from "../../runtime/config-file.js";
 import { openSessionRecords } from "../../sessions/open-records.js";
 import type { SessionRecords } from "../../sessions/session-records.js";
 import type { SessionRow } from "../../sessions/session-store.js";
@@ -50,6 +51,10 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     try {
       if (records.kind === "postgres") where = all ? `the session database ${records.label}` : `${workspace} (session database ${records.label})`;
       shown = await withEffectiveStatus(await records.sessions.list({ all }), records);
+    } catch (error) {
+      // The database went away between connecting and listing: the same one line as when it is down at start.
+      const lost = records.connectionProblem(error);
+      throw lost === null ? error : new ConfigError(lost);
     } finally {
       await records.close();
     }
