@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 /**
- * End-to-end suites: built CLIs, `langgraph dev`, Chroma servers and real git stores. `npm test` runs everything;
+ * End-to-end suites: built CLIs, `langgraph dev`, Chroma and PostgreSQL servers and real git stores. `npm test` runs everything;
  * `npm run test:unit` runs the rest, a fast inner loop.
  */
 const E2E = [
@@ -11,6 +11,7 @@ const E2E = [
   "tests/memory/chroma-memory.test.ts",
   "tests/undo/**",
   "tests/cli/doctor.test.ts",
+  "tests/sessions/postgres-*.test.ts",
   "tests/architecture/**",
 ];
 

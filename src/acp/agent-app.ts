@@ -6,7 +6,7 @@ import { resolveSessionConfig } from "../host/config-setup.js";
 import { hasCheckpoint, readSessionState } from "../host/session-state.js";
 import { readStoredOptions } from "../host/stored-options.js";
 import type { Clock } from "../runtime/clock.js";
-import { openExistingSessionDatabase } from "../sessions/database.js";
+import { openRunStore } from "../sessions/open-run-store.js";
 import { newSessionId } from "../sessions/session-id.js";
 import { AcpSession } from "./acp-session.js";
 import { editorMcpServers } from "./editor-mcp.js";
@@ -105,12 +105,12 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
       guarded(async ({ params, client }) => {
         const workspace = workspaceOf(params.cwd);
         const missing = () => invalidParams(`no session "${params.sessionId}" in ${workspace} (see mini-cursor sessions)`);
-        const database = openExistingSessionDatabase(workspace, o.clock);
+        const database = await openRunStore(workspace, o.env, o.clock, { create: false });
         if (!database) throw missing();
         let history: SessionUpdate[];
         let mode: ApprovalMode;
         try {
-          const row = database.sessions.get(params.sessionId);
+          const row = await database.sessions.get(params.sessionId);
           if (!row) throw missing();
           const { safety } = await resolveSessionConfig({}, workspace, o.env);
           const stored = readStoredOptions(row.options);
@@ -118,7 +118,7 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
           mode = stored.safety?.approval ?? state?.safety.approval ?? safety.approval;
           history = historyUpdates(row.task, row.status, state, workspace);
         } finally {
-          database.close();
+          await database.close();
         }
         const session = open(params.sessionId, workspace, mode, params.mcpServers, client);
         for (const update of history) session.send(update);

@@ -8,8 +8,9 @@ import { runSession, type SessionRunOptions } from "../host/session-runner.js";
 import { hasCheckpoint, readSessionState } from "../host/session-state.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, readStoredOptions, type StoredRunOptions } from "../host/stored-options.js";
 import type { Clock } from "../runtime/clock.js";
-import { openSessionDatabase } from "../sessions/database.js";
+import { openRunStore } from "../sessions/open-run-store.js";
 import { queueSettings } from "../sessions/pending-settings.js";
+import type { HeldSessionLock } from "../sessions/session-records.js";
 import { WorkspaceBusyError, WorkspaceLock } from "../sessions/workspace-lock.js";
 import { createAcpPrompter } from "./acp-prompter.js";
 import type { AcpSession } from "./acp-session.js";
@@ -38,9 +39,13 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
   const workspaceLock = acquireWorkspace(session.workspace);
   try {
     const { config, models, safety: configured, prices } = await setupSessionConfig({}, session.workspace, t.env);
-    const database = openSessionDatabase(session.workspace, t.clock);
+    const database = await openRunStore(session.workspace, t.env, t.clock, { create: true });
+    if (!database) throw new Error("no session store");
+    let lock: HeldSessionLock | null = null;
     try {
-      const row = database.sessions.get(session.id);
+      // Held for the whole turn, before its settings change: a process resuming the session elsewhere is refused first.
+      lock = await database.lockSession(session.id);
+      const row = await database.sessions.get(session.id);
       const limits = { ...DEFAULT_LIMITS, maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens };
       const stored: StoredRunOptions = row ? readStoredOptions(row.options) : { limits, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS, budget: {} };
       // A fresh object: a mode switch during the turn changes it in place (src/acp/acp-session.ts).
@@ -48,10 +53,10 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
       session.useSafety(safety);
       const modelLabel = describeModels(models.settings);
       const options = JSON.stringify({ ...stored, safety });
-      if (!row) database.sessions.create({ id: session.id, task: t.text, workspace: session.workspace, model: modelLabel, options });
+      if (!row) await database.sessions.create({ id: session.id, task: t.text, workspace: session.workspace, model: modelLabel, options });
       const checkpointed = row ? await hasCheckpoint(database, session.id) : false;
       if (row && options !== row.options) {
-        database.sessions.update(session.id, { options });
+        await database.sessions.update(session.id, { options });
         if (checkpointed) await queueSettings(database, session.id, { safety, limits: stored.limits });
       }
       let stop: StopReason | null = null;
@@ -84,6 +89,7 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
           cancel: t.cancel,
           mcpServers: session.mcpServers,
           onOutcome: (outcome) => (stop = outcome.stop),
+          ...(lock ? { lock } : {}),
           ...(how.followUp !== undefined ? { followUp: how.followUp } : {}),
         };
         await runSession(o);
@@ -101,7 +107,8 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
       if (error && status === "interrupted" && !t.cancel.aborted) throw new RequestError(-32603, error);
       return { status, stop, cancelled: t.cancel.aborted };
     } finally {
-      database.close();
+      await lock?.release();
+      await database.close();
     }
   } finally {
     workspaceLock.release();

@@ -71,6 +71,9 @@ A session that ended failed (the model made no valid plan or gave up) or stopped
 from its last checkpoint with fresh limits, optionally with another --model; one stopped by its budget
 needs a higher budget. A session that is done is left alone, unless given a follow-up:
 
+With MINI_CURSOR_DATABASE_URL (sessions in PostgreSQL), a session started in another checkout of the
+project (another machine) continues here: resume SESSION --workspace DIR runs it in DIR from now on.
+
 --message (-m) "..." continues any session (done, failed, stopped, interrupted) with a new
 instruction, as a new turn of the same session: the planner sees the instruction with the original
 task and the work done so far, and plans from there. Limits and budgets count per turn. A session
@@ -115,8 +118,12 @@ approval or question included), its recorded model calls and its undo records. T
 stay as they are, but it can no longer be resumed, diffed, undone, forked or replayed. A running
 session or an unknown id is refused (exit 2).
 
+With MINI_CURSOR_DATABASE_URL the sessions live in PostgreSQL: the workspace's are listed, or every
+workspace's with --all (with a WORKSPACE column).
+
 Options:
   --workspace DIR   project folder (default: current folder)
+  --all             every workspace's sessions (PostgreSQL; the same as without it for SQLite)
   --json            print a JSON array (delete: one session_deleted object)
   -h, --help        show this help`;
 

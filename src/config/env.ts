@@ -17,3 +17,15 @@ export function memoryDataDir(env: NodeJS.ProcessEnv): string {
   if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "mini-cursor");
   return path.join(envValue(env, "HOME") ?? os.homedir(), ".local", "share", "mini-cursor");
 }
+
+/** `$XDG_CONFIG_HOME/mini-cursor/config.json`, default `~/.config/mini-cursor/config.json`. */
+export function userConfigPath(env: NodeJS.ProcessEnv): string {
+  const xdg = envValue(env, "XDG_CONFIG_HOME");
+  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(envValue(env, "HOME") ?? os.homedir(), ".config");
+  return path.join(base, "mini-cursor", "config.json");
+}
+
+/** `<workspace>/mini-cursor.json`. */
+export function projectConfigPath(workspace: string): string {
+  return path.join(workspace, "mini-cursor.json");
+}

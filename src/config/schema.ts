@@ -34,7 +34,7 @@ function unknownKeys(known: readonly string[]) {
 }
 
 const COMMAND_RULE_KEYS = ["allow", "deny"] as const;
-export const CONFIG_FILE_KEYS = ["approval", "approveFileChanges", "network", "commands", "prices", "web", "mcpServers"] as const;
+export const CONFIG_FILE_KEYS = ["approval", "approveFileChanges", "network", "commands", "prices", "web", "mcpServers", "database"] as const;
 
 export const configFileSchema = z.strictObject(
   {
@@ -60,6 +60,8 @@ export const configFileSchema = z.strictObject(
     web: webConfigSchema.optional(),
     /** MCP servers (src/config/mcp-settings.ts). */
     mcpServers: mcpServersSchema.optional(),
+    /** Where sessions live: a postgres:// URL (src/config/database-settings.ts); MINI_CURSOR_DATABASE_URL wins. */
+    database: z.string().min(1).optional(),
   },
   unknownKeys(CONFIG_FILE_KEYS),
 );

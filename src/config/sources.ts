@@ -1,24 +1,10 @@
 import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { ConfigError, parseConfigJson } from "../runtime/config-file.js";
-import { envValue } from "./env.js";
+import { projectConfigPath, userConfigPath } from "./env.js";
 import { configFileSchema, type ConfigFile } from "./schema.js";
 
 export { ConfigError };
-export { envValue, memoryDataDir } from "./env.js";
-
-/** `$XDG_CONFIG_HOME/mini-cursor/config.json`, default `~/.config/mini-cursor/config.json`. */
-export function userConfigPath(env: NodeJS.ProcessEnv): string {
-  const xdg = envValue(env, "XDG_CONFIG_HOME");
-  const base = xdg && path.isAbsolute(xdg) ? xdg : path.join(envValue(env, "HOME") ?? os.homedir(), ".config");
-  return path.join(base, "mini-cursor", "config.json");
-}
-
-/** `<workspace>/mini-cursor.json`. */
-export function projectConfigPath(workspace: string): string {
-  return path.join(workspace, "mini-cursor.json");
-}
+export { envValue, memoryDataDir, projectConfigPath, userConfigPath } from "./env.js";
 
 export interface ConfigFileLayer {
   path: string;

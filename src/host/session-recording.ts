@@ -1,31 +1,32 @@
-import type Database from "better-sqlite3";
 import type { EventSink } from "../core/index.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import { encode, RECORDING_FORMAT } from "../models/recording-codec.js";
 import { recordingProvider } from "../models/recording-model.js";
-import { DEFAULT_RECORDING_CAP_BYTES, RecordingStore } from "../sessions/recordings.js";
+import { DEFAULT_RECORDING_CAP_BYTES } from "../sessions/recordings.js";
+import type { RecordingRows } from "../sessions/session-records.js";
 
 export interface SessionRecording {
   /** The graph's event sink: passes every event on and follows which plan step is running. */
   events: EventSink;
   /** The session's models, each call recorded after its answer. */
   models(provider: ModelProvider): ModelProvider;
+  /** Settles when every call so far is written (PostgreSQL writes in the background). */
+  flush(): Promise<void>;
 }
 
 /**
  * Records a session's model traffic in its database (src/sessions/recordings.ts), in call order, for `replay`.
- * Writes are synchronous prepared statements after each answer (well under a millisecond beside a model call).
+ * Written after each answer: SQLite synchronously (well under a millisecond beside a model call), PostgreSQL queued.
  */
-export function recordSession(
-  db: Database.Database,
+export async function recordSession(
+  store: RecordingRows,
   sessionId: string,
   events: EventSink,
   /** A follow-up turn starts (`resume --message`): noted with its first call, so a replay can give the same instruction. */
   followUp?: string,
   capBytes = DEFAULT_RECORDING_CAP_BYTES,
-): SessionRecording {
-  const store = new RecordingStore(db);
-  const writer = store.writer(sessionId, capBytes, () =>
+): Promise<SessionRecording> {
+  const writer = await store.writer(sessionId, capBytes, () =>
     events.emit({
       type: "notice",
       level: "warn",
@@ -43,6 +44,7 @@ export function recordSession(
   };
   return {
     events: watching,
+    flush: () => writer.flush(),
     models: (provider) =>
       recordingProvider(
         provider,

@@ -18,8 +18,8 @@ import { loadConfigFiles, resolveWebConfig } from "../config/index.js";
 import { killActiveCommands } from "../tools/active-commands.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { errorLine } from "../models/model-errors.js";
-import type { SessionDatabase } from "../sessions/database.js";
-import { SessionLock } from "../sessions/session-lock.js";
+import type { RunStore } from "../sessions/run-store.js";
+import type { HeldSessionLock } from "../sessions/session-records.js";
 import { EXIT, exitCodeForStatus } from "./session-exit.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import { recordSession } from "./session-recording.js";
@@ -41,7 +41,7 @@ export interface SessionRunOptions {
   resumed: boolean;
   models: ModelSetup;
   modelLabel: string;
-  database: SessionDatabase;
+  database: RunStore;
   printer: EventSink;
   clock: Clock;
   env: NodeJS.ProcessEnv;
@@ -65,6 +65,11 @@ export interface SessionRunOptions {
   cancel?: AbortSignal;
   /** MCP servers the face adds to the configured ones (an editor's, over ACP). */
   mcpServers?: readonly McpServerSettings[];
+  /**
+   * The session's lock, when the command took it before changing the session's settings (so that of two processes
+   * resuming at once, the one refused changed nothing); it stays the caller's to release. Else taken here.
+   */
+  lock?: HeldSessionLock;
   /** Told how the run ended: the session's status and, when it stopped early, why. */
   onOutcome?: (outcome: { status: string; stop: StopReason | null }) => void;
 }
@@ -72,10 +77,11 @@ export interface SessionRunOptions {
 /**
  * Runs (or continues) one session under its lock. Ctrl-C or SIGTERM aborts the graph between writes, kills
  * running commands and leaves the last checkpoint for `resume`; at an approval prompt they end the session at
- * once, the approval left pending. The lock is released whatever happens.
+ * once, the approval left pending. The lock is released whatever happens. A session database that goes away
+ * (PostgreSQL) stops the run the same way, resumable from its last checkpoint, with exit 1.
  */
 export async function runSession(o: SessionRunOptions): Promise<number> {
-  const lock = SessionLock.acquire(o.workspace, o.sessionId);
+  const lock = o.lock ?? (await o.database.lockSession(o.sessionId));
   const controller = new AbortController();
   const resumeCommand = resumeCommandFor(o.sessionId, o.workspace, o.cwd ?? process.cwd());
   let interrupted = false;
@@ -102,6 +108,13 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     if (!interrupted) stop(false);
   };
   if (o.cancel?.aborted) onCancel();
+  // The lock's connection broke: another process could take the session now, so this one stops at once.
+  let lostDatabase: string | null = null;
+  lock.onLost?.((reason) => {
+    lostDatabase ??= `lost the connection to the session database ${o.database.label} (${reason})`;
+    // The abort kills this run's commands; other sessions of the process (an editor's) find out on their own.
+    controller.abort();
+  });
   o.cancel?.addEventListener("abort", onCancel, { once: true });
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
@@ -126,7 +139,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   const sandboxStatus = await services.sandbox;
   const sandboxed = sandboxStatus.kind === "bubblewrap";
   // Every model call is recorded in the session database, for `mini-cursor replay`.
-  const recording = recordSession(o.database.db, o.sessionId, o.printer, o.fresh ? undefined : o.followUp);
+  const recording = await recordSession(o.database.recordings, o.sessionId, o.printer, o.fresh ? undefined : o.followUp);
   const graph = compileGraph(
     wireGraphDeps({
       models: recording.models(o.answerFrom ?? custom.models),
@@ -160,7 +173,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     recursionLimit: o.limits.maxAgentRuns * 2 + 10,
     signal: controller.signal,
   };
-  sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
+  await sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   // The whole task: --json consumers get it as given; the views shorten it themselves (src/cli/printers, live-view).
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
   const found = skills.catalogue(o.workspace).skills;
@@ -223,7 +236,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         if (said === "interrupted" || said === null) {
           // The question is in the checkpoint: `resume` asks it again without calling the model.
           if (said === "interrupted") o.prompter.close();
-          sessions.update(o.sessionId, { status: "awaiting_input" });
+          await sessions.update(o.sessionId, { status: "awaiting_input" });
           const why = said === "interrupted" ? "Interrupted; the question is still open" : "Waiting for an answer (stdin closed)";
           finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_input", report: `${why}. Answer it with: ${resumeCommand}` });
           return EXIT.interrupted;
@@ -241,7 +254,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       if (answer === "interrupted" || !answer) {
         // The pause is in the checkpoint: `resume` asks the same question again without calling the model.
         if (answer === "interrupted") o.prompter.close();
-        sessions.update(o.sessionId, { status: "awaiting_approval" });
+        await sessions.update(o.sessionId, { status: "awaiting_approval" });
         o.printer.emit({ type: "approval_answered", decision: "pending", detail: answer === "interrupted" ? "interrupted" : "no answer (stdin closed)" });
         finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
         return EXIT.interrupted;
@@ -252,7 +265,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     const state = (await graph.getState(config)).values as WorkspaceStateValue;
     const usage = summarizeUsage(state.usage, o.prices);
     const status = state.status === "running" ? "failed" : state.status;
-    sessions.update(o.sessionId, { status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
+    await sessions.update(o.sessionId, { status, inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
     let report = state.finalReport || renderFinalReport(state, o.prices);
     if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(state.stop, turnUsage(usage, state.turn), resumeCommand)}`;
     o.onOutcome?.({ status, stop: state.stop });
@@ -260,6 +273,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     return exitCodeForStatus(status);
   } catch (error) {
     await recordProgress(graph, config, o);
+    const lostLine = lostDatabase ?? o.database.connectionProblem(error);
+    if (lostLine !== null) {
+      o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${lostLine}` });
+      finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}` });
+      return EXIT.failed;
+    }
     if (interrupted) {
       finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
       return EXIT.interrupted;
@@ -275,8 +294,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.cancel?.removeEventListener("abort", onCancel);
     o.prompter.close();
     if (undo.started) await undo.after();
-    await Promise.all([memory.close(), services.mcp.close()]);
-    lock.release();
+    await Promise.all([memory.close(), services.mcp.close(), recording.flush()]);
+    if (!o.lock) await lock.release();
   }
 }
 
@@ -308,8 +327,9 @@ async function recordProgress(graph: ReturnType<typeof compileGraph>, config: { 
   try {
     const state = (await graph.getState({ configurable: config.configurable })).values as Partial<WorkspaceStateValue>;
     const usage = summarizeUsage(state.usage ?? {}, o.prices);
-    o.database.sessions.update(o.sessionId, { status: "interrupted", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
+    await o.database.sessions.update(o.sessionId, { status: "interrupted", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
   } catch {
-    o.database.sessions.update(o.sessionId, { status: "interrupted" });
+    // A database that went away keeps the row as it was: `sessions` shows a "running" row nobody holds as interrupted.
+    await o.database.sessions.update(o.sessionId, { status: "interrupted" }).catch(() => {});
   }
 }

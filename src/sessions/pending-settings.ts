@@ -1,12 +1,11 @@
 import type { Limits, SafetyPolicy } from "../core/index.js";
-import type { SessionDatabase } from "./database.js";
-
-/** LangGraph's id for writes that belong to no task: applied to the state when the thread next runs (a Command's `update`). */
-const NULL_TASK_ID = "00000000-0000-0000-0000-000000000000";
+import { NULL_TASK_ID, type RunStore } from "./run-store.js";
 
 export interface SessionSettings {
   safety: SafetyPolicy;
   limits: Limits;
+  /** The checkout the session goes on in, when it moved (`resume --workspace` on another machine, PostgreSQL). */
+  workspace?: string;
 }
 
 /**
@@ -17,21 +16,17 @@ export interface SessionSettings {
  * What the graph reads during the run comes from the run's configurable (the CLI passes the same settings there, and
  * the step the session stopped in prefers them over its own state); this keeps the state truthful for what reads it.
  */
-export async function queueSettings(database: SessionDatabase, sessionId: string, settings: SessionSettings): Promise<boolean> {
+export async function queueSettings(database: RunStore, sessionId: string, settings: SessionSettings): Promise<boolean> {
   const tuple = await database.checkpointer.getTuple({ configurable: { thread_id: sessionId, checkpoint_ns: "" } });
   const checkpointId: unknown = tuple?.config.configurable?.checkpoint_id;
   if (typeof checkpointId !== "string") return false;
+  const writes: [string, unknown][] = [
+    ["safety", settings.safety],
+    ["limits", settings.limits],
+  ];
+  if (settings.workspace !== undefined) writes.push(["workspace", settings.workspace]);
   // The saver ignores a write it already has at the same position: drop the ones an earlier resume queued here.
-  database.db
-    .prepare("DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ? AND task_id = ? AND channel IN ('safety', 'limits')")
-    .run(sessionId, checkpointId, NULL_TASK_ID);
-  await database.checkpointer.putWrites(
-    { configurable: { thread_id: sessionId, checkpoint_ns: "", checkpoint_id: checkpointId } },
-    [
-      ["safety", settings.safety],
-      ["limits", settings.limits],
-    ],
-    NULL_TASK_ID,
-  );
+  await database.dropQueuedWrites(sessionId, checkpointId, writes.map(([channel]) => channel));
+  await database.checkpointer.putWrites({ configurable: { thread_id: sessionId, checkpoint_ns: "", checkpoint_id: checkpointId } }, writes, NULL_TASK_ID);
   return true;
 }

@@ -115,6 +115,7 @@ export class RecordingStore {
         write(row, size);
         return true;
       },
+      flush: () => Promise.resolve(),
     };
   }
 
@@ -147,5 +148,8 @@ export interface RecordedTurn {
 export type NewRecordingRow = Omit<RecordingRow, "seq"> & { turn?: string };
 
 export interface RecordingWriter {
+  /** False, writing nothing, once the recording is at its cap. A store that writes asynchronously queues the row. */
   append(row: NewRecordingRow): boolean;
+  /** Settles when every appended row is written (at once for SQLite's synchronous writes). */
+  flush(): Promise<void>;
 }

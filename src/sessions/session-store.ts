@@ -131,12 +131,12 @@ export class SessionStore {
     return rows.map(fromRaw);
   }
 
-  update(id: string, fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction">>): void {
+  update(id: string, fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction" | "workspace">>): void {
     const current = this.get(id);
     if (!current) return;
     const next = { ...current, ...fields };
     this.db
-      .prepare("UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, model = ?, options = ?, turns = ?, instruction = ?, updated_at = ? WHERE id = ?")
-      .run(next.status, next.inputTokens, next.outputTokens, next.costUsd, next.model, next.options, next.turns, next.instruction, this.clock.now(), id);
+      .prepare("UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, model = ?, options = ?, turns = ?, instruction = ?, workspace = ?, updated_at = ? WHERE id = ?")
+      .run(next.status, next.inputTokens, next.outputTokens, next.costUsd, next.model, next.options, next.turns, next.instruction, next.workspace, this.clock.now(), id);
   }
 }

@@ -1,8 +1,5 @@
-import fs from "node:fs";
 import type { Clock } from "../runtime/clock.js";
-import { openSessionIndex } from "../sessions/session-index.js";
-import { databasePath } from "../sessions/paths.js";
-import { SessionLock } from "../sessions/session-lock.js";
+import { openSessionRecords } from "../sessions/open-records.js";
 import { UnknownSessionError } from "./errors.js";
 import { assertSessionId } from "./shadow-repo.js";
 import type { SessionRecord, ShadowStore } from "./shadow-store.js";
@@ -19,19 +16,21 @@ export interface SessionTarget {
 interface DatabaseView {
   latest?: string;
   has: boolean;
+  /** Who runs the session now (src/sessions/session-records.ts holder), or null. */
+  holder: string | null;
 }
 
-/** Reads the session index without creating a database in a folder that never had a session. */
-function readDatabase(workspace: string, wanted: string | undefined, clock: Clock): DatabaseView {
-  if (!fs.existsSync(databasePath(workspace))) return { has: false };
-  const database = openSessionIndex(workspace, clock);
+/** Reads the session index (SQLite or PostgreSQL) without creating a database in a folder that never had a session. */
+async function readDatabase(workspace: string, wanted: string | undefined, clock: Clock, env: NodeJS.ProcessEnv): Promise<DatabaseView> {
+  const database = await openSessionRecords(workspace, env, clock, { create: false });
+  if (!database) return { has: false, holder: null };
   try {
-    return {
-      latest: database.sessions.latest()?.id,
-      has: wanted !== undefined && database.sessions.get(wanted) !== undefined,
-    };
+    const latest = (await database.sessions.latest())?.id;
+    const has = wanted !== undefined && (await database.sessions.get(wanted)) !== undefined;
+    const id = wanted ?? latest;
+    return { ...(latest !== undefined ? { latest } : {}), has, holder: id === undefined ? null : await database.holder(id) };
   } finally {
-    database.close();
+    await database.close();
   }
 }
 
@@ -39,14 +38,21 @@ function readDatabase(workspace: string, wanted: string | undefined, clock: Cloc
  * `wanted`, or the latest session: the most recently updated one of the session database, else (no
  * database) the newest baseline of the undo store. Throws UnknownSessionError when there is no such session.
  */
-export async function resolveSessionTarget(workspace: string, wanted: string | undefined, store: ShadowStore, clock: Clock): Promise<SessionTarget> {
+export async function resolveSessionTarget(workspace: string, wanted: string | undefined, store: ShadowStore, clock: Clock, env: NodeJS.ProcessEnv): Promise<SessionTarget> {
   if (wanted !== undefined) assertSessionId(wanted);
-  const database = readDatabase(workspace, wanted, clock);
+  const database = await readDatabase(workspace, wanted, clock, env);
   const id = wanted ?? database.latest ?? (await store.latestSession());
   if (id === undefined) throw new UnknownSessionError(`no sessions in ${workspace} yet`);
   const record = await store.session(id);
   if (!record && wanted !== undefined && !database.has) {
     throw new UnknownSessionError(`no session "${wanted}" in ${workspace} (see mini-cursor sessions)`);
   }
-  return { id, record, running: SessionLock.isHeld(workspace, id) };
+  // A session the index does not know (only the undo store does) is checked with the workspace's file lock.
+  const running = database.holder !== null || (await lockFileHeld(workspace, id));
+  return { id, record, running };
+}
+
+async function lockFileHeld(workspace: string, id: string): Promise<boolean> {
+  const { SessionLock } = await import("../sessions/session-lock.js");
+  return SessionLock.isHeld(workspace, id);
 }

@@ -11,9 +11,9 @@ import { DIFF_HELP } from "../undo-help.js";
 export { DIFF_HELP };
 
 /** A mistyped or unknown session is a usage problem: one line, exit 2. */
-export async function targetOrUsage(workspace: string, wanted: string | undefined, store: ShadowStore, clock: Clock): Promise<SessionTarget> {
+export async function targetOrUsage(workspace: string, wanted: string | undefined, store: ShadowStore, clock: Clock, env: NodeJS.ProcessEnv): Promise<SessionTarget> {
   try {
-    return await resolveSessionTarget(workspace, wanted, store, clock);
+    return await resolveSessionTarget(workspace, wanted, store, clock, env);
   } catch (error) {
     if (error instanceof UnknownSessionError || error instanceof InvalidSessionIdError) throw new UsageError(error.message);
     throw error;
@@ -33,7 +33,7 @@ export async function diffCommand(argv: string[], io: CliIo, clock: Clock): Prom
   if (positionals.length > 1) throw new UsageError("diff takes at most one session id");
   const workspace = resolveWorkspace(values.workspace, io.cwd);
   const store = ShadowStore.open(workspace, { env: io.env, clock });
-  const target = await targetOrUsage(workspace, positionals[0], store, clock);
+  const target = await targetOrUsage(workspace, positionals[0], store, clock, io.env);
   const changes = target.record ? await store.changes(target.id) : [];
   const diff = changes.length > 0 ? await store.diff(target.id) : "";
   if (values.json) {

@@ -15,13 +15,15 @@ import { probeEndpoint, type EndpointReport } from "./doctor-endpoint.js";
 import { checkWorkspace, type WorkspaceReport } from "./doctor-workspace.js";
 import { checkSkills, renderSkills, type SkillsReport } from "./doctor-skills.js";
 import { checkWeb, renderWeb, type WebReport } from "./doctor-web.js";
+import { checkSessions, renderSessions, type SessionsReport } from "./doctor-sessions.js";
 import { inspectMcpServers, type McpServerReport } from "./mcp.js";
 
 export const DOCTOR_HELP = `Usage: mini-cursor doctor [--json] [--workspace DIR]
 
 Checks what mini-cursor needs and reports how it is set up here: Node.js, the command sandbox
 (bubblewrap), ripgrep, the configuration (variables and config files), the model endpoint, long-term
-memory (Chroma), the MCP servers, the skills, web access and the workspace. Creates nothing; the MCP servers are
+memory (Chroma), the MCP servers, the skills, web access, where sessions live (SQLite, or PostgreSQL
+with MINI_CURSOR_DATABASE_URL: whether it answers) and the workspace. Creates nothing; the MCP servers are
 started to list their tools and stopped again.
 
 The endpoint is asked for its model list (GET <base URL>/models, with the configured key); a model it
@@ -30,8 +32,8 @@ does not list, or every model when it serves no list, gets a one-token chat requ
 when that exists).
 
 Exit codes: 0 a session can run; 1 it cannot (Node.js too old, ripgrep missing, a configuration error,
-no model endpoint, an endpoint that does not answer, refuses the key or lacks the model, a workspace
-that cannot be written); 2 a bad command line.
+no model endpoint, an endpoint that does not answer, refuses the key or lacks the model, a session
+database that cannot be reached, a workspace that cannot be written); 2 a bad command line.
 
 Options:
   --workspace DIR   The workspace to report on (default: the current folder)
@@ -69,6 +71,8 @@ export interface DoctorReport {
   skills: SkillsReport;
   /** fetch_url and web_search as a session here would have them. */
   web: WebReport;
+  /** Where sessions live: the workspace's SQLite file, or PostgreSQL and whether it answers. */
+  sessions: SessionsReport;
 }
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
@@ -158,12 +162,19 @@ function renderMcp(mcp: DoctorReport["mcp"]): string {
 }
 
 export async function collectDoctorReport(workspace: string, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
-  const [sandbox, ripgrep, { model, endpoint }, memory, mcp] = await Promise.all([checkSandbox(env), checkRipgrep(), checkModel(env), checkMemory(env), checkMcp(workspace, env)]);
+  const [sandbox, ripgrep, { model, endpoint }, memory, mcp, sessions] = await Promise.all([
+    checkSandbox(env),
+    checkRipgrep(),
+    checkModel(env),
+    checkMemory(env),
+    checkMcp(workspace, env),
+    checkSessions(workspace, env),
+  ]);
   const node = checkNode();
   const config = checkConfig(workspace, env);
   const work = checkWorkspace(workspace);
   return {
-    ok: node.ok && ripgrep.ok && config.ok && model.ok && endpoint?.ok === true && work.writable,
+    ok: node.ok && ripgrep.ok && config.ok && model.ok && endpoint?.ok === true && work.writable && sessions.ok,
     node,
     sandbox,
     ripgrep,
@@ -175,6 +186,7 @@ export async function collectDoctorReport(workspace: string, env: NodeJS.Process
     mcp,
     skills: checkSkills(workspace, env),
     web: checkWeb(workspace, env),
+    sessions,
   };
 }
 
@@ -221,6 +233,7 @@ export function renderDoctorReport(r: DoctorReport): string {
     `  MCP        ${renderMcp(r.mcp)}`,
     `  Skills     ${renderSkills(r.skills)}`,
     `  Web        ${renderWeb(r.web)}`,
+    `  Sessions   ${renderSessions(r.sessions)}`,
     `  Workspace  ${workspace}`,
     r.ok ? "Everything required works." : "A session cannot run here: fix what says FAIL above.",
   ];

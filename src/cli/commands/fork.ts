@@ -1,9 +1,8 @@
 import type { Clock } from "../../runtime/clock.js";
-import { deleteSessionRows } from "../../sessions/delete-session.js";
-import { forkSessionRows } from "../../sessions/fork-session.js";
 import { newSessionId } from "../../sessions/session-id.js";
-import { openExistingSessionIndex } from "../../sessions/session-index.js";
-import { SessionBusyError, SessionLock } from "../../sessions/session-lock.js";
+import { openSessionRecords } from "../../sessions/open-records.js";
+import type { HeldSessionLock } from "../../sessions/session-records.js";
+import { SessionBusyError } from "../../sessions/session-lock.js";
 import { ShadowStore } from "../../undo/shadow-store.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
@@ -26,28 +25,29 @@ export async function forkCommand(argv: string[], io: CliIo, clock: Clock): Prom
   if (from === undefined) throw new UsageError("fork needs the session to copy (see mini-cursor sessions)");
   if (extra !== undefined) throw new UsageError(`fork takes one session id, got also "${extra}"`);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
-  const index = openExistingSessionIndex(workspace, clock);
-  if (!index?.sessions.get(from)) {
-    index?.close();
-    throw new UsageError(`no session "${from}" in ${workspace} (see mini-cursor sessions)`);
+  const index = await openSessionRecords(workspace, io.env, clock, { create: false });
+  if (!index || !(await index.sessions.get(from))) {
+    const where = index?.kind === "postgres" ? `the session database ${index.label}` : workspace;
+    await index?.close();
+    throw new UsageError(`no session "${from}" in ${where} (see mini-cursor sessions)`);
   }
-  let lock: SessionLock | null = null;
+  let lock: HeldSessionLock | null = null;
   try {
-    const owner = SessionLock.owner(workspace, from);
-    if (owner !== null && SessionLock.isHeld(workspace, from)) {
-      throw new SessionBusyError(`session ${from} is running in process ${owner}; fork it once it has stopped (Ctrl-C stops it, its progress is kept)`);
+    const holder = await index.holder(from);
+    if (holder !== null) {
+      throw new SessionBusyError(`session ${from} is running in ${holder}; fork it once it has stopped (Ctrl-C stops it, its progress is kept)`);
     }
     // Held while copying: a `resume` of the original cannot start halfway through the copy.
-    lock = SessionLock.acquire(workspace, from);
+    lock = await index.lockSession(from);
     const to = newSessionId(clock);
-    const copied = forkSessionRows(index.db, from, to, clock);
+    const copied = await index.forkSession(from, to);
     let undo: boolean;
     const store = ShadowStore.open(workspace, { env: io.env, clock });
     try {
       undo = await store.fork(from, to);
     } catch (error) {
       // Nothing half-copied stays behind: the fork is whole or absent.
-      deleteSessionRows(index.db, to);
+      await index.deleteSession(to);
       await store.forget(to).catch(() => undefined);
       throw new Error(`could not copy the undo records of ${from}: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -60,7 +60,7 @@ export async function forkCommand(argv: string[], io: CliIo, clock: Clock): Prom
     }
     return EXIT.done;
   } finally {
-    lock?.release();
-    index.close();
+    await lock?.release();
+    await index.close();
   }
 }

@@ -9,8 +9,8 @@ import { ReplayProvider, type Divergence, type ReplayCall } from "../../models/r
 import type { Clock } from "../../runtime/clock.js";
 import { SHARED_DATA_FOLDERS } from "../../sessions/data-dir.js";
 import { dataDir } from "../../sessions/paths.js";
-import { RecordingStore, type RecordedTurn } from "../../sessions/recordings.js";
-import { openExistingSessionIndex } from "../../sessions/session-index.js";
+import type { RecordedTurn } from "../../sessions/recordings.js";
+import { openSessionRecords } from "../../sessions/open-records.js";
 import { newSessionId } from "../../sessions/session-id.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
 import { exportBaseline } from "../../undo/export-baseline.js";
@@ -37,15 +37,16 @@ interface Source {
 }
 
 /** The session and its recording, read from the workspace's database (without LangGraph); bad input is exit 2. */
-function readSource(workspace: string, wanted: string | undefined, clock: Clock): Source {
-  const missing = () => new UsageError(wanted ? `no session "${wanted}" in ${workspace} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
-  const index = openExistingSessionIndex(workspace, clock);
+async function readSource(workspace: string, wanted: string | undefined, env: NodeJS.ProcessEnv, clock: Clock): Promise<Source> {
+  const index = await openSessionRecords(workspace, env, clock, { create: false });
+  const where = index?.kind === "postgres" ? `the session database ${index.label}` : workspace;
+  const missing = () => new UsageError(wanted ? `no session "${wanted}" in ${where} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
   if (!index) throw missing();
   try {
-    const session = wanted ? index.sessions.get(wanted) : index.sessions.latest();
+    const session = wanted ? await index.sessions.get(wanted) : await index.sessions.latest();
     if (!session) throw missing();
-    const store = new RecordingStore(index.db);
-    const rows = store.calls(session.id);
+    const store = index.recordings;
+    const rows = await store.calls(session.id);
     if (rows.length === 0) throw new UsageError(`session ${session.id} has no recorded model calls (sessions from before recording was added cannot be replayed)`);
     const unknown = rows.find((r) => r.format !== RECORDING_FORMAT);
     if (unknown) throw new UsageError(`session ${session.id} was recorded in format ${unknown.format}, which this version cannot replay`);
@@ -57,10 +58,10 @@ function readSource(workspace: string, wanted: string | undefined, clock: Clock)
       request: decode<RecordedRequest>(r.request),
       response: decode<RecordedResponse>(r.response),
     }));
-    const turns = store.turns(session.id);
-    return { sessionId: session.id, task: session.task, options: session.options, calls, turns, truncated: store.summary(session.id)?.truncated ?? false };
+    const turns = await store.turns(session.id);
+    return { sessionId: session.id, task: session.task, options: session.options, calls, turns, truncated: (await store.summary(session.id))?.truncated ?? false };
   } finally {
-    index.close();
+    await index.close();
   }
 }
 
@@ -96,7 +97,7 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
   if (!values.into) throw new UsageError("replay needs --into DIR: a new or empty folder for the replayed workspace");
   const workspace = resolveWorkspace(values.workspace, io.cwd);
   const into = path.resolve(io.cwd, values.into);
-  const source = readSource(workspace, positionals[0], clock);
+  const source = await readSource(workspace, positionals[0], io.env, clock);
   const until = values.until;
   if (until !== undefined && !source.calls.some((c) => c.step === until && c.role !== "planner")) {
     const steps = [...new Set(source.calls.flatMap((c) => (c.step && c.role !== "planner" ? [c.step] : [])))];
@@ -144,10 +145,11 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const workspaceLock = WorkspaceLock.acquire(into, { force: false, flag: "--force" });
   let code: number;
   try {
-    const [{ openSessionDatabase }, { runSession }] = await Promise.all([import("../../sessions/database.js"), import("../../host/session-runner.js")]);
-    const database = openSessionDatabase(into, clock);
+    const [{ openRunStore }, { runSession }] = await Promise.all([import("../../sessions/open-run-store.js"), import("../../host/session-runner.js")]);
+    const database = await openRunStore(into, io.env, clock, { create: true });
+    if (!database) throw new Error("no session store");
     try {
-      database.sessions.create({ id: sessionId, task: source.task, workspace: into, model: `replay of ${source.sessionId}`, options: source.options });
+      await database.sessions.create({ id: sessionId, task: source.task, workspace: into, model: `replay of ${source.sessionId}`, options: source.options });
       const turn = (followUp: string | undefined) =>
         runSession({
           sessionId,
@@ -182,7 +184,7 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
         code = await turn(next.instruction);
       }
     } finally {
-      database.close();
+      await database.close();
     }
   } finally {
     workspaceLock.release();

@@ -3,9 +3,9 @@ import { planContinuation } from "../../graph/continue-session.js";
 import { budgetForTurn, turnStartFor, turnUsage } from "../../graph/follow-up.js";
 import { summarizeUsage } from "../../cost/usage.js";
 import { isBudgetStop, type Limits, type SafetyPolicy } from "../../core/index.js";
-import { openExistingSessionDatabase } from "../../sessions/database.js";
+import { openRunStore } from "../../sessions/open-run-store.js";
 import { queueSettings } from "../../sessions/pending-settings.js";
-import { SessionBusyError, SessionLock } from "../../sessions/session-lock.js";
+import type { HeldSessionLock } from "../../sessions/session-records.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
 import type { Clock } from "../../runtime/clock.js";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
@@ -45,14 +45,21 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const workspace = resolveWorkspace(values.workspace, io.cwd);
   const message = followUpFlag(values.message);
   const wanted = positionals[0];
-  const missing = () => new UsageError(wanted ? `no session "${wanted}" in ${workspace} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
+  let where = workspace;
+  const missing = () => new UsageError(wanted ? `no session "${wanted}" in ${where} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
   // Only reads until it knows there is a session: a folder without one keeps no `.mini-cursor/`.
-  const database = openExistingSessionDatabase(workspace, clock);
+  const database = await openRunStore(workspace, io.env, clock, { create: false });
   if (!database) throw missing();
+  if (database.kind === "postgres") where = `the session database ${database.label}`;
   let workspaceLock: WorkspaceLock | null = null;
+  let sessionLock: HeldSessionLock | null = null;
   try {
-    const session = wanted ? database.sessions.get(wanted) : database.sessions.latest();
-    if (!session) throw missing();
+    const found = wanted ? await database.sessions.get(wanted) : await database.sessions.latest();
+    if (!found) throw missing();
+    // PostgreSQL holds every checkout's sessions: one started in another checkout of the project (another machine)
+    // goes on in this one, which its row and its state then name (src/sessions/pending-settings.ts).
+    const moved = found.workspace !== workspace && database.kind === "postgres";
+    const session = moved ? { ...found, workspace } : found;
     const printer = makePrinter(values.json ?? false, io, clock);
     // Every hint printed below must work from where the person is (with --workspace when they ran from elsewhere).
     const resumeHint = resumeCommandFor(session.id, workspace, io.cwd);
@@ -66,10 +73,9 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (message !== undefined && session.status.startsWith("awaiting_")) {
       throw new UsageError(`session ${session.id} is waiting for an answer (${session.status}); answer it first with: ${resumeHint}, then give the follow-up`);
     }
-    const owner = SessionLock.owner(workspace, session.id);
-    if (owner !== null && SessionLock.isHeld(workspace, session.id)) {
-      throw new SessionBusyError(`session ${session.id} is already running in process ${owner}; wait for it or stop it first`);
-    }
+    // Taken before anything about the session changes (its settings, its workspace): of two processes resuming it
+    // at once, on one machine or two, the one refused (SessionBusyError, naming the holder) has changed nothing.
+    sessionLock = await database.lockSession(session.id);
     workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
     const checkpointed = await hasCheckpoint(database, session.id);
     if (message !== undefined && !checkpointed) {
@@ -112,10 +118,11 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       if (modelLabel !== session.model) changes.unshift(`model: ${session.model} → ${modelLabel} for the rest of the session`);
     }
     const updated: StoredRunOptions = { ...stored, ...next, budget, ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}) };
-    database.sessions.update(session.id, { options: JSON.stringify(updated) });
+    await database.sessions.update(session.id, { options: JSON.stringify(updated), ...(moved ? { workspace } : {}) });
     // They travel with the run (configurable, preferred over the state even by the step it stopped in: a pending
     // approval is judged again under the new policy); the state gets them too, for what reads it later.
-    if (checkpointed && changesState) await queueSettings(database, session.id, next);
+    if (checkpointed && (changesState || moved)) await queueSettings(database, session.id, { ...next, ...(moved ? { workspace } : {}) });
+    if (moved) printer.emit({ type: "notice", level: "info", message: `Session ${session.id} was last run in ${found.workspace}; it goes on in ${workspace}.` });
     for (const message of changes) printer.emit({ type: "notice", level: "info", message });
     return await runSession({
       sessionId: session.id,
@@ -140,10 +147,12 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       memory: config.memory,
       budget: runBudget,
       continueStopped: continuation?.kind === "continue",
+      lock: sessionLock,
       ...(message !== undefined ? { followUp: message } : {}),
     });
   } finally {
-    database.close();
+    await sessionLock?.release();
+    await database.close();
     workspaceLock?.release();
   }
 }

@@ -3,6 +3,7 @@ import { modelFor } from "../../models/config.js";
 import type { Clock } from "../../runtime/clock.js";
 import { newSessionId } from "../../sessions/session-id.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
+import { resolveDatabaseTarget } from "../../config/database-settings.js";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { BUDGET_OPTIONS, parseBudgetFlags, requirePricesForCostBudget } from "../budget-setup.js";
 import { resolveSessionConfig } from "../../host/config-setup.js";
@@ -61,6 +62,8 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens,
   };
   requirePricesForCostBudget(budget, prices, { describe: (role) => modelFor(config.model, role) });
+  // A malformed MINI_CURSOR_DATABASE_URL is a usage error before anything starts.
+  resolveDatabaseTarget(io.env, workspace);
   const printer = makePrinter(values.json ?? false, io, clock);
   const modelLabel = describeModels(config.model);
 
@@ -69,15 +72,17 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   const sessionId = newSessionId(clock);
   const services = startSessionServices({ workspace, sessionId, env: io.env, clock, memory: config.memory, events: printer, stderr: io.stderr });
   try {
-    const [models, { openSessionDatabase }, { runSession }] = await Promise.all([
+    const [models, { openRunStore }, { runSession }] = await Promise.all([
       setupModels(config.model),
-      import("../../sessions/database.js"),
+      import("../../sessions/open-run-store.js"),
       import("../../host/session-runner.js"),
     ]);
-    const database = openSessionDatabase(workspace, clock);
+    // The workspace's SQLite file, or PostgreSQL (MINI_CURSOR_DATABASE_URL): src/sessions/open-records.ts.
+    const database = await openRunStore(workspace, io.env, clock, { create: true });
+    if (!database) throw new Error("no session store");
     try {
       const stored: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
-      database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored) });
+      await database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored) });
       return await runSession({
         sessionId,
         workspace,
@@ -100,7 +105,7 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
         services,
       });
     } finally {
-      database.close();
+      await database.close();
     }
   } finally {
     // Whatever happened (the runner may not have got as far as its own clean-up), nothing is left running (Chroma).

@@ -1,7 +1,7 @@
 import type { Clock } from "../../runtime/clock.js";
-import { deleteSessionRows } from "../../sessions/delete-session.js";
-import { openExistingSessionIndex } from "../../sessions/session-index.js";
-import { SessionBusyError, SessionLock } from "../../sessions/session-lock.js";
+import { openSessionRecords } from "../../sessions/open-records.js";
+import { SessionBusyError } from "../../sessions/session-lock.js";
+import type { HeldSessionLock } from "../../sessions/session-records.js";
 import { ShadowStore } from "../../undo/shadow-store.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
@@ -12,17 +12,18 @@ import type { CliIo } from "../io.js";
  * records. Its files in the workspace stay as they are; only undoing them is no longer possible.
  */
 export async function deleteSession(id: string, workspace: string, json: boolean, io: CliIo, clock: Clock): Promise<number> {
-  const index = openExistingSessionIndex(workspace, clock);
-  let lock: SessionLock | null = null;
+  const index = await openSessionRecords(workspace, io.env, clock, { create: false });
+  const where = index?.kind === "postgres" ? `the session database ${index.label}` : workspace;
+  let lock: HeldSessionLock | null = null;
   try {
-    if (!index?.sessions.get(id)) throw new UsageError(`no session "${id}" in ${workspace} (see mini-cursor sessions)`);
-    const owner = SessionLock.owner(workspace, id);
-    if (owner !== null && SessionLock.isHeld(workspace, id)) {
-      throw new UsageError(`session ${id} is running in process ${owner}; stop it first (Ctrl-C stops it), then delete it`);
+    if (!index || !(await index.sessions.get(id))) throw new UsageError(`no session "${id}" in ${where} (see mini-cursor sessions)`);
+    const holder = await index.holder(id);
+    if (holder !== null) {
+      throw new UsageError(`session ${id} is running in ${holder}; stop it first (Ctrl-C stops it), then delete it`);
     }
     try {
       // Held while deleting: a `resume` cannot start on a half-deleted session.
-      lock = SessionLock.acquire(workspace, id);
+      lock = await index.lockSession(id);
     } catch (error) {
       if (error instanceof SessionBusyError) throw new UsageError(error.message);
       throw error;
@@ -34,8 +35,8 @@ export async function deleteSession(id: string, workspace: string, json: boolean
     } catch (error) {
       throw new Error(`could not delete the undo records of ${id}, so nothing was deleted: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const rows = deleteSessionRows(index.db, id);
-    if (!rows) throw new UsageError(`no session "${id}" in ${workspace} (see mini-cursor sessions)`);
+    const rows = await index.deleteSession(id);
+    if (!rows) throw new UsageError(`no session "${id}" in ${where} (see mini-cursor sessions)`);
     if (json) {
       io.stdout.write(`${JSON.stringify({ type: "session_deleted", id, ...rows, undo })}\n`);
     } else {
@@ -44,7 +45,7 @@ export async function deleteSession(id: string, workspace: string, json: boolean
     }
     return EXIT.done;
   } finally {
-    lock?.release();
-    index?.close();
+    await lock?.release();
+    await index?.close();
   }
 }

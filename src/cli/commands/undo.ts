@@ -29,7 +29,7 @@ export async function undoCommand(argv: string[], io: CliIo, clock: Clock): Prom
   if (positionals.length > 1) throw new UsageError("undo takes at most one session id");
   const workspace = resolveWorkspace(values.workspace, io.cwd);
   const store = ShadowStore.open(workspace, { env: io.env, clock });
-  const target = await targetOrUsage(workspace, positionals[0], store, clock);
+  const target = await targetOrUsage(workspace, positionals[0], store, clock, io.env);
   if (target.running) {
     io.stderr.write(`mini-cursor: session ${target.id} is still running; stop it before undoing its changes\n`);
     return EXIT.failed;

@@ -1,0 +1,169 @@
+import { describe, expect, it } from "vitest";
+import { postgresTarget } from "../../src/config/database-settings.js";
+import type { Clock } from "../../src/runtime/clock.js";
+import { openPostgresRecords } from "../../src/sessions/postgres/postgres-records.js";
+import { openPostgresRunStore } from "../../src/sessions/postgres/postgres-run-store.js";
+import { SCHEMA_VERSION } from "../../src/sessions/postgres/schema.js";
+import { queueSettings } from "../../src/sessions/pending-settings.js";
+import { SessionBusyError } from "../../src/sessions/session-lock.js";
+import { DEFAULT_LIMITS } from "../../src/core/index.js";
+import { TEST_PASSWORD, usePostgres } from "./postgres-server.js";
+
+const pgs = usePostgres();
+
+class FakeClock implements Clock {
+  constructor(private t: number) {}
+  now(): number {
+    return this.t;
+  }
+  advance(ms: number): void {
+    this.t += ms;
+  }
+}
+const bytes = (n: number) => Buffer.alloc(n, 1);
+const call = (role: string, size: number, turn?: string) => ({ role, step: null, model: "m", format: 1, request: bytes(size), response: bytes(size), ...(turn ? { turn } : {}) });
+
+async function open(workspace = "/ws/a", clock = new FakeClock(1000)) {
+  const url = await pgs.server.freshDatabase();
+  const target = postgresTarget(url, "MINI_CURSOR_DATABASE_URL");
+  return { url, target, records: await openPostgresRecords(target, workspace, clock) };
+}
+
+describe("PostgreSQL session records", () => {
+  it("creates its versioned schema on first use and opens it again without changes", async () => {
+    const { target, records } = await open();
+    await records.close();
+    const again = await openPostgresRecords(target, "/ws/a", new FakeClock(0));
+    await again.close();
+    const name = target.label.split("/")[1] ?? "";
+    expect(await pgs.server.query(name, "SELECT version FROM mc_schema_version")).toEqual([{ version: SCHEMA_VERSION }]);
+  });
+
+  it("refuses a database migrated by a newer mini-cursor", async () => {
+    const { target, records } = await open();
+    await records.close();
+    const name = target.label.split("/")[1] ?? "";
+    await pgs.server.query(name, "UPDATE mc_schema_version SET version = version + 1");
+    await expect(openPostgresRecords(target, "/ws/a", new FakeClock(0))).rejects.toThrow(/newer than this mini-cursor's/);
+  });
+
+  it("keeps rows per workspace: latest and list stay in this one, list --all sees every one", async () => {
+    const clock = new FakeClock(1000);
+    const { target, records } = await open("/ws/a", clock);
+    const other = await openPostgresRecords(target, "/ws/b", clock);
+    try {
+      await records.sessions.create({ id: "a1", task: "t", workspace: "/ws/a", model: "m", options: "{}" });
+      clock.advance(10);
+      await other.sessions.create({ id: "b1", task: "t", workspace: "/ws/b", model: "m", options: "{}" });
+      expect((await records.sessions.latest())?.id).toBe("a1");
+      expect((await records.sessions.list()).map((r) => r.id)).toEqual(["a1"]);
+      expect((await records.sessions.list({ all: true })).map((r) => r.id)).toEqual(["b1", "a1"]);
+      await records.sessions.update("a1", { status: "done", inputTokens: 12, costUsd: 0.5, workspace: "/ws/b" });
+      expect(await other.sessions.get("a1")).toMatchObject({ status: "done", inputTokens: 12, costUsd: 0.5, workspace: "/ws/b", turns: 1, instruction: null });
+    } finally {
+      await other.close();
+      await records.close();
+    }
+  });
+
+  it("records model calls in order with their turns, stops at the cap, and copies them with a fork", async () => {
+    const { records } = await open();
+    try {
+      await records.sessions.create({ id: "s", task: "t", workspace: "/ws/a", model: "m", options: "{}" });
+      let capped = 0;
+      const writer = await records.recordings.writer("s", 100, () => (capped += 1));
+      expect(writer.append(call("planner", 10))).toBe(true);
+      expect(writer.append(call("coder", 10, "more please"))).toBe(true);
+      expect(writer.append(call("reviewer", 40))).toBe(false);
+      expect(writer.append(call("reviewer", 1))).toBe(false);
+      await writer.flush();
+      expect(capped).toBe(1);
+      expect((await records.recordings.calls("s")).map((c) => [c.seq, c.role, c.request.length])).toEqual([
+        [1, "planner", 10],
+        [2, "coder", 10],
+      ]);
+      expect(await records.recordings.turns("s")).toEqual([{ firstSeq: 2, instruction: "more please" }]);
+      expect(await records.recordings.summary("s")).toEqual({ calls: 2, bytes: 40, truncated: true });
+      // A resumed session appends after its earlier calls; one that reached its cap stays stopped.
+      expect((await records.recordings.writer("s", 1000, () => {})).append(call("planner", 1))).toBe(false);
+      await records.sessions.create({ id: "r", task: "t", workspace: "/ws/a", model: "m", options: "{}" });
+      const earlier = await records.recordings.writer("r", 1000, () => {});
+      earlier.append(call("planner", 1));
+      await earlier.flush();
+      const more = await records.recordings.writer("r", 1000, () => {});
+      more.append(call("coder", 1));
+      await more.flush();
+      expect((await records.recordings.calls("r")).map((c) => [c.seq, c.role])).toEqual([
+        [1, "planner"],
+        [2, "coder"],
+      ]);
+      const copy = await records.forkSession("s", "f");
+      expect(copy).toEqual({ checkpoints: 0, writes: 0 });
+      expect((await records.recordings.calls("f")).length).toBe(2);
+      expect(await records.recordings.turns("f")).toEqual([{ firstSeq: 2, instruction: "more please" }]);
+      await expect(records.forkSession("s", "f")).rejects.toThrow(/already exists/);
+      await expect(records.forkSession("nope", "g")).rejects.toThrow(/no session nope/);
+      expect(await records.deleteSession("f")).toEqual({ checkpoints: 0, writes: 0, modelCalls: 2 });
+      expect(await records.deleteSession("f")).toBeNull();
+    } finally {
+      await records.close();
+    }
+  });
+
+  it("locks a session for one holder at a time, names the holder, and frees it when released", async () => {
+    const { target, records } = await open();
+    try {
+      const held = await records.lockSession("s");
+      expect(await records.holder("s")).toMatch(new RegExp(`^process ${process.pid} on `));
+      const again = records.lockSession("s");
+      await expect(again).rejects.toBeInstanceOf(SessionBusyError);
+      await expect(records.lockSession("s")).rejects.toThrow(new RegExp(`already running in process ${process.pid} on .*session database ${target.label.replace(/[./]/g, "\\$&")}`));
+      expect(await records.holder("other")).toBeNull();
+      await held.release();
+      expect(await records.holder("s")).toBeNull();
+      const next = await records.lockSession("s");
+      await next.release();
+    } finally {
+      await records.close();
+    }
+  });
+
+  it("forks, queues settings on and deletes a session with checkpoints", async () => {
+    const url = await pgs.server.freshDatabase();
+    const target = postgresTarget(url, "MINI_CURSOR_DATABASE_URL");
+    const store = await openPostgresRunStore(target, "/ws/a", new FakeClock(5));
+    try {
+      await store.sessions.create({ id: "s", task: "t", workspace: "/ws/a", model: "m", options: "{}" });
+      const config = { configurable: { thread_id: "s", checkpoint_ns: "" } };
+      const checkpoint = { v: 4, id: "1f0-cp", ts: new Date(0).toISOString(), channel_values: { task: "t" }, channel_versions: { task: 1 }, versions_seen: {} };
+      const saved = await store.checkpointer.put(config, checkpoint, { source: "input", step: -1, parents: {}, thread_id: "s" } as never, { task: 1 });
+      const safety = { approval: "auto", approveFileChanges: false, network: false, allow: [], deny: [] } as never;
+      expect(await queueSettings(store, "s", { safety, limits: DEFAULT_LIMITS, workspace: "/ws/b" })).toBe(true);
+      // Queued twice: the second replaces the first (the saver ignores a write it has at the same position).
+      expect(await queueSettings(store, "s", { safety, limits: { ...DEFAULT_LIMITS, maxAgentRuns: 3 }, workspace: "/ws/c" })).toBe(true);
+      const tuple = await store.checkpointer.getTuple(saved);
+      const pending = Object.fromEntries((tuple?.pendingWrites ?? []).map(([, channel, value]) => [channel, value]));
+      expect(pending).toMatchObject({ workspace: "/ws/c", limits: { maxAgentRuns: 3 } });
+      expect(await store.forkSession("s", "f")).toEqual({ checkpoints: 1, writes: 3 });
+      const forked = await store.checkpointer.getTuple({ configurable: { thread_id: "f", checkpoint_ns: "" } });
+      expect(forked?.checkpoint.channel_values).toEqual({ task: "t" });
+      expect(forked?.metadata).toMatchObject({ thread_id: "f" });
+      expect(await store.deleteSession("s")).toEqual({ checkpoints: 1, writes: 3, modelCalls: 0 });
+      expect(await store.checkpointer.getTuple(config)).toBeUndefined();
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("a server that is not there is one line naming the database, never the password", async () => {
+    const target = postgresTarget(`postgres://postgres:${TEST_PASSWORD}@127.0.0.1:1/nowhere`, "MINI_CURSOR_DATABASE_URL");
+    const failure = openPostgresRecords(target, "/ws/a", new FakeClock(0));
+    await expect(failure).rejects.toThrow(/^cannot reach the session database 127\.0\.0\.1:1\/nowhere \(.*ECONNREFUSED.*\); start it or fix MINI_CURSOR_DATABASE_URL$/);
+    await expect(openPostgresRecords(target, "/ws/a", new FakeClock(0))).rejects.not.toThrow(TEST_PASSWORD);
+  });
+
+  it("a database that does not exist is refused with a line that says so", async () => {
+    const target = postgresTarget(pgs.server.url("missing_db"), "MINI_CURSOR_DATABASE_URL");
+    await expect(openPostgresRecords(target, "/ws/a", new FakeClock(0))).rejects.toThrow(/^the session database 127\.0\.0\.1:\d+\/missing_db refused the connection: database "missing_db" does not exist \(3D000\); fix MINI_CURSOR_DATABASE_URL$/);
+  });
+});
