@@ -1,4 +1,5 @@
 import { resolveMemoryConfig, type MemorySettings } from "../config/index.js";
+import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT } from "../config/memory-settings.js";
 import type { Clock } from "../runtime/clock.js";
 import type { ChromaMemory } from "./chroma-memory.js";
 import { ensureChromaServer } from "./chroma/server.js";
@@ -28,6 +29,12 @@ export interface OpenMemoryOptions {
   clock: Clock;
   /** Told once if memory fails during the session. */
   onOff?: (reason: string) => void;
+}
+
+/** The tenant and database, when they are not Chroma's defaults (a remote server's own). */
+function placeOf(endpoint: ChromaEndpoint): string {
+  if (endpoint.tenant === DEFAULT_CHROMA_TENANT && endpoint.database === DEFAULT_CHROMA_DATABASE) return "";
+  return ` (tenant ${endpoint.tenant}, database ${endpoint.database})`;
 }
 
 const off = (status: string): MemoryRuntime => ({ store: memoryOff, status, close: async () => undefined });
@@ -60,7 +67,7 @@ export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
       store: new ResilientMemory(chroma, (reason) => o.onOff?.(reason), describe),
       chroma,
       endpoint,
-      status: `Chroma at ${endpoint.url}${endpoint.startedByUs ? " (started for this session)" : ""}, collection ${name}, embedder ${embedder.id}`,
+      status: `Chroma at ${endpoint.url}${endpoint.startedByUs ? " (started for this session)" : ""}${placeOf(endpoint)}, collection ${name}, embedder ${embedder.id}`,
       close: () => opened.stop(),
     };
   } catch (error) {
