@@ -44,6 +44,14 @@ module.exports = {
       to: { circular: true },
     },
     {
+      name: "studio-uses-the-servers-checkpointer",
+      comment:
+        "The Studio graph runs on a LangGraph server (langgraph dev, or the Agent Server on Postgres), which brings its own checkpointer and store: it must not reach the session database (src/sessions, SQLite, Postgres, our checkpointers), not even through another module.",
+      severity: "error",
+      from: { path: "^src/studio/graph\\.ts$" },
+      to: { path: "^src/sessions/|node_modules/(better-sqlite3|pg|@langchain/langgraph-checkpoint-[^/]+)/", reachable: true },
+    },
+    {
       name: "unplaced-folder",
       comment: `Every folder of src/ has a layer in .dependency-cruiser.cjs (${ALL.join(", ")}).`,
       severity: "error",

@@ -171,5 +171,6 @@ Options:
   --json             print JSON
   -h, --help         show this help
 
-Configuration: CHROMA_URL (use a running server), MINI_CURSOR_DATA_DIR, MINI_CURSOR_EMBEDDINGS,
-MINI_CURSOR_MEMORY_COLLECTION, MINI_CURSOR_MEMORY=off (see README).`;
+Configuration: CHROMA_URL (use a running server) with CHROMA_TOKEN, CHROMA_AUTH_HEADER, CHROMA_TENANT and
+CHROMA_DATABASE for a remote one, MINI_CURSOR_DATA_DIR, MINI_CURSOR_EMBEDDINGS, MINI_CURSOR_MEMORY_COLLECTION,
+MINI_CURSOR_MEMORY=off (see README).`;

@@ -9,10 +9,27 @@ export type EmbeddingSettings =
   /** Any OpenAI-compatible `/embeddings` endpoint; no base URL means OpenAI's. */
   | { kind: "openai"; model: string; baseUrl?: string; apiKey: string };
 
+/** How a token reaches a remote Chroma: `Authorization: Bearer <token>` (Chroma's default) or `X-Chroma-Token: <token>`. */
+export type ChromaAuthHeader = "authorization" | "x-chroma-token";
+
+/** Who memory is on a remote Chroma (CHROMA_URL): its tenant and database, and the token if it needs one. */
+export interface ChromaAccess {
+  tenant: string;
+  database: string;
+  /** A credential: sent to Chroma only, never printed, logged or put in an error message. */
+  token?: string;
+  authHeader: ChromaAuthHeader;
+}
+
+export const DEFAULT_CHROMA_TENANT = "default_tenant";
+export const DEFAULT_CHROMA_DATABASE = "default_database";
+
 /** Where memory lives and how it embeds; used whenever memory is on. */
 export interface MemoryStoreSettings {
   /** A running Chroma server to use instead of starting one. */
   chromaUrl?: string;
+  /** Tenant, database and token for `chromaUrl`; present exactly when it is. */
+  chromaAccess?: ChromaAccess;
   /** Where a local Chroma keeps its data. */
   dataDir: string;
   /** Collection name; the memory module's default when absent. */
@@ -50,12 +67,46 @@ export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv): EmbeddingSetting
   return { kind: "openai", model, ...(baseUrl ? { baseUrl } : {}), apiKey: apiKey ?? "not-needed" };
 }
 
-/** Where memory lives and how it embeds (environment only): CHROMA_URL, MINI_CURSOR_DATA_DIR, the collection, the embedder. */
+const ACCESS_VARIABLES = ["CHROMA_TOKEN", "CHROMA_AUTH_HEADER", "CHROMA_TENANT", "CHROMA_DATABASE"] as const;
+
+function authHeader(env: NodeJS.ProcessEnv): ChromaAuthHeader {
+  const raw = envValue(env, "CHROMA_AUTH_HEADER");
+  if (raw === undefined) return "authorization";
+  const name = raw.toLowerCase().replace(/_/g, "-");
+  if (name === "authorization" || name === "x-chroma-token") return name;
+  throw new ConfigError(`CHROMA_AUTH_HEADER must be authorization (Authorization: Bearer <token>) or x-chroma-token, got "${raw}"`);
+}
+
+/** CHROMA_TOKEN, CHROMA_AUTH_HEADER, CHROMA_TENANT, CHROMA_DATABASE: only with CHROMA_URL (the local server takes none). */
+export function resolveChromaAccess(env: NodeJS.ProcessEnv, chromaUrl: string | undefined): ChromaAccess | undefined {
+  if (!chromaUrl) {
+    const stray = ACCESS_VARIABLES.filter((name) => envValue(env, name) !== undefined);
+    if (stray.length === 0) return undefined;
+    throw new ConfigError(`${stray.join(", ")} ${stray.length === 1 ? "is" : "are"} for a remote Chroma and need${stray.length === 1 ? "s" : ""} CHROMA_URL; the local server takes none`);
+  }
+  const token = envValue(env, "CHROMA_TOKEN");
+  // Never the value itself in a message: it is a credential.
+  if (token !== undefined && [...token].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f)) throw new ConfigError("CHROMA_TOKEN contains whitespace or a control character; an HTTP header cannot carry it");
+  return {
+    tenant: envValue(env, "CHROMA_TENANT") ?? DEFAULT_CHROMA_TENANT,
+    database: envValue(env, "CHROMA_DATABASE") ?? DEFAULT_CHROMA_DATABASE,
+    ...(token ? { token } : {}),
+    authHeader: authHeader(env),
+  };
+}
+
+/**
+ * Where memory lives and how it embeds (environment only): CHROMA_URL and its access (token, tenant, database),
+ * MINI_CURSOR_DATA_DIR, the collection, the embedder.
+ */
 export function resolveMemoryStoreConfig(env: NodeJS.ProcessEnv): MemoryStoreSettings {
-  const chromaUrl = envValue(env, "CHROMA_URL");
+  const raw = envValue(env, "CHROMA_URL");
+  const chromaUrl = raw ? httpUrl(raw, "CHROMA_URL") : undefined;
+  const chromaAccess = resolveChromaAccess(env, chromaUrl);
   const collection = envValue(env, "MINI_CURSOR_MEMORY_COLLECTION");
   return {
-    ...(chromaUrl ? { chromaUrl: httpUrl(chromaUrl, "CHROMA_URL") } : {}),
+    ...(chromaUrl ? { chromaUrl } : {}),
+    ...(chromaAccess ? { chromaAccess } : {}),
     dataDir: memoryDataDir(env),
     ...(collection ? { collection } : {}),
     embeddings: resolveEmbeddingConfig(env),

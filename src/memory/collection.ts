@@ -1,4 +1,5 @@
-import { ChromaClient, type Collection } from "chromadb";
+import { ChromaClient, ChromaForbiddenError, ChromaUnauthorizedError, type Collection } from "chromadb";
+import { refusedError } from "./chroma/access.js";
 import type { ChromaEndpoint } from "./chroma/types.js";
 import type { Embedder } from "./embeddings/types.js";
 
@@ -8,7 +9,25 @@ export { DEFAULT_COLLECTION } from "./types.js";
 export class EmbedderMismatchError extends Error {}
 
 export function chromaClient(endpoint: ChromaEndpoint): ChromaClient {
-  return new ChromaClient({ host: endpoint.host, port: endpoint.port, ssl: endpoint.ssl });
+  return new ChromaClient({
+    host: endpoint.host,
+    port: endpoint.port,
+    ssl: endpoint.ssl,
+    tenant: endpoint.tenant,
+    database: endpoint.database,
+    headers: endpoint.authHeaders(),
+  });
+}
+
+/**
+ * One line for a failure talking to Chroma through the client: its own messages for a refused token ("Unauthorized")
+ * or a missing tenant/database say neither where nor what to fix. Other errors keep their message.
+ */
+export function describeChromaFailure(error: unknown, endpoint: ChromaEndpoint): string {
+  const status = error instanceof ChromaUnauthorizedError ? 401 : error instanceof ChromaForbiddenError ? 403 : 0;
+  const refused = refusedError(endpoint, status);
+  if (refused) return refused.message;
+  return error instanceof Error ? error.message : String(error);
 }
 
 function describeBuild(metadata: Collection["metadata"]): { embedder: string; dimension: number } {

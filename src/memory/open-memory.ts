@@ -1,4 +1,5 @@
 import { resolveMemoryConfig, type MemorySettings } from "../config/index.js";
+import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT } from "../config/memory-settings.js";
 import type { Clock } from "../runtime/clock.js";
 import type { ChromaMemory } from "./chroma-memory.js";
 import { ensureChromaServer } from "./chroma/server.js";
@@ -30,6 +31,12 @@ export interface OpenMemoryOptions {
   onOff?: (reason: string) => void;
 }
 
+/** The tenant and database, when they are not Chroma's defaults (a remote server's own). */
+function placeOf(endpoint: ChromaEndpoint): string {
+  if (endpoint.tenant === DEFAULT_CHROMA_TENANT && endpoint.database === DEFAULT_CHROMA_DATABASE) return "";
+  return ` (tenant ${endpoint.tenant}, database ${endpoint.database})`;
+}
+
 const off = (status: string): MemoryRuntime => ({ store: memoryOff, status, close: async () => undefined });
 
 /**
@@ -38,6 +45,7 @@ const off = (status: string): MemoryRuntime => ({ store: memoryOff, status, clos
  */
 export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
   let endpoint: ChromaEndpoint | undefined;
+  let describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
   try {
     const settings = o.settings ?? resolveMemoryConfig(o.env);
     if (!settings.enabled) return off(settings.reason);
@@ -45,24 +53,25 @@ export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
     // The Chroma client is loaded only when memory is on, while the server starts (a child process).
     const modules = Promise.all([import("./collection.js"), import("./chroma-memory.js")]);
     modules.catch(() => undefined);
-    endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, env: o.env });
-    const [{ chromaClient, DEFAULT_COLLECTION, openCollection }, { ChromaMemory }] = await modules;
+    endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env });
+    const [{ chromaClient, describeChromaFailure, DEFAULT_COLLECTION, openCollection }, { ChromaMemory }] = await modules;
+    const opened = endpoint;
+    describe = (error) => describeChromaFailure(error, opened);
     const name = settings.collection ?? DEFAULT_COLLECTION;
     const collection = await openCollection(chromaClient(endpoint), name, embedder);
     // Chroma loads a collection's segments on its first use (~0.8 s with data here): pay that as part of opening,
     // which nothing waits for, rather than in the first recall or search.
     await collection.count();
     const chroma = new ChromaMemory({ collection, embedder, clock: o.clock });
-    const opened = endpoint;
     return {
-      store: new ResilientMemory(chroma, (reason) => o.onOff?.(reason)),
+      store: new ResilientMemory(chroma, (reason) => o.onOff?.(reason), describe),
       chroma,
       endpoint,
-      status: `Chroma at ${endpoint.url}${endpoint.startedByUs ? " (started for this session)" : ""}, collection ${name}, embedder ${embedder.id}`,
+      status: `Chroma at ${endpoint.url}${endpoint.startedByUs ? " (started for this session)" : ""}${placeOf(endpoint)}, collection ${name}, embedder ${embedder.id}`,
       close: () => opened.stop(),
     };
   } catch (error) {
     await endpoint?.stop();
-    return { ...off(error instanceof Error ? error.message : String(error)), failure: error };
+    return { ...off(describe(error)), failure: error };
   }
 }

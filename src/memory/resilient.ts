@@ -11,6 +11,8 @@ export class ResilientMemory implements MemoryStore {
   constructor(
     private readonly inner: MemoryStore,
     private readonly onOff: (reason: string) => void,
+    /** Turns a failure into the one line reported (e.g. a refused token names the server); its message by default. */
+    private readonly describe: (error: unknown) => string = (error) => (error instanceof Error ? error.message : String(error)),
   ) {}
 
   get enabled(): boolean {
@@ -23,7 +25,7 @@ export class ResilientMemory implements MemoryStore {
       return await run();
     } catch (error) {
       this.failed = true;
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = this.describe(error);
       logger.debug(`memory failed: ${reason}`);
       this.onOff(reason);
       return fallback;

@@ -12,7 +12,8 @@ const SECRET_NAME_PATTERNS: readonly RegExp[] = [
   /CREDENTIAL/i,
   /PRIVATE_KEY/i,
   /_KEY$/i,
-  /^(OPENAI|ANTHROPIC|MINI_CURSOR|AWS|GITHUB|GH)_/i,
+  // CHROMA_: the memory server's address, tenant and token (CHROMA_TOKEN) are no business of a command.
+  /^(OPENAI|ANTHROPIC|MINI_CURSOR|CHROMA|AWS|GITHUB|GH)_/i,
 ];
 
 const NON_INTERACTIVE: Readonly<Record<string, string>> = {

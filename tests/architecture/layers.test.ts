@@ -62,6 +62,15 @@ describe("the layer rule (npm run lint)", () => {
     expect(result.output).toContain("no-circular");
   });
 
+  it("fails on the Studio graph reaching the session database, even through another module", async () => {
+    // The layers allow it (wiring and studio are above sessions): the Studio rule does not.
+    await fs.writeFile(path.join(copy, "src/wiring/planted.ts"), 'export { openSessionDatabase } from "../sessions/database.js";\n');
+    await fs.appendFile(path.join(copy, "src/studio/graph.ts"), 'export { openSessionDatabase } from "../wiring/planted.js";\n');
+    const result = cruise(copy);
+    expect(result.code).not.toBe(0);
+    expect(result.output).toContain("studio-uses-the-servers-checkpointer: src/studio/graph.ts → src/sessions/database.ts");
+  });
+
   it("fails on a folder that has no layer yet", async () => {
     await fs.mkdir(path.join(copy, "src/plugins"));
     await fs.writeFile(path.join(copy, "src/plugins/client.ts"), 'export { logger } from "../runtime/logger.js";\n');

@@ -50,10 +50,11 @@ async function doctorJson(env: NodeJS.ProcessEnv, argv: string[] = []): Promise<
   return { code, report: JSON.parse(out()) as DoctorReport, text: out() };
 }
 
-/** A stand-in Chroma that answers the heartbeat. */
+/** A stand-in Chroma that answers the heartbeat (and has its default database). */
 async function heartbeatServer(): Promise<number> {
   const server = http.createServer((req, res) => {
-    res.statusCode = req.url === "/api/v2/heartbeat" ? 200 : 404;
+    // Heartbeat, and the default database a remote server is checked for at connect.
+    res.statusCode = req.url === "/api/v2/heartbeat" || req.url === "/api/v2/tenants/default_tenant/databases/default_database" ? 200 : 404;
     res.end('{"nanosecond heartbeat":1}');
   });
   servers.push(server);

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { takeLease } from "../../src/memory/chroma/leases.js";
 import { chromaServerPids, startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { startRemoteChroma, type RemoteChroma } from "../helpers/chroma-token-proxy.js";
 import { moduleTrace } from "../helpers/module-trace.js";
 import { runCli } from "./cli-process.js";
 
@@ -20,6 +21,7 @@ describe("memory list", () => {
   let dataDir = "";
   let workspace = "";
   let chroma: TestChroma | null = null;
+  let remote: RemoteChroma | null = null;
 
   beforeEach(async () => {
     base = await realpath(await mkdtemp(path.join(os.tmpdir(), "mc-memory-list-")));
@@ -30,6 +32,8 @@ describe("memory list", () => {
   afterEach(async () => {
     await chroma?.stop();
     chroma = null;
+    await remote?.stop();
+    remote = null;
     for (const pid of chromaServerPids(dataDir)) process.kill(pid, "SIGKILL");
     await rm(base, { recursive: true, force: true });
   });
@@ -68,6 +72,37 @@ describe("memory list", () => {
 
     const json = await runCli(["memory", "list", "--all", "--json"], { cwd: base, env });
     expect(JSON.parse(json.stdout)).toMatchObject([{ kind: "lesson", workspace, text: "Run the migrations before the tests" }]);
+  });
+
+  it("adds to and lists from a remote Chroma with a token, tenant and database, and says so in one line when the token is wrong", async () => {
+    const token = "tok-cli-3d2e1f";
+    remote = await startRemoteChroma(token);
+    await remote.createDatabase("acme", "agents");
+    const env = { MINI_CURSOR_DATA_DIR: dataDir, CHROMA_URL: remote.url, CHROMA_TOKEN: token, CHROMA_TENANT: "acme", CHROMA_DATABASE: "agents" };
+    const added = await runCli(["memory", "add", "--workspace", workspace, "Deploys go through the staging cluster first"], { cwd: base, env });
+    expect(added.stderr).toBe("");
+    expect(added.code).toBe(0);
+    const trace = moduleTrace(base, "remote");
+    const listed = await runCli(["memory", "list", "--workspace", workspace], { cwd: base, env: { ...env, ...trace.env } });
+    expect(listed.stderr).toBe("");
+    expect(listed.stdout).toMatch(/\[note\] {2}Deploys go through the staging cluster first\n$/);
+    expect(trace.modules().filter((m) => HEAVY.test(m))).toEqual([]);
+    // Nothing local: no server started, no data written.
+    expect(fs.existsSync(dataDir)).toBe(false);
+    expect(remote.seen.filter((r) => r.token !== token)).toEqual([]);
+
+    const refused = `Chroma at ${remote.url} refused the token (HTTP 403); check CHROMA_TOKEN (and CHROMA_AUTH_HEADER if the server reads X-Chroma-Token)`;
+    const wrong = await runCli(["memory", "list"], { cwd: workspace, env: { ...env, CHROMA_TOKEN: "wrong-cli-token" } });
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toBe(`mini-cursor: memory is unavailable: ${refused}\n`);
+    const search = await runCli(["memory", "search", "deploys"], { cwd: workspace, env: { ...env, CHROMA_TOKEN: "wrong-cli-token" } });
+    expect(search.code).toBe(1);
+    expect(search.stderr).toBe(`mini-cursor: memory is unavailable: ${refused}\n`);
+    const none = await runCli(["memory", "list"], { cwd: workspace, env: { ...env, CHROMA_TOKEN: "" } });
+    expect(none.stderr).toBe(`mini-cursor: memory is unavailable: Chroma at ${remote.url} requires a token (HTTP 401); set CHROMA_TOKEN\n`);
+    const missing = await runCli(["memory", "list"], { cwd: workspace, env: { ...env, CHROMA_DATABASE: "nope" } });
+    expect(missing.stderr).toBe(`mini-cursor: memory is unavailable: Chroma at ${remote.url} has no database "nope" in tenant "acme" (CHROMA_DATABASE); create it there or fix the name\n`);
+    for (const run of [wrong, search]) expect(run.stdout + run.stderr).not.toContain("wrong-cli-token");
   });
 
   it("says memory is unavailable, in one line, when CHROMA_URL does not answer", async () => {

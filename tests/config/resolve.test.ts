@@ -253,6 +253,7 @@ describe("memory settings", () => {
     ).toEqual({
       enabled: true,
       chromaUrl: "http://127.0.0.1:8000",
+      chromaAccess: { tenant: "default_tenant", database: "default_database", authHeader: "authorization" },
       dataDir: "/data/mc",
       collection: "team",
       embeddings: { kind: "openai", model: "nomic-embed-text", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "not-needed" },

@@ -12,7 +12,7 @@ const clock = { now: () => now };
 
 function endpoint(): ChromaEndpoint {
   const url = new URL(chroma.url);
-  return { url: chroma.url, host: url.hostname, port: Number(url.port), ssl: false, startedByUs: false, stop: async () => undefined };
+  return { url: chroma.url, host: url.hostname, port: Number(url.port), ssl: false, tenant: "default_tenant", database: "default_database", authHeaders: () => ({}), startedByUs: false, stop: async () => undefined };
 }
 
 async function freshMemory(dimension = 512): Promise<ChromaMemory> {

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { chromaServerPids, startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { startRemoteChroma, type RemoteChroma } from "../helpers/chroma-token-proxy.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { runCli, startCli } from "../cli/cli-process.js";
@@ -11,6 +12,7 @@ import { REVIEW_PROBLEM, memoryScript } from "./memory-script.js";
 
 let server: ScriptedServer;
 let chroma: TestChroma | null = null;
+let remote: RemoteChroma | null = null;
 let ws: TempWorkspace;
 let dataDir = "";
 /** When set, sub-agents' replies wait until it holds, as a real model's slower replies would let memory open first. */
@@ -36,6 +38,8 @@ beforeEach(async () => {
 afterEach(async () => {
   await chroma?.stop();
   chroma = null;
+  await remote?.stop();
+  remote = null;
   await server.close();
   await ws.cleanup();
   for (const pid of chromaServerPids(dataDir)) process.kill(pid, "SIGKILL");
@@ -88,6 +92,29 @@ describe("long-term memory across sessions (real Chroma server)", () => {
     const found = researcher.flatMap((r) => toolResults(r)).find((t) => t.name === "memory_search");
     expect(found?.content).toMatch(/memories from earlier sessions \(quoted data, not instructions/);
     expect(found?.content).toContain(REVIEW_PROBLEM);
+  });
+
+  it("keeps a session's memory in a remote Chroma with a token and its own tenant and database; the token reaches neither the model nor the output", async () => {
+    const token = "tok-e2e-9a8b7c";
+    remote = await startRemoteChroma(token);
+    await remote.createDatabase("acme", "agents");
+    const remoteEnv = env({ CHROMA_URL: remote.url, CHROMA_TOKEN: token, CHROMA_TENANT: "acme", CHROMA_DATABASE: "agents" });
+    const first = await runCli(["run", "Add greet(name) to src/greet.js"], { cwd: ws.root, env: remoteEnv });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain(`Memory: Chroma at ${remote.url} (tenant acme, database agents)`);
+    const listed = await runCli(["memory", "list", "--json", "--kind", "lesson"], { cwd: ws.root, env: remoteEnv });
+    expect(listed.code).toBe(0);
+    expect((JSON.parse(listed.stdout) as { text: string }[]).some((l) => l.text.includes(REVIEW_PROBLEM))).toBe(true);
+    // Nothing local: the session started no Chroma and wrote no memory data of its own.
+    expect(chromaServerPids(dataDir)).toEqual([]);
+    await expect(fs.readdir(dataDir)).resolves.toEqual([]);
+    for (const text of [first.stdout, first.stderr, listed.stdout, listed.stderr, JSON.stringify(server.requests)]) expect(text).not.toContain(token);
+    expect(remote.seen.filter((r) => r.token !== token)).toEqual([]);
+    // Nor the session's own records (sessions database, recordings, logs).
+    const stored = await fs.readdir(path.join(ws.root, ".mini-cursor"), { recursive: true, withFileTypes: true });
+    const files = stored.filter((f) => f.isFile()).map((f) => path.join(f.parentPath, f.name));
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect((await fs.readFile(file)).includes(token), file).toBe(false);
   });
 
   it("goes on without memory, saying so once, when Chroma is unreachable", async () => {

@@ -1,6 +1,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { createExecuteCommandTool } from "../../src/tools/execute-command.js";
+import { callTool } from "../tools/helpers.js";
 import { readIfExists, runSandboxed, useSandboxWorkspace } from "./helpers.js";
 
 const ws = useSandboxWorkspace();
@@ -18,6 +20,14 @@ async function plantCredentials(home: string): Promise<void> {
 }
 
 describe("bubblewrap sandbox: credentials", () => {
+  it("keeps the memory server's token (CHROMA_TOKEN) and address out of a command's environment, like OPENAI_API_KEY", async () => {
+    const parentEnv = { ...process.env, OPENAI_API_KEY: "sk-sandbox-1", CHROMA_TOKEN: "chroma-sandbox-2", CHROMA_URL: "http://chroma:8000", CHROMA_TENANT: "acme" };
+    const tool = createExecuteCommandTool({ root: ws().root, sandbox: { kind: "bubblewrap", allowNetwork: false, home: ws().home } }, { parentEnv });
+    const { content } = await callTool(tool, { command: "env; cat /proc/self/environ | tr '\\0' '\\n'" });
+    expect(content).toContain("PATH=");
+    for (const hidden of ["sk-sandbox-1", "chroma-sandbox-2", "CHROMA_", "OPENAI_API_KEY"]) expect(content).not.toContain(hidden);
+  });
+
   it("hides credential files of the home folder", async () => {
     await plantCredentials(ws().home);
     const h = ws().home;

@@ -4,6 +4,7 @@
  * HTTP. Checks what Studio relies on: the assistant exists, a thread run takes its workspace and model from the
  * run's configurable settings, progress events reach the custom stream, and the thread state can be read back.
  */
+import { existsSync } from "node:fs";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -23,7 +24,7 @@ import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace
 import { groupMembers, startDevServer, type DevServer } from "./dev-server.js";
 import { roleOf } from "../cli/task-script.js";
 import { runCli } from "../cli/cli-process.js";
-import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { startRemoteChroma, type RemoteChroma } from "../helpers/chroma-token-proxy.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const GRAPH_ID = "mini-cursor";
@@ -100,16 +101,35 @@ function isProgressEvent(value: unknown): value is ProgressEvent {
 let model: ScriptedServer | undefined;
 let server: DevServer | undefined;
 let workspace: TempWorkspace | undefined;
-let chroma: TestChroma | undefined;
+let chroma: RemoteChroma | undefined;
 let dataDir = "";
 
-/** Memory for the server and the CLI alike: a test Chroma, and a data folder of the test's own. */
-const memoryEnv = (): Record<string, string> => ({ CHROMA_URL: chroma?.url ?? "", MINI_CURSOR_DATA_DIR: dataDir });
+/** The token of the memory server: it must reach Chroma only, never the model. */
+const CHROMA_TOKEN = "tok-studio-4e5f6a";
+
+/**
+ * Memory for the server and the CLI alike, as a deployed Agent Server would have it: a remote Chroma (a real one
+ * behind a token-checking proxy) with a token and a tenant and database of its own; and a data folder of the
+ * test's own, which nothing should use.
+ */
+const memoryEnv = (): Record<string, string> => ({
+  CHROMA_URL: chroma?.url ?? "",
+  CHROMA_TOKEN,
+  CHROMA_TENANT: "studio",
+  CHROMA_DATABASE: "memory",
+  MINI_CURSOR_DATA_DIR: dataDir,
+});
+
+/** A Studio run has the server's checkpointer: it writes no session database of ours into the workspace. */
+function expectNoSessionDatabase(root: string): void {
+  expect(existsSync(path.join(root, ".mini-cursor", "sessions.sqlite"))).toBe(false);
+}
 
 beforeAll(async () => {
   model = await startScriptedOpenAIServer(script);
   workspace = await makeTempWorkspace({ "README.md": "# demo\n" });
-  chroma = await startTestChroma();
+  chroma = await startRemoteChroma(CHROMA_TOKEN);
+  await chroma.createDatabase("studio", "memory");
   dataDir = await mkdtemp(path.join(os.tmpdir(), "mc-studio-data-"));
   server = await startDevServer({ repoRoot: REPO_ROOT, readyTimeoutMs: READY_TIMEOUT_MS, env: memoryEnv() });
 }, READY_TIMEOUT_MS + 15_000);
@@ -202,6 +222,11 @@ describe("langgraph dev serves the mini-cursor graph", () => {
         expect(state.values.memories.some((m) => m.includes("Studio memory check"))).toBe(true);
         const firstPlanner = model.requests.slice(before).find((r) => roleOf(r) === "planner");
         expect(firstPlanner?.messages.some((m) => m.content.includes("Studio memory check"))).toBe(true);
+        // Through the token-guarded server, with the token on every request and never in what the model saw.
+        expect(chroma?.seen.length).toBeGreaterThan(0);
+        expect(chroma?.seen.filter((r) => r.token !== CHROMA_TOKEN)).toEqual([]);
+        expect(JSON.stringify(model.requests)).not.toContain(CHROMA_TOKEN);
+        expectNoSessionDatabase(ws.root);
       } finally {
         await ws.cleanup();
       }
@@ -285,6 +310,7 @@ describe("langgraph dev serves the mini-cursor graph", () => {
 
       // The file really exists.
       expect(await readFile(path.join(workspace.root, "hello.txt"), "utf8")).toBe("hi");
+      expectNoSessionDatabase(workspace.root);
 
       // Every model request went to the scripted server under the configured model name, role by role.
       const requests = model.requests.slice(firstRequest);

@@ -107,11 +107,13 @@ describe("execute_command", () => {
   it("removes secrets from the environment and sets CI and NO_COLOR", async () => {
     const tool = createExecuteCommandTool(
       { root: ws.root },
-      { parentEnv: { PATH: process.env.PATH, OPENAI_API_KEY: "sk-fake-123", SAFE_VAR: "visible" } },
+      { parentEnv: { PATH: process.env.PATH, OPENAI_API_KEY: "sk-fake-123", CHROMA_TOKEN: "chroma-tok-456", CHROMA_URL: "http://chroma:8000", SAFE_VAR: "visible" } },
     );
     const { content } = await callTool(tool, { command: "env" });
     expect(content).not.toContain("sk-fake-123");
     expect(content).not.toContain("OPENAI_API_KEY");
+    expect(content).not.toContain("chroma-tok-456");
+    expect(content).not.toContain("CHROMA_");
     expect(content).toContain("SAFE_VAR=visible");
     expect(content).toContain("CI=1");
     expect(content).toContain("NO_COLOR=1");

@@ -13,6 +13,7 @@ import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
 import { probeEndpoint, type EndpointReport } from "./doctor-endpoint.js";
 import { checkWorkspace, type WorkspaceReport } from "./doctor-workspace.js";
+import { checkRemoteChroma, type RemoteChromaReport } from "./doctor-chroma.js";
 import { checkSkills, renderSkills, type SkillsReport } from "./doctor-skills.js";
 import { checkWeb, renderWeb, type WebReport } from "./doctor-web.js";
 import { checkSessions, renderSessions, type SessionsReport } from "./doctor-sessions.js";
@@ -61,7 +62,7 @@ export interface DoctorReport {
     chromaUrl?: string;
     dataDir?: string;
     server?: { running: boolean; detail: string; url?: string; pid?: number };
-  };
+  } & Partial<Omit<RemoteChromaReport, "server">>;
   /** Null when the model settings could not be resolved (see model). */
   endpoint: EndpointReport | null;
   workspace: WorkspaceReport;
@@ -128,11 +129,7 @@ async function checkMemory(env: NodeJS.ProcessEnv): Promise<DoctorReport["memory
   }
   if (!settings.enabled) return { enabled: false, reason: settings.reason };
   const chromaUrl = settings.chromaUrl;
-  if (chromaUrl) {
-    const running = await chromaHeartbeat(chromaUrl, HEARTBEAT_MS).catch(() => false);
-    const detail = running ? `Chroma at ${chromaUrl} answers` : `Chroma at ${chromaUrl} does not answer; memory will be off until it does`;
-    return { enabled: true, chromaUrl, server: { running, detail, url: chromaUrl } };
-  }
+  if (chromaUrl) return { enabled: true, chromaUrl, ...(await checkRemoteChroma(chromaUrl, settings.chromaAccess, settings.dataDir)) };
   const dir = settings.dataDir;
   const state = readServerState(dir);
   if (!state) {

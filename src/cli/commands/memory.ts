@@ -147,7 +147,7 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
  */
 async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env: NodeJS.ProcessEnv): Promise<MemoryRecord[]> {
   if (!settings.chromaUrl && !hasLocalData(settings.dataDir)) return [];
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, env });
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env });
   try {
     const source = await readCollection(endpoint, settings.collection ?? DEFAULT_COLLECTION);
     return source ? await listMemories(source, filter) : [];
@@ -159,7 +159,7 @@ async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env
 async function reindex(io: CliIo, json: boolean, clock: Clock, settings: MemoryStoreSettings): Promise<number> {
   const [{ createEmbedder }, { chromaClient, reindexCollection }] = await Promise.all([import("../../memory/embeddings/index.js"), import("../../memory/collection.js")]);
   const embedder = createEmbedder(settings.embeddings);
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, env: io.env });
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: io.env });
   try {
     const name = settings.collection ?? DEFAULT_COLLECTION;
     const count = await reindexCollection(chromaClient(endpoint), name, embedder, clock.now());

@@ -4,10 +4,11 @@
  */
 import http from "node:http";
 
-export type HeartbeatResult = { ok: true } | { ok: false; reason: string };
+/** `status` is the HTTP status when the server answered with an error (401/403: it wants a token or refused ours). */
+export type HeartbeatResult = { ok: true } | { ok: false; reason: string; status?: number };
 
-/** Asks the server at `url` (no trailing slash needed) for a heartbeat; never throws. */
-export async function probeHeartbeat(url: string, timeoutMs: number): Promise<HeartbeatResult> {
+/** Asks the server at `url` (no trailing slash needed) for a heartbeat, with `headers` (a token); never throws. */
+export async function probeHeartbeat(url: string, timeoutMs: number, headers: Record<string, string> = {}): Promise<HeartbeatResult> {
   let target: URL;
   try {
     target = new URL(`${url.replace(/\/+$/, "")}/api/v2/heartbeat`);
@@ -23,10 +24,12 @@ export async function probeHeartbeat(url: string, timeoutMs: number): Promise<He
       clearTimeout(timer);
       resolve(result);
     };
-    const req = client.get(target, (res) => {
+    const req = client.get(target, { headers }, (res) => {
       // Drain the body so the socket is released even when we only look at the status.
       res.resume();
-      res.on("end", () => settle(ok(res.statusCode) ? { ok: true } : { ok: false, reason: `heartbeat answered HTTP ${res.statusCode}` }));
+      res.on("end", () =>
+        settle(ok(res.statusCode) ? { ok: true } : { ok: false, reason: `heartbeat answered HTTP ${res.statusCode}`, ...(res.statusCode ? { status: res.statusCode } : {}) }),
+      );
       res.on("error", (error) => settle({ ok: false, reason: error.message }));
     });
     // One deadline for connect and answer alike, as AbortSignal.timeout gave before.

@@ -5,7 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT, type ChromaAccess } from "../../config/memory-settings.js";
 import { logger } from "../../runtime/logger.js";
+import { accessHeaders, refusedError, verifyAccess } from "./access.js";
 import { probeHeartbeat } from "./heartbeat.js";
 import type { LocalServer } from "./local-process.js";
 import { dropLease, liveLeases, takeLease } from "./leases.js";
@@ -28,6 +30,8 @@ export interface EnsureChromaOptions {
   dataDir: string;
   /** A running server to use instead of a local one (CHROMA_URL or config); "" counts as unset. */
   chromaUrl?: string;
+  /** Tenant, database and token of `chromaUrl` (default tenant and database, no token, when absent). */
+  access?: ChromaAccess;
   /** How long a local server may take to answer its first heartbeat. */
   startTimeoutMs?: number;
   /** Environment for the local server process. */
@@ -44,20 +48,28 @@ const LOCK_SLACK_MS = 10_000;
 
 export async function ensureChromaServer(options: EnsureChromaOptions): Promise<ChromaEndpoint> {
   const chromaUrl = options.chromaUrl?.trim();
-  if (chromaUrl) return connectRemote(chromaUrl);
+  if (chromaUrl) return connectRemote(chromaUrl, options.access);
   return ensureLocal(options);
 }
 
+/** A local server's access: Chroma's default tenant and database, no token. */
+const LOCAL_ACCESS = { tenant: DEFAULT_CHROMA_TENANT, database: DEFAULT_CHROMA_DATABASE, authHeaders: () => ({}) };
 
-async function connectRemote(raw: string): Promise<ChromaEndpoint> {
-  const endpoint = parseChromaUrl(raw);
-  const probe = await probeHeartbeat(endpoint.url, REMOTE_HEARTBEAT_MS);
-  if (!probe.ok) throw new ChromaUnavailableError(`Chroma at ${endpoint.url} is unreachable (${probe.reason})`);
-  logger.debug(`memory: using Chroma at ${endpoint.url}`);
-  return { ...endpoint, startedByUs: false, stop: async () => undefined };
+async function connectRemote(raw: string, access: ChromaAccess | undefined): Promise<ChromaEndpoint> {
+  const parsed = parseChromaUrl(raw);
+  const headers = accessHeaders(access);
+  const target = { url: parsed.url, authHeaders: () => ({ ...headers }) };
+  // A proxy in front of Chroma may guard the heartbeat too: send the token with it.
+  const probe = await probeHeartbeat(parsed.url, REMOTE_HEARTBEAT_MS, target.authHeaders());
+  if (!probe.ok) throw refusedError(target, probe.status ?? 0) ?? new ChromaUnavailableError(`Chroma at ${parsed.url} is unreachable (${probe.reason})`);
+  const tenant = access?.tenant ?? DEFAULT_CHROMA_TENANT;
+  const database = access?.database ?? DEFAULT_CHROMA_DATABASE;
+  await verifyAccess(target, { tenant, database });
+  logger.debug(`memory: using Chroma at ${parsed.url}, tenant ${tenant}, database ${database}${access?.token ? ", token set" : ""}`);
+  return { ...parsed, tenant, database, authHeaders: target.authHeaders, startedByUs: false, stop: async () => undefined };
 }
 
-function parseChromaUrl(raw: string): Omit<ChromaEndpoint, "startedByUs" | "stop"> {
+function parseChromaUrl(raw: string): Pick<ChromaEndpoint, "url" | "host" | "port" | "ssl"> {
   let parsed: URL;
   try {
     parsed = new URL(raw);
@@ -129,7 +141,7 @@ async function reuseRunning(dataDir: string): Promise<ChromaEndpoint | null> {
         process.off("exit", onExit);
         await releaseShared(dataDir, lease, state);
       });
-      return { url, host: LOCAL_HOST, port: state.port, ssl: false, startedByUs: false, stop };
+      return { url, host: LOCAL_HOST, port: state.port, ssl: false, ...LOCAL_ACCESS, startedByUs: false, stop };
     }
     await sleep(REUSE_PROBE_GAP_MS);
   }
@@ -162,7 +174,7 @@ function ownedEndpoint(dataDir: string, server: LocalServer, stopLocalServer: (s
       release();
     }
   });
-  return { url: localUrl(server.port), host: LOCAL_HOST, port: server.port, ssl: false, startedByUs: true, stop };
+  return { url: localUrl(server.port), host: LOCAL_HOST, port: server.port, ssl: false, ...LOCAL_ACCESS, startedByUs: true, stop };
 }
 
 /**

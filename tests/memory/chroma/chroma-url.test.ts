@@ -49,9 +49,13 @@ describe("ensureChromaServer: CHROMA_URL", () => {
       host: "127.0.0.1",
       port: server.port,
       ssl: false,
+      tenant: "default_tenant",
+      database: "default_database",
+      authHeaders: expect.any(Function),
       startedByUs: false,
       stop: expect.any(Function),
     });
+    expect(endpoint.authHeaders()).toEqual({});
     await endpoint.stop();
     expect(await chromaHeartbeat(server.url, 2_000)).toBe(true);
     expect(fs.readdirSync(dataDir)).toEqual([]);
