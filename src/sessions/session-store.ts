@@ -23,33 +23,35 @@ export interface SessionRow {
   instruction: string | null;
 }
 
-interface RawRow {
+/** An `mc_sessions` row as a driver returns it: PostgreSQL's driver gives BIGINT columns as text. */
+export interface RawSessionRow {
   id: string;
   task: string;
   workspace: string;
   model: string;
   status: SessionRowStatus;
-  created_at: number;
-  updated_at: number;
-  input_tokens: number;
-  output_tokens: number;
+  created_at: number | string;
+  updated_at: number | string;
+  input_tokens: number | string;
+  output_tokens: number | string;
   cost_usd: number | null;
   options: string;
   turns: number | null;
   instruction: string | null;
 }
 
-function fromRaw(r: RawRow): SessionRow {
+/** The row of either database (SQLite's or PostgreSQL's) as a SessionRow. */
+export function sessionRowFromRaw(r: RawSessionRow): SessionRow {
   return {
     id: r.id,
     task: r.task,
     workspace: r.workspace,
     model: r.model,
     status: r.status,
-    createdAt: r.created_at,
-    updatedAt: r.updated_at,
-    inputTokens: r.input_tokens,
-    outputTokens: r.output_tokens,
+    createdAt: Number(r.created_at),
+    updatedAt: Number(r.updated_at),
+    inputTokens: Number(r.input_tokens),
+    outputTokens: Number(r.output_tokens),
     costUsd: r.cost_usd ?? null,
     options: r.options,
     turns: r.turns ?? 1,
@@ -117,18 +119,18 @@ export class SessionStore {
   }
 
   get(id: string): SessionRow | undefined {
-    const raw = this.db.prepare("SELECT * FROM mc_sessions WHERE id = ?").get(id) as RawRow | undefined;
-    return raw ? fromRaw(raw) : undefined;
+    const raw = this.db.prepare("SELECT * FROM mc_sessions WHERE id = ?").get(id) as RawSessionRow | undefined;
+    return raw ? sessionRowFromRaw(raw) : undefined;
   }
 
   latest(): SessionRow | undefined {
-    const raw = this.db.prepare("SELECT * FROM mc_sessions ORDER BY updated_at DESC, rowid DESC LIMIT 1").get() as RawRow | undefined;
-    return raw ? fromRaw(raw) : undefined;
+    const raw = this.db.prepare("SELECT * FROM mc_sessions ORDER BY updated_at DESC, rowid DESC LIMIT 1").get() as RawSessionRow | undefined;
+    return raw ? sessionRowFromRaw(raw) : undefined;
   }
 
   list(limit = 50): SessionRow[] {
-    const rows = this.db.prepare("SELECT * FROM mc_sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?").all(limit) as RawRow[];
-    return rows.map(fromRaw);
+    const rows = this.db.prepare("SELECT * FROM mc_sessions ORDER BY updated_at DESC, rowid DESC LIMIT ?").all(limit) as RawSessionRow[];
+    return rows.map(sessionRowFromRaw);
   }
 
   update(id: string, fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction" | "workspace">>): void {

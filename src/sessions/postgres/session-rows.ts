@@ -1,50 +1,15 @@
 import type pg from "pg";
 import type { Clock } from "../../runtime/clock.js";
 import type { SessionRowFields, SessionRows } from "../session-records.js";
-import type { SessionRow, SessionRowStatus } from "../session-store.js";
-
-interface RawRow {
-  id: string;
-  task: string;
-  workspace: string;
-  model: string;
-  status: SessionRowStatus;
-  created_at: string;
-  updated_at: string;
-  input_tokens: string;
-  output_tokens: string;
-  cost_usd: number | null;
-  options: string;
-  turns: number;
-  instruction: string | null;
-}
-
-// BIGINT comes back as text from the driver (it may not fit a JS number; ours always do).
-function fromRaw(r: RawRow): SessionRow {
-  return {
-    id: r.id,
-    task: r.task,
-    workspace: r.workspace,
-    model: r.model,
-    status: r.status,
-    createdAt: Number(r.created_at),
-    updatedAt: Number(r.updated_at),
-    inputTokens: Number(r.input_tokens),
-    outputTokens: Number(r.output_tokens),
-    costUsd: r.cost_usd,
-    options: r.options,
-    turns: r.turns,
-    instruction: r.instruction,
-  };
-}
+import { sessionRowFromRaw, type RawSessionRow } from "../session-store.js";
 
 const COLUMNS = "id, task, workspace, model, status, created_at, updated_at, input_tokens, output_tokens, cost_usd, options, turns, instruction";
 
 /** `mc_sessions` in PostgreSQL: every workspace's sessions in one table; `latest` and `list` keep to `workspace` unless told. */
 export function postgresSessionRows(pool: pg.Pool, workspace: string, clock: Clock): SessionRows {
   const get = async (id: string) => {
-    const { rows } = await pool.query<RawRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE id = $1`, [id]);
-    return rows[0] ? fromRaw(rows[0]) : undefined;
+    const { rows } = await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE id = $1`, [id]);
+    return rows[0] ? sessionRowFromRaw(rows[0]) : undefined;
   };
   return {
     async create(row) {
@@ -59,15 +24,15 @@ export function postgresSessionRows(pool: pg.Pool, workspace: string, clock: Clo
     },
     get,
     async latest() {
-      const { rows } = await pool.query<RawRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 ORDER BY updated_at DESC, seq DESC LIMIT 1`, [workspace]);
-      return rows[0] ? fromRaw(rows[0]) : undefined;
+      const { rows } = await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 ORDER BY updated_at DESC, seq DESC LIMIT 1`, [workspace]);
+      return rows[0] ? sessionRowFromRaw(rows[0]) : undefined;
     },
     async list(o) {
       const limit = o?.limit ?? 50;
       const { rows } = o?.all
-        ? await pool.query<RawRow>(`SELECT ${COLUMNS} FROM mc_sessions ORDER BY updated_at DESC, seq DESC LIMIT $1`, [limit])
-        : await pool.query<RawRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 ORDER BY updated_at DESC, seq DESC LIMIT $2`, [workspace, limit]);
-      return rows.map(fromRaw);
+        ? await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions ORDER BY updated_at DESC, seq DESC LIMIT $1`, [limit])
+        : await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 ORDER BY updated_at DESC, seq DESC LIMIT $2`, [workspace, limit]);
+      return rows.map(sessionRowFromRaw);
     },
     async update(id, fields: SessionRowFields) {
       const current = await get(id);
