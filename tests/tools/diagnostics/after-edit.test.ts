@@ -1,4 +1,6 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createEditFileTool } from "../../../src/tools/edit-file.js";
 import { createWriteFileTool } from "../../../src/tools/write-file.js";
@@ -64,6 +66,27 @@ describe("diagnostics after write_file and edit_file (real typescript, real sand
     expect(result.content).toContain("Diagnostics: 1 new problem");
     expect(result.content).toMatch(/src\/use\.ts:1:10 TS2305 Module '"\.\/math\.js"' has no exported member 'add'\./);
     expect(result.content).not.toContain("old.ts");
+  });
+
+  it("sees a top-level file replaced after the service started (the workspace is bound live)", async () => {
+    ws = await makeTsProject({ "src/math.ts": MATH });
+    diagnostics = hub();
+    const { write, edit } = tools(ws.root, diagnostics);
+    const clean = await callTool(write, { path: "main.ts", content: "export const main = 1;\n" });
+    expect(clean.content).toBe('Created "main.ts" (23 bytes, 1 lines).');
+    const bad = await callTool(edit, { path: "main.ts", oldText: "export const main = 1;", newText: "export const main: string = 1;" });
+    expect(bad.content).toContain("main.ts:1:14 TS2322 Type 'number' is not assignable to type 'string'.");
+  });
+
+  it("turns a checker that takes too long into a short note; the change itself stands", async () => {
+    ws = await makeTsProject({}, false);
+    diagnostics = hub({ typescript: false, commands: [{ command: "sleep 20 # {file}" }], timeoutMs: 500 });
+    const { write } = tools(ws.root, diagnostics);
+    const slow = await callTool(write, { path: "notes.txt", content: "hello\n" });
+    expect(slow.artifact.ok).toBe(true);
+    expect(slow.content).toBe('Created "notes.txt" (6 bytes, 1 lines).\n\nNote: "sleep 20 # {file}" took longer than 0.5 s and was skipped for this change.');
+    expect(await readFile(path.join(ws.root, "notes.txt"), "utf8")).toBe("hello\n");
+    expect(processesMentioning("sleep 20")).toEqual([]);
   });
 
   it("says once that the project has no typescript, and does not use another", async () => {
