@@ -102,6 +102,8 @@ export class TsService {
     });
     this.child = child;
     this.stderrTail = "";
+    // A service that died between a check and the next write: EPIPE is the exit, handled below, never a crash.
+    child.stdin?.on("error", () => undefined);
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (chunk: string) => {
       this.stderrTail = (this.stderrTail + chunk).slice(-2000);

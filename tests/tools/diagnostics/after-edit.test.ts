@@ -125,6 +125,20 @@ describe("diagnostics after write_file and edit_file (real typescript, real sand
     expect(other.content).not.toContain("Diagnostics");
   });
 
+  it("starts the language service again once when it dies, and the edit after that still gets its problems", async () => {
+    ws = await makeTsProject({ "src/math.ts": MATH });
+    diagnostics = hub();
+    const { write } = tools(ws.root, diagnostics);
+    await callTool(write, { path: "src/one.ts", content: "export const one = 1;\n" });
+    const first = processesMentioning(ws.root);
+    expect(first.length).toBeGreaterThan(0);
+    for (const pid of first) process.kill(pid, "SIGKILL");
+    for (let i = 0; i < 100 && processesMentioning(ws.root).length > 0; i++) await sleep(20);
+    const bad = await callTool(write, { path: "src/two.ts", content: 'export const two: number = "2";\n' });
+    expect(bad.artifact.ok).toBe(true);
+    expect(bad.content).toContain("src/two.ts:1:14 TS2322");
+  });
+
   it("keeps the language service warm between checks and stops it with the session, leaving no process", async () => {
     ws = await makeTsProject({ "src/math.ts": MATH, "src/use.ts": USE });
     diagnostics = hub();
