@@ -133,7 +133,13 @@ export function createDiagnosticsHub(o: DiagnosticsHubOptions): Diagnostics {
       const checks: Promise<CheckResult>[] = [];
       if (settings.typescript) {
         checked.push("TypeScript");
-        checks.push(ws.ts.project(timeoutMs).then((r) => fromTs(ws, r, timeoutMs)));
+        checks.push(
+          ws.ts.project(timeoutMs).then((r) => {
+            // A project without its own typescript was not checked: the heading must not say it was.
+            if (r.kind === "unavailable") checked.splice(checked.indexOf("TypeScript"), 1);
+            return fromTs(ws, r, timeoutMs);
+          }),
+        );
       }
       if (settings.eslint && ws.eslint) {
         checked.push("ESLint");
@@ -146,7 +152,7 @@ export function createDiagnosticsHub(o: DiagnosticsHubOptions): Diagnostics {
       const results = await Promise.all(checks);
       const problems = results.flatMap((r) => r.problems);
       const notes = results.flatMap((r) => r.notes);
-      const head = `Project diagnostics (${checked.join(", ") || "no checker configured"}): ${problems.length === 0 ? "no problems" : `${problems.length} problem${problems.length === 1 ? "" : "s"}`}.`;
+      const head = `Project diagnostics (${checked.join(", ") || "no checker available"}): ${problems.length === 0 ? "no problems" : `${problems.length} problem${problems.length === 1 ? "" : "s"}`}.`;
       return [head, ...formatProblems(problems, Math.max(settings.maxProblems, 50)), ...notes].join("\n");
     },
 

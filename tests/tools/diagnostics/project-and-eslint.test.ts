@@ -64,6 +64,15 @@ describe("project_diagnostics and ESLint (real checkers, real sandbox)", () => {
     expect(bad.content).toContain("lib.js:2:7 no-unused-vars 'unused' is assigned a value but never used.");
     const project = await callTool(createProjectDiagnosticsTool({ root: ws.root, diagnostics }), {});
     expect(project.content).toContain("Project diagnostics (ESLint): 1 problem.");
+    // With TypeScript asked for, a project without its own is said not to have been type-checked.
+    const withTs = hub();
+    try {
+      const both = await callTool(createProjectDiagnosticsTool({ root: ws.root, diagnostics: withTs }), {});
+      expect(both.content).toMatch(/^Project diagnostics \(ESLint\): 1 problem\.\n/);
+      expect(both.content).toContain("Note: no TypeScript diagnostics: the project has no `typescript` package installed (node_modules/typescript).");
+    } finally {
+      withTs.close();
+    }
     expect(project.content).toContain("lib.js:2:7 no-unused-vars");
   });
 });
