@@ -12,7 +12,8 @@ import { summarizeUsage } from "../cost/usage.js";
 import { renderFinalReport } from "../graph/report.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
 import type { Clock } from "../runtime/clock.js";
-import { loadConfigFiles, resolveWebConfig } from "../config/index.js";
+import { loadConfigFiles, resolveDiagnosticsConfig, resolveWebConfig } from "../config/index.js";
+import { createDiagnosticsHub } from "../tools/diagnostics/index.js";
 import { killActiveCommands } from "../tools/active-commands.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { errorLine } from "../models/model-errors.js";
@@ -135,8 +136,16 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   // Skills are found now (folder listings and frontmatter only); a bad one is a notice and the others load.
   const skills = createSkillLibrary(o.env, (message) => o.printer.emit({ type: "notice", level: "warn", message }));
   // fetch_url and web_search: `web` of mini-cursor.json and the user config (validated when the session's config was).
-  const web = resolveWebConfig(loadConfigFiles(o.env, o.workspace), o.env);
+  const configFiles = loadConfigFiles(o.env, o.workspace);
+  const web = resolveWebConfig(configFiles, o.env);
   const sandboxStatus = await services.sandbox;
+  // Problems after edits: the project's checkers run in the sandbox only (they are the project's code); the language
+  // service starts with the first edit and stops with the session (finally, below).
+  const diagnostics = createDiagnosticsHub({
+    settings: resolveDiagnosticsConfig(configFiles, o.env),
+    sandbox: sandboxStatus.kind === "bubblewrap" ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
+    parentEnv: o.env,
+  });
   // Every model call is recorded in the session database, for `mini-cursor replay`.
   const recording = await recordSession(o.database.recordings, o.sessionId, o.printer, o.fresh ? undefined : o.followUp);
   const graph = compileGraph(
@@ -151,6 +160,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       extensions: services.mcp,
       skills,
       web,
+      diagnostics,
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {
@@ -270,6 +280,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     process.off("SIGTERM", onSignal);
     o.cancel?.removeEventListener("abort", onCancel);
     o.prompter.close();
+    diagnostics.close();
     if (undo.started) await undo.after();
     await Promise.all([memory.close(), services.mcp.close(), recording.flush()]);
     if (!o.lock) await lock.release();
