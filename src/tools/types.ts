@@ -5,6 +5,7 @@ import type { CommandSandbox } from "../sandbox/types.js";
 import type { Clock } from "../runtime/clock.js";
 import type { WebSettings } from "../config/web-settings.js";
 import type { SkillLibrary } from "./skills/types.js";
+import type { BackgroundProcesses } from "./processes/background-processes.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);
@@ -29,6 +30,8 @@ export interface ToolDeps {
   clock?: Clock;
   /** Skills for load_skill and read_file's `skill://` paths; the tool is only offered when the workspace has some. */
   skills?: SkillLibrary;
+  /** The session's background processes (start_process and friends); absent: those tools say they are unavailable. */
+  processes?: BackgroundProcesses;
 }
 
 /** What happened, for the harness (not the model): files touched and commands run. */
