@@ -29,6 +29,7 @@ import { customAgentsNotice, loadSessionAgents } from "./custom-agents.js";
 import { startSessionServices, type SessionServices } from "./session-services.js";
 import { followUpInput } from "./follow-up-turn.js";
 import { turnUsage } from "../graph/follow-up.js";
+import { processesLine, takeEarlierProcesses } from "./background-record.js";
 
 export interface SessionRunOptions {
   sessionId: string;
@@ -124,11 +125,15 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   const services =
     o.services ?? startSessionServices({ workspace: o.workspace, sessionId: o.sessionId, env: o.env, clock: o.clock, memory: o.memory, events: o.printer, ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}) });
   services.handOver();
-  const { undo, memory } = services;
+  const { undo, memory, processes } = services;
+  // Background processes an earlier run of this session left running died with it (the report says so).
+  const gone = processesLine("gone", takeEarlierProcesses(o.workspace, o.sessionId));
   let finished = false;
-  const finish = (event: Extract<ProgressEvent, { type: "session_finished" }>) => {
+  /** Background processes never outlive the session: stopped before the report, which names them. */
+  const finish = async (event: Extract<ProgressEvent, { type: "session_finished" }>) => {
     finished = true;
-    o.printer.emit(event);
+    const stopped = processesLine("stopped", await processes.stopAll());
+    o.printer.emit({ ...event, report: [event.report, gone, stopped].filter(Boolean).join("\n") });
   };
   // Agent files become nodes of the graph, so they are read before it is built.
   const custom = await loadSessionAgents(o.workspace, o.env, o.models);
@@ -152,6 +157,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       extensions: services.mcp,
       skills,
       web,
+      processes,
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {
@@ -178,6 +184,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
   const found = skills.catalogue(o.workspace).skills;
   if (found.length > 0) o.printer.emit({ type: "notice", level: "info", message: `Skills: ${found.map((s) => s.name).join(", ")}` });
+  if (gone) o.printer.emit({ type: "notice", level: "info", message: gone });
   for (const problem of custom.problems) o.printer.emit({ type: "notice", level: "warn", message: problem });
   if (custom.agents.length > 0) o.printer.emit({ type: "notice", level: "info", message: customAgentsNotice(custom.agents) });
   if (web.enabled && web.searchUnavailable) o.printer.emit({ type: "notice", level: "warn", message: web.searchUnavailable });
@@ -238,7 +245,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
           if (said === "interrupted") o.prompter.close();
           await sessions.update(o.sessionId, { status: "awaiting_input" });
           const why = said === "interrupted" ? "Interrupted; the question is still open" : "Waiting for an answer (stdin closed)";
-          finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_input", report: `${why}. Answer it with: ${resumeCommand}` });
+          await finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_input", report: `${why}. Answer it with: ${resumeCommand}` });
           return EXIT.interrupted;
         }
         o.printer.emit({ type: "question_answered", answer: said });
@@ -256,7 +263,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         if (answer === "interrupted") o.prompter.close();
         await sessions.update(o.sessionId, { status: "awaiting_approval" });
         o.printer.emit({ type: "approval_answered", decision: "pending", detail: answer === "interrupted" ? "interrupted" : "no answer (stdin closed)" });
-        finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
+        await finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
         return EXIT.interrupted;
       }
       o.printer.emit({ type: "approval_answered", decision: answer.decision, detail: answer.decision === "reject" ? answer.reason : answer.decision === "always" ? answer.pattern : "" });
@@ -269,24 +276,24 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     let report = state.finalReport || renderFinalReport(state, o.prices);
     if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(state.stop, turnUsage(usage, state.turn), resumeCommand)}`;
     o.onOutcome?.({ status, stop: state.stop });
-    finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
+    await finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {
     await recordProgress(graph, config, o);
     const lostLine = lostDatabase ?? o.database.connectionProblem(error);
     if (lostLine !== null) {
       o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${lostLine}` });
-      finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}` });
+      await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}` });
       return EXIT.failed;
     }
     if (interrupted) {
-      finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
+      await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
       return EXIT.interrupted;
     }
     const { settings } = o.models;
     const line = errorLine(error, { endpoint: settings.baseUrl ?? "https://api.openai.com/v1", model: settings.model, attempts: settings.maxRetries + 1, timeoutMs: settings.timeoutMs });
     o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${line}` });
-    finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
+    await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
     return EXIT.failed;
   } finally {
     process.off("SIGINT", onSignal);
@@ -294,7 +301,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.cancel?.removeEventListener("abort", onCancel);
     o.prompter.close();
     if (undo.started) await undo.after();
-    await Promise.all([memory.close(), services.mcp.close(), recording.flush()]);
+    await Promise.all([memory.close(), services.mcp.close(), processes.stopAll(), recording.flush()]);
     if (!o.lock) await lock.release();
   }
 }

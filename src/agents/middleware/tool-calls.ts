@@ -17,7 +17,7 @@ import type { AgentDeps } from "./deps.js";
 export function describeCall(args: unknown): string {
   if (typeof args !== "object" || args === null) return "";
   const record = args as Record<string, unknown>;
-  for (const key of ["command", "path", "pattern", "query", "url", "name"]) {
+  for (const key of ["command", "path", "pattern", "query", "url", "name", "process"]) {
     const value = record[key];
     if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 117)}...` : value;
   }
@@ -96,7 +96,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         if (!parsed.success) return errorMessage(id, name, `invalid arguments: ${formatZodIssues(parsed.error)}. Fix them and call ${name} again.`);
         return new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." });
       }
-      const offered = offeredTools(spec, state.safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace), deps.tools?.web) as ToolName[];
+      const offered = offeredTools(spec, state.safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace), deps.tools?.web, deps.tools?.processes !== undefined) as ToolName[];
       const extensions = offeredExtensionTools(spec, state.safety, deps.extensions, state.workspace);
       if (isExtensionToolName(name) && deps.extensions && extensions.some((t) => t.name === name)) {
         // An MCP tool: it runs in its server (outside our sandbox); failures and timeouts come back as tool errors.
