@@ -25,6 +25,7 @@ export function offeredTools(
       // fetch_url while the web is on, web_search only with a search provider too.
       ((name !== "fetch_url" && name !== "web_search") || (web?.enabled === true && (name === "fetch_url" || web.search !== undefined))) &&
       (processesAvailable || !PROCESS_TOOLS.has(name)) &&
-      (safety.approval !== "read-only" || !CHANGING_TOOLS.has(name)),
+      // Read-only mode starts no process, so the tools that handle one are left out with start_process.
+      (safety.approval !== "read-only" || (!CHANGING_TOOLS.has(name) && !PROCESS_TOOLS.has(name))),
   );
 }

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ProgressEvent } from "../../../src/core/index.js";
 import { createExecuteCommandTool } from "../../../src/tools/execute-command.js";
 import { BackgroundProcesses } from "../../../src/tools/processes/background-processes.js";
+import { SessionNetwork } from "../../../src/sandbox/session-network.js";
 import { createListProcessesTool, createReadProcessOutputTool, createStopProcessTool, createWaitForProcessTool } from "../../../src/tools/processes/process-tools.js";
 import { createStartProcessTool } from "../../../src/tools/processes/start-process.js";
 import type { ToolDeps } from "../../../src/tools/types.js";
@@ -24,10 +25,10 @@ function serverCommand(port: number, tag: string, body = "pong"): string {
   return `"${process.execPath}" -e '${script}'`;
 }
 
-function setup(sandboxOverrides: Partial<BubblewrapSandbox> = {}) {
+function setup(sandboxOverrides: Partial<BubblewrapSandbox> = {}, network?: SessionNetwork) {
   const ws = workspace();
   const events: ProgressEvent[] = [];
-  registry = new BackgroundProcesses({ emit: (e) => events.push(e) });
+  registry = new BackgroundProcesses({ emit: (e) => events.push(e), ...(network ? { network } : {}) });
   const sandbox: BubblewrapSandbox = { kind: "bubblewrap", allowNetwork: false, home: ws.home, ...sandboxOverrides };
   const deps: ToolDeps = { root: ws.root, sandbox, processes: registry };
   const env = { parentEnv: { ...process.env, SANDBOX_TEST_TOKEN: ws.token } };
@@ -127,5 +128,22 @@ describe("background processes in the sandbox", () => {
     expect((await t.wait({ process: "p1" })).content).toContain("give a pattern");
     expect((await t.wait({ process: "p1", pattern: "(" })).content).toContain("not a valid regular expression");
     expect((await t.start({ command: "sleep 5", cwd: "../outside" })).content).toMatch(/^Error: cwd:/);
+  }, 60_000);
+
+  it("refuses with a clear reason when the shared loopback cannot be had, and starts nothing", async () => {
+    const t = setup({}, new SessionNetwork({ nsenterPath: "/nonexistent/nsenter" }));
+    const refused = await t.start({ command: `sleep 60; : ${t.ws.token}` });
+    expect(refused.artifact.ok).toBe(false);
+    expect(refused.content).toMatch(/^Error: background processes need the session's shared loopback network, which is not available here: util-linux nsenter is not available/);
+    expect(processesWithCommandLine(t.ws.token)).toEqual([]);
+    expect(t.registry.list()).toEqual([]);
+    // With the network allowed there is nothing to share: the host's loopback is the processes' and the commands'.
+    const open = setup({ allowNetwork: true }, new SessionNetwork({ nsenterPath: "/nonexistent/nsenter" }));
+    const port = await freePort();
+    expect((await open.start({ command: serverCommand(port, open.ws.token) })).artifact.ok).toBe(true);
+    expect((await open.wait({ process: "p1", port, timeoutSeconds: 20 })).content).toContain("Ready after");
+    expect(await hostPortAnswers(port)).toBe(true);
+    await open.registry.stopAll();
+    expect(await hostPortAnswers(port)).toBe(false);
   }, 60_000);
 });
