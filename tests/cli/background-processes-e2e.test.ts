@@ -119,7 +119,7 @@ describe("background processes (built CLI, scripted model, real sandbox)", () =>
     running.push(run);
     // The server is ready and the held command runs.
     await until(() => coderResults().some((t) => t.name === "wait_for_process" && t.content.startsWith("Ready")), 60_000, "the server to be ready");
-    await until(() => processesWithCommandLine(`sleep 600`).length > 0 && processesWithCommandLine(scenario.tag).length >= 2, 20_000, "the held command");
+    await until(() => processesWithCommandLine(`sleep 600; } && : ${scenario.tag}`).length > 0, 20_000, "the held command");
     expect(await portAnswers(scenario.port)).toBe(true);
     run.child.kill("SIGKILL");
     await run.done;
@@ -131,4 +131,18 @@ describe("background processes (built CLI, scripted model, real sandbox)", () =>
     expect(processesWithCommandLine(scenario.tag)).toEqual([]);
     expect(await portAnswers(scenario.port)).toBe(false);
   }, 120_000);
+
+  it("Ctrl-C mid-session stops the background server with the session, and the report says so", async () => {
+    await prepare(true);
+    const run = startCli(["run", "Make the dev server answer /health"], { cwd: session.root, env: session.env });
+    running.push(run);
+    await until(() => coderResults().some((t) => t.name === "wait_for_process" && t.content.startsWith("Ready")), 60_000, "the server to be ready");
+    await until(() => processesWithCommandLine(`sleep 600; } && : ${scenario.tag}`).length > 0, 20_000, "the held command");
+    run.child.kill("SIGINT");
+    const { code } = await run.done;
+    expect(code).toBe(130);
+    expect(run.stdout()).toContain("Interrupted. Resume with:");
+    expect(run.stdout()).toContain("Background processes stopped at the end of the session: web (`");
+    expect(processesWithCommandLine(scenario.tag)).toEqual([]);
+  }, 90_000);
 });
