@@ -37,6 +37,8 @@ export type ProgressEvent =
   | { type: "step_finished"; stepId: string; agent: AgentName; status: StepStatus; summary: string }
   | { type: "review"; stepId: string; decision: "approve" | "changes_requested"; problems: string[] }
   | { type: "limit_reached"; limit: string; detail: string }
+  /** A background process (start_process) started, became ready (wait_for_process), exited on its own or was stopped. */
+  | { type: "background_process"; state: "started" | "ready" | "exited" | "stopped"; id: string; name: string; command: string; detail: string }
   | { type: "notice"; level: "info" | "warn" | "error"; message: string }
   | ({ type: "approval_requested" } & Omit<ApprovalRequest, "type">)
   | { type: "approval_answered"; decision: "approve" | "reject" | "always" | "pending"; detail: string }

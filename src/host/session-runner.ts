@@ -27,6 +27,7 @@ import { resumeCommandFor } from "./resume-hint.js";
 import { loadSessionAgents } from "./custom-agents.js";
 import { pendingRequest } from "./pending-request.js";
 import { sessionNotices } from "./session-notices.js";
+import { processesLine, takeEarlierProcesses } from "./background-record.js";
 import { startSessionServices, type SessionServices } from "./session-services.js";
 import { followUpInput } from "./follow-up-turn.js";
 import { turnUsage } from "../graph/follow-up.js";
@@ -125,11 +126,15 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   const services =
     o.services ?? startSessionServices({ workspace: o.workspace, sessionId: o.sessionId, env: o.env, clock: o.clock, memory: o.memory, events: o.printer, ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}) });
   services.handOver();
-  const { undo, memory } = services;
+  const { undo, memory, processes } = services;
+  // Background processes an earlier run of this session left running died with it (the report says so).
+  const gone = processesLine("gone", takeEarlierProcesses(o.workspace, o.sessionId));
   let finished = false;
-  const finish = (event: Extract<ProgressEvent, { type: "session_finished" }>) => {
+  /** Background processes never outlive the session: stopped before the report, which names them. */
+  const finish = async (event: Extract<ProgressEvent, { type: "session_finished" }>) => {
     finished = true;
-    o.printer.emit(event);
+    const stopped = processesLine("stopped", await processes.stopAll());
+    o.printer.emit({ ...event, report: [event.report, gone, stopped].filter(Boolean).join("\n") });
   };
   // Agent files become nodes of the graph, so they are read before it is built.
   const custom = await loadSessionAgents(o.workspace, o.env, o.models);
@@ -161,6 +166,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       skills,
       web,
       diagnostics,
+      processes,
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {
@@ -185,6 +191,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   await sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   // The whole task: --json consumers get it as given; the views shorten it themselves (src/cli/printers, live-view).
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  if (gone) o.printer.emit({ type: "notice", level: "info", message: gone });
   sessionNotices(o.printer, { workspace: o.workspace, skills, custom, web, memory, memoryOpened: services.memoryOpened, memoryOff: !o.memory.enabled, sandbox: sandboxStatus, modelSource: o.models.settings.source, model: o.models.settings.model, isFinished: () => finished });
   try {
     if (o.continueStopped) {
@@ -225,7 +232,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
           if (said === "interrupted") o.prompter.close();
           await sessions.update(o.sessionId, { status: "awaiting_input" });
           const why = said === "interrupted" ? "Interrupted; the question is still open" : "Waiting for an answer (stdin closed)";
-          finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_input", report: `${why}. Answer it with: ${resumeCommand}` });
+          await finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_input", report: `${why}. Answer it with: ${resumeCommand}` });
           return EXIT.interrupted;
         }
         o.printer.emit({ type: "question_answered", answer: said });
@@ -243,7 +250,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         if (answer === "interrupted") o.prompter.close();
         await sessions.update(o.sessionId, { status: "awaiting_approval" });
         o.printer.emit({ type: "approval_answered", decision: "pending", detail: answer === "interrupted" ? "interrupted" : "no answer (stdin closed)" });
-        finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
+        await finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
         return EXIT.interrupted;
       }
       o.printer.emit({ type: "approval_answered", decision: answer.decision, detail: answer.decision === "reject" ? answer.reason : answer.decision === "always" ? answer.pattern : "" });
@@ -256,24 +263,24 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     let report = state.finalReport || renderFinalReport(state, o.prices);
     if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(state.stop, turnUsage(usage, state.turn), resumeCommand)}`;
     o.onOutcome?.({ status, stop: state.stop });
-    finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
+    await finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {
     await recordProgress(graph, config, o);
     const lostLine = lostDatabase ?? o.database.connectionProblem(error);
     if (lostLine !== null) {
       o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${lostLine}` });
-      finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}` });
+      await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}` });
       return EXIT.failed;
     }
     if (interrupted) {
-      finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
+      await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
       return EXIT.interrupted;
     }
     const { settings } = o.models;
     const line = errorLine(error, { endpoint: settings.baseUrl ?? "https://api.openai.com/v1", model: settings.model, attempts: settings.maxRetries + 1, timeoutMs: settings.timeoutMs });
     o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${line}` });
-    finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
+    await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
     return EXIT.failed;
   } finally {
     process.off("SIGINT", onSignal);
@@ -282,7 +289,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.prompter.close();
     diagnostics.close();
     if (undo.started) await undo.after();
-    await Promise.all([memory.close(), services.mcp.close(), recording.flush()]);
+    await Promise.all([memory.close(), services.mcp.close(), processes.stopAll(), recording.flush()]);
     if (!o.lock) await lock.release();
   }
 }

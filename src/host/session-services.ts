@@ -8,6 +8,8 @@ import type { Clock } from "../runtime/clock.js";
 import { selectSandbox } from "../sandbox/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
 import { ShadowStore, UndoRecorder } from "../undo/index.js";
+import { BackgroundProcesses } from "../tools/index.js";
+import { recordRunning } from "./background-record.js";
 import { EXIT, interruptedLine } from "./session-exit.js";
 
 /**
@@ -30,6 +32,8 @@ export interface SessionServices {
   mcp: LazyMcpHub;
   /** Starts the MCP servers (idempotent); a server that fails is one notice and the session goes on without it. */
   startMcp(): void;
+  /** The session's background processes (start_process): stopped by close, and by the runner when the session ends. */
+  processes: BackgroundProcesses;
   /** The session runner handles Ctrl-C and SIGTERM from now on. */
   handOver(): void;
   /** Waits for work under way (the baseline, a Chroma start) and stops what this process started. */
@@ -68,12 +72,17 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
   // Resolved with the opening itself once it is started; begin() is idempotent, so starting twice is harmless.
   const memoryOpened = new Promise<MemoryRuntime>((resolve) => (startMemory = () => resolve(memory.begin())));
   const mcp = startableMcp(o);
+  const processes = new BackgroundProcesses({
+    emit: (event) => o.events.emit(event),
+    clock: o.clock,
+    onChange: (running) => recordRunning(o.workspace, o.sessionId, running),
+  });
   const sandbox = selectSandbox(resolveSandboxConfig(o.env), o.env.HOME || os.homedir());
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       await undo.settled();
-      await Promise.all([memory.close(), mcp.hub.close()]);
+      await Promise.all([memory.close(), mcp.hub.close(), processes.stopAll()]);
     })());
 
   // Until the runner takes over, a signal stops here: a Chroma server still starting must be stopped, not orphaned.
@@ -88,7 +97,7 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   };
-  return { undo, memory, memoryOpened, startMemory: () => startMemory(), sandbox, mcp: mcp.hub, startMcp: mcp.start, handOver, close };
+  return { undo, memory, memoryOpened, startMemory: () => startMemory(), sandbox, mcp: mcp.hub, startMcp: mcp.start, processes, handOver, close };
 }
 
 /**

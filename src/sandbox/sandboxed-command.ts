@@ -8,6 +8,11 @@ import type { CommandSandbox } from "./types.js";
 /** What runCommand needs to run a command in bubblewrap: the sandbox options minus the per-command cwd. */
 export interface SandboxSpawnOptions extends Omit<BwrapOptions, "cwd"> {
   bwrapPath?: string;
+  /**
+   * Join this network namespace (the session's shared loopback, see session-network.ts) through `nsenter` instead
+   * of a fresh one; only used while the network is not allowed.
+   */
+  network?: { path: string; nsenterPath?: string };
 }
 
 /** The file descriptor on which the wrapper reports how many processes the command left behind. */
@@ -40,12 +45,14 @@ const WRAPPER = [
 ].join("\n");
 
 export function sandboxedSpawn(command: string, cwd: string, sandbox: SandboxSpawnOptions): { file: string; args: string[] } {
-  const { bwrapPath, ...options } = sandbox;
-  const args = buildBwrapArgs({ ...options, cwd });
-  return {
-    file: bwrapPath ?? "bwrap",
-    args: [...args, "--json-status-fd", String(SANDBOX_STATUS_FD), "--", "bash", "-c", WRAPPER, "mini-cursor-sandbox", command],
-  };
+  const { bwrapPath, network, ...options } = sandbox;
+  const joins = network !== undefined && !options.allowNetwork;
+  // Joined: the namespace is already there (only loopback), so bwrap must not make its own. nsenter execs bwrap,
+  // which stays our child: --die-with-parent and the status fd work as without it.
+  const args = buildBwrapArgs({ ...options, allowNetwork: options.allowNetwork || joins, cwd });
+  const bwrap = [...args, "--json-status-fd", String(SANDBOX_STATUS_FD), "--", "bash", "-c", WRAPPER, "mini-cursor-sandbox", command];
+  if (!joins) return { file: bwrapPath ?? "bwrap", args: bwrap };
+  return { file: network.nsenterPath ?? "nsenter", args: [`--net=${network.path}`, "--", bwrapPath ?? "bwrap", ...bwrap] };
 }
 
 /** The wrapper's count, or undefined when it did not report (killed, timed out). */

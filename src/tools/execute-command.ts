@@ -86,6 +86,8 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
         forwardTail: ({ lines, totalChars }) => deps.emit?.({ type: "command_output_tail", lines, totalChars }),
         clock: deps.clock,
       });
+      // Once a background process opened the session's loopback network, commands join it to reach the process.
+      const shared = deps.processes?.sharedNetwork();
       const run = await runCommand({
         command: stripped.command,
         cwd: resolved.abs,
@@ -94,7 +96,7 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
         outputLimitChars: limit,
         onOutput: (stream, chunk) => watchers.push(stream, chunk),
         signal: config?.signal,
-        sandbox,
+        sandbox: sandbox && shared ? { ...sandbox, network: shared } : sandbox,
       }).finally(() => watchers.end());
       const artifact: ToolArtifact = {
         ok: run.exitCode === 0 && !run.timedOut && !run.aborted,

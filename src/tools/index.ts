@@ -10,6 +10,8 @@ import { createWriteFileTool } from "./write-file.js";
 import { createFetchUrlTool } from "./web/fetch-url.js";
 import { createWebSearchTool } from "./web/web-search.js";
 import { createProjectDiagnosticsTool } from "./diagnostics/project-diagnostics.js";
+import { createStartProcessTool } from "./processes/start-process.js";
+import { createListProcessesTool, createReadProcessOutputTool, createStopProcessTool, createWaitForProcessTool } from "./processes/process-tools.js";
 
 export { createEditFileTool } from "./edit-file.js";
 export { createExecuteCommandTool, DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS } from "./execute-command.js";
@@ -26,6 +28,7 @@ export { killActiveCommands, activeCommandCount } from "./active-commands.js";
 export { resolveWorkspacePath, isInsideRoot, toDisplayPath, type WorkspacePath } from "./workspace-path.js";
 export type { ToolDeps, ToolArtifact, WorkspaceTool } from "./types.js";
 export { createDiagnosticsHub, createProjectDiagnosticsTool, type Diagnostics } from "./diagnostics/index.js";
+export { BackgroundProcesses, type ProcessSummary } from "./processes/background-processes.js";
 
 /** Every workspace tool by the name the model calls it. */
 export const TOOL_FACTORIES = {
@@ -40,6 +43,11 @@ export const TOOL_FACTORIES = {
   web_search: createWebSearchTool,
   load_skill: createLoadSkillTool,
   project_diagnostics: createProjectDiagnosticsTool,
+  start_process: createStartProcessTool,
+  read_process_output: createReadProcessOutputTool,
+  wait_for_process: createWaitForProcessTool,
+  stop_process: createStopProcessTool,
+  list_processes: createListProcessesTool,
 } as const satisfies Record<string, (deps: ToolDeps) => WorkspaceTool>;
 
 export type ToolName = keyof typeof TOOL_FACTORIES;
@@ -48,6 +56,9 @@ export const TOOL_NAMES = Object.keys(TOOL_FACTORIES) as ToolName[];
 
 /** Tools that never change the workspace (for the researcher and reviewer). */
 export const READ_TOOLS = ["read_file", "list_directory", "search_code"] as const satisfies readonly ToolName[];
+
+/** The background-process tools (src/tools/processes), for the agents that run commands. */
+export const PROCESS_TOOLS = ["start_process", "read_process_output", "wait_for_process", "stop_process", "list_processes"] as const satisfies readonly ToolName[];
 
 /** Builds the named tools (all of them by default) for one workspace. */
 export function createWorkspaceTools(deps: ToolDeps, names: readonly ToolName[] = TOOL_NAMES): WorkspaceTool[] {

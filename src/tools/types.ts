@@ -6,6 +6,7 @@ import type { Clock } from "../runtime/clock.js";
 import type { WebSettings } from "../config/web-settings.js";
 import type { SkillLibrary } from "./skills/types.js";
 import type { Diagnostics } from "./diagnostics/diagnostics-hub.js";
+import type { BackgroundProcesses } from "./processes/background-processes.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);
@@ -32,6 +33,8 @@ export interface ToolDeps {
   skills?: SkillLibrary;
   /** Problems reported after write_file and edit_file, and project_diagnostics; absent: neither. */
   diagnostics?: Diagnostics;
+  /** The session's background processes (start_process and friends); absent: those tools say they are unavailable. */
+  processes?: BackgroundProcesses;
 }
 
 /** What happened, for the harness (not the model): files touched and commands run. */

@@ -6,7 +6,7 @@ import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink } from "../core/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
-import type { Diagnostics, SkillLibrary } from "../tools/index.js";
+import type { BackgroundProcesses, Diagnostics, SkillLibrary } from "../tools/index.js";
 
 export interface WiringInput {
   /** The models: from resolved settings (CLI), resolved per run (Studio), or scripted (tests). */
@@ -31,6 +31,8 @@ export interface WiringInput {
   web?: WebSettings;
   /** Problems after write_file/edit_file and the reviewer's project_diagnostics (src/tools/diagnostics); absent: neither. */
   diagnostics?: Diagnostics;
+  /** The session's background processes (start_process and friends); absent (Studio): those tools are not offered. */
+  processes?: BackgroundProcesses;
 }
 
 /**
@@ -50,6 +52,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
       ...(o.skills ? { skills: o.skills } : {}),
       ...(o.web ? { web: o.web } : {}),
       ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
+      ...(o.processes ? { processes: o.processes } : {}),
     },
     forceAsk: !sandboxed,
     ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),

@@ -46,7 +46,7 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
   agent.checkpointer = new MemorySaver();
   const maxModelCalls = o.maxModelCalls ?? 5;
   const safety = { ...DEFAULT_SAFETY, approval: "auto" as const, ...o.safety };
-  const tools = offeredTools(spec, safety, false);
+  const tools = offeredTools(spec, safety, { memory: false });
   const config = { configurable: { thread_id: "agent", budget: o.budget ?? {} }, recursionLimit: 200 };
   const input = {
     messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: o.brief ?? "Your step (s1): the goal" })],

@@ -9,13 +9,13 @@ const web = (names: string[]) => names.filter((n) => n === "fetch_url" || n === 
 describe("offered web tools", () => {
   it("offers fetch_url while the web is on, web_search only with a provider, neither when off or unwired", () => {
     const auto = { approval: "auto" as const };
-    expect(web(offeredTools(researcherSpec, auto, false, false, WEB_DEFAULTS))).toEqual(["fetch_url"]);
-    expect(web(offeredTools(researcherSpec, auto, false, false, { ...WEB_DEFAULTS, search: searxng }))).toEqual(["fetch_url", "web_search"]);
-    expect(web(offeredTools(researcherSpec, auto, false, false, { ...WEB_DEFAULTS, enabled: false, search: searxng }))).toEqual([]);
-    expect(web(offeredTools(researcherSpec, auto, false, false))).toEqual([]);
+    expect(web(offeredTools(researcherSpec, auto, { memory: false, web: WEB_DEFAULTS }))).toEqual(["fetch_url"]);
+    expect(web(offeredTools(researcherSpec, auto, { memory: false, web: { ...WEB_DEFAULTS, search: searxng } }))).toEqual(["fetch_url", "web_search"]);
+    expect(web(offeredTools(researcherSpec, auto, { memory: false, web: { ...WEB_DEFAULTS, enabled: false, search: searxng } }))).toEqual([]);
+    expect(web(offeredTools(researcherSpec, auto, { memory: false }))).toEqual([]);
   });
 
   it("keeps both in read-only mode: they change nothing", () => {
-    expect(web(offeredTools(researcherSpec, { approval: "read-only" }, false, false, { ...WEB_DEFAULTS, search: searxng }))).toEqual(["fetch_url", "web_search"]);
+    expect(web(offeredTools(researcherSpec, { approval: "read-only" }, { memory: false, web: { ...WEB_DEFAULTS, search: searxng } }))).toEqual(["fetch_url", "web_search"]);
   });
 });

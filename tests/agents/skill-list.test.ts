@@ -37,10 +37,10 @@ describe("skills in the agents' briefs", () => {
 
   it("offers load_skill to every built-in agent only when the workspace has skills", () => {
     for (const spec of Object.values(AGENT_SPECS)) {
-      expect(offeredTools(spec, { approval: "auto" }, false, true), spec.name).toContain("load_skill");
-      expect(offeredTools(spec, { approval: "read-only" }, false, true), spec.name).toContain("load_skill");
-      expect(offeredTools(spec, { approval: "auto" }, false, false), spec.name).not.toContain("load_skill");
-      expect(offeredTools(spec, { approval: "auto" }, false), spec.name).not.toContain("load_skill");
+      expect(offeredTools(spec, { approval: "auto" }, { memory: false, skills: true }), spec.name).toContain("load_skill");
+      expect(offeredTools(spec, { approval: "read-only" }, { memory: false, skills: true }), spec.name).toContain("load_skill");
+      expect(offeredTools(spec, { approval: "auto" }, { memory: false }), spec.name).not.toContain("load_skill");
+      expect(offeredTools(spec, { approval: "auto" }, { memory: false }), spec.name).not.toContain("load_skill");
     }
   });
 });

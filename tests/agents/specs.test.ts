@@ -2,6 +2,7 @@ import fs from "node:fs/promises";
 import { ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../src/agents/index.js";
+import { PROCESS_TOOLS } from "../../src/tools/index.js";
 import type { AgentSpec } from "../../src/agents/types.js";
 import { useTempWorkspace } from "../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../graph/scripted-models.js";
@@ -12,8 +13,8 @@ const ws = useTempWorkspace({ "a.txt": "original\n" });
 describe("per-agent tool restriction", () => {
   it("gives each agent exactly its tools", () => {
     expect(AGENT_SPECS.researcher.tools).toEqual(["read_file", "list_directory", "search_code", "memory_search", "load_skill", "fetch_url", "web_search"]);
-    expect(AGENT_SPECS.coder.tools).toEqual(["read_file", "list_directory", "search_code", "write_file", "edit_file", "execute_command", "load_skill", "fetch_url", "web_search"]);
-    expect(AGENT_SPECS.reviewer.tools).toEqual(["read_file", "list_directory", "search_code", "execute_command", "project_diagnostics", "load_skill"]);
+    expect(AGENT_SPECS.coder.tools).toEqual(["read_file", "list_directory", "search_code", "write_file", "edit_file", "execute_command", ...PROCESS_TOOLS, "load_skill", "fetch_url", "web_search"]);
+    expect(AGENT_SPECS.reviewer.tools).toEqual(["read_file", "list_directory", "search_code", "execute_command", "project_diagnostics", ...PROCESS_TOOLS, "load_skill"]);
   });
 
   it.each([

@@ -11,6 +11,8 @@ import type { ToolArtifact } from "../../tools/types.js";
 import type { AgentDeps } from "./deps.js";
 
 const FILE_TOOLS = new Set(["write_file", "edit_file"]);
+/** Tools that run a shell command: the same rules and approvals (start_process starts one in the background). */
+const COMMAND_TOOLS = new Set(["execute_command", "start_process"]);
 
 function str(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -111,7 +113,7 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRunValue
   // Without a real sandbox nothing runs unasked.
   const safety: SafetyPolicy = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" } : state.safety;
   if (isExtensionToolName(name)) return judgeExtension(name, args, state, safety, allowPatterns, deps);
-  if (name === "execute_command") {
+  if (COMMAND_TOOLS.has(name)) {
     const command = str(args.command);
     const cwd = str(args.cwd) || ".";
     const rules = evaluateCommand(command, { workspace: state.workspace, home: os.homedir(), cwd, rules: { allow: safety.allow, deny: safety.deny } });
@@ -166,11 +168,11 @@ export function refuseUnapproved(
   const text =
     verdict.decision === "deny"
       ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
-      : `the user rejected this ${name === "execute_command" ? "command" : isExtensionToolName(name) ? "tool call" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
+      : `the user rejected this ${COMMAND_TOOLS.has(name) ? "command" : isExtensionToolName(name) ? "tool call" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
   deps.emit({ type: "tool_result", agent: deps.spec.name, stepId: state.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
   // A refused command is still one the session tried: the final report lists it (src/agents/transcript.ts).
   const refused = verdict.decision === "deny" ? ("denied" as const) : ("rejected" as const);
   const artifact: ToolArtifact | undefined =
-    name === "execute_command" ? { ok: false, command: { command: str(call.args.command), cwd: str(call.args.cwd) || ".", exitCode: null, timedOut: false, durationMs: 0, refused } } : undefined;
+    COMMAND_TOOLS.has(name) ? { ok: false, command: { command: str(call.args.command), cwd: str(call.args.cwd) || ".", exitCode: null, timedOut: false, durationMs: 0, refused } } : undefined;
   return new ToolMessage({ tool_call_id: callId, name, content: `Error: ${text}`, status: "error", artifact });
 }

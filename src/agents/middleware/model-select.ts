@@ -1,7 +1,6 @@
-import { hasSkills } from "../../tools/index.js";
 import { askUserTool } from "../../tools/ask-user.js";
 import { extensionsReady, extensionToolDefinition, offeredExtensionTools } from "../extension-tools.js";
-import { offeredTools } from "../offered-tools.js";
+import { offeredTools, toolAvailability } from "../offered-tools.js";
 import { withRunSettings } from "../run-state.js";
 import type { AgentDeps, ModelCallWrap } from "./deps.js";
 
@@ -15,9 +14,8 @@ import type { AgentDeps, ModelCallWrap } from "./deps.js";
  */
 export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "extensions" | "tools">): ModelCallWrap {
   return async (request, handler) => {
-    const skills = hasSkills(deps.tools?.skills, request.state.workspace);
     const { safety } = withRunSettings(request.state, request.runtime.configurable);
-    const offered = new Set([...offeredTools(deps.spec, safety, deps.memory.enabled, skills, deps.tools?.web, deps.tools?.diagnostics !== undefined), deps.spec.finishTool.name]);
+    const offered = new Set([...offeredTools(deps.spec, safety, toolAvailability(deps.tools, deps.memory.enabled, request.state.workspace)), deps.spec.finishTool.name]);
     await extensionsReady(deps.extensions, request.state.workspace);
     const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions, request.state.workspace).map(extensionToolDefinition);
     return handler({

@@ -2,10 +2,10 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { ToolInputParsingException, tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
-import { hasSkills, TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
+import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
 import { isExtensionToolName } from "../../mcp/types.js";
 import { offeredExtensionTools } from "../extension-tools.js";
-import { offeredTools } from "../offered-tools.js";
+import { offeredTools, toolAvailability } from "../offered-tools.js";
 import { AgentRunState, withRunSettings, type AgentRunValue } from "../run-state.js";
 import { isArtifact } from "../transcript.js";
 import type { FinishToolSpec } from "../types.js";
@@ -17,7 +17,7 @@ import type { AgentDeps } from "./deps.js";
 export function describeCall(args: unknown): string {
   if (typeof args !== "object" || args === null) return "";
   const record = args as Record<string, unknown>;
-  for (const key of ["command", "path", "pattern", "query", "url", "name"]) {
+  for (const key of ["command", "path", "pattern", "query", "url", "name", "process"]) {
     const value = record[key];
     if (typeof value === "string") return value.length > 120 ? `${value.slice(0, 117)}...` : value;
   }
@@ -96,7 +96,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         if (!parsed.success) return errorMessage(id, name, `invalid arguments: ${formatZodIssues(parsed.error)}. Fix them and call ${name} again.`);
         return new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." });
       }
-      const offered = offeredTools(spec, state.safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace), deps.tools?.web, deps.tools?.diagnostics !== undefined) as ToolName[];
+      const offered = offeredTools(spec, state.safety, toolAvailability(deps.tools, deps.memory.enabled, state.workspace)) as ToolName[];
       const extensions = offeredExtensionTools(spec, state.safety, deps.extensions, state.workspace);
       if (isExtensionToolName(name) && deps.extensions && extensions.some((t) => t.name === name)) {
         // An MCP tool: it runs in its server (outside our sandbox); failures and timeouts come back as tool errors.

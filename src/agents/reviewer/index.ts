@@ -2,6 +2,7 @@ import { z } from "zod";
 import { caps, clip } from "../../core/index.js";
 import { renderBrief, stoppedBecause } from "../brief.js";
 import type { AgentSpec } from "../types.js";
+import { PROCESS_TOOLS } from "../../tools/index.js";
 import { reviewerSystemPrompt } from "./prompt.js";
 
 const submitReviewSchema = z.object({
@@ -21,7 +22,7 @@ const submitReviewSchema = z.object({
 
 export const reviewerSpec: AgentSpec = {
   name: "reviewer",
-  tools: ["read_file", "list_directory", "search_code", "execute_command", "project_diagnostics", "load_skill"],
+  tools: ["read_file", "list_directory", "search_code", "execute_command", "project_diagnostics", ...PROCESS_TOOLS, "load_skill"],
   finishTool: {
     name: "submit_review",
     description: "Finish your review with a verdict: approve, or changes_requested with concrete problems.",

@@ -3,7 +3,7 @@ import { createLogUpdate } from "log-update";
 import type { AgentName, EventSink, ProgressEvent, StepStatus, UsageTotals } from "../../core/index.js";
 import { runningTotal } from "../../cost/format.js";
 import type { Clock } from "../../runtime/clock.js";
-import { questionLines, type Output } from "../printers/human.js";
+import { backgroundProcessLine, questionLines, type Output } from "../printers/human.js";
 import { CommandTail } from "./command-tail.js";
 import { formatSize, oneLine, sanitize, wrapIndented } from "./layout.js";
 import { renderBlock, STEP_ICON } from "./status-block.js";
@@ -181,6 +181,9 @@ export class LiveView implements EventSink {
           this.paint(event.decision === "approve" ? 32 : 33, `  review: ${event.decision}`),
           ...event.problems.flatMap((p) => wrapIndented(p, this.width, "    - ", "      ")),
         ]);
+        break;
+      case "background_process":
+        this.print([this.paint(event.state === "exited" ? 33 : 2, `  ${oneLine(backgroundProcessLine(event), this.width - 3)}`)]);
         break;
       case "limit_reached":
         this.print(wrapIndented(`limit reached: ${event.detail}`, this.width, "⚠ ", "  ").map((l) => this.paint(33, l)));

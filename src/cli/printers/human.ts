@@ -82,6 +82,9 @@ export class HumanPrinter implements EventSink {
         this.line(this.paint(event.decision === "approve" ? 32 : 33, `  review: ${event.decision}`));
         for (const p of event.problems) this.line(`    - ${p}`);
         break;
+      case "background_process":
+        this.line(this.paint(event.state === "exited" ? 33 : 2, `  ${backgroundProcessLine(event)}`));
+        break;
       case "limit_reached":
         this.line(this.paint(33, `⚠ limit reached: ${event.detail}`));
         break;
@@ -144,4 +147,13 @@ export function questionLines(event: { agent: string; stepId: string; question: 
 function shortTask(task: string): string {
   const flat = task.replace(/\s*\n\s*/g, " ").trim();
   return flat.length > 200 ? `${flat.slice(0, 200)}…` : flat;
+}
+
+/** One line per background process change, for both views. */
+export function backgroundProcessLine(event: Extract<ProgressEvent, { type: "background_process" }>): string {
+  const who = `background ${event.name}${event.name === event.id ? "" : ` (${event.id})`}`;
+  if (event.state === "started") return `⚙ ${who} started: ${event.detail}`;
+  if (event.state === "ready") return `⚙ ${who} ready: ${event.detail}`;
+  if (event.state === "exited") return `⚠ ${who} exited on its own: ${event.detail}`;
+  return `⚙ ${who} stopped`;
 }

@@ -2,8 +2,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentGraph } from "../../agents/build-agent.js";
 import { extensionsReady, offeredExtensionTools } from "../../agents/extension-tools.js";
-import { offeredTools } from "../../agents/offered-tools.js";
-import { hasSkills } from "../../tools/index.js";
+import { offeredTools, toolAvailability } from "../../agents/offered-tools.js";
 import { projectContext } from "../../agents/project-context.js";
 import { answeredQuestions, questionsAsked } from "../../agents/middleware/ask-user.js";
 import { readOutcome, runUsage } from "../../agents/transcript.js";
@@ -42,7 +41,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     // The run's configurable settings win over the state's: `resume` may have changed them (src/core safetyOf, limitsOf).
     const safety = safetyOf(config.configurable, state.safety);
     const limits = limitsOf(config.configurable, state.limits);
-    const tools = offeredTools(spec, safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace), deps.tools?.web, deps.tools?.diagnostics !== undefined);
+    const tools = offeredTools(spec, safety, toolAvailability(deps.tools, deps.memory.enabled, state.workspace));
     const brief = spec.brief({
       task: state.task,
       workspace: state.workspace,

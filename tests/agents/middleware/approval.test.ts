@@ -44,6 +44,18 @@ describe("approval middleware", () => {
     expect(outcome.commands).toEqual([expect.objectContaining({ command: "touch forbidden.txt", refused: "denied" })]);
   });
 
+  it("judges start_process as a command: a deny rule refuses it before it starts, and ask mode asks", async () => {
+    const denied = scriptedModels({ coder: [calls({ name: "start_process", args: { command: "touch started.txt; sleep 60" } }), done()] });
+    const { final, events } = await runToEnd(coder, denied, { workspace: ws.root, safety: { approval: "auto", deny: ["touch started*"] } });
+    expect(text(toolMessages(final.messages)[0])).toContain('Error: this is not allowed: This command matches the deny rule "touch started*"');
+    expect(ofType(events, "tool_result")[0]).toMatchObject({ tool: "start_process", ok: false, detail: "denied by rule" });
+    expect(await ws.exists("started.txt")).toBe(false);
+
+    const asked = scriptedModels({ coder: [calls({ name: "start_process", args: { command: "npm run dev", cwd: "." } }), done()] });
+    const paused = await agentHarness(coder, asked, { workspace: ws.root, safety: { approval: "ask" } }).start();
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ type: "approval", kind: "command", tool: "start_process", subject: "npm run dev", cwd: "." });
+  });
+
   it("refuses a built-in dangerous command even in auto mode", async () => {
     const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "rm -rf ." } }), done()] });
     const { final } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto" } });

@@ -4,6 +4,7 @@ import { countTokens, toolsOverhead } from "../../../src/agents/context-budget.j
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { createFinishTool, declaredTools } from "../../../src/agents/middleware/tool-calls.js";
 import { COMPACTED } from "../../../src/agents/transcript.js";
+import { PROCESS_TOOLS } from "../../../src/tools/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
 import { aiMessages, ofType, runToEnd, text, toolMessages } from "../agent-harness.js";
@@ -16,7 +17,8 @@ afterEach(async () => {
 
 const coder = AGENT_SPECS.coder;
 const BUDGET = 6_000;
-const overhead = toolsOverhead([...declaredTools(coder.tools), createFinishTool(coder.finishTool)]);
+// The harness keeps no background processes, so their tools are not offered (src/agents/offered-tools.ts).
+const overhead = toolsOverhead([...declaredTools(coder.tools.filter((t) => !(PROCESS_TOOLS as readonly string[]).includes(t))), createFinishTool(coder.finishTool)]);
 
 /** `count` files of about `chars` characters each, every line naming its file. */
 async function bigFiles(count: number, chars: number): Promise<TempWorkspace> {

@@ -51,7 +51,7 @@ describe("the finish reminder respects the call limit and the budget", () => {
 describe("one reply with several large tool outputs still fits the prompt budget", () => {
   it("keeps the prompt after a six-read reply under the budget", async () => {
     const coder = AGENT_SPECS.coder;
-    const overhead = toolsOverhead([...declaredTools(offeredTools(coder, { approval: "auto" }, false) as ToolName[]), createFinishTool(coder.finishTool)]);
+    const overhead = toolsOverhead([...declaredTools(offeredTools(coder, { approval: "auto" }, { memory: false }) as ToolName[]), createFinishTool(coder.finishTool)]);
     const models = scriptedModels({ coder: [calls(...Array.from({ length: 6 }, (_, i) => ({ name: "read_file", args: { path: `big${i}.txt` } }))), say("done")] });
     await runToEnd(coder, models, { workspace: ws.root, maxPromptTokens: 6_000 });
     for (const prompt of models.seen.coder ?? []) expect(countTokens(prompt) + overhead).toBeLessThanOrEqual(6_000);

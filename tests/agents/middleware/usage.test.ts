@@ -28,7 +28,7 @@ describe("usage middleware", () => {
     expect(runUsage(final.messages)).toMatchObject({ modelCalls: 1, estimatedCalls: 1 });
 
     const prompt = models.seen.coder?.[0] ?? [];
-    const overhead = toolsOverhead([...declaredTools(offeredTools(coder, { approval: "auto" }, false) as ToolName[]), createFinishTool(coder.finishTool), askUserTool]);
+    const overhead = toolsOverhead([...declaredTools(offeredTools(coder, { approval: "auto" }, { memory: false }) as ToolName[]), createFinishTool(coder.finishTool), askUserTool]);
     expect(overhead).toBeGreaterThan(0);
     const inputTokens = estimateTokens(prompt.reduce((sum, m) => sum + messageChars(m), 0)) + overhead;
     const outputTokens = estimateTokens("All done, nothing to change here.".length);
