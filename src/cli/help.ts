@@ -40,6 +40,7 @@ Options:
   --workspace DIR         project folder to work in (default: current folder)
   --task-file FILE        read the task from a file (for tasks over 8,000 characters)
   --force                 start even if another session is running in this workspace
+  --worktree              work in a new git worktree on branch mini-cursor/<session>; the main checkout is not touched
   --model NAME            model for every agent (default: $MINI_CURSOR_MODEL)
   --base-url URL          OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)
   --max-steps N           sub-agent runs before stopping (default 20)

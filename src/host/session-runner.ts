@@ -29,6 +29,7 @@ import { customAgentsNotice, loadSessionAgents } from "./custom-agents.js";
 import { startSessionServices, type SessionServices } from "./session-services.js";
 import { followUpInput } from "./follow-up-turn.js";
 import { turnUsage } from "../graph/follow-up.js";
+import { WorktreeSession, type WorktreeRun } from "./worktree-session.js";
 
 export interface SessionRunOptions {
   sessionId: string;
@@ -70,6 +71,8 @@ export interface SessionRunOptions {
    * resuming at once, the one refused changed nothing); it stays the caller's to release. Else taken here.
    */
   lock?: HeldSessionLock;
+  /** A `run --worktree` session: `workspace` is inside this git worktree; each changing step is committed on its branch. */
+  worktree?: WorktreeRun;
   /** Told how the run ended: the session's status and, when it stopped early, why. */
   onOutcome?: (outcome: { status: string; stop: StopReason | null }) => void;
 }
@@ -83,7 +86,8 @@ export interface SessionRunOptions {
 export async function runSession(o: SessionRunOptions): Promise<number> {
   const lock = o.lock ?? (await o.database.lockSession(o.sessionId));
   const controller = new AbortController();
-  const resumeCommand = resumeCommandFor(o.sessionId, o.workspace, o.cwd ?? process.cwd());
+  // A worktree session is found from its main checkout (its database is there).
+  const resumeCommand = resumeCommandFor(o.sessionId, o.worktree?.home ?? o.workspace, o.cwd ?? process.cwd());
   let interrupted = false;
   let asking = false;
   let signalled = (): void => {};
@@ -126,9 +130,10 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   services.handOver();
   const { undo, memory } = services;
   let finished = false;
-  const finish = (event: Extract<ProgressEvent, { type: "session_finished" }>) => {
+  const worktree = o.worktree ? new WorktreeSession(o.worktree, o.sessionId, o.env, o.printer) : null;
+  const finish = async (event: Extract<ProgressEvent, { type: "session_finished" }>) => {
     finished = true;
-    o.printer.emit(event);
+    o.printer.emit(worktree ? await worktree.finished(event) : event);
   };
   // Agent files become nodes of the graph, so they are read before it is built.
   const custom = await loadSessionAgents(o.workspace, o.env, o.models);
@@ -157,9 +162,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       beforeStep: async () => {
         await undo.before();
         await undo.settled();
+        await worktree?.committer.settled();
       },
-      afterStep: async () => {
+      afterStep: async (step) => {
         void undo.after();
+        // The next step's tools wait for this commit (beforeStep), so it holds exactly this step's changes.
+        if (worktree) void worktree.committer.after(step);
       },
     }),
     o.database.checkpointer,
@@ -175,7 +183,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   };
   await sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   // The whole task: --json consumers get it as given; the views shorten it themselves (src/cli/printers, live-view).
-  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel, ...(worktree ? { worktree: worktree.view() } : {}) });
+  for (const message of worktree?.startNotices() ?? []) o.printer.emit({ type: "notice", level: "info", message });
   const found = skills.catalogue(o.workspace).skills;
   if (found.length > 0) o.printer.emit({ type: "notice", level: "info", message: `Skills: ${found.map((s) => s.name).join(", ")}` });
   for (const problem of custom.problems) o.printer.emit({ type: "notice", level: "warn", message: problem });
@@ -238,7 +247,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
           if (said === "interrupted") o.prompter.close();
           await sessions.update(o.sessionId, { status: "awaiting_input" });
           const why = said === "interrupted" ? "Interrupted; the question is still open" : "Waiting for an answer (stdin closed)";
-          finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_input", report: `${why}. Answer it with: ${resumeCommand}` });
+          await finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_input", report: `${why}. Answer it with: ${resumeCommand}` });
           return EXIT.interrupted;
         }
         o.printer.emit({ type: "question_answered", answer: said });
@@ -256,7 +265,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         if (answer === "interrupted") o.prompter.close();
         await sessions.update(o.sessionId, { status: "awaiting_approval" });
         o.printer.emit({ type: "approval_answered", decision: "pending", detail: answer === "interrupted" ? "interrupted" : "no answer (stdin closed)" });
-        finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
+        await finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
         return EXIT.interrupted;
       }
       o.printer.emit({ type: "approval_answered", decision: answer.decision, detail: answer.decision === "reject" ? answer.reason : answer.decision === "always" ? answer.pattern : "" });
@@ -269,24 +278,24 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     let report = state.finalReport || renderFinalReport(state, o.prices);
     if (state.status === "limit_reached" && isBudgetStop(state.stop)) report += `\n${budgetHint(state.stop, turnUsage(usage, state.turn), resumeCommand)}`;
     o.onOutcome?.({ status, stop: state.stop });
-    finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
+    await finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {
     await recordProgress(graph, config, o);
     const lostLine = lostDatabase ?? o.database.connectionProblem(error);
     if (lostLine !== null) {
       o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${lostLine}` });
-      finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}` });
+      await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}` });
       return EXIT.failed;
     }
     if (interrupted) {
-      finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
+      await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
       return EXIT.interrupted;
     }
     const { settings } = o.models;
     const line = errorLine(error, { endpoint: settings.baseUrl ?? "https://api.openai.com/v1", model: settings.model, attempts: settings.maxRetries + 1, timeoutMs: settings.timeoutMs });
     o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${line}` });
-    finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
+    await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
     return EXIT.failed;
   } finally {
     process.off("SIGINT", onSignal);
@@ -294,6 +303,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.cancel?.removeEventListener("abort", onCancel);
     o.prompter.close();
     if (undo.started) await undo.after();
+    await worktree?.committer.settled();
     await Promise.all([memory.close(), services.mcp.close(), recording.flush()]);
     if (!o.lock) await lock.release();
   }

@@ -77,6 +77,8 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     // A session with follow-ups shows its latest instruction after its task.
     const task = r.instruction === null ? shownTask(r.task, 60) : `${shownTask(r.task, 40)} → ${shownTask(r.instruction, 60)}`;
     io.stdout.write(`${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)} ${cost.padStart(9)} ${String(r.turns).padStart(5)}  ${all ? `${r.workspace}  ` : ""}${task}\n`);
+    // A `run --worktree` session: where its work is.
+    if (r.worktree) io.stdout.write(`${"".padEnd(23)}worktree: branch ${r.branch ?? "?"} in ${r.worktree}\n`);
   }
   return EXIT.done;
 }

@@ -1,0 +1,74 @@
+import fs from "node:fs";
+import path from "node:path";
+import { dataDir } from "../sessions/paths.js";
+import { ensureDataDir } from "../sessions/data-dir.js";
+import { firstLine, git, gitEnv } from "./git.js";
+
+/** The git repository a `run --worktree` starts from, as found in the main checkout. */
+export interface RepositoryView {
+  /** The main checkout's top folder. */
+  root: string;
+  /** Where the workspace is inside it ("" at the top, else "sub/dir/"). */
+  prefix: string;
+  /** The commit the worktree starts from. */
+  head: string;
+  /** The main checkout has uncommitted changes (or untracked files): they are not in the worktree. */
+  dirty: boolean;
+}
+
+/** A session's git worktree: where it is, its branch and the workspace inside it. */
+export interface SessionWorktree {
+  folder: string;
+  branch: string;
+  /** The session's workspace: the worktree folder, or the same subfolder the main workspace is of its repository. */
+  workspace: string;
+  head: string;
+}
+
+/** Why `--worktree` cannot be used here: not a repository, no commit yet, no git. */
+export class WorktreeUnavailableError extends Error {}
+
+export function branchFor(sessionId: string): string {
+  return `mini-cursor/${sessionId}`;
+}
+
+/** `<workspace>/.mini-cursor/worktrees/<session>`: under the main checkout's runtime folder, which git and the tools ignore. */
+export function worktreeFolder(workspace: string, sessionId: string): string {
+  return path.join(dataDir(workspace), "worktrees", sessionId);
+}
+
+/** Looks at the repository of `workspace`; throws WorktreeUnavailableError with one line when there is none to use. */
+export async function inspectRepository(workspace: string, env: NodeJS.ProcessEnv): Promise<RepositoryView> {
+  const e = gitEnv(env);
+  const top = await git(workspace, ["rev-parse", "--show-toplevel", "--show-prefix"], e);
+  if (top.code === 127 && /ENOENT/.test(top.stderr)) throw new WorktreeUnavailableError("--worktree needs git, which was not found on PATH");
+  if (top.code !== 0) throw new WorktreeUnavailableError(`--worktree needs a git repository, and ${workspace} is not in one`);
+  const [root = workspace, prefix = ""] = top.stdout.split("\n");
+  const head = await git(workspace, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], e);
+  if (head.code !== 0) throw new WorktreeUnavailableError(`--worktree starts from the current commit, and the repository at ${root} has no commit yet; commit first`);
+  const status = await git(root, ["status", "--porcelain", "-z", "--untracked-files=normal"], e);
+  if (status.code !== 0) throw new WorktreeUnavailableError(`--worktree: git status failed in ${root}: ${firstLine(status)}`);
+  return { root, prefix, head: head.stdout.trim(), dirty: status.stdout.length > 0 };
+}
+
+/**
+ * `git worktree add -b mini-cursor/<session> <folder> <HEAD>`: a new branch from the commit the main checkout is on,
+ * checked out in its own folder. The main checkout's data folder exists first, so its git exclude rule (which also
+ * covers the worktree's own `.mini-cursor/`, info/exclude being shared by every worktree) is in place.
+ */
+export async function addWorktree(workspace: string, sessionId: string, repo: RepositoryView, env: NodeJS.ProcessEnv): Promise<SessionWorktree> {
+  ensureDataDir(workspace);
+  const folder = worktreeFolder(workspace, sessionId);
+  fs.mkdirSync(path.dirname(folder), { recursive: true });
+  const branch = branchFor(sessionId);
+  const added = await git(repo.root, ["worktree", "add", "--quiet", "-b", branch, "--", folder, repo.head], gitEnv(env));
+  if (added.code !== 0) throw new WorktreeUnavailableError(`could not create the worktree ${folder}: ${firstLine(added)}`);
+  const real = fs.realpathSync(folder);
+  return { folder: real, branch, workspace: repo.prefix ? path.join(real, repo.prefix) : real, head: repo.head };
+}
+
+/** The worktree folder of a session's workspace inside it (its top, when the workspace is a subfolder). */
+export async function worktreeTop(sessionWorkspace: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const top = await git(sessionWorkspace, ["rev-parse", "--show-toplevel"], gitEnv(env));
+  return top.code === 0 ? top.stdout.trim() : sessionWorkspace;
+}
