@@ -6,6 +6,18 @@ import { firstLine, git, gitEnv } from "./git.js";
 /** mini-cursor's runtime folders, at any depth: never committed, even where a project's .gitignore lets them through. */
 const RUNTIME = ":(top,exclude,glob)**/.mini-cursor/**";
 
+/**
+ * Files that hold secrets by convention though the catalogue leaves them to the project (`.env` is the project's own
+ * file for the tools): a commit on a branch that may be pushed never takes them; they stay in the folder.
+ */
+const SECRET_NAMES = /^(\.env(\..+)?|\.netrc|\.npmrc|\.pypirc|.+\.(pem|key|p12|pfx))$/;
+const SECRET_EXAMPLES = /^\.env\.(example|sample|template|dist)$/;
+
+function secretFile(folder: string, file: string): boolean {
+  const name = path.basename(file);
+  return isCredentialPath(path.join(folder, file)) || (SECRET_NAMES.test(name) && !SECRET_EXAMPLES.test(name));
+}
+
 /** The author is mini-cursor (configurable); the committer is the person's git identity, or mini-cursor's without one. */
 async function identityEnv(folder: string, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   const who = worktreeGitIdentity(env);
@@ -18,7 +30,7 @@ async function identityEnv(folder: string, env: NodeJS.ProcessEnv): Promise<Reco
 
 /**
  * Commits everything changed in the worktree at `folder` with `message`, except mini-cursor's runtime folders and
- * credential files (the catalogue of src/safety: `.env`, keys), which stay uncommitted in the folder. Returns the new
+ * credential files (the catalogue of src/safety, and `.env`, `.npmrc`, `*.pem`, `*.key` ...), which stay uncommitted in the folder. Returns the new
  * commit, or null when there was nothing to commit. Throws one line when git fails.
  */
 export async function commitWorktree(folder: string, message: string, env: NodeJS.ProcessEnv): Promise<string | null> {
@@ -30,7 +42,7 @@ export async function commitWorktree(folder: string, message: string, env: NodeJ
   };
   await check(["add", "--all", "--", ":/", RUNTIME]);
   const staged = (await check(["diff", "--cached", "--name-only", "-z", "--no-renames"])).split("\0").filter((p) => p !== "");
-  const secret = staged.filter((p) => isCredentialPath(path.join(folder, p)));
+  const secret = staged.filter((p) => secretFile(folder, p));
   // Back to HEAD's entry (none for a new file): the file stays in the folder, out of the commit.
   if (secret.length > 0) await check(["reset", "--quiet", "--", ...secret.map((p) => `:(literal)${p}`)]);
   if (staged.length === secret.length) return null;

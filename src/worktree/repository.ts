@@ -8,7 +8,7 @@ import { firstLine, git, gitEnv } from "./git.js";
 export interface RepositoryView {
   /** The main checkout's top folder. */
   root: string;
-  /** Where the workspace is inside it ("" at the top, else "sub/dir/"). */
+  /** Where the workspace is inside it ("" at the top, else "sub/dir"). */
   prefix: string;
   /** The commit the worktree starts from. */
   head: string;
@@ -43,7 +43,8 @@ export async function inspectRepository(workspace: string, env: NodeJS.ProcessEn
   const top = await git(workspace, ["rev-parse", "--show-toplevel", "--show-prefix"], e);
   if (top.code === 127 && /ENOENT/.test(top.stderr)) throw new WorktreeUnavailableError("--worktree needs git, which was not found on PATH");
   if (top.code !== 0) throw new WorktreeUnavailableError(`--worktree needs a git repository, and ${workspace} is not in one`);
-  const [root = workspace, prefix = ""] = top.stdout.split("\n");
+  const [root = workspace, shown = ""] = top.stdout.split("\n");
+  const prefix = shown.replace(/\/$/, "");
   const head = await git(workspace, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], e);
   if (head.code !== 0) throw new WorktreeUnavailableError(`--worktree starts from the current commit, and the repository at ${root} has no commit yet; commit first`);
   const status = await git(root, ["status", "--porcelain", "-z", "--untracked-files=normal"], e);
