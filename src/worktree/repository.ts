@@ -73,3 +73,34 @@ export async function worktreeTop(sessionWorkspace: string, env: NodeJS.ProcessE
   const top = await git(sessionWorkspace, ["rev-parse", "--show-toplevel"], gitEnv(env));
   return top.code === 0 ? top.stdout.trim() : sessionWorkspace;
 }
+
+/** What removing a session's worktree did: the folder always (or an error before), the branch only when merged. */
+export interface RemovedWorktree {
+  folder: string;
+  branch: string;
+  /** The branch was deleted (`git branch -d`: merged into HEAD or its upstream); else kept, with why. */
+  branchDeleted: boolean;
+  branchKept?: string;
+}
+
+/** Uncommitted changes in the worktree (its runtime folder aside), as git status lists them; "" when clean. */
+export async function worktreeChanges(folder: string, env: NodeJS.ProcessEnv): Promise<string> {
+  const status = await git(folder, ["status", "--porcelain", "--untracked-files=normal"], gitEnv(env));
+  if (status.code !== 0) throw new WorktreeUnavailableError(`git status failed in ${folder}: ${firstLine(status)}`);
+  return status.stdout.trim();
+}
+
+/**
+ * `git worktree remove` (never forced: git refuses a worktree with uncommitted changes), then `git branch -d`, which
+ * deletes the branch only when its work is merged; an unmerged branch is kept, so no work is lost.
+ */
+export async function removeWorktree(folder: string, branch: string, env: NodeJS.ProcessEnv): Promise<RemovedWorktree> {
+  const e = gitEnv(env);
+  const common = await git(folder, ["rev-parse", "--path-format=absolute", "--git-common-dir"], e);
+  if (common.code !== 0) throw new WorktreeUnavailableError(`${folder} is not a git worktree: ${firstLine(common)}`);
+  const repo = path.dirname(common.stdout.trim());
+  const removed = await git(repo, ["worktree", "remove", "--", folder], e);
+  if (removed.code !== 0) throw new WorktreeUnavailableError(`could not remove the worktree ${folder}: ${firstLine(removed)}`);
+  const deleted = await git(repo, ["branch", "-d", "--", branch], e);
+  return deleted.code === 0 ? { folder, branch, branchDeleted: true } : { folder, branch, branchDeleted: false, branchKept: firstLine(deleted) };
+}

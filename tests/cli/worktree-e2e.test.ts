@@ -235,4 +235,44 @@ describe("run --worktree", () => {
     expect(git(folder, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
     expect(git(ws.root, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
   });
+
+  it("sessions delete keeps the worktree and branch; with --worktree it removes them (a dirty worktree is refused first)", async () => {
+    initRepo();
+    const a = finishedEvent((await cli(["run", "--worktree", "--json", "Add greet with a test"])).stdout);
+    const b = finishedEvent((await cli(["run", "--worktree", "--json", "Add greet with a test"])).stdout);
+    const [folderA, folderB] = [a.worktree?.folder ?? "", b.worktree?.folder ?? ""];
+
+    const kept = await cli(["sessions", "delete", a.sessionId]);
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(kept.stdout).toContain(`Deleted session ${a.sessionId}`);
+    expect(kept.stdout).toContain("its undo records");
+    expect(kept.stdout).toContain(`Its worktree ${folderA} and branch mini-cursor/${a.sessionId} are kept`);
+    expect(fs.existsSync(path.join(folderA, "src/greet.js"))).toBe(true);
+
+    // Uncommitted work in the worktree: refused, nothing deleted.
+    fs.writeFileSync(path.join(folderB, "scratch.txt"), "mine\n");
+    const refused = await cli(["sessions", "delete", b.sessionId, "--worktree"]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("has uncommitted changes, so nothing was deleted");
+    expect(JSON.parse((await cli(["sessions", "--json"])).stdout)).toEqual([expect.objectContaining({ id: b.sessionId })]);
+
+    // Clean again: the worktree goes; its branch is not merged, so it stays with its work.
+    fs.rmSync(path.join(folderB, "scratch.txt"));
+    const removed = await cli(["sessions", "delete", b.sessionId, "--worktree", "--json"]);
+    expect(removed.code, removed.stderr).toBe(0);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ type: "session_deleted", id: b.sessionId, undo: true, worktreeRemoved: { folder: folderB, branchDeleted: false } });
+    expect(fs.existsSync(folderB)).toBe(false);
+    expect(git(ws.root, ["worktree", "list", "--porcelain"])).not.toContain(folderB);
+    expect(git(ws.root, ["rev-list", "--count", `main..mini-cursor/${b.sessionId}`]).trim()).toBe("1");
+    expect(git(ws.root, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
+
+    // Merged into the main checkout's branch: the branch goes too.
+    git(ws.root, ["merge", "-q", "--ff-only", `mini-cursor/${a.sessionId}`]);
+    const c = finishedEvent((await cli(["run", "--worktree", "--json", "Add greet with a test"])).stdout);
+    git(ws.root, ["merge", "-q", "--no-edit", `mini-cursor/${c.sessionId}`]);
+    const merged = await cli(["sessions", "delete", c.sessionId, "--worktree"]);
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toContain(`Removed its worktree ${c.worktree?.folder ?? "?"} and its branch mini-cursor/${c.sessionId}.`);
+    expect(git(ws.root, ["branch", "--list", `mini-cursor/${c.sessionId}`])).toBe("");
+  });
 });
