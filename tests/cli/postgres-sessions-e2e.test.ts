@@ -88,7 +88,7 @@ describe("sessions in PostgreSQL", () => {
     expect(await pgs.server.query(dbName(), "SELECT component, version FROM mc_schema_version")).toEqual([{ component: "sessions", version: 2 }]);
     expect(await rows(root)).toEqual([expect.objectContaining({ id: row?.id, status: "done" })]);
     const doctor = await cli(["doctor", "--json"], root);
-    expect((JSON.parse(doctor.stdout) as { sessions: unknown }).sessions).toEqual({ ok: true, kind: "postgres", database: label(), detail: "reachable; schema version 1" });
+    expect((JSON.parse(doctor.stdout) as { sessions: unknown }).sessions).toEqual({ ok: true, kind: "postgres", database: label(), detail: "reachable; schema version 2" });
   });
 
   it("resumes a session killed with SIGKILL mid-run from its PostgreSQL checkpoints", async () => {
