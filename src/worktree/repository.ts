@@ -104,3 +104,16 @@ export async function removeWorktree(folder: string, branch: string, env: NodeJS
   const deleted = await git(repo, ["branch", "-d", "--", branch], e);
   return deleted.code === 0 ? { folder, branch, branchDeleted: true } : { folder, branch, branchDeleted: false, branchKept: firstLine(deleted) };
 }
+
+/**
+ * Removes a worktree and its branch that no session got to use (the run failed before its session existed): forced,
+ * since only mini-cursor's own runtime data can be in it. Best effort: a failure leaves them for `git worktree prune`.
+ */
+export async function discardWorktree(worktree: SessionWorktree, env: NodeJS.ProcessEnv): Promise<void> {
+  const e = gitEnv(env);
+  const common = await git(worktree.folder, ["rev-parse", "--path-format=absolute", "--git-common-dir"], e);
+  if (common.code !== 0) return;
+  const repo = path.dirname(common.stdout.trim());
+  const removed = await git(repo, ["worktree", "remove", "--force", "--", worktree.folder], e);
+  if (removed.code === 0) await git(repo, ["branch", "-D", "--", worktree.branch], e);
+}

@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ScriptedRequest } from "../helpers/scripted-openai-server.js";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { freePort } from "../helpers/free-port.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { runCli, startCli, type CliRun } from "./cli-process.js";
 import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
@@ -166,6 +167,19 @@ describe("run --worktree", () => {
     expect(run.stderr).toContain("--worktree needs a git repository");
     expect(fs.existsSync(path.join(ws.root, ".mini-cursor"))).toBe(false);
     expect(server.requests).toHaveLength(0);
+  });
+
+  it("a run that fails before its session exists leaves no worktree or branch behind", async () => {
+    initRepo();
+    // Nothing listens there: the session database cannot be opened, after the worktree was made.
+    const port = await freePort();
+    const run = await runCli(["run", "--worktree", "Add greet with a test"], { cwd: ws.root, env: { ...env, MINI_CURSOR_DATABASE_URL: `postgres://u:p@127.0.0.1:${port}/db` } });
+    expect(run.code).not.toBe(0);
+    expect(run.stderr.trim().split("\n")).toHaveLength(1);
+    expect(git(ws.root, ["branch", "--list", "mini-cursor/*"])).toBe("");
+    expect(git(ws.root, ["worktree", "list", "--porcelain"]).match(/^worktree /gm)).toHaveLength(1);
+    expect(fs.readdirSync(path.join(ws.root, ".mini-cursor", "worktrees"))).toEqual([]);
+    expect(git(ws.root, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
   });
 
   it("runs two worktree sessions on one repository at once", async () => {

@@ -16,7 +16,7 @@ import { commandTimeoutFlag, limitFlags, SETTING_OPTIONS, switchFlag } from "../
 import { DEFAULT_COMMAND_TIMEOUT_MS, type StoredRunOptions } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 import { taskFrom } from "../task-input.js";
-import { addWorktree, inspectRepository, WorktreeUnavailableError, type RepositoryView, type SessionWorktree } from "../../worktree/repository.js";
+import { addWorktree, discardWorktree, inspectRepository, WorktreeUnavailableError, type RepositoryView, type SessionWorktree } from "../../worktree/repository.js";
 
 const RUN_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -79,6 +79,7 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   // worktree is a workspace of its own: sessions in worktrees of one repository run at once.
   const workspaceLock = WorkspaceLock.acquire(sessionWorkspace, { force: values.force ?? false, flag: "--force" });
   const services = startSessionServices({ workspace: sessionWorkspace, sessionId, env: io.env, clock, memory: config.memory, events: printer, stderr: io.stderr });
+  let stored = false;
   try {
     const [models, { openRunStore }, { runSession }] = await Promise.all([
       setupModels(config.model),
@@ -89,8 +90,9 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     const database = await openRunStore(workspace, io.env, clock, { create: true });
     if (!database) throw new Error("no session store");
     try {
-      const stored: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
-      await database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored), ...(worktree ? { worktree: worktree.workspace, branch: worktree.branch } : {}) });
+      const options: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
+      await database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(options), ...(worktree ? { worktree: worktree.workspace, branch: worktree.branch } : {}) });
+      stored = true;
       return await runSession({
         sessionId,
         workspace: sessionWorkspace,
@@ -121,6 +123,8 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     services.handOver();
     await services.close();
     workspaceLock.release();
+    // A worktree no session row names would be found by nothing: it goes again (a model setup that failed, a database down).
+    if (worktree && !stored) await discardWorktree(worktree, io.env);
   }
 }
 
