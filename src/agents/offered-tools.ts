@@ -6,7 +6,8 @@ const CHANGING_TOOLS = new Set(["write_file", "edit_file", "execute_command"]);
 
 /**
  * The tools a run offers: memory_search only while memory is on, load_skill only when the workspace has skills,
- * fetch_url and web_search only while the web is on (web_search with a provider);
+ * fetch_url and web_search only while the web is on (web_search with a provider), project_diagnostics only when the
+ * session has diagnostics;
  * read-only mode offers no way to change anything.
  */
 export function offeredTools(
@@ -15,11 +16,13 @@ export function offeredTools(
   memoryEnabled: boolean,
   skillsAvailable = false,
   web?: Pick<WebSettings, "enabled" | "search">,
+  diagnosticsAvailable = false,
 ): string[] {
   return spec.tools.filter(
     (name) =>
       (name !== "memory_search" || memoryEnabled) &&
       (name !== "load_skill" || skillsAvailable) &&
+      (name !== "project_diagnostics" || diagnosticsAvailable) &&
       // fetch_url while the web is on, web_search only with a search provider too.
       ((name !== "fetch_url" && name !== "web_search") || (web?.enabled === true && (name === "fetch_url" || web.search !== undefined))) &&
       (safety.approval !== "read-only" || !CHANGING_TOOLS.has(name)),

@@ -66,3 +66,11 @@ export { DEFAULT_MCP_CALL_TIMEOUT_MS, expandVariables, mcpJsonPath, resolveMcpCo
 export { resolveWebConfig, WEB_DEFAULTS, type WebSearchSettings, type WebSettings } from "./web-settings.js";
 export { flagsFromRunConfig, type RunConfigInput } from "./run-config.js";
 export { postgresTarget, resolveDatabaseTarget, type PostgresTarget } from "./database-settings.js";
+export {
+  DEFAULT_DIAGNOSTICS_MAX_PROBLEMS,
+  DEFAULT_DIAGNOSTICS_TIMEOUT_MS,
+  DIAGNOSTICS_DEFAULTS,
+  resolveDiagnosticsConfig,
+  type DiagnosticsCommand,
+  type DiagnosticsSettings,
+} from "./diagnostics-settings.js";

@@ -2,6 +2,7 @@ import { parseConfigJson } from "../runtime/config-file.js";
 import { resolveModelConfig, type ModelSettings, type OllamaProbe } from "./model.js";
 import { approvalModeSchema, priceMapSchema, type ApprovalMode, type PriceMap } from "./schema.js";
 import { resolveMemoryConfig, type MemorySettings } from "./memory-settings.js";
+import { resolveDiagnosticsConfig, type DiagnosticsSettings } from "./diagnostics-settings.js";
 import { ConfigError, envValue, loadConfigFiles, presentLayers, type ConfigFiles } from "./sources.js";
 import { flagLabel, wholeNumber, type ConfigFlags, type FlagSource } from "./values.js";
 
@@ -61,6 +62,8 @@ export interface ResolvedConfig {
   memory: MemorySettings;
   limits: LimitSettings;
   sandbox: SandboxSettings;
+  /** Problems after edits (src/config/diagnostics-settings.ts); resolved here so a bad value stops before any session. */
+  diagnostics: DiagnosticsSettings;
 }
 
 export interface ResolveConfigOptions {
@@ -149,6 +152,7 @@ export function resolveConfigExceptModel(o: Omit<ResolveConfigOptions, "probeOll
     memory: resolveMemoryConfig(o.env),
     limits: resolveLimitsConfig(flags, o.env, flagSource),
     sandbox: resolveSandboxConfig(o.env),
+    diagnostics: resolveDiagnosticsConfig(files, o.env),
   };
 }
 

@@ -9,6 +9,7 @@ import { z } from "zod";
 import { APPROVAL_MODES, approvalModeSchema, type ApprovalMode } from "../core/index.js";
 import { webConfigSchema } from "./web-settings.js";
 import { mcpServersSchema } from "./mcp-schema.js";
+import { diagnosticsConfigSchema } from "./diagnostics-settings.js";
 
 export { APPROVAL_MODES, approvalModeSchema, type ApprovalMode };
 
@@ -34,7 +35,7 @@ function unknownKeys(known: readonly string[]) {
 }
 
 const COMMAND_RULE_KEYS = ["allow", "deny"] as const;
-export const CONFIG_FILE_KEYS = ["approval", "approveFileChanges", "network", "commands", "prices", "web", "mcpServers", "database"] as const;
+export const CONFIG_FILE_KEYS = ["approval", "approveFileChanges", "network", "commands", "prices", "web", "mcpServers", "database", "diagnostics"] as const;
 
 export const configFileSchema = z.strictObject(
   {
@@ -62,6 +63,8 @@ export const configFileSchema = z.strictObject(
     mcpServers: mcpServersSchema.optional(),
     /** Where sessions live: a postgres:// URL (src/config/database-settings.ts); MINI_CURSOR_DATABASE_URL wins. */
     database: z.string().min(1).optional(),
+    /** Problems reported after write_file and edit_file (src/config/diagnostics-settings.ts). */
+    diagnostics: diagnosticsConfigSchema.optional(),
   },
   unknownKeys(CONFIG_FILE_KEYS),
 );

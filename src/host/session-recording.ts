@@ -1,4 +1,4 @@
-import type { EventSink } from "../core/index.js";
+import { clip, type EventSink } from "../core/index.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import { encode, RECORDING_FORMAT } from "../models/recording-codec.js";
 import { recordingProvider } from "../models/recording-model.js";
@@ -26,11 +26,14 @@ export async function recordSession(
   followUp?: string,
   capBytes = DEFAULT_RECORDING_CAP_BYTES,
 ): Promise<SessionRecording> {
-  const writer = await store.writer(sessionId, capBytes, () =>
+  const writer = await store.writer(sessionId, capBytes, (why) =>
     events.emit({
       type: "notice",
       level: "warn",
-      message: `Model calls are no longer recorded: this session's recording reached ${Math.round(capBytes / 1024 / 1024)} MB (a replay stops where it ends).`,
+      message:
+        why.kind === "capped"
+          ? `Model calls are no longer recorded: this session's recording reached ${Math.round(capBytes / 1024 / 1024)} MB (a replay stops where it ends).`
+          : `Model calls are no longer recorded: the session database refused a write (${clip(why.detail.replace(/\s+/g, " ").trim(), 200)}); a replay stops where the recording ends.`,
     }),
   );
   let step: string | null = null;

@@ -1,11 +1,9 @@
-import { Command } from "@langchain/langgraph";
 import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { type ApprovalRequest, describeStop, type EventSink, type ProgressEvent, isApprovalRequest, isBudgetStop, isQuestionRequest, type Limits, type QuestionRequest, type SafetyPolicy, type StopReason } from "../core/index.js";
+import { describeStop, type EventSink, type ProgressEvent, isBudgetStop, isQuestionRequest, type Limits, type SafetyPolicy, type StopReason } from "../core/index.js";
 import type { ApprovalPrompter } from "./prompter.js";
 import type { McpServerSettings, MemorySettings } from "../config/index.js";
-import type { MemoryRuntime } from "../memory/open-memory.js";
 import type { Budget } from "../cost/budget.js";
 import { budgetHint } from "../graph/budget-resume.js";
 import { planContinuation } from "../graph/continue-session.js";
@@ -14,7 +12,8 @@ import { summarizeUsage } from "../cost/usage.js";
 import { renderFinalReport } from "../graph/report.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
 import type { Clock } from "../runtime/clock.js";
-import { loadConfigFiles, resolveWebConfig } from "../config/index.js";
+import { loadConfigFiles, resolveDiagnosticsConfig, resolveWebConfig } from "../config/index.js";
+import { createDiagnosticsHub } from "../tools/diagnostics/index.js";
 import { killActiveCommands } from "../tools/active-commands.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { errorLine } from "../models/model-errors.js";
@@ -25,7 +24,9 @@ import type { ModelProvider } from "../models/chat-model.js";
 import { recordSession } from "./session-recording.js";
 import type { ModelSetup } from "./model-setup.js";
 import { resumeCommandFor } from "./resume-hint.js";
-import { customAgentsNotice, loadSessionAgents } from "./custom-agents.js";
+import { loadSessionAgents } from "./custom-agents.js";
+import { pendingRequest } from "./pending-request.js";
+import { sessionNotices } from "./session-notices.js";
 import { startSessionServices, type SessionServices } from "./session-services.js";
 import { followUpInput } from "./follow-up-turn.js";
 import { turnUsage } from "../graph/follow-up.js";
@@ -140,9 +141,16 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   // Skills are found now (folder listings and frontmatter only); a bad one is a notice and the others load.
   const skills = createSkillLibrary(o.env, (message) => o.printer.emit({ type: "notice", level: "warn", message }));
   // fetch_url and web_search: `web` of mini-cursor.json and the user config (validated when the session's config was).
-  const web = resolveWebConfig(loadConfigFiles(o.env, o.workspace), o.env);
+  const configFiles = loadConfigFiles(o.env, o.workspace);
+  const web = resolveWebConfig(configFiles, o.env);
   const sandboxStatus = await services.sandbox;
-  const sandboxed = sandboxStatus.kind === "bubblewrap";
+  // Problems after edits: the project's checkers run in the sandbox only (they are the project's code); the language
+  // service starts with the first edit and stops with the session (finally, below).
+  const diagnostics = createDiagnosticsHub({
+    settings: resolveDiagnosticsConfig(configFiles, o.env),
+    sandbox: sandboxStatus.kind === "bubblewrap" ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
+    parentEnv: o.env,
+  });
   // Every model call is recorded in the session database, for `mini-cursor replay`.
   const recording = await recordSession(o.database.recordings, o.sessionId, o.printer, o.fresh ? undefined : o.followUp);
   const graph = compileGraph(
@@ -157,6 +165,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       extensions: services.mcp,
       skills,
       web,
+      diagnostics,
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {
@@ -185,29 +194,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   // The whole task: --json consumers get it as given; the views shorten it themselves (src/cli/printers, live-view).
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel, ...(worktree ? { worktree: worktree.view() } : {}) });
   for (const message of worktree?.startNotices() ?? []) o.printer.emit({ type: "notice", level: "info", message });
-  const found = skills.catalogue(o.workspace).skills;
-  if (found.length > 0) o.printer.emit({ type: "notice", level: "info", message: `Skills: ${found.map((s) => s.name).join(", ")}` });
-  for (const problem of custom.problems) o.printer.emit({ type: "notice", level: "warn", message: problem });
-  if (custom.agents.length > 0) o.printer.emit({ type: "notice", level: "info", message: customAgentsNotice(custom.agents) });
-  if (web.enabled && web.searchUnavailable) o.printer.emit({ type: "notice", level: "warn", message: web.searchUnavailable });
-  const explicitlyOff = !o.memory.enabled;
-  const sayMemory = (opened: MemoryRuntime) =>
-    o.printer.emit(
-      opened.store.enabled || explicitlyOff
-        ? { type: "notice", level: "info", message: `Memory: ${opened.status}` }
-        : { type: "notice", level: "warn", message: `Memory is off: ${opened.status}. The session goes on without it.` },
-    );
-  // Said now when memory is open (usually), else when it is: a Chroma start still under way holds nothing up.
-  if (memory.opened) sayMemory(memory.opened);
-  else void services.memoryOpened.then((opened) => finished || sayMemory(opened));
-  o.printer.emit(
-    sandboxed
-      ? { type: "notice", level: "info", message: `Sandbox: bubblewrap${sandboxStatus.version ? ` ${sandboxStatus.version}` : ""} (commands see a read-only system, write only the workspace, no network unless allowed)` }
-      : { type: "notice", level: "warn", message: `No sandbox for commands (${sandboxStatus.reason}): every command needs your approval. See mini-cursor doctor.` },
-  );
-  if (o.models.settings.source.startsWith("local Ollama")) {
-    o.printer.emit({ type: "notice", level: "info", message: `No model endpoint configured: using the ${o.models.settings.source.replace(/ \(.*\)$/, "")} with model ${o.models.settings.model}.` });
-  }
+  sessionNotices(o.printer, { workspace: o.workspace, skills, custom, web, memory, memoryOpened: services.memoryOpened, memoryOff: !o.memory.enabled, sandbox: sandboxStatus, modelSource: o.models.settings.source, model: o.models.settings.model, isFinished: () => finished });
   try {
     if (o.continueStopped) {
       // Decided again under the lock: another process may have continued the session since `resume` looked at it.
@@ -302,33 +289,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     process.off("SIGTERM", onSignal);
     o.cancel?.removeEventListener("abort", onCancel);
     o.prompter.close();
+    diagnostics.close();
     if (undo.started) await undo.after();
     await worktree?.committer.settled();
     await Promise.all([memory.close(), services.mcp.close(), recording.flush()]);
     if (!o.lock) await lock.release();
   }
-}
-
-/**
- * The approval or question a paused run returned, if it paused for one, and how to answer exactly that pause. The
- * answer is addressed to the interrupt's id: a plain `Command({ resume })` is kept in the session graph's checkpoint
- * as an unaddressed resume value, and when the same sub-agent run pauses again before its step ends, the next
- * `resume` (which continues with `invoke(null)`) would hand that old answer to the new pause, running a command
- * nobody approved (LangGraph applies an unaddressed value to the first pause that takes one).
- */
-function pendingRequest(result: unknown): { request: ApprovalRequest | QuestionRequest; resumeWith: (answer: unknown) => Command } | null {
-  if (typeof result !== "object" || result === null || !("__interrupt__" in result)) return null;
-  const interrupts = (result as { __interrupt__: unknown }).__interrupt__;
-  if (!Array.isArray(interrupts)) return null;
-  for (const item of interrupts) {
-    if (typeof item !== "object" || item === null) continue;
-    const value: unknown = "value" in item ? item.value : undefined;
-    const id: unknown = "id" in item ? item.id : undefined;
-    if (isApprovalRequest(value) || isQuestionRequest(value)) {
-      return { request: value, resumeWith: (answer) => new Command({ resume: typeof id === "string" && id ? { [id]: answer } : answer }) };
-    }
-  }
-  return null;
 }
 
 type GraphInput = Parameters<ReturnType<typeof compileGraph>["invoke"]>[0];

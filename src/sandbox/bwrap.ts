@@ -24,6 +24,12 @@ export interface BwrapOptions {
   readOnlyPaths: string[];
   /** Folder the command starts in; default the workspace. Must be a real path inside it. */
   cwd?: string;
+  /**
+   * With "read-only": bind the workspace read-only as a whole, without scratch. For a long-lived process (the
+   * TypeScript language service of src/tools/diagnostics): it must see files created and replaced after it started,
+   * which entries bound one by one into a tmpfs would hide (a top-level file replaced by rename stays the old one).
+   */
+  liveWorkspace?: boolean;
 }
 
 /** "nobody": the command runs unprivileged inside its own user namespace. */
@@ -98,7 +104,8 @@ const MAX_BOUND_ENTRIES = 200;
  * left out (a runner may delete and recreate them); nested ones that exist get an empty tmpfs.
  * `canCreate`: whether bwrap may create missing mount points in the workspace (only in the tmpfs).
  */
-function readOnlyWorkspace(workspace: string): { args: string[]; canCreate: boolean } {
+function readOnlyWorkspace(workspace: string, live: boolean): { args: string[]; canCreate: boolean } {
+  if (live) return { args: ["--ro-bind", workspace, workspace], canCreate: false };
   const entries = fs.readdirSync(workspace, { withFileTypes: true });
   const whole = entries.length > MAX_BOUND_ENTRIES;
   const args = whole ? ["--ro-bind", workspace, workspace] : ["--tmpfs", workspace];
@@ -135,7 +142,7 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
 
   let canCreate = true;
   if (opts.workspaceAccess === "read-only") {
-    const readOnly = readOnlyWorkspace(workspace);
+    const readOnly = readOnlyWorkspace(workspace, opts.liveWorkspace === true);
     args.push(...readOnly.args);
     canCreate = readOnly.canCreate;
   } else args.push("--bind", workspace, workspace);

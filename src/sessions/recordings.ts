@@ -25,6 +25,12 @@ export interface RecordingSummary {
   truncated: boolean;
 }
 
+/**
+ * Why a writer stopped recording, told once: the size cap, or a write the database refused (the disk is full, the
+ * database went away). Either way the session goes on, and the recording is a gap-free prefix of its calls.
+ */
+export type RecordingStop = { kind: "capped" } | { kind: "failed"; detail: string };
+
 /** Per session; beyond it recording stops (with one notice) and the session goes on. */
 export const DEFAULT_RECORDING_CAP_BYTES = 50 * 1024 * 1024;
 
@@ -79,9 +85,9 @@ export class RecordingStore {
 
   /**
    * A writer for one session (a resumed session appends after its earlier calls). `append` returns false, and writes
-   * nothing, once the session's recording would pass `capBytes`; `onCapped` is told once.
+   * nothing, once the session's recording would pass `capBytes` or a write failed; `onStopped` is told once.
    */
-  writer(sessionId: string, capBytes = DEFAULT_RECORDING_CAP_BYTES, onCapped: () => void = () => {}): RecordingWriter {
+  writer(sessionId: string, capBytes = DEFAULT_RECORDING_CAP_BYTES, onStopped: (why: RecordingStop) => void = () => {}): RecordingWriter {
     const insert = this.db.prepare(
       "INSERT INTO mc_model_calls (session_id, seq, role, step, model, format, request, response) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     );
@@ -94,25 +100,39 @@ export class RecordingStore {
     const start = this.summary(sessionId) ?? { calls: 0, bytes: 0, truncated: false };
     let { calls, bytes, truncated } = start;
     let seq = last.seq;
+    // The counters move only once the transaction commits: a refused write leaves no gap in `seq`.
     const write = this.db.transaction((row: NewRecordingRow, size: number) => {
-      seq += 1;
-      if (row.turn !== undefined) markTurn.run(sessionId, seq, row.turn);
-      insert.run(sessionId, seq, row.role, row.step, row.model, row.format, row.request, row.response);
-      calls += 1;
-      bytes += size;
-      upsert.run(sessionId, calls, bytes, 0);
+      const next = seq + 1;
+      if (row.turn !== undefined) markTurn.run(sessionId, next, row.turn);
+      insert.run(sessionId, next, row.role, row.step, row.model, row.format, row.request, row.response);
+      upsert.run(sessionId, calls + 1, bytes + size, 0);
     });
+    const stop = (why: RecordingStop) => {
+      truncated = true;
+      try {
+        upsert.run(sessionId, calls, bytes, 1);
+      } catch {
+        // The database refuses writes: the summary stays as the last call that was written.
+      }
+      onStopped(why);
+    };
     return {
       append(row) {
         if (truncated) return false;
         const size = row.request.length + row.response.length;
         if (bytes + size > capBytes) {
-          truncated = true;
-          upsert.run(sessionId, calls, bytes, 1);
-          onCapped();
+          stop({ kind: "capped" });
           return false;
         }
-        write(row, size);
+        try {
+          write(row, size);
+        } catch (error) {
+          stop({ kind: "failed", detail: (error as Error).message });
+          return false;
+        }
+        seq += 1;
+        calls += 1;
+        bytes += size;
         return true;
       },
       flush: () => Promise.resolve(),

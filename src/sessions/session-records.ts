@@ -1,6 +1,6 @@
 import type { DeletedRows } from "./delete-session.js";
 import type { ForkCopy } from "./fork-session.js";
-import type { RecordedTurn, RecordingRow, RecordingSummary, RecordingWriter } from "./recordings.js";
+import type { RecordedTurn, RecordingRow, RecordingStop, RecordingSummary, RecordingWriter } from "./recordings.js";
 import type { NewSessionRow, SessionRow } from "./session-store.js";
 
 /*
@@ -27,7 +27,8 @@ export interface RecordingRows {
   turns(sessionId: string): Promise<RecordedTurn[]>;
   summary(sessionId: string): Promise<RecordingSummary | undefined>;
   calls(sessionId: string): Promise<RecordingRow[]>;
-  writer(sessionId: string, capBytes: number, onCapped: () => void): Promise<RecordingWriter>;
+  /** `onStopped` is told once when recording stops: the size cap, or a write the database refused. */
+  writer(sessionId: string, capBytes: number, onStopped: (why: RecordingStop) => void): Promise<RecordingWriter>;
 }
 
 /** A session's run lock, held until released (or until its process, or its database connection, goes). */

@@ -29,7 +29,7 @@ export function sqliteRecords(index: SessionIndex, workspace: string, clock: Clo
       turns: async (id) => store().turns(id),
       summary: async (id) => store().summary(id),
       calls: async (id) => store().calls(id),
-      writer: async (id, cap, onCapped) => store().writer(id, cap, onCapped),
+      writer: async (id, cap, onStopped) => store().writer(id, cap, onStopped),
     },
     deleteSession: async (id) => deleteSessionRows(db, id),
     forkSession: async (from, to) => forkSessionRows(db, from, to, clock),

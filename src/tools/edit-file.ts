@@ -123,7 +123,7 @@ async function editIn(
 
 export function createEditFileTool(deps: ToolDeps) {
   return tool(
-    async ({ path: inputPath, oldText, newText, replaceAll }): Promise<ToolResult> => {
+    async ({ path: inputPath, oldText, newText, replaceAll }, config): Promise<ToolResult> => {
       if (oldText === "") {
         return failure("oldText is empty. To create a file or replace its whole content use write_file; otherwise pass the exact text to replace.");
       }
@@ -176,6 +176,8 @@ export function createEditFileTool(deps: ToolDeps) {
       if (first && ranges.length <= 3) {
         parts.push(`The file now reads (around the first change):`, snippet(resultLines, first.newFrom - CONTEXT_LINES, first.newTo + CONTEXT_LINES));
       }
+      const problems = await deps.diagnostics?.afterEdit(deps.root, { file: rel, before: text }, config?.signal);
+      if (problems) parts.push("", problems);
       return success(parts.join("\n"), { filesChanged: [rel] });
     },
     {

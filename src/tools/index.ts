@@ -9,6 +9,7 @@ import type { ToolDeps, WorkspaceTool } from "./types.js";
 import { createWriteFileTool } from "./write-file.js";
 import { createFetchUrlTool } from "./web/fetch-url.js";
 import { createWebSearchTool } from "./web/web-search.js";
+import { createProjectDiagnosticsTool } from "./diagnostics/project-diagnostics.js";
 
 export { createEditFileTool } from "./edit-file.js";
 export { createExecuteCommandTool, DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS } from "./execute-command.js";
@@ -24,6 +25,7 @@ export { buildCommandEnv, isSecretEnvName } from "./command-env.js";
 export { killActiveCommands, activeCommandCount } from "./active-commands.js";
 export { resolveWorkspacePath, isInsideRoot, toDisplayPath, type WorkspacePath } from "./workspace-path.js";
 export type { ToolDeps, ToolArtifact, WorkspaceTool } from "./types.js";
+export { createDiagnosticsHub, createProjectDiagnosticsTool, type Diagnostics } from "./diagnostics/index.js";
 
 /** Every workspace tool by the name the model calls it. */
 export const TOOL_FACTORIES = {
@@ -37,6 +39,7 @@ export const TOOL_FACTORIES = {
   fetch_url: (deps: ToolDeps) => createFetchUrlTool(deps),
   web_search: createWebSearchTool,
   load_skill: createLoadSkillTool,
+  project_diagnostics: createProjectDiagnosticsTool,
 } as const satisfies Record<string, (deps: ToolDeps) => WorkspaceTool>;
 
 export type ToolName = keyof typeof TOOL_FACTORIES;

@@ -5,6 +5,7 @@ import type { CommandSandbox } from "../sandbox/types.js";
 import type { Clock } from "../runtime/clock.js";
 import type { WebSettings } from "../config/web-settings.js";
 import type { SkillLibrary } from "./skills/types.js";
+import type { Diagnostics } from "./diagnostics/diagnostics-hub.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);
@@ -29,6 +30,8 @@ export interface ToolDeps {
   clock?: Clock;
   /** Skills for load_skill and read_file's `skill://` paths; the tool is only offered when the workspace has some. */
   skills?: SkillLibrary;
+  /** Problems reported after write_file and edit_file, and project_diagnostics; absent: neither. */
+  diagnostics?: Diagnostics;
 }
 
 /** What happened, for the harness (not the model): files touched and commands run. */

@@ -14,9 +14,12 @@ const schema = z.object({
   content: z.string().describe("The complete new content of the file. It replaces everything in the file."),
 });
 
+/** A file bigger than this is not read back for the diagnostics' baseline (its problems count as new the first time). */
+const MAX_BEFORE_BYTES = 2_000_000;
+
 export function createWriteFileTool(deps: ToolDeps) {
   return tool(
-    async ({ path: inputPath, content }): Promise<ToolResult> => {
+    async ({ path: inputPath, content }, config): Promise<ToolResult> => {
       const resolved = await resolveWorkspacePath(deps.root, inputPath);
       if (!resolved.ok) return failure(resolved.error);
       const { abs, rel } = resolved;
@@ -37,6 +40,7 @@ export function createWriteFileTool(deps: ToolDeps) {
       } catch (error) {
         return writeError(error);
       }
+      let closed = false;
       try {
         const name = path.basename(abs);
         const existing = await fs.lstat(dir.entry(name)).catch(() => undefined);
@@ -46,10 +50,14 @@ export function createWriteFileTool(deps: ToolDeps) {
         if (existing?.isSymbolicLink()) return writeError(new PathChangedError(abs));
         if (existing && !existing.isFile()) return failure(`"${rel}" is not a regular file; write to another path.`);
         const lines = countLines(content);
+        // The text before, for the diagnostics' "new problems" (and for the no-change check below).
+        const wanted = existing && (deps.diagnostics !== undefined ? existing.size <= MAX_BEFORE_BYTES : existing.size === Buffer.byteLength(content));
+        const current = wanted
+          ? await openForReading(dir.entry(name))
+              .then((handle) => handle.readFile("utf8").finally(() => handle.close()))
+              .catch(() => undefined)
+          : undefined;
         if (existing && existing.size === Buffer.byteLength(content)) {
-          const current = await openForReading(dir.entry(name))
-            .then((handle) => handle.readFile("utf8").finally(() => handle.close()))
-            .catch(() => undefined);
           if (current === content) {
             return success(`"${rel}" already has exactly this content (${existing.size} bytes, ${lines} lines); nothing was changed.`, {
               filesChanged: [],
@@ -60,11 +68,14 @@ export function createWriteFileTool(deps: ToolDeps) {
         const summary = result.created
           ? `Created "${rel}" (${result.bytes} bytes, ${lines} lines).`
           : `Overwrote "${rel}" (was ${result.previousBytes} bytes; now ${result.bytes} bytes, ${lines} lines).`;
-        return success(summary, { filesChanged: [rel] });
+        await dir.close();
+        closed = true;
+        const problems = await deps.diagnostics?.afterEdit(deps.root, { file: rel, before: existing ? current : null }, config?.signal);
+        return success(problems ? `${summary}\n\n${problems}` : summary, { filesChanged: [rel] });
       } catch (error) {
         return writeError(error);
       } finally {
-        await dir.close();
+        if (!closed) await dir.close();
       }
     },
     {

@@ -6,7 +6,7 @@ import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink } from "../core/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
-import type { SkillLibrary } from "../tools/index.js";
+import type { Diagnostics, SkillLibrary } from "../tools/index.js";
 
 export interface WiringInput {
   /** The models: from resolved settings (CLI), resolved per run (Studio), or scripted (tests). */
@@ -29,6 +29,8 @@ export interface WiringInput {
   skills?: SkillLibrary;
   /** fetch_url and web_search (src/config/web-settings.ts); absent: both are off. */
   web?: WebSettings;
+  /** Problems after write_file/edit_file and the reviewer's project_diagnostics (src/tools/diagnostics); absent: neither. */
+  diagnostics?: Diagnostics;
 }
 
 /**
@@ -47,6 +49,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
       sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
       ...(o.skills ? { skills: o.skills } : {}),
       ...(o.web ? { web: o.web } : {}),
+      ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
     },
     forceAsk: !sandboxed,
     ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),

@@ -177,6 +177,44 @@ describe("sessions in PostgreSQL", () => {
     expect(await rows(second)).toEqual([expect.objectContaining({ id: session?.id, workspace: second, status: "done" })]);
   });
 
+  it("a session killed mid-sub-agent goes on in another checkout: the interrupted run's tools work in the new folder", async () => {
+    const first = await workspace();
+    const run = await stuckRun(first);
+    run.child.kill("SIGKILL");
+    await run.done;
+    const [session] = await rows(first);
+    // The other machine's checkout: what the coder wrote, pulled; the first checkout is gone.
+    const second = await workspace({});
+    fs.cpSync(first, second, { recursive: true, filter: (from) => !from.includes(`${path.sep}.mini-cursor`) });
+    fs.rmSync(first, { recursive: true, force: true });
+    const before = server.requests.length;
+    const moved = await cli(["resume", session?.id ?? "", "--workspace", second], second);
+    expect(moved.stderr).toBe("");
+    expect(moved.code).toBe(0);
+    // The reviewer run that was stopped mid-way read the file in the new checkout, not in the old folder.
+    const reviewerReads = server.requests.slice(before).filter((r) => roleOf(r) === "reviewer").flatMap((r) => r.messages.filter((m) => m.role === "tool").map((m) => m.content));
+    expect(reviewerReads.join("\n")).toContain("return `Hello, ${name}!`;");
+    expect(fs.existsSync(first)).toBe(false);
+    expect(await rows(second)).toEqual([expect.objectContaining({ id: session?.id, workspace: second, status: "done" })]);
+  });
+
+  it("a session waiting for an approval goes on in another checkout: the approved write lands in the new folder", async () => {
+    const first = await workspace();
+    const waiting = await cli(["run", "--approval", "ask", "Add greet with a test"], first);
+    expect(waiting.code).toBe(130);
+    const [session] = await rows(first);
+    expect(session?.status).toBe("awaiting_approval");
+    const second = await workspace({});
+    fs.cpSync(first, second, { recursive: true, filter: (from) => !from.includes(`${path.sep}.mini-cursor`) });
+    fs.rmSync(first, { recursive: true, force: true });
+    const moved = await runCli(["resume", session?.id ?? "", "--workspace", second], { cwd: second, env: env(), input: "y\n".repeat(10) });
+    expect(moved.stderr).toBe("");
+    expect(moved.code).toBe(0);
+    expect(fs.readFileSync(path.join(second, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
+    expect(fs.existsSync(first)).toBe(false);
+    expect(await rows(second)).toEqual([expect.objectContaining({ id: session?.id, workspace: second, status: "done" })]);
+  });
+
   it("the database down before a run: one line naming it without its password, exit 2; the same for sessions", async () => {
     const root = await workspace();
     pgs.server.stop();

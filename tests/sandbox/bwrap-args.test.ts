@@ -149,6 +149,16 @@ describe("buildBwrapArgs", () => {
     expect(args.join(" ")).not.toContain(".mini-cursor");
   });
 
+  it("read-only and live (a long-lived service): the workspace bound read-only as a whole, nothing laid into it as scratch", async () => {
+    await fs.mkdir(path.join(workspace, "coverage"));
+    await fs.writeFile(path.join(workspace, "index.ts"), "");
+    const args = build({ workspaceAccess: "read-only", liveWorkspace: true });
+    expect(operands(args, "--ro-bind", 2)).toContainEqual([workspace, workspace]);
+    expect(operands(args, "--tmpfs", 1).flat().filter((p) => p.startsWith(workspace))).toEqual([]);
+    expect(operands(args, "--ro-bind-try", 2)).toEqual([]);
+    expect(args).toContain("--unshare-net");
+  });
+
   it("starts in the given cwd", async () => {
     await fs.mkdir(path.join(workspace, "app"));
     expect(build({ cwd: path.join(workspace, "app") }).slice(-2)).toEqual(["--chdir", path.join(workspace, "app")]);

@@ -131,6 +131,27 @@ describe("PostgreSQL session records", () => {
     }
   });
 
+  it("a row the database refuses stops the recording there, told once: no later row is written, the prefix is marked truncated", async () => {
+    const { records } = await open();
+    try {
+      await records.sessions.create({ id: "s", task: "t", workspace: "/ws/a", model: "m", options: "{}" });
+      const stops: unknown[] = [];
+      const writer = await records.recordings.writer("s", 1000, (why) => stops.push(why));
+      expect(writer.append(call("planner", 2))).toBe(true);
+      // PostgreSQL text cannot hold a NUL character: the database itself refuses this row.
+      expect(writer.append(call("co\u0000der", 2))).toBe(true);
+      expect(writer.append(call("reviewer", 2))).toBe(true);
+      await writer.flush();
+      expect(stops).toEqual([{ kind: "failed", detail: expect.stringMatching(/0x00|invalid byte sequence/) }]);
+      expect(writer.append(call("reviewer", 2))).toBe(false);
+      await writer.flush();
+      expect((await records.recordings.calls("s")).map((c) => [c.seq, c.role])).toEqual([[1, "planner"]]);
+      expect(await records.recordings.summary("s")).toEqual({ calls: 1, bytes: 4, truncated: true });
+    } finally {
+      await records.close();
+    }
+  });
+
   it("locks a session for one holder at a time, names the holder, and frees it when released", async () => {
     const { target, records } = await open();
     try {

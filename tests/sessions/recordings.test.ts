@@ -50,6 +50,30 @@ describe("RecordingStore", () => {
     expect(store.writer("a", 100).append(row("planner", 1))).toBe(false);
   });
 
+  it("a write the database refuses stops the recording, told once, leaving a gap-free prefix a later writer continues", () => {
+    const store = new RecordingStore(db);
+    const stops: unknown[] = [];
+    const writer = store.writer("a", 1000, (why) => stops.push(why));
+    expect(writer.append(row("planner", 2))).toBe(true);
+    // Another connection takes the table away: the next insert fails for real.
+    const other = new Database(path.join(ws.root, "sessions.sqlite"));
+    other.exec("ALTER TABLE mc_model_calls RENAME TO mc_model_calls_away");
+    expect(writer.append(row("coder", 2))).toBe(false);
+    expect(writer.append(row("coder", 2))).toBe(false);
+    expect(stops).toEqual([{ kind: "failed", detail: expect.stringMatching(/mc_model_calls/) }]);
+    other.exec("ALTER TABLE mc_model_calls_away RENAME TO mc_model_calls");
+    other.close();
+    expect(store.calls("a").map((c) => [c.seq, c.role])).toEqual([[1, "planner"]]);
+    expect(store.summary("a")).toEqual({ calls: 1, bytes: 4, truncated: true });
+  });
+
+  it("stops at the cap with its reason", () => {
+    const store = new RecordingStore(db);
+    const stops: unknown[] = [];
+    store.writer("a", 10, (why) => stops.push(why)).append(row("planner", 20));
+    expect(stops).toEqual([{ kind: "capped" }]);
+  });
+
   it("copies a recording to another session id (fork), which then appends after it", () => {
     const store = new RecordingStore(db);
     store.writer("a").append(row("planner", 3));

@@ -21,7 +21,7 @@ const submitReviewSchema = z.object({
 
 export const reviewerSpec: AgentSpec = {
   name: "reviewer",
-  tools: ["read_file", "list_directory", "search_code", "execute_command", "load_skill"],
+  tools: ["read_file", "list_directory", "search_code", "execute_command", "project_diagnostics", "load_skill"],
   finishTool: {
     name: "submit_review",
     description: "Finish your review with a verdict: approve, or changes_requested with concrete problems.",

@@ -4,6 +4,7 @@ Your job: check that the work done so far really meets the task and the step's a
 
 export const REVIEWER_RULES = `Rules:
 - Look at the changed files yourself (read_file) and run the project's tests or checks (execute_command); do not trust summaries.
+- When project_diagnostics is among your tools, call it once: it type-checks and lints the whole project with its own checkers.
 - Do not run commands that modify files (no formatters with --write, no installs unless the tests cannot run without them, no git commits).
 - Judge against the task and the acceptance criteria, not your taste. Request changes only for concrete problems: failing tests or checks, missing requirements, bugs, broken edge cases.
 - Every problem must say which file, what is wrong and how to fix it, so the coder can act without guessing.

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import type { RecordingRows } from "../session-records.js";
-import type { RecordedTurn, RecordingRow, RecordingSummary } from "../recordings.js";
+import type { RecordedTurn, RecordingRow, RecordingStop, RecordingSummary } from "../recordings.js";
 
 /** Sums come back as text (BIGINT): numbers here. */
 function summaryOf(row: { calls: number; bytes: string; truncated: boolean } | undefined): RecordingSummary | undefined {
@@ -22,8 +22,9 @@ const CAPPED = `INSERT INTO mc_recordings (session_id, calls, bytes, truncated) 
 
 /**
  * Recorded model calls in PostgreSQL (src/sessions/recordings.ts has the format and the SQLite ones). A writer
- * queues its rows in order and writes them in the background (a model call does not wait for the database); a row
- * that fails to write (the database went away) is dropped: the run itself fails on its next checkpoint.
+ * queues its rows in order and writes them in the background (a model call does not wait for the database). The
+ * first row that fails to write (the database went away or refused it) stops the recording there, told once, so it
+ * stays a gap-free prefix of the calls; the run itself fails on its next checkpoint if the database is gone.
  */
 export function postgresRecordingRows(pool: pg.Pool): RecordingRows {
   const summary = async (sessionId: string) =>
@@ -38,22 +39,37 @@ export function postgresRecordingRows(pool: pg.Pool): RecordingRows {
       const { rows } = await pool.query<RecordingRow>("SELECT seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = $1 ORDER BY seq", [sessionId]);
       return rows;
     },
-    async writer(sessionId, capBytes, onCapped) {
+    async writer(sessionId, capBytes, onStopped) {
       const last = await pool.query<{ seq: number }>("SELECT COALESCE(MAX(seq), 0)::int AS seq FROM mc_model_calls WHERE session_id = $1", [sessionId]);
       let seq = last.rows[0]?.seq ?? 0;
       let { calls, bytes, truncated } = (await summary(sessionId)) ?? { calls: 0, bytes: 0, truncated: false };
       let queue: Promise<unknown> = Promise.resolve();
+      let failed = false;
+      const stop = (why: RecordingStop) => {
+        truncated = true;
+        onStopped(why);
+      };
       const enqueue = (text: string, values: unknown[]) => {
-        queue = queue.then(() => pool.query(text, values)).catch(() => {});
+        queue = queue.then(async () => {
+          // Rows queued behind a failed one are not written: they would leave a hole in the sequence.
+          if (failed) return;
+          try {
+            await pool.query(text, values);
+          } catch (error) {
+            failed = true;
+            if (!truncated) stop({ kind: "failed", detail: (error as Error).message });
+            // Best effort: mark what was written as truncated (fails too when the database is gone).
+            await pool.query(CAPPED, [sessionId, 0, 0]).catch(() => undefined);
+          }
+        });
       };
       return {
         append(row) {
           if (truncated) return false;
           const size = row.request.length + row.response.length;
           if (bytes + size > capBytes) {
-            truncated = true;
             enqueue(CAPPED, [sessionId, calls, bytes]);
-            onCapped();
+            stop({ kind: "capped" });
             return false;
           }
           seq += 1;

@@ -1,0 +1,11 @@
+import { describe, expect, it } from "vitest";
+import { reviewerSpec } from "../../src/agents/reviewer/index.js";
+import { offeredTools } from "../../src/agents/offered-tools.js";
+
+describe("offered project_diagnostics", () => {
+  it("offers the reviewer project_diagnostics only when the session has diagnostics, also in read-only mode", () => {
+    expect(offeredTools(reviewerSpec, { approval: "ask" }, false, false, undefined, true)).toEqual(["read_file", "list_directory", "search_code", "execute_command", "project_diagnostics"]);
+    expect(offeredTools(reviewerSpec, { approval: "ask" }, false, false, undefined, false)).not.toContain("project_diagnostics");
+    expect(offeredTools(reviewerSpec, { approval: "read-only" }, false, false, undefined, true)).toEqual(["read_file", "list_directory", "search_code", "project_diagnostics"]);
+  });
+});
