@@ -8,7 +8,7 @@ const LAYERS = [
   ["runtime"], // logger, clock, processes, config-file parsing
   ["config"], // the one configuration resolver
   ["models", "safety", "sessions", "cost"], // model clients, approval rules, the session database, usage and prices
-  ["sandbox", "memory", "undo", "mcp"], // bubblewrap, long-term memory in Chroma, the shadow store for undo, MCP servers
+  ["sandbox", "memory", "undo", "mcp", "worktree"], // bubblewrap, long-term memory in Chroma, the shadow store for undo, MCP servers, git worktrees
   ["tools"], // the workspace tools the agents call
   ["agents"], // sub-agents: LangChain agents with their middleware
   ["graph"], // the session graph: planner, agent adapters, finish

@@ -40,6 +40,7 @@ Options:
   --workspace DIR         project folder to work in (default: current folder)
   --task-file FILE        read the task from a file (for tasks over 8,000 characters)
   --force                 start even if another session is running in this workspace
+  --worktree              work in a new git worktree on branch mini-cursor/<session>; the main checkout is not touched
   --model NAME            model for every agent (default: $MINI_CURSOR_MODEL)
   --base-url URL          OpenAI-compatible endpoint (default: $OPENAI_BASE_URL)
   --max-steps N           sub-agent runs before stopping (default 20)
@@ -116,7 +117,11 @@ turns (1 plus one per follow-up with resume --message) and the latest follow-up 
 delete removes a session that is not running, for good: its row, its checkpoint history (a pending
 approval or question included), its recorded model calls and its undo records. The files it changed
 stay as they are, but it can no longer be resumed, diffed, undone, forked or replayed. A running
-session or an unknown id is refused (exit 2).
+session or an unknown id is refused (exit 2). A run --worktree session's worktree and branch are kept;
+delete SESSION --worktree also removes its worktree (refused, deleting nothing, while it has uncommitted
+changes) and its branch when merged (an unmerged branch is kept).
+
+A run --worktree session is listed in the main checkout it was started from, with its branch and folder.
 
 With MINI_CURSOR_DATABASE_URL the sessions live in PostgreSQL: the workspace's are listed, or every
 workspace's with --all (with a WORKSPACE column).
@@ -124,6 +129,7 @@ workspace's with --all (with a WORKSPACE column).
 Options:
   --workspace DIR   project folder (default: current folder)
   --all             every workspace's sessions (PostgreSQL; the same as without it for SQLite)
+  --worktree        with delete: also remove the session's git worktree, and its branch when merged
   --json            print a JSON array (delete: one session_deleted object)
   -h, --help        show this help`;
 

@@ -29,3 +29,8 @@ export function userConfigPath(env: NodeJS.ProcessEnv): string {
 export function projectConfigPath(workspace: string): string {
   return path.join(workspace, "mini-cursor.json");
 }
+
+/** Who the commits of a `run --worktree` session are by: `$MINI_CURSOR_GIT_NAME` / `$MINI_CURSOR_GIT_EMAIL`, else mini-cursor. */
+export function worktreeGitIdentity(env: NodeJS.ProcessEnv): { name: string; email: string } {
+  return { name: envValue(env, "MINI_CURSOR_GIT_NAME") ?? "mini-cursor", email: envValue(env, "MINI_CURSOR_GIT_EMAIL") ?? "mini-cursor@localhost" };
+}

@@ -25,7 +25,7 @@ export interface ModelCallEvent {
 
 export type ProgressEvent =
   /** `task` is the whole task as given (the views shorten it). */
-  | { type: "session_started"; sessionId: string; task: string; workspace: string; resumed: boolean; model: string }
+  | { type: "session_started"; sessionId: string; task: string; workspace: string; resumed: boolean; model: string; worktree?: WorktreeView }
   | { type: "plan"; revision: number; steps: PlanStepView[] }
   | { type: "step_started"; stepId: string; agent: AgentName; goal: string }
   | { type: "tool_call"; agent: AgentName; stepId: string; tool: string; detail: string }
@@ -46,7 +46,18 @@ export type ProgressEvent =
   | ({ type: "question_asked" } & Omit<QuestionRequest, "type">)
   | { type: "question_answered"; answer: string }
   /** `usage`: tokens and cost per agent and model (absent when the session's state could not be read). */
-  | { type: "session_finished"; sessionId: string; status: string; report: string; usage?: UsageSummary };
+  | { type: "session_finished"; sessionId: string; status: string; report: string; usage?: UsageSummary; worktree?: WorktreeView };
+
+/** A `run --worktree` session's git worktree, as its start and its report name it. */
+export interface WorktreeView {
+  branch: string;
+  /** The worktree's folder. */
+  folder: string;
+  /** The main checkout had uncommitted changes, which the worktree (started from HEAD) does not have. */
+  uncommittedLeftOut: boolean;
+  /** Commits this run made on the branch (in session_finished). */
+  commits?: number;
+}
 
 export interface EventSink {
   emit(event: ProgressEvent): void;

@@ -11,6 +11,13 @@ export interface RunSettings {
   safety(workspace: string, configurable: Readonly<Record<string, unknown>>): SafetyPolicy | undefined;
 }
 
+/** The step a sub-agent run just ended, as afterStep is told it. */
+export interface StepDone {
+  id: string;
+  agent: string;
+  goal: string;
+}
+
 /** Everything the graph needs from outside, injected so tests, the CLI and Studio can each supply their own. */
 export interface GraphDeps {
   models: ModelProvider;
@@ -24,8 +31,8 @@ export interface GraphDeps {
   forceAsk?: boolean;
   /** Awaited before every sub-agent run, so its tools start only then (e.g. once the undo baseline exists); must not throw. */
   beforeStep?: () => Promise<void>;
-  /** Called after every sub-agent run (e.g. to snapshot the workspace for undo); must not throw. */
-  afterStep?: () => Promise<void>;
+  /** Called after every sub-agent run that may have changed the workspace (undo snapshot, a worktree commit); must not throw. */
+  afterStep?: (step: StepDone) => Promise<void>;
   /** Prices for the cost shown and for a cost budget (default: the built-in table, src/cost/prices.ts). */
   prices?: PriceTable;
   /** Studio and API runs: settings from the run's configuration, resolved like the CLI's (src/config). */

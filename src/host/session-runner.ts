@@ -31,6 +31,7 @@ import { processesLine, takeEarlierProcesses } from "./background-record.js";
 import { startSessionServices, type SessionServices } from "./session-services.js";
 import { followUpInput } from "./follow-up-turn.js";
 import { turnUsage } from "../graph/follow-up.js";
+import { WorktreeSession, type WorktreeRun } from "./worktree-session.js";
 
 export interface SessionRunOptions {
   sessionId: string;
@@ -72,6 +73,8 @@ export interface SessionRunOptions {
    * resuming at once, the one refused changed nothing); it stays the caller's to release. Else taken here.
    */
   lock?: HeldSessionLock;
+  /** A `run --worktree` session: `workspace` is inside this git worktree; each changing step is committed on its branch. */
+  worktree?: WorktreeRun;
   /** Told how the run ended: the session's status and, when it stopped early, why. */
   onOutcome?: (outcome: { status: string; stop: StopReason | null }) => void;
 }
@@ -85,7 +88,8 @@ export interface SessionRunOptions {
 export async function runSession(o: SessionRunOptions): Promise<number> {
   const lock = o.lock ?? (await o.database.lockSession(o.sessionId));
   const controller = new AbortController();
-  const resumeCommand = resumeCommandFor(o.sessionId, o.workspace, o.cwd ?? process.cwd());
+  // A worktree session is found from its main checkout (its database is there).
+  const resumeCommand = resumeCommandFor(o.sessionId, o.worktree?.home ?? o.workspace, o.cwd ?? process.cwd());
   let interrupted = false;
   let asking = false;
   let signalled = (): void => {};
@@ -130,11 +134,13 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   // Background processes an earlier run of this session left running died with it (the report says so).
   const gone = processesLine("gone", takeEarlierProcesses(o.workspace, o.sessionId));
   let finished = false;
+  const worktree = o.worktree ? new WorktreeSession(o.worktree, o.sessionId, o.env, o.printer) : null;
   /** Background processes never outlive the session: stopped before the report, which names them. */
   const finish = async (event: Extract<ProgressEvent, { type: "session_finished" }>) => {
     finished = true;
     const stopped = processesLine("stopped", await processes.stopAll());
-    o.printer.emit({ ...event, report: [event.report, gone, stopped].filter(Boolean).join("\n") });
+    const reported = { ...event, report: [event.report, gone, stopped].filter(Boolean).join("\n") };
+    o.printer.emit(worktree ? await worktree.finished(reported) : reported);
   };
   // Agent files become nodes of the graph, so they are read before it is built.
   const custom = await loadSessionAgents(o.workspace, o.env, o.models);
@@ -172,9 +178,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       beforeStep: async () => {
         await undo.before();
         await undo.settled();
+        await worktree?.committer.settled();
       },
-      afterStep: async () => {
+      afterStep: async (step) => {
         void undo.after();
+        // The next step's tools wait for this commit (beforeStep), so it holds exactly this step's changes.
+        if (worktree) void worktree.committer.after(step);
       },
     }),
     o.database.checkpointer,
@@ -190,7 +199,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   };
   await sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   // The whole task: --json consumers get it as given; the views shorten it themselves (src/cli/printers, live-view).
-  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel });
+  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel, ...(worktree ? { worktree: worktree.view() } : {}) });
+  for (const message of worktree?.startNotices() ?? []) o.printer.emit({ type: "notice", level: "info", message });
   if (gone) o.printer.emit({ type: "notice", level: "info", message: gone });
   sessionNotices(o.printer, { workspace: o.workspace, skills, custom, web, memory, memoryOpened: services.memoryOpened, memoryOff: !o.memory.enabled, sandbox: sandboxStatus, modelSource: o.models.settings.source, model: o.models.settings.model, isFinished: () => finished });
   try {
@@ -289,6 +299,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     o.prompter.close();
     diagnostics.close();
     if (undo.started) await undo.after();
+    await worktree?.committer.settled();
     await Promise.all([memory.close(), services.mcp.close(), processes.stopAll(), recording.flush()]);
     if (!o.lock) await lock.release();
   }

@@ -1,7 +1,7 @@
 import type { DeletedRows } from "./delete-session.js";
 import type { ForkCopy } from "./fork-session.js";
 import type { RecordedTurn, RecordingRow, RecordingStop, RecordingSummary, RecordingWriter } from "./recordings.js";
-import type { SessionRow } from "./session-store.js";
+import type { NewSessionRow, SessionRow } from "./session-store.js";
 
 /*
  * Where a workspace's sessions live, whichever the store: the SQLite file in the workspace (src/sessions/sqlite-records.ts)
@@ -13,7 +13,7 @@ export type SessionRowFields = Partial<Pick<SessionRow, "status" | "inputTokens"
 
 /** The session index rows (`mc_sessions`). */
 export interface SessionRows {
-  create(row: Pick<SessionRow, "id" | "task" | "workspace" | "model" | "options">): Promise<SessionRow>;
+  create(row: NewSessionRow): Promise<SessionRow>;
   get(id: string): Promise<SessionRow | undefined>;
   /** The most recently updated session of this workspace. */
   latest(): Promise<SessionRow | undefined>;

@@ -21,7 +21,17 @@ export interface SessionRow {
   turns: number;
   /** The newest follow-up instruction; null while the session has only its task. */
   instruction: string | null;
+  /**
+   * A `run --worktree` session's workspace inside its git worktree (where its files change); null for a session that
+   * works in `workspace` itself, which for a worktree session is the main checkout it was started from.
+   */
+  worktree: string | null;
+  /** The worktree session's branch (`mini-cursor/<id>`); null without a worktree. */
+  branch: string | null;
 }
+
+/** What a new session's row is made from (the worktree and branch only for `run --worktree`). */
+export type NewSessionRow = Pick<SessionRow, "id" | "task" | "workspace" | "model" | "options"> & Partial<Pick<SessionRow, "worktree" | "branch">>;
 
 /** An `mc_sessions` row as a driver returns it: PostgreSQL's driver gives BIGINT columns as text. */
 export interface RawSessionRow {
@@ -38,6 +48,8 @@ export interface RawSessionRow {
   options: string;
   turns: number | null;
   instruction: string | null;
+  worktree?: string | null;
+  branch?: string | null;
 }
 
 /** The row of either database (SQLite's or PostgreSQL's) as a SessionRow. */
@@ -56,17 +68,21 @@ export function sessionRowFromRaw(r: RawSessionRow): SessionRow {
     options: r.options,
     turns: r.turns ?? 1,
     instruction: r.instruction ?? null,
+    worktree: r.worktree ?? null,
+    branch: r.branch ?? null,
   };
 }
 
 /**
  * Databases made before a column existed get it (another process may add it at the same moment): costs, then the
- * turns and latest instruction of follow-ups.
+ * turns and latest instruction of follow-ups, the worktree and branch of `run --worktree`.
  */
 const ADDED_COLUMNS: readonly (readonly [string, string])[] = [
   ["cost_usd", "REAL"],
   ["turns", "INTEGER NOT NULL DEFAULT 1"],
   ["instruction", "TEXT"],
+  ["worktree", "TEXT"],
+  ["branch", "TEXT"],
 ];
 
 function addColumns(db: Database.Database): void {
@@ -106,13 +122,13 @@ export class SessionStore {
     addColumns(db);
   }
 
-  create(row: Pick<SessionRow, "id" | "task" | "workspace" | "model" | "options">): SessionRow {
+  create(row: NewSessionRow): SessionRow {
     const now = this.clock.now();
     this.db
       .prepare(
-        "INSERT INTO mc_sessions (id, task, workspace, model, status, created_at, updated_at, options) VALUES (?, ?, ?, ?, 'running', ?, ?, ?)",
+        "INSERT INTO mc_sessions (id, task, workspace, model, status, created_at, updated_at, options, worktree, branch) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)",
       )
-      .run(row.id, row.task, row.workspace, row.model, now, now, row.options);
+      .run(row.id, row.task, row.workspace, row.model, now, now, row.options, row.worktree ?? null, row.branch ?? null);
     const created = this.get(row.id);
     if (!created) throw new Error(`session ${row.id} was not stored`);
     return created;

@@ -20,7 +20,7 @@ export interface WiringInput {
   sandbox: SandboxStatus;
   commandTimeoutMs?: number;
   beforeStep?: () => Promise<void>;
-  afterStep?: () => Promise<void>;
+  afterStep?: GraphDeps["afterStep"];
   /** Settings a run takes from its own configuration (Studio), when its input does not set them. */
   runSettings?: RunSettings;
   /** The session's MCP servers' tools (src/mcp). */

@@ -85,10 +85,10 @@ describe("sessions in PostgreSQL", () => {
     expect(await count("checkpoints")).toBeGreaterThan(3);
     expect(await count("checkpoint_writes")).toBeGreaterThan(0);
     expect(await count("mc_model_calls")).toBe(server.requests.length);
-    expect(await pgs.server.query(dbName(), "SELECT component, version FROM mc_schema_version")).toEqual([{ component: "sessions", version: 1 }]);
+    expect(await pgs.server.query(dbName(), "SELECT component, version FROM mc_schema_version")).toEqual([{ component: "sessions", version: 2 }]);
     expect(await rows(root)).toEqual([expect.objectContaining({ id: row?.id, status: "done" })]);
     const doctor = await cli(["doctor", "--json"], root);
-    expect((JSON.parse(doctor.stdout) as { sessions: unknown }).sessions).toEqual({ ok: true, kind: "postgres", database: label(), detail: "reachable; schema version 1" });
+    expect((JSON.parse(doctor.stdout) as { sessions: unknown }).sessions).toEqual({ ok: true, kind: "postgres", database: label(), detail: "reachable; schema version 2" });
   });
 
   it("resumes a session killed with SIGKILL mid-run from its PostgreSQL checkpoints", async () => {

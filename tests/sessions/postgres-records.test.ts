@@ -39,6 +39,27 @@ describe("PostgreSQL session records", () => {
     expect(await pgs.server.query(name, "SELECT version FROM mc_schema_version")).toEqual([{ version: SCHEMA_VERSION }]);
   });
 
+  it("migrates a version 1 database to the worktree columns, keeping its rows; a worktree session's row round-trips", async () => {
+    const { target, records } = await open();
+    await records.close();
+    const name = target.label.split("/")[1] ?? "";
+    // As mini-cursor with schema version 1 left it.
+    await pgs.server.query(name, "ALTER TABLE mc_sessions DROP COLUMN worktree, DROP COLUMN branch");
+    await pgs.server.query(name, "UPDATE mc_schema_version SET version = 1");
+    await pgs.server.query(name, "INSERT INTO mc_sessions (id, task, workspace, status, created_at, updated_at) VALUES ('old', 't', '/ws/a', 'done', 1, 1)");
+    const again = await openPostgresRecords(target, "/ws/a", new FakeClock(2000));
+    try {
+      expect(await pgs.server.query(name, "SELECT version FROM mc_schema_version")).toEqual([{ version: SCHEMA_VERSION }]);
+      expect(await again.sessions.get("old")).toMatchObject({ id: "old", status: "done", worktree: null, branch: null });
+      await again.sessions.create({ id: "w1", task: "t", workspace: "/ws/a", model: "m", options: "{}", worktree: "/ws/a/.mini-cursor/worktrees/w1", branch: "mini-cursor/w1" });
+      await again.sessions.update("w1", { status: "done" });
+      expect(await again.sessions.get("w1")).toMatchObject({ status: "done", worktree: "/ws/a/.mini-cursor/worktrees/w1", branch: "mini-cursor/w1" });
+      expect((await again.sessions.list()).map((r) => r.id)).toEqual(["w1", "old"]);
+    } finally {
+      await again.close();
+    }
+  });
+
   it("refuses a database migrated by a newer mini-cursor", async () => {
     const { target, records } = await open();
     await records.close();

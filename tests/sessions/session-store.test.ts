@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { Clock } from "../../src/runtime/clock.js";
 import { openSessionDatabase, type SessionDatabase } from "../../src/sessions/database.js";
@@ -83,6 +84,8 @@ describe("SessionStore", () => {
       options: '{"maxSteps":3}',
       turns: 1,
       instruction: null,
+      worktree: null,
+      branch: null,
     });
     expect(db.sessions.get("s1")).toEqual(row);
   });
@@ -143,5 +146,27 @@ describe("SessionStore", () => {
     db.sessions.create(base("second"));
     expect(db.sessions.latest()?.id).toBe("second");
     expect(db.sessions.list().map((r) => r.id)).toEqual(["second", "first"]);
+  });
+
+  it("keeps a worktree session's folder and branch (run --worktree)", () => {
+    db.sessions.create({ ...base("w"), worktree: "/w/.mini-cursor/worktrees/w", branch: "mini-cursor/w" });
+    db.sessions.update("w", { status: "done" });
+    expect(db.sessions.get("w")).toMatchObject({ status: "done", worktree: "/w/.mini-cursor/worktrees/w", branch: "mini-cursor/w" });
+  });
+});
+
+describe("a session database made before the worktree columns", () => {
+  it("gets them when opened, its rows kept with no worktree", () => {
+    fs.mkdirSync(path.join(ws.root, ".mini-cursor"));
+    const old = new Database(path.join(ws.root, ".mini-cursor", "sessions.sqlite"));
+    old.exec(`CREATE TABLE mc_sessions (id TEXT PRIMARY KEY, task TEXT NOT NULL, workspace TEXT NOT NULL, model TEXT NOT NULL DEFAULT '', status TEXT NOT NULL,
+      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0,
+      options TEXT NOT NULL DEFAULT '{}', cost_usd REAL, turns INTEGER NOT NULL DEFAULT 1, instruction TEXT)`);
+    old.prepare("INSERT INTO mc_sessions (id, task, workspace, status, created_at, updated_at) VALUES ('old', 't', '/w', 'done', 1, 1)").run();
+    old.close();
+    const db = openDb(new FakeClock(5));
+    expect(db.sessions.get("old")).toMatchObject({ status: "done", worktree: null, branch: null });
+    db.sessions.create({ ...base("w"), worktree: "/w/wt", branch: "mini-cursor/w" });
+    expect(db.sessions.get("w")).toMatchObject({ worktree: "/w/wt", branch: "mini-cursor/w" });
   });
 });

@@ -7,6 +7,7 @@ import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
 import { DIFF_HELP } from "../undo-help.js";
+import { sessionPlace } from "./session-place.js";
 
 export { DIFF_HELP };
 
@@ -32,8 +33,10 @@ export async function diffCommand(argv: string[], io: CliIo, clock: Clock): Prom
   }
   if (positionals.length > 1) throw new UsageError("diff takes at most one session id");
   const workspace = resolveWorkspace(values.workspace, io.cwd);
-  const store = ShadowStore.open(workspace, { env: io.env, clock });
-  const target = await targetOrUsage(workspace, positionals[0], store, clock, io.env);
+  // A worktree session's undo store is in its worktree.
+  const place = await sessionPlace(workspace, positionals[0], io.env, clock);
+  const store = ShadowStore.open(place.files, { env: io.env, clock });
+  const target = await targetOrUsage(workspace, place.wanted, store, clock, io.env);
   const changes = target.record ? await store.changes(target.id) : [];
   const diff = changes.length > 0 ? await store.diff(target.id) : "";
   if (values.json) {

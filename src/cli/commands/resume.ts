@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { budgetHint } from "../../graph/budget-resume.js";
 import { planContinuation } from "../../graph/continue-session.js";
 import { budgetForTurn, turnStartFor, turnUsage } from "../../graph/follow-up.js";
@@ -21,6 +22,8 @@ import { hasCheckpoint, readSessionState } from "../../host/session-state.js";
 import { commandTimeoutFlag, describeChanges, limitFlags, safetyFlags, SETTING_OPTIONS } from "../session-settings.js";
 import { readStoredOptions, type StoredRunOptions } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
+import { worktreeGone } from "./session-place.js";
+import { worktreeTop } from "../../worktree/repository.js";
 
 const RESUME_OPTIONS = { ...COMMON_OPTIONS, ...MODEL_OPTIONS, ...BUDGET_OPTIONS, ...SETTING_OPTIONS, force: { type: "boolean" }, message: { type: "string", short: "m" } } as const;
 
@@ -59,6 +62,10 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     // PostgreSQL holds every checkout's sessions: one started in another checkout of the project (another machine)
     // goes on in this one, which its row and its state then name (src/sessions/pending-settings.ts).
     const moved = found.workspace !== workspace && database.kind === "postgres";
+    // A worktree session goes on in its worktree, which is a folder of the checkout it was started from.
+    if (found.worktree && moved) throw new UsageError(`session ${found.id} works in the git worktree ${found.worktree} of ${found.workspace}; resume it there (--workspace ${found.workspace})`);
+    if (found.worktree && !fs.existsSync(found.worktree)) throw new UsageError(worktreeGone(found.id, found.worktree));
+    const files = found.worktree ?? workspace;
     const session = moved ? { ...found, workspace } : found;
     const printer = makePrinter(values.json ?? false, io, clock);
     // Every hint printed below must work from where the person is (with --workspace when they ran from elsewhere).
@@ -76,7 +83,7 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     // Taken before anything about the session changes (its settings, its workspace): of two processes resuming it
     // at once, on one machine or two, the one refused (SessionBusyError, naming the holder) has changed nothing.
     sessionLock = await database.lockSession(session.id);
-    workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
+    workspaceLock = WorkspaceLock.acquire(files, { force: values.force ?? false, flag: "--force" });
     const checkpointed = await hasCheckpoint(database, session.id);
     if (message !== undefined && !checkpointed) {
       throw new UsageError(`session ${session.id} has no saved progress to follow up on yet; run it first with: ${resumeHint}`);
@@ -124,9 +131,11 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (checkpointed && (changesState || moved)) await queueSettings(database, session.id, { ...next, ...(moved ? { workspace } : {}) });
     if (moved) printer.emit({ type: "notice", level: "info", message: `Session ${session.id} was last run in ${found.workspace}; it goes on in ${workspace}.` });
     for (const message of changes) printer.emit({ type: "notice", level: "info", message });
+    const worktree = session.worktree ? { folder: await worktreeTop(session.worktree, io.env), branch: session.branch ?? "", home: workspace, uncommittedLeftOut: false } : null;
     return await runSession({
       sessionId: session.id,
-      workspace,
+      workspace: files,
+      ...(worktree ? { worktree } : {}),
       cwd: io.cwd,
       task: session.task,
       limits: next.limits,

@@ -7,7 +7,7 @@ import { resolveDatabaseTarget } from "../../config/database-settings.js";
 import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { BUDGET_OPTIONS, parseBudgetFlags, requirePricesForCostBudget } from "../budget-setup.js";
 import { resolveSessionConfig } from "../../host/config-setup.js";
-import { EXIT } from "../exit-codes.js";
+import { EXIT, UsageError } from "../exit-codes.js";
 import { RUN_HELP } from "../help.js";
 import { describeModels, setupModels } from "../../host/model-setup.js";
 import { makePrinter, type CliIo } from "../io.js";
@@ -16,6 +16,7 @@ import { commandTimeoutFlag, limitFlags, SETTING_OPTIONS, switchFlag } from "../
 import { DEFAULT_COMMAND_TIMEOUT_MS, type StoredRunOptions } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 import { taskFrom } from "../task-input.js";
+import { addWorktree, discardWorktree, inspectRepository, WorktreeUnavailableError, type RepositoryView, type SessionWorktree } from "../../worktree/repository.js";
 
 const RUN_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -23,6 +24,7 @@ const RUN_OPTIONS = {
   ...SETTING_OPTIONS,
   "task-file": { type: "string" },
   force: { type: "boolean" },
+  worktree: { type: "boolean" },
   ...BUDGET_OPTIONS,
 } as const;
 
@@ -42,6 +44,8 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   const commandTimeoutMs = commandTimeoutFlag(values) ?? DEFAULT_COMMAND_TIMEOUT_MS;
   const budget = parseBudgetFlags(values);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
+  // Outside a git repository (or one without a commit) --worktree is a usage error, before anything is created.
+  const repo = values.worktree ? await usable(() => inspectRepository(workspace, io.env)) : null;
   const { config, safety, prices } = await resolveSessionConfig(
     {
       model: values.model,
@@ -67,10 +71,15 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   const printer = makePrinter(values.json ?? false, io, clock);
   const modelLabel = describeModels(config.model);
 
-  // One running session per workspace (src/sessions/workspace-lock.ts), held until this process ends the session.
-  const workspaceLock = WorkspaceLock.acquire(workspace, { force: values.force ?? false, flag: "--force" });
   const sessionId = newSessionId(clock);
-  const services = startSessionServices({ workspace, sessionId, env: io.env, clock, memory: config.memory, events: printer, stderr: io.stderr });
+  // `--worktree`: the session works in a new git worktree on its own branch; the main checkout keeps its database.
+  const worktree: SessionWorktree | null = repo ? await usable(() => addWorktree(workspace, sessionId, repo, io.env)) : null;
+  const sessionWorkspace = worktree?.workspace ?? workspace;
+  // One running session per workspace (src/sessions/workspace-lock.ts), held until this process ends the session. A
+  // worktree is a workspace of its own: sessions in worktrees of one repository run at once.
+  const workspaceLock = WorkspaceLock.acquire(sessionWorkspace, { force: values.force ?? false, flag: "--force" });
+  const services = startSessionServices({ workspace: sessionWorkspace, sessionId, env: io.env, clock, memory: config.memory, events: printer, stderr: io.stderr });
+  let stored = false;
   try {
     const [models, { openRunStore }, { runSession }] = await Promise.all([
       setupModels(config.model),
@@ -81,11 +90,13 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     const database = await openRunStore(workspace, io.env, clock, { create: true });
     if (!database) throw new Error("no session store");
     try {
-      const stored: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
-      await database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(stored) });
+      const options: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
+      await database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(options), ...(worktree ? { worktree: worktree.workspace, branch: worktree.branch } : {}) });
+      stored = true;
       return await runSession({
         sessionId,
-        workspace,
+        workspace: sessionWorkspace,
+        ...(worktree && repo ? { worktree: worktreeRun(worktree, workspace, repo) } : {}),
         task,
         limits,
         commandTimeoutMs,
@@ -112,5 +123,21 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     services.handOver();
     await services.close();
     workspaceLock.release();
+    // A worktree no session row names would be found by nothing: it goes again (a model setup that failed, a database down).
+    if (worktree && !stored) await discardWorktree(worktree, io.env);
   }
+}
+
+/** A worktree that cannot be used or made is one line, exit 2. */
+async function usable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof WorktreeUnavailableError) throw new UsageError(error.message);
+    throw error;
+  }
+}
+
+function worktreeRun(worktree: SessionWorktree, home: string, repo: RepositoryView) {
+  return { folder: worktree.folder, branch: worktree.branch, home, uncommittedLeftOut: repo.dirty };
 }

@@ -21,7 +21,7 @@ async function withEffectiveStatus(rows: SessionRow[], records: SessionRecords):
   return shown;
 }
 
-const SESSIONS_OPTIONS = { ...COMMON_OPTIONS, all: { type: "boolean" } } as const;
+const SESSIONS_OPTIONS = { ...COMMON_OPTIONS, all: { type: "boolean" }, worktree: { type: "boolean" } } as const;
 
 /** `sessions delete` and its short spelling `sessions rm`. */
 const DELETE_WORDS = ["delete", "rm"];
@@ -40,8 +40,9 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     if (extra !== undefined) throw new UsageError(`sessions ${sub} takes one session id, got also "${extra}"`);
     // Loaded on demand: a listing does not pay for the undo store.
     const { deleteSession } = await import("./sessions-delete.js");
-    return deleteSession(id, workspace, values.json === true, io, clock);
+    return deleteSession(id, workspace, values.json === true, io, clock, values.worktree === true);
   }
+  if (values.worktree) throw new UsageError("--worktree goes with sessions delete SESSION (it removes the session's worktree too)");
   const all = values.all === true;
   // Listing must not create a database in a folder that never had a session.
   const records = await openSessionRecords(workspace, io.env, clock, { create: false });
@@ -77,6 +78,8 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     // A session with follow-ups shows its latest instruction after its task.
     const task = r.instruction === null ? shownTask(r.task, 60) : `${shownTask(r.task, 40)} → ${shownTask(r.instruction, 60)}`;
     io.stdout.write(`${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)} ${cost.padStart(9)} ${String(r.turns).padStart(5)}  ${all ? `${r.workspace}  ` : ""}${task}\n`);
+    // A `run --worktree` session: where its work is.
+    if (r.worktree) io.stdout.write(`${"".padEnd(23)}worktree: branch ${r.branch ?? "?"} in ${r.worktree}\n`);
   }
   return EXIT.done;
 }

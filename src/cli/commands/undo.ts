@@ -6,6 +6,9 @@ import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
 import { UNDO_HELP } from "../undo-help.js";
 import { targetOrUsage } from "./diff.js";
+import { sessionPlace } from "./session-place.js";
+import { commitWorktree, stepMessage } from "../../worktree/commit.js";
+import { worktreeTop } from "../../worktree/repository.js";
 
 export { UNDO_HELP };
 
@@ -28,8 +31,10 @@ export async function undoCommand(argv: string[], io: CliIo, clock: Clock): Prom
   }
   if (positionals.length > 1) throw new UsageError("undo takes at most one session id");
   const workspace = resolveWorkspace(values.workspace, io.cwd);
-  const store = ShadowStore.open(workspace, { env: io.env, clock });
-  const target = await targetOrUsage(workspace, positionals[0], store, clock, io.env);
+  // A worktree session is undone in its worktree, and the undo is a commit on its branch.
+  const place = await sessionPlace(workspace, positionals[0], io.env, clock);
+  const store = ShadowStore.open(place.files, { env: io.env, clock });
+  const target = await targetOrUsage(workspace, place.wanted, store, clock, io.env);
   if (target.running) {
     io.stderr.write(`mini-cursor: session ${target.id} is still running; stop it before undoing its changes\n`);
     return EXIT.failed;
@@ -41,8 +46,18 @@ export async function undoCommand(argv: string[], io: CliIo, clock: Clock): Prom
     return EXIT.done;
   }
   const report = await store.undo(target.id);
-  if (values.json) io.stdout.write(`${JSON.stringify(report)}\n`);
+  const committed = place.branch && !report.alreadyUndone ? await commitUndo(place.files, place.branch, target.id, io.env) : null;
+  if (values.json) io.stdout.write(`${JSON.stringify({ ...report, ...(committed ? { worktreeCommit: committed } : {}) })}\n`);
   else if (report.alreadyUndone) io.stdout.write(`Session ${report.session} was already undone at ${report.undoneAt}; nothing to do.\n`);
-  else io.stdout.write(humanReport(report));
+  else io.stdout.write(humanReport(report) + (committed ? `Committed the undo on branch ${committed.branch} (${committed.commit.slice(0, 12)}).\n` : ""));
   return report.skipped.length > 0 && !report.alreadyUndone ? EXIT.failed : EXIT.done;
+}
+
+/**
+ * The branch stays what its folder holds: the undo is one more commit on it (history kept, `git revert`-like), not a
+ * reset, so commits merged or pushed from it meanwhile stay valid.
+ */
+async function commitUndo(files: string, branch: string, sessionId: string, env: NodeJS.ProcessEnv): Promise<{ branch: string; commit: string } | null> {
+  const commit = await commitWorktree(await worktreeTop(files, env), stepMessage(`Undo mini-cursor session ${sessionId}`, `mini-cursor undo ${sessionId}: the files as they were before the session.`), env);
+  return commit ? { branch, commit } : null;
 }

@@ -83,7 +83,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     const outcome = readOutcome(final.messages, spec.finishTool.name, final.stop);
     // The undo snapshot after a step costs git processes: taken only when the step may have changed the workspace.
     // The session's last snapshot is taken at its end anyway.
-    if (mayHaveChanged(outcome, spec.commandAccess, deps)) await deps.afterStep?.();
+    if (mayHaveChanged(outcome, spec.commandAccess, deps)) await deps.afterStep?.({ id: step.id, agent: spec.name, goal: step.goal });
     const report = spec.toReport(outcome, step.id);
     if (outcome.stopReason === "call_limit") {
       emit({ type: "limit_reached", limit: "model calls per run", detail: `${spec.name} used ${outcome.modelCalls} model calls on ${step.id}` });

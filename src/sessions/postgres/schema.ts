@@ -51,6 +51,9 @@ const MIGRATIONS: readonly string[] = [
     instruction TEXT NOT NULL,
     PRIMARY KEY (session_id, first_seq)
   );`,
+  // 2: `run --worktree` sessions: their workspace inside the git worktree, and the branch.
+  `ALTER TABLE mc_sessions ADD COLUMN IF NOT EXISTS worktree TEXT;
+  ALTER TABLE mc_sessions ADD COLUMN IF NOT EXISTS branch TEXT;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

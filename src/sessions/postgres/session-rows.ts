@@ -3,7 +3,7 @@ import type { Clock } from "../../runtime/clock.js";
 import type { SessionRowFields, SessionRows } from "../session-records.js";
 import { sessionRowFromRaw, type RawSessionRow } from "../session-store.js";
 
-const COLUMNS = "id, task, workspace, model, status, created_at, updated_at, input_tokens, output_tokens, cost_usd, options, turns, instruction";
+const COLUMNS = "id, task, workspace, model, status, created_at, updated_at, input_tokens, output_tokens, cost_usd, options, turns, instruction, worktree, branch";
 
 /** `mc_sessions` in PostgreSQL: every workspace's sessions in one table; `latest` and `list` keep to `workspace` unless told. */
 export function postgresSessionRows(pool: pg.Pool, workspace: string, clock: Clock): SessionRows {
@@ -15,8 +15,8 @@ export function postgresSessionRows(pool: pg.Pool, workspace: string, clock: Clo
     async create(row) {
       const now = clock.now();
       await pool.query(
-        "INSERT INTO mc_sessions (id, task, workspace, model, status, created_at, updated_at, options) VALUES ($1, $2, $3, $4, 'running', $5, $5, $6)",
-        [row.id, row.task, row.workspace, row.model, now, row.options],
+        "INSERT INTO mc_sessions (id, task, workspace, model, status, created_at, updated_at, options, worktree, branch) VALUES ($1, $2, $3, $4, 'running', $5, $5, $6, $7, $8)",
+        [row.id, row.task, row.workspace, row.model, now, row.options, row.worktree ?? null, row.branch ?? null],
       );
       const created = await get(row.id);
       if (!created) throw new Error(`session ${row.id} was not stored`);

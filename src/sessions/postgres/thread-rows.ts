@@ -25,7 +25,7 @@ async function hasCheckpointTables(client: pg.PoolClient): Promise<boolean> {
   return rows[0]?.present === true;
 }
 
-const SESSION_COPY_COLUMNS = "task, workspace, model, status, input_tokens, output_tokens, cost_usd, options, turns, instruction";
+const SESSION_COPY_COLUMNS = "task, workspace, model, status, input_tokens, output_tokens, cost_usd, options, turns, instruction, worktree, branch";
 
 /**
  * A fork in PostgreSQL (src/sessions/fork-session.ts does it for SQLite): the index row, the recording and every
