@@ -7,7 +7,7 @@ import type { Clock } from "../runtime/clock.js";
 import { chunkFile } from "./chunk-file.js";
 import { listIndexableFiles } from "./file-walk.js";
 import { LexicalIndex, lexicalTerms } from "./lexical.js";
-import { fuse, type Candidate } from "./rank.js";
+import { fuse, looksLikeName, type Candidate } from "./rank.js";
 import { MAX_FILE_BYTES, skipByContent } from "./skip-rules.js";
 import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery } from "./types.js";
 
@@ -41,7 +41,7 @@ interface FileEntry {
 /** Chunks embedded per request: big enough to amortize a remote embedder's round trip, small enough to time-box. */
 const EMBED_BATCH = 96;
 /** Characters of a chunk that are embedded and stored (a huge minified-looking line must not blow up a request). */
-const MAX_CHUNK_CHARS = 6_000;
+const MAX_CHUNK_CHARS = 1_500;
 const CANDIDATES = 60;
 const SNIPPET_LINES = 6;
 const SNIPPET_LINE_CHARS = 160;
@@ -255,7 +255,7 @@ export class CodeIndex {
       if (chunk) candidates.set(s.id, chunk);
     }
     const weights = mode === "hybrid" ? undefined : mode === "vector" ? { vector: 1, lexical: 0, path: 0 } : { vector: 0, lexical: 1, path: 0 };
-    const ranked = fuse(vector, lexical, candidates, new Set(terms), weights);
+    const ranked = fuse(vector, lexical, candidates, new Set(terms), looksLikeName(q.query), weights);
     return ranked.slice(0, limit).flatMap((s) => {
       const c = this.chunks.get(s.id);
       return c ? [{ path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, score: Number(s.score.toFixed(4)), snippet: snippetOf(c.text) }] : [];

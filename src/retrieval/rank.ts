@@ -1,7 +1,7 @@
 import { lexicalTerms } from "./lexical.js";
 
 /** How much each signal counts in the hybrid score (they are each normalized to [0, 1] first). */
-export const WEIGHTS = { vector: 0.5, lexical: 0.35, path: 0.15 } as const;
+export const WEIGHTS = { vector: 0.7, lexical: 0.3, path: 0.15 } as const;
 
 export interface Candidate {
   id: string;
@@ -14,7 +14,17 @@ export interface Scored {
   score: number;
 }
 
-/** Share of the query's terms found in the chunk's file path and symbol: "where is the router" → src/router.ts. */
+/**
+ * A query that looks like a name (`debounce`, `parseVersion`, `src/router.ts`, `Store.get`): one or two words, or
+ * words joined the way identifiers are. Only then does the path/symbol signal count: in a question in plain words,
+ * a word that happens to be some other file's name ("create an object...", create.js) is a false lead.
+ */
+export function looksLikeName(query: string): boolean {
+  const words = query.trim().split(/\s+/);
+  return words.length <= 2 || words.some((w) => /[a-z][A-Z]|[_./]\w/.test(w));
+}
+
+/** Share of the query's terms found in the chunk's file path and symbol: "router" → src/router.ts. */
 export function pathSignal(queryTerms: ReadonlySet<string>, candidate: Candidate): number {
   if (queryTerms.size === 0) return 0;
   const own = new Set(lexicalTerms(`${candidate.path.replace(/\.[a-z0-9]+$/i, "")} ${candidate.symbol}`));
@@ -37,6 +47,7 @@ export function fuse(
   lexical: readonly Scored[],
   candidates: ReadonlyMap<string, Candidate>,
   queryTerms: ReadonlySet<string>,
+  nameQuery: boolean,
   weights: { vector: number; lexical: number; path: number } = WEIGHTS,
 ): Scored[] {
   const v = normalized(vector);
@@ -46,7 +57,7 @@ export function fuse(
   for (const id of ids) {
     const candidate = candidates.get(id);
     if (!candidate) continue;
-    const score = weights.vector * (v.get(id) ?? 0) + weights.lexical * (l.get(id) ?? 0) + weights.path * pathSignal(queryTerms, candidate);
+    const score = weights.vector * (v.get(id) ?? 0) + weights.lexical * (l.get(id) ?? 0) + (nameQuery ? weights.path * pathSignal(queryTerms, candidate) : 0);
     out.push({ id, score });
   }
   return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));

@@ -143,6 +143,14 @@ function addClass(list: ChunkList, def: Definition, start: number): void {
   }
 }
 
+/** An import, or an export of names defined elsewhere (`export default debounce;`, `export { a } from "./a"`). */
+function isWiring(statement: Parser.SyntaxNode): boolean {
+  if (statement.type === "import_statement") return true;
+  if (statement.type !== "export_statement") return false;
+  const value = statement.childForFieldName("value");
+  return !statement.childForFieldName("declaration") && (!value || value.type === "identifier");
+}
+
 /** Syntax chunks of a JS/TS source, or undefined when there is no grammar for the file. */
 export function syntaxChunks(path: string, source: string, lines: readonly string[]): Chunk[] | undefined {
   const grammar = grammarFor(path);
@@ -150,9 +158,11 @@ export function syntaxChunks(path: string, source: string, lines: readonly strin
   // The binding reads the source in pieces; a buffer as large as the source avoids re-reading it for big files.
   const tree = parserFor(grammar).parse(source, undefined, { bufferSize: Math.max(32 * 1024, source.length * 2 + 1) });
   const list = new ChunkList(path, lines);
-  let pending: { start: number; end: number } | undefined;
+  let pending: { start: number; end: number; wiring: boolean } | undefined;
+  // Imports and re-exports alone say nothing a question asks about; they only become a chunk in a file without any
+  // definition (an index file), where they are all there is.
   const flush = (): void => {
-    if (pending) list.add(pending.start, pending.end, "", "module");
+    if (pending && !pending.wiring) list.add(pending.start, pending.end, "", "module");
     pending = undefined;
   };
   for (const statement of tree.rootNode.namedChildren) {
@@ -164,7 +174,8 @@ export function syntaxChunks(path: string, source: string, lines: readonly strin
     if (!def) {
       const end = statement.endPosition.row;
       if (pending && end - pending.start + 1 > MAX_MODULE_LINES) flush();
-      pending = pending ? { start: pending.start, end } : { start, end };
+      const wiring = isWiring(statement) && (pending?.wiring ?? true);
+      pending = pending ? { start: pending.start, end, wiring } : { start, end, wiring };
       continue;
     }
     flush();
@@ -172,5 +183,6 @@ export function syntaxChunks(path: string, source: string, lines: readonly strin
     else list.add(start, def.node.endPosition.row, def.symbol, def.kind);
   }
   flush();
+  if (list.chunks.length === 0) return windowChunks(path, lines, 1, "", "module");
   return list.chunks;
 }

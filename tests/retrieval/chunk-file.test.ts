@@ -37,7 +37,7 @@ describe("chunkFile", () => {
   it("cuts TypeScript along functions, classes and methods, with their doc comments", () => {
     const chunks = chunkFile("src/util.ts", SOURCE);
     const symbols = chunks.map((c) => `${c.kind}:${c.symbol}`);
-    expect(symbols).toEqual(["module:", "function:debounce", "class:Cache", "method:Cache.get", "method:Cache.set", "function:clamp"]);
+    expect(symbols).toEqual(["function:debounce", "class:Cache", "method:Cache.get", "method:Cache.set", "function:clamp"]);
     const debounce = chunks.find((c) => c.symbol === "debounce");
     expect(debounce?.startLine).toBe(3); // the JSDoc above it
     expect(debounce?.endLine).toBe(12);
