@@ -152,6 +152,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       extensions: services.mcp,
       skills,
       web,
+      ...(services.codeIndex ? { codeIndex: services.codeIndex } : {}),
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {
@@ -160,6 +161,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       },
       afterStep: async () => {
         void undo.after();
+        // Files may have changed: re-embed those whose content did, in the background.
+        services.codeIndex?.refresh();
       },
     }),
     o.database.checkpointer,
@@ -222,6 +225,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       // the planner's first turn goes ahead without memories unless memory is open by then.
       void undo.before();
       services.startMemory();
+      services.codeIndex?.begin();
       services.startMcp();
       const result: unknown = await running;
       const pending = pendingRequest(result);

@@ -25,6 +25,8 @@ export interface UpdateOptions {
   /** Stop embedding after this long (the rest is left for the next update); no limit when absent. */
   timeBudgetMs?: number;
   onProgress?: (progress: BuildProgress) => void;
+  /** Checked between batches: true stops the update (e.g. the session is ending); the next one continues. */
+  shouldStop?: () => boolean;
 }
 
 interface StoredChunk extends Chunk {
@@ -125,6 +127,11 @@ export class CodeIndex {
     this.files.set(chunk.path, entry);
   }
 
+  /** Settles when no update is running. */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
   /** Brings the index up to date with the workspace. Concurrent calls share one run and then run once more. */
   update(options: UpdateOptions = {}): Promise<BuildResult> {
     const previous = this.running ?? Promise.resolve(undefined);
@@ -161,7 +168,7 @@ export class CodeIndex {
     let partial = false;
     filesDone = paths.length - pending.length;
     for (let i = 0; i < pending.length; ) {
-      if (options.timeBudgetMs !== undefined && this.o.clock.now() - started > options.timeBudgetMs) {
+      if (options.shouldStop?.() || (options.timeBudgetMs !== undefined && this.o.clock.now() - started > options.timeBudgetMs)) {
         partial = true;
         break;
       }

@@ -3,6 +3,7 @@ import type { PriceTable } from "../cost/prices.js";
 import type { GraphDeps, RunSettings } from "../graph/deps.js";
 import type { ExtensionTools } from "../mcp/index.js";
 import type { MemoryStore } from "../memory/types.js";
+import type { CodebaseSearch } from "../retrieval/session-index.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink } from "../core/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
@@ -29,6 +30,8 @@ export interface WiringInput {
   skills?: SkillLibrary;
   /** fetch_url and web_search (src/config/web-settings.ts); absent: both are off. */
   web?: WebSettings;
+  /** The codebase index for codebase_search and the planner's brief (src/retrieval); absent: no index. */
+  codeIndex?: CodebaseSearch;
 }
 
 /**
@@ -47,6 +50,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
       sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
       ...(o.skills ? { skills: o.skills } : {}),
       ...(o.web ? { web: o.web } : {}),
+      ...(o.codeIndex ? { codeIndex: o.codeIndex } : {}),
     },
     forceAsk: !sandboxed,
     ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),

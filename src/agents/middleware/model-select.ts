@@ -17,7 +17,7 @@ export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" |
   return async (request, handler) => {
     const skills = hasSkills(deps.tools?.skills, request.state.workspace);
     const { safety } = withRunSettings(request.state, request.runtime.configurable);
-    const offered = new Set([...offeredTools(deps.spec, safety, deps.memory.enabled, skills, deps.tools?.web), deps.spec.finishTool.name]);
+    const offered = new Set([...offeredTools(deps.spec, safety, deps.memory.enabled, skills, deps.tools?.web, deps.tools?.codeIndex !== undefined), deps.spec.finishTool.name]);
     await extensionsReady(deps.extensions, request.state.workspace);
     const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions, request.state.workspace).map(extensionToolDefinition);
     return handler({

@@ -96,7 +96,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         if (!parsed.success) return errorMessage(id, name, `invalid arguments: ${formatZodIssues(parsed.error)}. Fix them and call ${name} again.`);
         return new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." });
       }
-      const offered = offeredTools(spec, state.safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace), deps.tools?.web) as ToolName[];
+      const offered = offeredTools(spec, state.safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace), deps.tools?.web, deps.tools?.codeIndex !== undefined) as ToolName[];
       const extensions = offeredExtensionTools(spec, state.safety, deps.extensions, state.workspace);
       if (isExtensionToolName(name) && deps.extensions && extensions.some((t) => t.name === name)) {
         // An MCP tool: it runs in its server (outside our sandbox); failures and timeouts come back as tool errors.

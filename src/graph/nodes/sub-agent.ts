@@ -42,7 +42,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     // The run's configurable settings win over the state's: `resume` may have changed them (src/core safetyOf, limitsOf).
     const safety = safetyOf(config.configurable, state.safety);
     const limits = limitsOf(config.configurable, state.limits);
-    const tools = offeredTools(spec, safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace), deps.tools?.web);
+    const tools = offeredTools(spec, safety, deps.memory.enabled, hasSkills(deps.tools?.skills, state.workspace), deps.tools?.web, deps.tools?.codeIndex !== undefined);
     const brief = spec.brief({
       task: state.task,
       workspace: state.workspace,

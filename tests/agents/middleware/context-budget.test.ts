@@ -16,7 +16,8 @@ afterEach(async () => {
 
 const coder = AGENT_SPECS.coder;
 const BUDGET = 6_000;
-const overhead = toolsOverhead([...declaredTools(coder.tools), createFinishTool(coder.finishTool)]);
+// codebase_search is not offered here (no codebase index in these runs).
+const overhead = toolsOverhead([...declaredTools(coder.tools.filter((t) => t !== "codebase_search")), createFinishTool(coder.finishTool)]);
 
 /** `count` files of about `chars` characters each, every line naming its file. */
 async function bigFiles(count: number, chars: number): Promise<TempWorkspace> {
