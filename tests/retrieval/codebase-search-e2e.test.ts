@@ -21,6 +21,36 @@ function userText(req: ScriptedRequest): string {
   return req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
 }
 
+const RETRY_TASK = "Add a retry helper, then research where failed requests are retried";
+const RETRY_SOURCE = "/** Tries a failed network request again with exponential backoff. */\nexport async function withBackoff(send, attempts) {\n  for (let i = 0; ; i++) {\n    try { return await send(); } catch (e) { if (i + 1 >= attempts) throw e; }\n  }\n}\n";
+
+/** Coder writes a file, then the researcher searches until the refreshed index has it (or gives up). */
+function retryScript(req: ScriptedRequest): ScriptedReply {
+  const role = roleOf(req);
+  const text = userText(req);
+  if (role === "planner") {
+    if (text.includes("There is no plan yet")) {
+      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Write src/net.js", acceptanceCriteria: [] }, { agent: "researcher", goal: "Find the retry code", acceptanceCriteria: [] }], finished: false } }] };
+    }
+    if (/Latest report \(s\d+, (researcher|reviewer)/.test(text)) return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Done." } }] };
+    return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "researcher", goal: "Find the retry code" }], finished: false } }] };
+  }
+  if (role === "coder") {
+    if (toolResults(req).length === 0) return { toolCalls: [{ name: "write_file", args: { path: "src/net.js", content: RETRY_SOURCE } }] };
+    return { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "wrote src/net.js" } }] };
+  }
+  if (role === "researcher") {
+    const results = toolResults(req).filter((r) => r.name === "codebase_search");
+    if (results.length < 15 && !(results.at(-1)?.content ?? "").includes("src/net.js")) {
+      return { toolCalls: [{ name: "codebase_search", args: { query: "where are failed requests tried again", limit: 3 + results.length } }] };
+    }
+    return { toolCalls: [{ name: "submit_findings", args: { summary: "found", findings: [{ source: "src/net.js", note: "withBackoff" }] } }] };
+  }
+  // The session adds a final review of the coder's change.
+  if (role === "reviewer") return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "fine" } }] };
+  return { content: "nothing to do" };
+}
+
 /** The planner sends one researcher step; the researcher asks codebase_search until the index is ready, then reports. */
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
@@ -47,7 +77,10 @@ beforeEach(async () => {
   server = await startScriptedOpenAIServer(async (req) => {
     // A researcher retrying while the index builds waits a little, as a real model would take time anyway.
     if (roleOf(req) === "researcher") await new Promise((resolve) => setTimeout(resolve, 400));
-    return script(req);
+    // The coder writes only once the session's first index update (of the prebuilt index) is surely over, so the new
+    // file can reach the index only through the refresh after the coder's step.
+    if (roleOf(req) === "coder" && toolResults(req).length === 0) await new Promise((resolve) => setTimeout(resolve, 1_500));
+    return userText(req).includes(RETRY_TASK) ? retryScript(req) : script(req);
   });
   ws = await makeTempWorkspace({
     "src/timing.js": TIMING,
@@ -101,5 +134,14 @@ describe("codebase retrieval through the built CLI (real Chroma, scripted model)
     // The planner's turn after the research step sees the index's top files for the task.
     const lastPlanner = server.requests.filter((r) => roleOf(r) === "planner").at(-1);
     expect(lastPlanner && userText(lastPlanner)).toContain("- src/timing.js (debounce)");
+  });
+
+  it("refreshes the index after a coder step, so the researcher finds the new file", async () => {
+    expect((await runCli(["index", "build"], { cwd: ws.root, env: env() })).code).toBe(0);
+    const run = await runCli(["run", RETRY_TASK], { cwd: ws.root, env: env() });
+    expect(run.code, run.stdout + run.stderr).toBe(0);
+    const researcher = server.requests.filter((r) => roleOf(r) === "researcher").at(-1);
+    const results = toolResults(researcher ?? ({ messages: [] } as unknown as ScriptedRequest)).filter((r) => r.name === "codebase_search");
+    expect(results.at(-1)?.content).toMatch(/1\. src\/net\.js:1-6 withBackoff/);
   });
 });
