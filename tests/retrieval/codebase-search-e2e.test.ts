@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../cli/cli-process.js";
 import { roleOf } from "../cli/task-script.js";
 import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { freePort } from "../helpers/free-port.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 
@@ -121,6 +122,11 @@ describe("codebase retrieval through the built CLI (real Chroma, scripted model)
     const bad = await runCli(["index", "search"], { cwd: ws.root, env: env() });
     expect(bad.code).toBe(2);
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    // Chroma not there: one line, exit 1, nothing built.
+    const port = await freePort();
+    const unreachable = await runCli(["index", "build"], { cwd: ws.root, env: { ...env(), CHROMA_URL: `http://127.0.0.1:${port}` } });
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^mini-cursor: the index is unavailable: Chroma at http:\/\/127\.0\.0\.1:\d+ is unreachable/)]);
   });
 
   it("gives the researcher's codebase_search hits, and the planner the top files", async () => {
