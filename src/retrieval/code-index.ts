@@ -232,7 +232,8 @@ export class CodeIndex {
     const vectors = all.length > 0 ? await this.o.embedder.embedDocuments(all.map(embeddingText)) : [];
     for (const f of batch) await this.drop(f.path);
     if (all.length > 0) {
-      await this.o.collection.add({
+      // upsert: another session updating the same file at the same moment writes the same ids.
+      await this.o.collection.upsert({
         ids: all.map((c) => c.id),
         embeddings: vectors,
         documents: all.map((c) => c.text),
