@@ -9,6 +9,7 @@ const LAYERS = [
   ["config"], // the one configuration resolver
   ["models", "safety", "sessions", "cost"], // model clients, approval rules, the session database, usage and prices
   ["sandbox", "memory", "undo", "mcp", "worktree"], // bubblewrap, long-term memory in Chroma, the shadow store for undo, MCP servers, git worktrees
+  ["retrieval"], // the codebase index in Chroma (chunks, hybrid ranking, freshness), on memory's server and embedders
   ["tools"], // the workspace tools the agents call
   ["agents"], // sub-agents: LangChain agents with their middleware
   ["graph"], // the session graph: planner, agent adapters, finish

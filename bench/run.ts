@@ -26,6 +26,7 @@ await benchRecall();
 await (await import("./context-budget.js")).benchContextBudget();
 await (await import("./safety-checks.js")).benchSafetyChecks();
 await (await import("./search-code.js")).benchSearchCode();
+await (await import("./retrieval.js")).benchRetrieval();
 await (await import("./versus-bare.js")).benchVersusBare();
 
 console.log(`\nLoad average at end: ${load()}`);

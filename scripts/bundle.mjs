@@ -9,7 +9,7 @@ import { build } from "esbuild";
  * Kept out of the bundle: native addons (better-sqlite3, tree-sitter) and packages that find their own files on
  * disk at run time (ripgrep's binary, chromadb's server script), which a bundle would move.
  */
-const EXTERNAL = ["better-sqlite3", "tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "chromadb"];
+const EXTERNAL = ["better-sqlite3", "tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb"];
 
 rmSync("dist", { recursive: true, force: true });
 const result = await build({

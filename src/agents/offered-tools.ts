@@ -15,21 +15,25 @@ export interface ToolAvailability {
   diagnostics?: boolean;
   /** The session's registry of background processes (src/host; not in Studio). */
   processes?: boolean;
+  /** The session's codebase index (src/retrieval; codebase_search). */
+  codeIndex?: boolean;
 }
 
 /** The availability a run's tool services give, in one place for the three places that offer tools. */
-export function toolAvailability(tools: Partial<Pick<ToolDeps, "skills" | "web" | "diagnostics" | "processes">> | undefined, memory: boolean, workspace: string): ToolAvailability {
+export function toolAvailability(tools: Partial<Pick<ToolDeps, "skills" | "web" | "diagnostics" | "processes" | "codeIndex">> | undefined, memory: boolean, workspace: string): ToolAvailability {
   return {
     memory,
     skills: hasSkills(tools?.skills, workspace),
     ...(tools?.web ? { web: tools.web } : {}),
     diagnostics: tools?.diagnostics !== undefined,
     processes: tools?.processes !== undefined,
+    codeIndex: tools?.codeIndex !== undefined,
   };
 }
 
 /**
- * The tools a run offers: memory_search only while memory is on, load_skill only when the workspace has skills,
+ * The tools a run offers: memory_search only while memory is on, codebase_search only when the session has an index,
+ * load_skill only when the workspace has skills,
  * fetch_url and web_search only while the web is on (web_search with a provider), project_diagnostics only when the
  * session has diagnostics, the background-process tools only where the session keeps a registry of them; read-only
  * mode offers no way to change anything.
@@ -39,6 +43,7 @@ export function offeredTools(spec: AgentSpec, safety: Pick<SafetyPolicy, "approv
   return spec.tools.filter(
     (name) =>
       (name !== "memory_search" || available.memory) &&
+      (name !== "codebase_search" || available.codeIndex === true) &&
       (name !== "load_skill" || available.skills === true) &&
       (name !== "project_diagnostics" || available.diagnostics === true) &&
       // fetch_url while the web is on, web_search only with a search provider too.

@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../tools/gitignore-filter.js";
+import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../runtime/gitignore-filter.js";
 
 /**
  * What every sub-agent should know about the project without spending tool calls: a small outline of the

@@ -10,6 +10,7 @@ Usage:
   mini-cursor undo [SESSION] [options]   restore every file a session changed, created or deleted
   mini-cursor replay SESSION --into DIR  run a recorded session again offline, from its starting files
   mini-cursor memory <command> [options] long-term memory: search, list, add, forget, stats, reindex
+  mini-cursor index <command> [options]  the codebase index: build, search, status, clear
   mini-cursor agents [options]           the agents a session can use: built-in and from .mini-cursor/agents/
   mini-cursor mcp list [options]         MCP servers: where each is declared, its status and its tools
   mini-cursor doctor [options]           can a session run here? endpoint, workspace, sandbox, tools, memory
@@ -156,6 +157,28 @@ Options:
   --workspace DIR   project folder (default: current folder)
   --json            print {"agents": [...], "problems": [...]}
   -h, --help        show this help`;
+
+export const INDEX_HELP = `Usage: mini-cursor index <command> [options]
+
+The codebase index of a workspace (a Chroma collection of its functions, classes and text, ranked by meaning and
+by words). Sessions keep it fresh on their own; these commands build and query it by hand.
+
+Commands:
+  build              index the workspace (only files that changed since the last build are embedded)
+  search "<query>"   the best-matching code for a question or an identifier (updates the index first)
+  status             files and chunks indexed, the collection, the embedder and the server
+  clear              delete the workspace's index
+
+Options:
+  --workspace DIR    the workspace (default: current folder)
+  --path P           search: only files under this folder (or this file)
+  --limit N          search: how many hits (default 10)
+  --time-limit S     build, search: stop embedding after S seconds (default 300); the next run continues
+  --json             print JSON (search: [{ path, startLine, endLine, symbol, kind, score, snippet }])
+  -h, --help         show this help
+
+Configuration: the Chroma server and embedder of long-term memory (CHROMA_URL, MINI_CURSOR_DATA_DIR,
+MINI_CURSOR_EMBEDDINGS, ...); MINI_CURSOR_INDEX=off keeps sessions from using the index.`;
 
 export const MEMORY_HELP = `Usage: mini-cursor memory <command> [options]
 

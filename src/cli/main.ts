@@ -4,7 +4,7 @@ import { ConfigError } from "../runtime/config-file.js";
 import { systemClock } from "../runtime/clock.js";
 import { closest } from "./did-you-mean.js";
 import { EXIT, interruptedLine, UnknownOptionError, UsageError } from "./exit-codes.js";
-import { ACP_HELP, AGENTS_HELP, FORK_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
+import { ACP_HELP, AGENTS_HELP, FORK_HELP, INDEX_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 import { DIFF_HELP, UNDO_HELP } from "./undo-help.js";
 
@@ -17,6 +17,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   sessions: async () => (await import("./commands/sessions.js")).sessionsCommand,
   fork: async () => (await import("./commands/fork.js")).forkCommand,
   memory: async () => (await import("./commands/memory.js")).memoryCommand,
+  index: async () => (await import("./commands/index-command.js")).indexCommand,
   diff: async () => (await import("./commands/diff.js")).diffCommand,
   undo: async () => (await import("./commands/undo.js")).undoCommand,
   replay: async () => (await import("./commands/replay.js")).replayCommand,
@@ -52,7 +53,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return EXIT.done;
   }
   const load = COMMANDS[command];
-  const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP, fork: FORK_HELP, memory: MEMORY_HELP, diff: DIFF_HELP, undo: UNDO_HELP, agents: AGENTS_HELP, acp: ACP_HELP };
+  const help: Record<string, string> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP, fork: FORK_HELP, memory: MEMORY_HELP, index: INDEX_HELP, diff: DIFF_HELP, undo: UNDO_HELP, agents: AGENTS_HELP, acp: ACP_HELP };
   const quickHelp = help[command];
   if (load && quickHelp && (rest.includes("--help") || rest.includes("-h"))) {
     io.stdout.write(`${quickHelp}\n`);

@@ -118,3 +118,16 @@ export function resolveMemoryConfig(env: NodeJS.ProcessEnv): MemorySettings {
   if (envValue(env, "MINI_CURSOR_MEMORY") === "off") return { enabled: false, reason: "memory is disabled (MINI_CURSOR_MEMORY=off)" };
   return { enabled: true, ...resolveMemoryStoreConfig(env) };
 }
+
+/**
+ * The codebase index of a session (src/retrieval): on with memory, since it lives on memory's Chroma server with
+ * memory's embedder; MINI_CURSOR_INDEX=off turns it off alone, MINI_CURSOR_INDEX=on keeps it on without memory.
+ */
+export function resolveIndexConfig(env: NodeJS.ProcessEnv, memory: MemorySettings): { enabled: false; reason: string } | ({ enabled: true } & MemoryStoreSettings) {
+  const raw = envValue(env, "MINI_CURSOR_INDEX")?.toLowerCase();
+  if (raw !== undefined && raw !== "on" && raw !== "off") throw new ConfigError(`MINI_CURSOR_INDEX must be on or off, got "${raw}"`);
+  if (raw === "off") return { enabled: false, reason: "the codebase index is disabled (MINI_CURSOR_INDEX=off)" };
+  if (memory.enabled) return memory;
+  if (raw === "on") return { enabled: true, ...resolveMemoryStoreConfig(env) };
+  return { enabled: false, reason: "the codebase index is off with memory (MINI_CURSOR_MEMORY=off); MINI_CURSOR_INDEX=on turns it on alone" };
+}

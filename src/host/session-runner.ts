@@ -173,6 +173,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       web,
       diagnostics,
       processes,
+      ...(services.codeIndex ? { codeIndex: services.codeIndex } : {}),
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {
@@ -184,6 +185,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         void undo.after();
         // The next step's tools wait for this commit (beforeStep), so it holds exactly this step's changes.
         if (worktree) void worktree.committer.after(step);
+        // Files may have changed: re-embed those whose content did, in the background.
+        services.codeIndex?.refresh();
       },
     }),
     o.database.checkpointer,
@@ -226,6 +229,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       // the planner's first turn goes ahead without memories unless memory is open by then.
       void undo.before();
       services.startMemory();
+      services.codeIndex?.begin();
       services.startMcp();
       const result: unknown = await running;
       const pending = pendingRequest(result);

@@ -1,9 +1,10 @@
 import os from "node:os";
-import { ConfigError, resolveMcpConfig, resolveSandboxConfig, type McpServerSettings, type MemorySettings } from "../config/index.js";
+import { ConfigError, resolveIndexConfig, resolveMcpConfig, resolveSandboxConfig, type McpServerSettings, type MemorySettings } from "../config/index.js";
 import type { EventSink } from "../core/index.js";
 import { LazyMcpHub } from "../mcp/lazy-hub.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory, type MemoryRuntime } from "../memory/open-memory.js";
+import { SessionCodeIndex } from "../retrieval/session-index.js";
 import type { Clock } from "../runtime/clock.js";
 import { selectSandbox } from "../sandbox/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
@@ -28,6 +29,8 @@ export interface SessionServices {
   /** Starts opening memory (idempotent): with the first planner call. */
   startMemory(): void;
   sandbox: Promise<SandboxStatus>;
+  /** The codebase index (built in the background from the first planner call), or undefined when it is off. */
+  codeIndex: SessionCodeIndex | undefined;
   /** The session's MCP servers: started (startMcp) with the first planner call, in parallel; stopped by close. */
   mcp: LazyMcpHub;
   /** Starts the MCP servers (idempotent); a server that fails is one notice and the session goes on without it. */
@@ -77,12 +80,13 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
     clock: o.clock,
     onChange: (running) => recordRunning(o.workspace, o.sessionId, running),
   });
+  const codeIndex = startableIndex(o);
   const sandbox = selectSandbox(resolveSandboxConfig(o.env), o.env.HOME || os.homedir());
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
       await undo.settled();
-      await Promise.all([memory.close(), mcp.hub.close(), processes.stopAll()]);
+      await Promise.all([memory.close(), mcp.hub.close(), processes.stopAll(), codeIndex?.close()]);
     })());
 
   // Until the runner takes over, a signal stops here: a Chroma server still starting must be stopped, not orphaned.
@@ -97,7 +101,21 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
   };
-  return { undo, memory, memoryOpened, startMemory: () => startMemory(), sandbox, mcp: mcp.hub, startMcp: mcp.start, processes, handOver, close };
+  return { undo, memory, memoryOpened, startMemory: () => startMemory(), sandbox, codeIndex, mcp: mcp.hub, startMcp: mcp.start, processes, handOver, close };
+}
+
+/** The session's codebase index when it is on (with memory, or MINI_CURSOR_INDEX=on); a bad setting is a notice. */
+function startableIndex(o: SessionServiceOptions): SessionCodeIndex | undefined {
+  let settings;
+  try {
+    settings = resolveIndexConfig(o.env, o.memory);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    o.events.emit({ type: "notice", level: "warn", message: `The codebase index is off: ${error.message}` });
+    return undefined;
+  }
+  if (!settings.enabled) return undefined;
+  return new SessionCodeIndex({ root: o.workspace, env: o.env, clock: o.clock, settings });
 }
 
 /**

@@ -1,3 +1,4 @@
+import { createCodebaseSearchTool } from "./codebase-search.js";
 import { createEditFileTool } from "./edit-file.js";
 import { createExecuteCommandTool } from "./execute-command.js";
 import { createListDirectoryTool } from "./list-directory.js";
@@ -13,6 +14,7 @@ import { createProjectDiagnosticsTool } from "./diagnostics/project-diagnostics.
 import { createStartProcessTool } from "./processes/start-process.js";
 import { createListProcessesTool, createReadProcessOutputTool, createStopProcessTool, createWaitForProcessTool } from "./processes/process-tools.js";
 
+export { createCodebaseSearchTool } from "./codebase-search.js";
 export { createEditFileTool } from "./edit-file.js";
 export { createExecuteCommandTool, DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEOUT_MS } from "./execute-command.js";
 export type { ExecuteCommandOptions } from "./execute-command.js";
@@ -35,6 +37,7 @@ export const TOOL_FACTORIES = {
   read_file: createReadFileTool,
   list_directory: createListDirectoryTool,
   search_code: createSearchCodeTool,
+  codebase_search: createCodebaseSearchTool,
   write_file: createWriteFileTool,
   edit_file: createEditFileTool,
   execute_command: createExecuteCommandTool,

@@ -7,7 +7,7 @@ import { rgPath } from "@vscode/ripgrep";
 import { z } from "zod";
 import { credentialFilesAllowed, credentialMatcher, credentialRefusal, credentialSearchExclusions } from "../safety/credential-files.js";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
-import { ALWAYS_SKIPPED_NAMES } from "./gitignore-filter.js";
+import { ALWAYS_SKIPPED_NAMES } from "../runtime/gitignore-filter.js";
 import { truncateLine } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";

@@ -1,5 +1,6 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { MemoryStore } from "../memory/types.js";
+import type { CodebaseSearch } from "../retrieval/session-index.js";
 import type { CommandRun, ProgressEvent } from "../core/index.js";
 import type { CommandSandbox } from "../sandbox/types.js";
 import type { Clock } from "../runtime/clock.js";
@@ -29,6 +30,8 @@ export interface ToolDeps {
   web?: WebSettings;
   /** Paces live output snapshots; the system clock when absent. */
   clock?: Clock;
+  /** The codebase index for codebase_search; the tool is only offered when it is present. */
+  codeIndex?: CodebaseSearch;
   /** Skills for load_skill and read_file's `skill://` paths; the tool is only offered when the workspace has some. */
   skills?: SkillLibrary;
   /** Problems reported after write_file and edit_file, and project_diagnostics; absent: neither. */

@@ -3,6 +3,7 @@ import type { PriceTable } from "../cost/prices.js";
 import type { GraphDeps, RunSettings } from "../graph/deps.js";
 import type { ExtensionTools } from "../mcp/index.js";
 import type { MemoryStore } from "../memory/types.js";
+import type { CodebaseSearch } from "../retrieval/session-index.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink } from "../core/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
@@ -33,6 +34,8 @@ export interface WiringInput {
   diagnostics?: Diagnostics;
   /** The session's background processes (start_process and friends); absent (Studio): those tools are not offered. */
   processes?: BackgroundProcesses;
+  /** The codebase index for codebase_search and the planner's brief (src/retrieval); absent: no index. */
+  codeIndex?: CodebaseSearch;
 }
 
 /**
@@ -53,6 +56,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
       ...(o.web ? { web: o.web } : {}),
       ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
       ...(o.processes ? { processes: o.processes } : {}),
+      ...(o.codeIndex ? { codeIndex: o.codeIndex } : {}),
     },
     forceAsk: !sandboxed,
     ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),

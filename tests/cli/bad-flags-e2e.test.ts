@@ -25,7 +25,7 @@ const CASES: [string[], string][] = [
   [["memory", "lst"], 'unknown memory command "lst"; did you mean list?'],
   [["memory", "--json", "list"], "the memory command comes first: mini-cursor memory <search|list|add|forget|stats|reindex> [options], got --json"],
   [["rn", "fix it"], 'unknown command "rn"; did you mean run?'],
-  [["launch"], 'unknown command "launch"; commands: run, resume, sessions, fork, memory, diff, undo, replay, doctor, agents, mcp, acp (see mini-cursor --help)'],
+  [["launch"], 'unknown command "launch"; commands: run, resume, sessions, fork, memory, index, diff, undo, replay, doctor, agents, mcp, acp (see mini-cursor --help)'],
   [["frok"], 'unknown command "frok"; did you mean fork?'],
   [["--verbose"], "unknown option --verbose; see mini-cursor --help"],
   [["--versoin"], "unknown option --versoin; did you mean --version?"],

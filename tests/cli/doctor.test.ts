@@ -100,6 +100,7 @@ describe("mini-cursor doctor", () => {
       dataDir,
       server: { running: false, detail: "no local Chroma server is running; a session starts one on demand" },
     });
+    expect(report.index).toMatchObject({ enabled: true, detail: expect.stringContaining("not running now") });
     expect(report.workspace).toEqual({ path: workspace, dataDir: path.join(workspace, ".mini-cursor"), exists: false, writable: true });
     expect(text).not.toContain("sk-doctor-secret");
     // The writability check leaves nothing behind, and .mini-cursor/ is not created.
@@ -162,6 +163,7 @@ describe("mini-cursor doctor", () => {
     expect(remote.report.memory.dataDir).toBeUndefined();
     const off = await doctorJson({ ...working(), MINI_CURSOR_MEMORY: "off" });
     expect(off.report.memory).toEqual({ enabled: false, reason: "memory is disabled (MINI_CURSOR_MEMORY=off)" });
+    expect(off.report.index).toMatchObject({ enabled: false, reason: expect.stringContaining("MINI_CURSOR_INDEX=on") });
   });
 
   it("uses --workspace and sees its data folder", async () => {

@@ -12,7 +12,7 @@ const submitWorkSchema = z.object({
 
 export const coderSpec: AgentSpec = {
   name: "coder",
-  tools: ["read_file", "list_directory", "search_code", "write_file", "edit_file", "execute_command", ...PROCESS_TOOLS, "load_skill", "fetch_url", "web_search"],
+  tools: ["read_file", "list_directory", "search_code", "codebase_search", "write_file", "edit_file", "execute_command", ...PROCESS_TOOLS, "load_skill", "fetch_url", "web_search"],
   finishTool: {
     name: "submit_work",
     description: "Finish your coding step: report whether it is done or blocked and summarize the change and its proof.",

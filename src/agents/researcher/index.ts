@@ -18,7 +18,7 @@ const submitFindingsSchema = z.object({
 
 export const researcherSpec: AgentSpec = {
   name: "researcher",
-  tools: ["read_file", "list_directory", "search_code", "memory_search", "load_skill", "fetch_url", "web_search"],
+  tools: ["read_file", "list_directory", "search_code", "codebase_search", "memory_search", "load_skill", "fetch_url", "web_search"],
   finishTool: {
     name: "submit_findings",
     description: "Finish your research step: report a short summary and the findings with their sources.",

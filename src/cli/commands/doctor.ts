@@ -14,6 +14,7 @@ import type { CliIo } from "../io.js";
 import { probeEndpoint, type EndpointReport } from "./doctor-endpoint.js";
 import { checkWorkspace, type WorkspaceReport } from "./doctor-workspace.js";
 import { checkRemoteChroma, type RemoteChromaReport } from "./doctor-chroma.js";
+import { checkIndex, type IndexReport } from "./doctor-index.js";
 import { checkSkills, renderSkills, type SkillsReport } from "./doctor-skills.js";
 import { checkWeb, renderWeb, type WebReport } from "./doctor-web.js";
 import { checkSessions, renderSessions, type SessionsReport } from "./doctor-sessions.js";
@@ -63,6 +64,8 @@ export interface DoctorReport {
     dataDir?: string;
     server?: { running: boolean; detail: string; url?: string; pid?: number };
   } & Partial<Omit<RemoteChromaReport, "server">>;
+  /** The workspace's codebase index (src/retrieval): whether sessions use it and what it holds. */
+  index: IndexReport;
   /** Null when the model settings could not be resolved (see model). */
   endpoint: EndpointReport | null;
   workspace: WorkspaceReport;
@@ -168,6 +171,7 @@ export async function collectDoctorReport(workspace: string, env: NodeJS.Process
     checkSessions(workspace, env),
   ]);
   const node = checkNode();
+  const index = await checkIndex(workspace, env, memory.server?.running && !memory.chromaUrl ? memory.server.url : undefined);
   const config = checkConfig(workspace, env);
   const work = checkWorkspace(workspace);
   return {
@@ -178,6 +182,7 @@ export async function collectDoctorReport(workspace: string, env: NodeJS.Process
     config,
     model,
     memory,
+    index,
     endpoint,
     workspace: work,
     mcp,
@@ -227,6 +232,7 @@ export function renderDoctorReport(r: DoctorReport): string {
     `  Model      ${renderModel(r.model)}`,
     `  Endpoint   ${endpoint}`,
     `  Memory     ${renderMemory(r.memory)}`,
+    `  Index      ${r.index.enabled ? "ok  " : "off "}  ${r.index.detail}`,
     `  MCP        ${renderMcp(r.mcp)}`,
     `  Skills     ${renderSkills(r.skills)}`,
     `  Web        ${renderWeb(r.web)}`,

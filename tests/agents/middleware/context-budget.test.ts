@@ -17,8 +17,8 @@ afterEach(async () => {
 
 const coder = AGENT_SPECS.coder;
 const BUDGET = 6_000;
-// The harness keeps no background processes, so their tools are not offered (src/agents/offered-tools.ts).
-const overhead = toolsOverhead([...declaredTools(coder.tools.filter((t) => !(PROCESS_TOOLS as readonly string[]).includes(t))), createFinishTool(coder.finishTool)]);
+// The harness keeps no background processes and no codebase index, so those tools are not offered (src/agents/offered-tools.ts).
+const overhead = toolsOverhead([...declaredTools(coder.tools.filter((t) => !(PROCESS_TOOLS as readonly string[]).includes(t) && t !== "codebase_search")), createFinishTool(coder.finishTool)]);
 
 /** `count` files of about `chars` characters each, every line naming its file. */
 async function bigFiles(count: number, chars: number): Promise<TempWorkspace> {

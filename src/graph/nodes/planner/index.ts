@@ -1,3 +1,4 @@
+import { relevantFiles } from "./relevant-files.js";
 import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
 import { answerOf, type QuestionRequest, type AgentReport, BUILTIN_AGENT_NAMES, clip, describeStop, limitsOf, type PlanStep, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
@@ -168,7 +169,7 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
       const detail = `the reviewer ended ${withoutVerdict} reviews in a row without a verdict (approve or changes requested), so the changes are unreviewed; resume gives it another review (perhaps with another model)`;
       return stop("failed", { kind: "no_verdict", detail }, "", report);
     }
-    const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety }, report);
+    const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety }, report, await relevantFiles(deps.tools?.codeIndex, state.task));
     const model = deps.models.describe("planner");
     const meter = new UsageMeter(state.usage, prices);
     const answer = await askPlanner(deps.models.forRole("planner"), context, {

@@ -1,0 +1,34 @@
+/**
+ * Questions for the codebase retrieval benchmark (bench/retrieval.ts) on lodash-es: plain-words descriptions of
+ * what a function does, written for the benchmark from the behaviour, avoiding the function's name and the parts
+ * of its name, each with the one public module that answers it. Written once, before the method was measured; not
+ * tuned to it.
+ */
+export const RETRIEVAL_QUESTIONS: readonly { question: string; file: string }[] = [
+  { question: "postpone a call until input stops for a while", file: "debounce.js" },
+  { question: "invoke a function no more than one time every few milliseconds, however often it is called", file: "throttle.js" },
+  { question: "make a function that only runs the first time it is called", file: "once.js" },
+  { question: "cache the results of a function by its arguments", file: "memoize.js" },
+  { question: "recursively copy a value, nested objects and arrays included", file: "cloneDeep.js" },
+  { question: "split an array into groups of a given length", file: "chunk.js" },
+  { question: "remove falsey values like null, zero and empty strings from an array", file: "compact.js" },
+  { question: "turn a nested list into a single level list, at every depth", file: "flattenDeep.js" },
+  { question: "add filler characters at the beginning of a text until it is long enough", file: "padStart.js" },
+  { question: "limit a number so it lies between a lower and an upper bound", file: "clamp.js" },
+  { question: "choose one random element from a collection", file: "sample.js" },
+  { question: "randomly reorder the elements of a list", file: "shuffle.js" },
+  { question: "compare two values structurally to tell whether they are equivalent", file: "isEqual.js" },
+  { question: "convert ampersands, angle brackets and quotes in a text to their HTML entities", file: "escape.js" },
+  { question: "read the value at a nested property path of an object, with a default when it is missing", file: "get.js" },
+  { question: "create an object composed of only some chosen properties", file: "pick.js" },
+  { question: "create an object without the listed properties", file: "omit.js" },
+  { question: "combine source objects into a destination object recursively, nested objects included", file: "merge.js" },
+  { question: "remove duplicate values from an array, keeping the first occurrence", file: "uniq.js" },
+  { question: "values that are present in every one of the given arrays", file: "intersection.js" },
+  { question: "sort the elements of a collection into buckets keyed by what a callback returns", file: "groupBy.js" },
+  { question: "the number of milliseconds elapsed since the Unix epoch", file: "now.js" },
+  { question: "a function that accepts its arguments one at a time until it has all of them", file: "curry.js" },
+  { question: "shorten a long text to a maximum length ending with three dots", file: "truncate.js" },
+  { question: "swap the keys and values of an object", file: "invert.js" },
+  { question: "create an array of numbers progressing from a start up to an end", file: "range.js" },
+];

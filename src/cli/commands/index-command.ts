@@ -1,0 +1,105 @@
+import { resolveMemoryStoreConfig } from "../../config/memory-settings.js";
+import type { Clock } from "../../runtime/clock.js";
+import type { BuildProgress, BuildResult } from "../../retrieval/types.js";
+import { COMMON_OPTIONS, parse, positiveInt, resolveWorkspace } from "../args.js";
+import { closest } from "../did-you-mean.js";
+import { EXIT, UsageError } from "../exit-codes.js";
+import { INDEX_HELP } from "../help.js";
+import type { CliIo } from "../io.js";
+
+const INDEX_OPTIONS = {
+  ...COMMON_OPTIONS,
+  path: { type: "string" },
+  limit: { type: "string" },
+  "time-limit": { type: "string" },
+} as const;
+
+const INDEX_COMMANDS = ["build", "search", "status", "clear"];
+
+/** A full build stops embedding after this long by default (what is left is embedded by the next update). */
+const DEFAULT_BUILD_SECONDS = 300;
+
+function write(io: CliIo, json: boolean, data: unknown, text: string): void {
+  io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
+}
+
+function summary(r: BuildResult): string {
+  const rest = r.partial ? "; the time limit ran out: run it again to embed the rest" : "";
+  return `Indexed ${r.files} files (${r.chunks} chunks): ${r.changed} embedded, ${r.removed} removed, in ${(r.durationMs / 1000).toFixed(1)} s${rest}.`;
+}
+
+/** Progress on stderr at most every half second, so a long build shows it is moving and a short one stays quiet. */
+function progressLine(io: CliIo, clock: Clock): (p: BuildProgress) => void {
+  let last = clock.now();
+  return (p) => {
+    if (p.phase !== "embed" || clock.now() - last < 500) return;
+    last = clock.now();
+    io.stderr.write(`indexing: ${p.filesDone}/${p.filesTotal} files\n`);
+  };
+}
+
+/** `mini-cursor index build|search|status|clear`. */
+export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === undefined || sub === "--help" || sub === "-h") {
+    io.stdout.write(`${INDEX_HELP}\n`);
+    return sub === undefined ? EXIT.usage : EXIT.done;
+  }
+  if (!INDEX_COMMANDS.includes(sub)) {
+    const suggestion = closest(sub, INDEX_COMMANDS);
+    throw new UsageError(`unknown index command "${sub}"; ${suggestion ? `did you mean ${suggestion}?` : `commands: ${INDEX_COMMANDS.join(", ")}`}`);
+  }
+  const { values, positionals } = parse(rest, INDEX_OPTIONS, `index ${sub}`);
+  if (values.help) {
+    io.stdout.write(`${INDEX_HELP}\n`);
+    return EXIT.done;
+  }
+  const json = values.json ?? false;
+  const root = resolveWorkspace(values.workspace, io.cwd);
+  const limit = positiveInt(values.limit, "--limit");
+  const seconds = positiveInt(values["time-limit"], "--time-limit") ?? DEFAULT_BUILD_SECONDS;
+  const query = positionals.join(" ").trim();
+  if (sub === "search" && !query) throw new UsageError('missing query: mini-cursor index search "<query>"');
+  const settings = resolveMemoryStoreConfig(io.env);
+
+  const [{ openCodeIndex }, { deleteCodeCollection, codeCollectionName }, { chromaClient }] = await Promise.all([
+    import("../../retrieval/open-index.js"),
+    import("../../retrieval/code-collection.js"),
+    import("../../memory/collection.js"),
+  ]);
+  let opened;
+  try {
+    opened = await openCodeIndex({ root, env: io.env, clock, settings });
+  } catch (error) {
+    io.stderr.write(`mini-cursor: the index is unavailable: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failed;
+  }
+  const { index, endpoint } = opened;
+  try {
+    if (sub === "clear") {
+      const removed = await deleteCodeCollection(chromaClient(endpoint), root);
+      write(io, json, { workspace: root, removed }, removed ? `Cleared the index of ${root}.` : `${root} had no index.`);
+      return EXIT.done;
+    }
+    if (sub === "status") {
+      await index.load();
+      const stats = index.stats();
+      const data = { workspace: root, collection: codeCollectionName(root), embedder: index.embedderId, server: endpoint.url, ...stats };
+      const text = stats.files === 0 ? `No index for ${root} yet (mini-cursor index build).` : `${stats.files} files, ${stats.chunks} chunks`;
+      write(io, json, data, `${text}\nCollection ${data.collection} on Chroma at ${endpoint.url}, embedder ${index.embedderId}`);
+      return EXIT.done;
+    }
+    // build, and search: search brings the index up to date first (only changed files are embedded).
+    const result = await index.update({ timeBudgetMs: seconds * 1000, onProgress: json ? undefined : progressLine(io, clock) });
+    if (sub === "build") {
+      write(io, json, { workspace: root, ...result }, summary(result));
+      return EXIT.done;
+    }
+    const hits = await index.search({ query, limit: limit ?? 10, ...(values.path ? { path: values.path } : {}) });
+    const text = hits.length === 0 ? `Nothing in the index matches "${query}".` : hits.map((h) => `${h.path}:${h.startLine}-${h.endLine}  ${h.score.toFixed(3)}  ${h.symbol || `(${h.kind})`}`).join("\n");
+    write(io, json, hits, text);
+    return EXIT.done;
+  } finally {
+    await opened.close();
+  }
+}

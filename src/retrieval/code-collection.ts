@@ -1,0 +1,44 @@
+import { createHash } from "node:crypto";
+import type { ChromaClient, Collection } from "chromadb";
+import { logger } from "../runtime/logger.js";
+import type { Embedder } from "../memory/embeddings/types.js";
+
+/** Collections of the codebase index start with this; long-term memory lives in its own collection. */
+export const CODE_COLLECTION_PREFIX = "mini-cursor-code-";
+
+/** One collection per workspace, named from a hash of its real path (two checkouts are two indexes). */
+export function codeCollectionName(root: string): string {
+  return `${CODE_COLLECTION_PREFIX}${createHash("sha256").update(root).digest("hex").slice(0, 24)}`;
+}
+
+function metadataFor(root: string, embedder: Embedder, dimension: number): Record<string, string | number> {
+  return { embedder: embedder.id, dimension, workspace: root, createdBy: "mini-cursor" };
+}
+
+async function create(client: ChromaClient, name: string, metadata: Record<string, string | number>): Promise<Collection> {
+  return client.getOrCreateCollection({ name, embeddingFunction: null, metadata, configuration: { hnsw: { space: "cosine" } } });
+}
+
+/**
+ * Opens (or creates) the workspace's code collection. An index built by another embedder is derived data that
+ * cannot be compared with the current one, so unlike memory it is dropped and rebuilt rather than refused.
+ */
+export async function openCodeCollection(client: ChromaClient, root: string, embedder: Embedder): Promise<Collection> {
+  const name = codeCollectionName(root);
+  const dimension = await embedder.dimension();
+  const metadata = metadataFor(root, embedder, dimension);
+  const collection = await create(client, name, metadata);
+  if (collection.metadata?.embedder === embedder.id && collection.metadata.dimension === dimension) return collection;
+  logger.info(`index: ${root} was indexed with ${String(collection.metadata?.embedder)}; rebuilding it with ${embedder.id}`);
+  await client.deleteCollection({ name });
+  return create(client, name, metadata);
+}
+
+/** Deletes the workspace's index; false when there was none. */
+export async function deleteCodeCollection(client: ChromaClient, root: string): Promise<boolean> {
+  const name = codeCollectionName(root);
+  const existing = await client.getCollection({ name, embeddingFunction: undefined }).catch(() => null);
+  if (!existing) return false;
+  await client.deleteCollection({ name });
+  return true;
+}

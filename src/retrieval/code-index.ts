@@ -1,0 +1,286 @@
+import { createHash } from "node:crypto";
+import { promises as fs } from "node:fs";
+import path from "node:path";
+import type { Collection, Metadata } from "chromadb";
+import type { Embedder } from "../memory/embeddings/types.js";
+import type { Clock } from "../runtime/clock.js";
+import { chunkFile } from "./chunk-file.js";
+import { listIndexableFiles } from "./file-walk.js";
+import { LexicalIndex, lexicalTerms } from "./lexical.js";
+import { fuse, looksLikeName, type Candidate } from "./rank.js";
+import { MAX_FILE_BYTES, skipByContent } from "./skip-rules.js";
+import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery } from "./types.js";
+
+export interface CodeIndexOptions {
+  /** The workspace's real path. */
+  root: string;
+  collection: Collection;
+  embedder: Embedder;
+  clock: Clock;
+  allowCredentialFiles: boolean;
+  home?: string;
+}
+
+export interface UpdateOptions {
+  /** Stop embedding after this long (the rest is left for the next update); no limit when absent. */
+  timeBudgetMs?: number;
+  onProgress?: (progress: BuildProgress) => void;
+  /** Checked between batches: true stops the update (e.g. the session is ending); the next one continues. */
+  shouldStop?: () => boolean;
+}
+
+interface StoredChunk extends Chunk {
+  id: string;
+}
+
+interface FileEntry {
+  hash: string;
+  size: number;
+  mtimeMs: number;
+  ids: string[];
+}
+
+/** Chunks embedded per request: big enough to amortize a remote embedder's round trip, small enough to time-box. */
+const EMBED_BATCH = 96;
+/** Characters of a chunk that are embedded and stored (a huge minified-looking line must not blow up a request). */
+const MAX_CHUNK_CHARS = 1_500;
+const CANDIDATES = 60;
+const SNIPPET_LINES = 6;
+const SNIPPET_LINE_CHARS = 160;
+
+const hashOf = (text: string): string => createHash("sha1").update(text).digest("hex");
+
+function embeddingText(chunk: Chunk): string {
+  const head = chunk.symbol ? `${chunk.path} ${chunk.kind} ${chunk.symbol}` : chunk.path;
+  return `${head}\n${chunk.text}`.slice(0, MAX_CHUNK_CHARS);
+}
+
+function snippetOf(text: string): string {
+  return text
+    .split("\n")
+    .slice(0, SNIPPET_LINES)
+    .map((l) => (l.length > SNIPPET_LINE_CHARS ? `${l.slice(0, SNIPPET_LINE_CHARS)}…` : l))
+    .join("\n");
+}
+
+/** A path filter the model or the user gives: a file or a folder, workspace-relative. */
+export function pathFilter(filter: string | undefined): ((p: string) => boolean) | undefined {
+  const f = filter?.trim().replace(/^\.\/+/, "").replace(/\/+$/, "");
+  if (!f || f === ".") return undefined;
+  return (p) => p === f || p.startsWith(`${f}/`);
+}
+
+/**
+ * The index of one workspace: its chunks in a Chroma collection (vectors, text and a metadata row per chunk that
+ * names the file's content hash), and in process a BM25 index over the same chunks. The metadata rows are the
+ * manifest: an update re-embeds only files whose size/mtime changed and whose hash then differs, and removes the
+ * chunks of files that are gone or now skipped, so the manifest can never disagree with what Chroma holds.
+ */
+export class CodeIndex {
+  private readonly chunks = new Map<string, StoredChunk>();
+  private readonly files = new Map<string, FileEntry>();
+  private readonly lexical = new LexicalIndex();
+  private running: Promise<BuildResult> | undefined;
+  private loaded = false;
+
+  constructor(private readonly o: CodeIndexOptions) {}
+
+  get root(): string {
+    return this.o.root;
+  }
+
+  get embedderId(): string {
+    return this.o.embedder.id;
+  }
+
+  stats(): { files: number; chunks: number } {
+    return { files: this.files.size, chunks: this.chunks.size };
+  }
+
+  /** Reads what the collection holds (a few hundred ms for thousands of chunks). */
+  async load(): Promise<void> {
+    if (this.loaded) return;
+    const page = 2_000;
+    for (let offset = 0; ; offset += page) {
+      const got = await this.o.collection.get({ include: ["documents", "metadatas"], limit: page, offset });
+      got.ids.forEach((id, i) => this.remember(id, got.metadatas[i] ?? null, got.documents[i] ?? ""));
+      if (got.ids.length < page) break;
+    }
+    this.lexical.add([...this.chunks.values()]);
+    this.loaded = true;
+  }
+
+  private remember(id: string, meta: Metadata | null, text: string): void {
+    if (!meta || typeof meta.path !== "string") return;
+    const chunk: StoredChunk = {
+      id,
+      path: meta.path,
+      startLine: Number(meta.startLine),
+      endLine: Number(meta.endLine),
+      symbol: typeof meta.symbol === "string" ? meta.symbol : "",
+      kind: (typeof meta.kind === "string" ? meta.kind : "text") as ChunkKind,
+      text,
+    };
+    this.chunks.set(id, chunk);
+    const entry = this.files.get(chunk.path) ?? { hash: String(meta.fileHash), size: Number(meta.size), mtimeMs: Number(meta.mtimeMs), ids: [] };
+    entry.ids.push(id);
+    this.files.set(chunk.path, entry);
+  }
+
+  /** Settles when no update is running. */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
+  /** Brings the index up to date with the workspace. Concurrent calls share one run and then run once more. */
+  update(options: UpdateOptions = {}): Promise<BuildResult> {
+    const previous = this.running ?? Promise.resolve(undefined);
+    const next = previous.catch(() => undefined).then(() => this.runUpdate(options));
+    this.running = next;
+    void next.finally(() => {
+      if (this.running === next) this.running = undefined;
+    }).catch(() => undefined);
+    return next;
+  }
+
+  private async runUpdate(options: UpdateOptions): Promise<BuildResult> {
+    const started = this.o.clock.now();
+    await this.load();
+    const paths = await listIndexableFiles(this.o.root, { allowCredentialFiles: this.o.allowCredentialFiles, ...(this.o.home ? { home: this.o.home } : {}) });
+    const present = new Set<string>();
+    const pending: { path: string; entry: Omit<FileEntry, "ids">; chunks: Chunk[] }[] = [];
+    let filesDone = 0;
+    const progress = (phase: BuildProgress["phase"]): void => options.onProgress?.({ phase, filesDone, filesTotal: paths.length });
+    for (const rel of paths) {
+      const file = await this.readChanged(rel);
+      if (file === "skip") continue;
+      present.add(rel);
+      if (file !== "same") pending.push({ path: rel, entry: file.entry, chunks: chunkFile(rel, file.text) });
+    }
+    let removed = 0;
+    for (const rel of [...this.files.keys()]) {
+      if (present.has(rel)) continue;
+      await this.drop(rel);
+      removed++;
+    }
+    progress("scan");
+    let changed = 0;
+    let partial = false;
+    filesDone = paths.length - pending.length;
+    for (let i = 0; i < pending.length; ) {
+      if (options.shouldStop?.() || (options.timeBudgetMs !== undefined && this.o.clock.now() - started > options.timeBudgetMs)) {
+        partial = true;
+        break;
+      }
+      const batch: typeof pending = [];
+      let size = 0;
+      while (i < pending.length && (batch.length === 0 || size + (pending[i]?.chunks.length ?? 0) <= EMBED_BATCH)) {
+        const next = pending[i++];
+        if (!next) break;
+        batch.push(next);
+        size += next.chunks.length;
+      }
+      await this.store(batch);
+      changed += batch.length;
+      filesDone += batch.length;
+      progress("embed");
+    }
+    progress("done");
+    return { files: this.files.size, changed, removed, chunks: this.chunks.size, durationMs: this.o.clock.now() - started, partial };
+  }
+
+  /** The file's text and fingerprint when it changed since it was indexed; "same"; or "skip" when it is not indexed. */
+  private async readChanged(rel: string): Promise<"same" | "skip" | { text: string; entry: Omit<FileEntry, "ids"> }> {
+    const abs = path.join(this.o.root, rel);
+    let stat;
+    try {
+      stat = await fs.lstat(abs);
+    } catch {
+      return "skip";
+    }
+    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return "skip";
+    const known = this.files.get(rel);
+    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return "same";
+    let text: string;
+    try {
+      text = await fs.readFile(abs, "utf8");
+    } catch {
+      return "skip";
+    }
+    if (skipByContent(rel, text)) return "skip";
+    const entry = { hash: hashOf(text), size: stat.size, mtimeMs: stat.mtimeMs };
+    if (known && known.hash === entry.hash) {
+      // Touched but not changed: keep the vectors, note the new mtime in memory only (cheap to recheck later).
+      known.size = entry.size;
+      known.mtimeMs = entry.mtimeMs;
+      return "same";
+    }
+    return { text, entry };
+  }
+
+  private async drop(rel: string): Promise<void> {
+    const entry = this.files.get(rel);
+    if (!entry) return;
+    await this.o.collection.delete({ where: { path: rel } });
+    this.lexical.remove(entry.ids);
+    for (const id of entry.ids) this.chunks.delete(id);
+    this.files.delete(rel);
+  }
+
+  private async store(batch: { path: string; entry: Omit<FileEntry, "ids">; chunks: Chunk[] }[]): Promise<void> {
+    const all = batch.flatMap((f) => f.chunks.map((c, n) => ({ ...c, text: c.text.slice(0, MAX_CHUNK_CHARS), id: `${hashOf(f.path).slice(0, 16)}-${f.entry.hash.slice(0, 8)}-${n}`, file: f })));
+    const vectors = all.length > 0 ? await this.o.embedder.embedDocuments(all.map(embeddingText)) : [];
+    for (const f of batch) await this.drop(f.path);
+    if (all.length > 0) {
+      // upsert: another session updating the same file at the same moment writes the same ids.
+      await this.o.collection.upsert({
+        ids: all.map((c) => c.id),
+        embeddings: vectors,
+        documents: all.map((c) => c.text),
+        metadatas: all.map((c) => ({ path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, fileHash: c.file.entry.hash, size: c.file.entry.size, mtimeMs: c.file.entry.mtimeMs })),
+      });
+    }
+    for (const f of batch) this.files.set(f.path, { ...f.entry, ids: [] });
+    for (const c of all) {
+      const { file, ...chunk } = c;
+      this.chunks.set(c.id, chunk);
+      this.files.get(file.path)?.ids.push(c.id);
+    }
+    this.lexical.add(all.map(({ file: _file, ...chunk }) => chunk));
+  }
+
+  /** The best chunks for a question or an identifier, hybrid-ranked. */
+  async search(q: CodeSearchQuery, mode: "hybrid" | "vector" | "lexical" = "hybrid"): Promise<CodeHit[]> {
+    await this.load();
+    const limit = q.limit ?? 8;
+    const allow = pathFilter(q.path);
+    const terms = lexicalTerms(q.query);
+    const vector = mode === "lexical" ? [] : await this.vectorCandidates(q.query, allow);
+    const lexical = mode === "vector" ? [] : this.lexical.query(terms, CANDIDATES, allow);
+    const candidates = new Map<string, Candidate>();
+    for (const s of [...vector, ...lexical]) {
+      const chunk = this.chunks.get(s.id);
+      if (chunk) candidates.set(s.id, chunk);
+    }
+    const weights = mode === "hybrid" ? undefined : mode === "vector" ? { vector: 1, lexical: 0, path: 0 } : { vector: 0, lexical: 1, path: 0 };
+    const ranked = fuse(vector, lexical, candidates, new Set(terms), looksLikeName(q.query), weights);
+    return ranked.slice(0, limit).flatMap((s) => {
+      const c = this.chunks.get(s.id);
+      return c ? [{ path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, score: Number(s.score.toFixed(4)), snippet: snippetOf(c.text) }] : [];
+    });
+  }
+
+  private async vectorCandidates(query: string, allow: ((p: string) => boolean) | undefined): Promise<{ id: string; score: number }[]> {
+    if (this.chunks.size === 0) return [];
+    const embedding = await this.o.embedder.embedQuery(query);
+    // With a path filter, ask for more and filter here: Chroma's where has no prefix match.
+    const nResults = Math.min(this.chunks.size, allow ? CANDIDATES * 5 : CANDIDATES);
+    const result = await this.o.collection.query({ queryEmbeddings: [embedding], nResults, include: ["distances", "metadatas"] });
+    const ids = result.ids[0] ?? [];
+    const distances = result.distances[0] ?? [];
+    return ids
+      .map((id, i) => ({ id, score: Math.max(0, 1 - (distances[i] ?? 1)) }))
+      .filter((s) => !allow || allow(this.chunks.get(s.id)?.path ?? ""))
+      .slice(0, CANDIDATES);
+  }
+}

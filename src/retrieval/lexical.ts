@@ -1,0 +1,61 @@
+import MiniSearch from "minisearch";
+import { tokenize } from "../memory/embeddings/tokenize.js";
+import type { ChunkKind } from "./types.js";
+
+/** What the lexical index keeps per chunk (the text is searched, not stored: Chroma has it). */
+export interface LexicalDoc {
+  id: string;
+  path: string;
+  symbol: string;
+  kind: ChunkKind;
+  text: string;
+}
+
+/**
+ * Terms the way a developer reads code: identifiers split at camelCase, snake_case and paths, lowercased,
+ * stopwords dropped, lightly stemmed (the local embedder's tokenizer, so both sides agree), plus whole
+ * identifiers, so `debounce`, `debounced` and `Debouncer` meet and `useAppStore` matches "app store".
+ */
+export function lexicalTerms(text: string): string[] {
+  const { words, compounds } = tokenize(text);
+  return [...words.map((w) => w.stem), ...compounds];
+}
+
+/**
+ * BM25 over identifiers, comments and code (MiniSearch: a maintained in-memory full-text index with BM25+,
+ * field boosts and incremental add/remove). A symbol or path hit counts more than a word deep in a body.
+ */
+export class LexicalIndex {
+  private readonly search = new MiniSearch<LexicalDoc>({
+    fields: ["symbol", "path", "text"],
+    storeFields: ["path"],
+    tokenize: (text) => lexicalTerms(text),
+    processTerm: (term) => term,
+    searchOptions: { boost: { symbol: 3, path: 2, text: 1 } },
+  });
+
+  get size(): number {
+    return this.search.documentCount;
+  }
+
+  add(docs: readonly LexicalDoc[]): void {
+    const fresh = docs.filter((d) => !this.search.has(d.id));
+    this.search.addAll(fresh);
+  }
+
+  remove(ids: readonly string[]): void {
+    for (const id of ids) if (this.search.has(id)) this.search.discard(id);
+  }
+
+  /** Chunk ids with their BM25 scores, best first; `allow` filters by path. */
+  query(terms: readonly string[], limit: number, allow?: (path: string) => boolean): { id: string; score: number }[] {
+    if (terms.length === 0) return [];
+    // The terms are already processed (lexicalTerms): the query side only splits them again.
+    const results = this.search.search(terms.join(" "), {
+      tokenize: (q) => q.split(" "),
+      combineWith: "OR",
+      ...(allow ? { filter: (r) => allow(String(r.path)) } : {}),
+    });
+    return results.slice(0, limit).map((r) => ({ id: String(r.id), score: r.score }));
+  }
+}

@@ -1,0 +1,44 @@
+import os from "node:os";
+import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../config/memory-settings.js";
+import { ensureChromaServer } from "../memory/chroma/server.js";
+import type { ChromaEndpoint } from "../memory/chroma/types.js";
+import { createEmbedder } from "../memory/embeddings/index.js";
+import type { Clock } from "../runtime/clock.js";
+import { credentialFilesAllowed } from "../safety/credential-files.js";
+import type { CodeIndex } from "./code-index.js";
+
+export interface OpenedIndex {
+  index: CodeIndex;
+  endpoint: ChromaEndpoint;
+  /** Stops the Chroma server if this process started it (and no one else uses it). */
+  close(): Promise<void>;
+}
+
+export interface OpenIndexOptions {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  /** Where Chroma is and which embedder to use (memory's settings); resolved from `env` when absent. */
+  settings?: MemoryStoreSettings;
+}
+
+/**
+ * Opens the workspace's index on the Chroma server long-term memory uses (the same local server, or CHROMA_URL
+ * with its token, tenant and database) with the configured embedder. Throws when Chroma cannot be reached.
+ */
+export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
+  const settings = o.settings ?? resolveMemoryStoreConfig(o.env);
+  const embedder = createEmbedder(settings.embeddings);
+  const modules = Promise.all([import("../memory/collection.js"), import("./code-collection.js"), import("./code-index.js")]);
+  modules.catch(() => undefined);
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env });
+  try {
+    const [{ chromaClient }, { openCodeCollection }, { CodeIndex }] = await modules;
+    const collection = await openCodeCollection(chromaClient(endpoint), o.root, embedder);
+    const index = new CodeIndex({ root: o.root, collection, embedder, clock: o.clock, allowCredentialFiles: credentialFilesAllowed(o.env), home: o.env.HOME ?? os.homedir() });
+    return { index, endpoint, close: () => endpoint.stop() };
+  } catch (error) {
+    await endpoint.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,64 @@
+import { lexicalTerms } from "./lexical.js";
+
+/** How much each signal counts in the hybrid score (they are each normalized to [0, 1] first). */
+export const WEIGHTS = { vector: 0.7, lexical: 0.3, path: 0.15 } as const;
+
+export interface Candidate {
+  id: string;
+  path: string;
+  symbol: string;
+}
+
+export interface Scored {
+  id: string;
+  score: number;
+}
+
+/**
+ * A query that looks like a name (`debounce`, `parseVersion`, `src/router.ts`, `Store.get`): one or two words, or
+ * words joined the way identifiers are. Only then does the path/symbol signal count: in a question in plain words,
+ * a word that happens to be some other file's name ("create an object...", create.js) is a false lead.
+ */
+export function looksLikeName(query: string): boolean {
+  const words = query.trim().split(/\s+/);
+  return words.length <= 2 || words.some((w) => /[a-z][A-Z]|[_./]\w/.test(w));
+}
+
+/** Share of the query's terms found in the chunk's file path and symbol: "router" → src/router.ts. */
+export function pathSignal(queryTerms: ReadonlySet<string>, candidate: Candidate): number {
+  if (queryTerms.size === 0) return 0;
+  const own = new Set(lexicalTerms(`${candidate.path.replace(/\.[a-z0-9]+$/i, "")} ${candidate.symbol}`));
+  let found = 0;
+  for (const term of queryTerms) if (own.has(term)) found++;
+  return found / queryTerms.size;
+}
+
+function normalized(scores: readonly Scored[]): Map<string, number> {
+  const max = scores.reduce((m, s) => Math.max(m, s.score), 0);
+  return new Map(scores.map((s) => [s.id, max > 0 ? s.score / max : 0]));
+}
+
+/**
+ * Hybrid ranking: vector similarity and BM25 (each divided by its best score in this answer, so neither scale
+ * dominates) plus the path/symbol signal. A chunk found by only one side still ranks, with 0 for the other.
+ */
+export function fuse(
+  vector: readonly Scored[],
+  lexical: readonly Scored[],
+  candidates: ReadonlyMap<string, Candidate>,
+  queryTerms: ReadonlySet<string>,
+  nameQuery: boolean,
+  weights: { vector: number; lexical: number; path: number } = WEIGHTS,
+): Scored[] {
+  const v = normalized(vector);
+  const l = normalized(lexical);
+  const ids = new Set([...v.keys(), ...l.keys()]);
+  const out: Scored[] = [];
+  for (const id of ids) {
+    const candidate = candidates.get(id);
+    if (!candidate) continue;
+    const score = weights.vector * (v.get(id) ?? 0) + weights.lexical * (l.get(id) ?? 0) + (nameQuery ? weights.path * pathSignal(queryTerms, candidate) : 0);
+    out.push({ id, score });
+  }
+  return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
+}

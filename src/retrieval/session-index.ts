@@ -1,0 +1,90 @@
+import type { MemoryStoreSettings } from "../config/memory-settings.js";
+import { logger } from "../runtime/logger.js";
+import type { Clock } from "../runtime/clock.js";
+import type { OpenedIndex } from "./open-index.js";
+import type { CodeHit, CodeSearchQuery } from "./types.js";
+
+/** What a search during a session gets: hits, or why there are none yet (never a wait for a build). */
+export type CodebaseAnswer = { state: "ready"; hits: CodeHit[] } | { state: "building"; detail: string } | { state: "unavailable"; detail: string };
+
+/** The codebase index as the tools and the planner see it (src/tools depends on this, not on Chroma). */
+export interface CodebaseSearch {
+  search(query: CodeSearchQuery): Promise<CodebaseAnswer>;
+  /** Starts opening and building in the background (idempotent). */
+  begin(): void;
+  /** Brings the index up to date in the background after the workspace may have changed. */
+  refresh(): void;
+}
+
+export interface SessionIndexOptions {
+  root: string;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
+  settings: MemoryStoreSettings;
+  /** A session's first build stops embedding after this long; the next refresh continues (default 120 s). */
+  buildBudgetMs?: number;
+}
+
+const DEFAULT_BUILD_BUDGET_MS = 120_000;
+
+/**
+ * A session's index: opened and built in the background on first use, searched only once its first update has
+ * finished (until then a search says it is building and points at search_code), refreshed after every step that may
+ * have changed files. A failure (Chroma unreachable) makes it unavailable for the session, once, never an error.
+ */
+export class SessionCodeIndex implements CodebaseSearch {
+  private opened: OpenedIndex | undefined;
+  private starting: Promise<void> | undefined;
+  private ready = false;
+  private failure: string | undefined;
+  private progress = "";
+  private closing = false;
+
+  constructor(private readonly o: SessionIndexOptions) {}
+
+  begin(): void {
+    this.starting ??= this.start();
+  }
+
+  private async start(): Promise<void> {
+    try {
+      const { openCodeIndex } = await import("./open-index.js");
+      this.opened = await openCodeIndex({ root: this.o.root, env: this.o.env, clock: this.o.clock, settings: this.o.settings });
+      await this.opened.index.update({
+        timeBudgetMs: this.o.buildBudgetMs ?? DEFAULT_BUILD_BUDGET_MS,
+        onProgress: (p) => (this.progress = `${p.filesDone}/${p.filesTotal} files`),
+        shouldStop: () => this.closing,
+      });
+      this.ready = true;
+    } catch (error) {
+      this.failure = error instanceof Error ? error.message : String(error);
+      logger.warn(`index: unavailable for this session: ${this.failure}`);
+    }
+  }
+
+  refresh(): void {
+    if (!this.ready || !this.opened) return;
+    this.opened.index.update({ timeBudgetMs: this.o.buildBudgetMs ?? DEFAULT_BUILD_BUDGET_MS, shouldStop: () => this.closing }).catch((error: unknown) => {
+      logger.warn(`index: refresh failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  async search(query: CodeSearchQuery): Promise<CodebaseAnswer> {
+    this.begin();
+    if (this.failure) return { state: "unavailable", detail: this.failure };
+    if (!this.ready || !this.opened) return { state: "building", detail: this.progress ? `indexed ${this.progress} so far` : "starting" };
+    try {
+      return { state: "ready", hits: await this.opened.index.search(query) };
+    } catch (error) {
+      return { state: "unavailable", detail: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /** Waits for a build under way to stop at its next batch, then stops the Chroma server if this process started it. */
+  async close(): Promise<void> {
+    this.closing = true;
+    await this.starting?.catch(() => undefined);
+    await this.opened?.index.idle();
+    await this.opened?.close();
+  }
+}

@@ -1,0 +1,93 @@
+import { rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { openCodeIndex, type OpenedIndex } from "../../src/retrieval/open-index.js";
+import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+
+let chroma: TestChroma;
+let ws: TempWorkspace | undefined;
+let opened: OpenedIndex | undefined;
+let now = 1_000;
+const clock = { now: () => now };
+
+beforeAll(async () => {
+  chroma = await startTestChroma();
+});
+afterAll(async () => {
+  await chroma.stop();
+});
+afterEach(async () => {
+  await opened?.close();
+  opened = undefined;
+  await ws?.cleanup();
+});
+
+const env = (): NodeJS.ProcessEnv => ({ CHROMA_URL: chroma.url, HOME: "/nonexistent-home" });
+
+const FILES = {
+  "src/timing.ts": `/**\n * Waits until the user stops typing before running the callback: each new call resets the timer.\n */\nexport function debounce(fn: () => void, wait: number) {\n  let timer: NodeJS.Timeout | undefined;\n  return () => {\n    clearTimeout(timer);\n    timer = setTimeout(fn, wait);\n  };\n}\n`,
+  "src/parse.ts": `/** Reads a semantic version string into its major, minor and patch numbers. */\nexport function parseVersion(text: string) {\n  const [major, minor, patch] = text.split(".").map(Number);\n  return { major, minor, patch };\n}\n`,
+  "src/colors.ts": `/** Mixes two RGB colors in the given proportion. */\nexport function blend(a: number[], b: number[], t: number) {\n  return a.map((v, i) => v * (1 - t) + (b[i] ?? 0) * t);\n}\n`,
+  "docs/guide.md": "# Guide\n\nThe release process bumps the version and tags the commit.\n",
+  ".gitignore": "generated/\n",
+  "generated/api.ts": "/** Waits until typing stops. */\nexport function debounceGenerated() {}\n",
+  "public/app.min.js": `${"function a(b){return b};".repeat(300)}`,
+};
+
+describe("the codebase index against a real Chroma server", () => {
+  it("builds, finds code by plain words and by identifier, and skips ignored and minified files", async () => {
+    ws = await makeTempWorkspace(FILES);
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
+    const progress: string[] = [];
+    const built = await opened.index.update({ onProgress: (p) => progress.push(p.phase) });
+    expect(built).toMatchObject({ files: 4, changed: 4, removed: 0, partial: false });
+    expect(progress.at(-1)).toBe("done");
+
+    const plain = await opened.index.search({ query: "postpone the callback until the user stops typing" });
+    expect(plain[0]).toMatchObject({ path: "src/timing.ts", symbol: "debounce", startLine: 1, endLine: 10 });
+    const byName = await opened.index.search({ query: "parseVersion" });
+    expect(byName[0]?.path).toBe("src/parse.ts");
+    const all = await opened.index.search({ query: "debounce typing waits", limit: 20 });
+    expect(all.map((h) => h.path)).not.toContain("generated/api.ts");
+    expect(all.map((h) => h.path)).not.toContain("public/app.min.js");
+    const filtered = await opened.index.search({ query: "version", path: "docs" });
+    expect(filtered.map((h) => h.path)).toEqual(["docs/guide.md"]);
+  });
+
+  it("re-embeds only changed files, so an edit changes the ranking, and forgets deleted files", async () => {
+    ws = await makeTempWorkspace(FILES);
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
+    await opened.index.update();
+    const before = await opened.index.search({ query: "interpolate between two colours of a gradient" });
+    expect(before[0]?.path).toBe("src/colors.ts");
+
+    await writeFile(path.join(ws.root, "src/parse.ts"), `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`);
+    await rm(path.join(ws.root, "src/timing.ts"));
+    const updated = await opened.index.update();
+    expect(updated).toMatchObject({ changed: 1, removed: 1, files: 3 });
+    const after = await opened.index.search({ query: "interpolate between two colours of a gradient" });
+    expect(after[0]?.path).toBe("src/parse.ts");
+    const gone = await opened.index.search({ query: "debounce typing", limit: 20 });
+    expect(gone.map((h) => h.path)).not.toContain("src/timing.ts");
+
+    // A second process sees the same index: the manifest is Chroma's metadata, so nothing is re-embedded.
+    const again = await openCodeIndex({ root: ws.root, env: env(), clock });
+    try {
+      expect(await again.index.update()).toMatchObject({ changed: 0, removed: 0, files: 3 });
+      expect((await again.index.search({ query: "gradientStops" }))[0]?.path).toBe("src/parse.ts");
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("stops embedding when its time box runs out and continues on the next update", async () => {
+    ws = await makeTempWorkspace(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`src/m${i}.ts`, `/** Module ${i}. */\nexport const m${i} = () => ${i};\n`])));
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock: { now: () => (now += 1) } });
+    const first = await opened.index.update({ timeBudgetMs: 0 });
+    expect(first.partial).toBe(true);
+    expect(first.changed).toBeLessThan(30);
+    const second = await opened.index.update();
+    expect(second).toMatchObject({ partial: false, files: 30 });
+  });
+});
