@@ -14,7 +14,6 @@ import type { WorkspaceStateValue } from "../graph/state.js";
 import type { Clock } from "../runtime/clock.js";
 import { loadConfigFiles, resolveDiagnosticsConfig, resolveWebConfig } from "../config/index.js";
 import { createDiagnosticsHub } from "../tools/diagnostics/index.js";
-import { killActiveCommands } from "../tools/active-commands.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { errorLine } from "../models/model-errors.js";
 import type { RunStore } from "../sessions/run-store.js";
@@ -26,6 +25,7 @@ import type { ModelSetup } from "./model-setup.js";
 import { resumeCommandFor } from "./resume-hint.js";
 import { loadSessionAgents } from "./custom-agents.js";
 import { pendingRequest } from "./pending-request.js";
+import { RunInterrupts } from "./run-interrupts.js";
 import { sessionNotices } from "./session-notices.js";
 import { processesLine, takeEarlierProcesses } from "./background-record.js";
 import { startSessionServices, type SessionServices } from "./session-services.js";
@@ -87,43 +87,9 @@ export interface SessionRunOptions {
  */
 export async function runSession(o: SessionRunOptions): Promise<number> {
   const lock = o.lock ?? (await o.database.lockSession(o.sessionId));
-  const controller = new AbortController();
   // A worktree session is found from its main checkout (its database is there).
   const resumeCommand = resumeCommandFor(o.sessionId, o.worktree?.home ?? o.workspace, o.cwd ?? process.cwd());
-  let interrupted = false;
-  let asking = false;
-  let signalled = (): void => {};
-  /** Settles on the first Ctrl-C or SIGTERM: a question waiting on stdin stops waiting. */
-  const signal = new Promise<"interrupted">((resolve) => (signalled = () => resolve("interrupted")));
-  const stop = (killAll: boolean) => {
-    interrupted = true;
-    signalled();
-    // At a prompt nothing runs: the question's own lines say what happened.
-    if (asking) return;
-    o.printer.emit({ type: "notice", level: "warn", message: `Interrupted: stopping. Continue later with: ${resumeCommand}` });
-    controller.abort();
-    // The abort kills this run's commands; a signal also stops every other command of the process.
-    if (killAll) killActiveCommands();
-  };
-  const onSignal = () => {
-    if (interrupted) process.exit(EXIT.interrupted);
-    stop(true);
-  };
-  // Other sessions of the process (an editor's) go on: only this run stops.
-  const onCancel = () => {
-    if (!interrupted) stop(false);
-  };
-  if (o.cancel?.aborted) onCancel();
-  // The lock's connection broke: another process could take the session now, so this one stops at once.
-  let lostDatabase: string | null = null;
-  lock.onLost?.((reason) => {
-    lostDatabase ??= `lost the connection to the session database ${o.database.label} (${reason})`;
-    // The abort kills this run's commands; other sessions of the process (an editor's) find out on their own.
-    controller.abort();
-  });
-  o.cancel?.addEventListener("abort", onCancel, { once: true });
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
+  const run = new RunInterrupts({ printer: o.printer, resumeCommand, lock, databaseLabel: o.database.label, ...(o.cancel ? { cancel: o.cancel } : {}) });
   const { sessions } = o.database;
   // Undo (the workspace as it was before this session first changed it; a resumed session keeps its first), memory
   // and the sandbox probe run in child processes alongside the first planner call; each is awaited where it is used.
@@ -198,7 +164,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     configurable: { thread_id: o.sessionId, budget: o.budget, safety: o.safety, limits: o.limits },
     // Two supersteps per sub-agent run (agent, planner) plus the first plan and finish.
     recursionLimit: o.limits.maxAgentRuns * 2 + 10,
-    signal: controller.signal,
+    signal: run.controller.signal,
   };
   await sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   // The whole task: --json consumers get it as given; the views shorten it themselves (src/cli/printers, live-view).
@@ -237,10 +203,10 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       const { request, resumeWith } = pending;
       if (isQuestionRequest(request)) {
         // An agent or the planner asked the person (ask_user): the answer goes back to it as the tool's result.
-        asking = true;
+        run.asking = true;
         o.printer.emit({ ...request, type: "question_asked" });
-        const said = await Promise.race([o.prompter.askQuestion(request), signal]);
-        asking = false;
+        const said = await Promise.race([o.prompter.askQuestion(request), run.signal]);
+        run.asking = false;
         if (said === "interrupted" || said === null) {
           // The question is in the checkpoint: `resume` asks it again without calling the model.
           if (said === "interrupted") o.prompter.close();
@@ -254,11 +220,11 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         continue;
       }
       // The graph paused before a command or file change: ask, then resume it with the answer.
-      asking = true;
+      run.asking = true;
       o.printer.emit({ ...request, type: "approval_requested" });
       // A signal wins over a question still waiting for stdin (a pipe kept open, or a person who walked away).
-      const answer = await Promise.race([o.prompter.ask(request), signal]);
-      asking = false;
+      const answer = await Promise.race([o.prompter.ask(request), run.signal]);
+      run.asking = false;
       if (answer === "interrupted" || !answer) {
         // The pause is in the checkpoint: `resume` asks the same question again without calling the model.
         if (answer === "interrupted") o.prompter.close();
@@ -281,13 +247,13 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     return exitCodeForStatus(status);
   } catch (error) {
     await recordProgress(graph, config, o);
-    const lostLine = lostDatabase ?? o.database.connectionProblem(error);
+    const lostLine = run.lostDatabase ?? o.database.connectionProblem(error);
     if (lostLine !== null) {
       o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${lostLine}` });
       await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}` });
       return EXIT.failed;
     }
-    if (interrupted) {
+    if (run.interrupted) {
       await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Interrupted. Resume with: ${resumeCommand}` });
       return EXIT.interrupted;
     }
@@ -297,9 +263,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
     return EXIT.failed;
   } finally {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    o.cancel?.removeEventListener("abort", onCancel);
+    run.detach();
     o.prompter.close();
     diagnostics.close();
     if (undo.started) await undo.after();
