@@ -1,4 +1,5 @@
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
+import { addRepoPackage } from "../helpers/repo-packages.js";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
@@ -66,8 +67,7 @@ beforeEach(async () => {
     "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", noEmit: true }, include: ["src"] }),
     "src/index.ts": "export const name = 'demo';\n",
   });
-  await mkdir(path.join(ws.root, "node_modules"));
-  await symlink(path.resolve("node_modules/typescript"), path.join(ws.root, "node_modules", "typescript"));
+  addRepoPackage(ws.root, "typescript");
   userConfig = await makeTempWorkspace();
 });
 afterEach(async () => {

@@ -1,11 +1,9 @@
-import { promises as fs, readdirSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { readdirSync, readFileSync } from "node:fs";
 import { DIAGNOSTICS_DEFAULTS, type DiagnosticsSettings } from "../../../src/config/index.js";
 import { createDiagnosticsHub, type Diagnostics } from "../../../src/tools/diagnostics/index.js";
+import { addRepoPackage } from "../../helpers/repo-packages.js";
 import { makeWorkspace, writeFiles, type TempWorkspace } from "../helpers.js";
 
-/** This repository's own typescript, linked into a temp project as its node_modules/typescript. */
-export const REPO_TYPESCRIPT = path.resolve("node_modules/typescript");
 
 export const STRICT_TSCONFIG = JSON.stringify({
   compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", noEmit: true },
@@ -17,8 +15,7 @@ export async function makeTsProject(files: Record<string, string>, withTypescrip
   const ws = await makeWorkspace();
   await writeFiles(ws.root, { "tsconfig.json": STRICT_TSCONFIG, ...files });
   if (withTypescript) {
-    await fs.mkdir(path.join(ws.root, "node_modules"), { recursive: true });
-    await fs.symlink(REPO_TYPESCRIPT, path.join(ws.root, "node_modules", "typescript"));
+    addRepoPackage(ws.root, "typescript");
   }
   return ws;
 }

@@ -1,6 +1,5 @@
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
-import { promises as fs } from "node:fs";
-import path from "node:path";
+import { addRepoPackage } from "../../helpers/repo-packages.js";
 import { createEditFileTool } from "../../../src/tools/edit-file.js";
 import { createProjectDiagnosticsTool } from "../../../src/tools/diagnostics/index.js";
 import type { Diagnostics } from "../../../src/tools/diagnostics/index.js";
@@ -53,8 +52,7 @@ describe("project_diagnostics and ESLint (real checkers, real sandbox)", () => {
   it("runs the project's ESLint when it has a config and eslint: new errors after an edit, and in the project", async () => {
     ws = await makeTsProject({}, false);
     await writeFiles(ws.root, { "eslint.config.js": ESLINT_CONFIG, "package.json": '{ "type": "module" }\n', "lib.js": "export const used = 1;\n" });
-    await fs.mkdir(path.join(ws.root, "node_modules"), { recursive: true });
-    await fs.symlink(path.resolve("node_modules/eslint"), path.join(ws.root, "node_modules", "eslint"));
+    addRepoPackage(ws.root, "all");
     diagnostics = hub({ typescript: false });
     const edit = createEditFileTool({ root: ws.root, diagnostics });
     const clean = await callTool(edit, { path: "lib.js", oldText: "export const used = 1;", newText: "export const used = 2;" });
