@@ -52,7 +52,7 @@ describe("project_diagnostics and ESLint (real checkers, real sandbox)", () => {
   it("runs the project's ESLint when it has a config and eslint: new errors after an edit, and in the project", async () => {
     ws = await makeTsProject({}, false);
     await writeFiles(ws.root, { "eslint.config.js": ESLINT_CONFIG, "package.json": '{ "type": "module" }\n', "lib.js": "export const used = 1;\n" });
-    addRepoPackage(ws.root, "all");
+    addRepoPackage(ws.root, "all", ["typescript"]);
     diagnostics = hub({ typescript: false });
     const edit = createEditFileTool({ root: ws.root, diagnostics });
     const clean = await callTool(edit, { path: "lib.js", oldText: "export const used = 1;", newText: "export const used = 2;" });
