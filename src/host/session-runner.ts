@@ -195,7 +195,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       // the planner's first turn goes ahead without memories unless memory is open by then.
       void undo.before();
       services.startMemory();
-      services.codeIndex?.begin();
+      // The index shares memory's Chroma server: it opens once memory has, so memory is the one that starts the
+      // server (its notice says so) and the index's build does not compete with the first turns.
+      void services.memoryOpened.then(
+        () => services.codeIndex?.begin(),
+        () => services.codeIndex?.begin(),
+      );
       services.startMcp();
       const result: unknown = await running;
       const pending = pendingRequest(result);

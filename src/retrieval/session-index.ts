@@ -43,6 +43,8 @@ export class SessionCodeIndex implements CodebaseSearch {
   constructor(private readonly o: SessionIndexOptions) {}
 
   begin(): void {
+    // A session that already ended (memory opened after it) starts nothing it would not stop.
+    if (this.closing) return;
     this.starting ??= this.start();
   }
 
