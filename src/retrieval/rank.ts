@@ -33,13 +33,20 @@ export function pathSignal(queryTerms: ReadonlySet<string>, candidate: Candidate
   return found / queryTerms.size;
 }
 
+/**
+ * Min-max over this answer's candidates: cosine similarities of candidates bunch together (0.55-0.7), so dividing
+ * by the best alone left them all near 1 and let BM25's spread decide the order.
+ */
 function normalized(scores: readonly Scored[]): Map<string, number> {
-  const max = scores.reduce((m, s) => Math.max(m, s.score), 0);
-  return new Map(scores.map((s) => [s.id, max > 0 ? s.score / max : 0]));
+  if (scores.length === 0) return new Map();
+  const max = scores.reduce((m, s) => Math.max(m, s.score), -Infinity);
+  const min = scores.reduce((m, s) => Math.min(m, s.score), Infinity);
+  // One candidate, or all equal: each counts fully (a lone hit is that side's best).
+  return new Map(scores.map((s) => [s.id, max > min ? (s.score - min) / (max - min) : max > 0 ? 1 : 0]));
 }
 
 /**
- * Hybrid ranking: vector similarity and BM25 (each divided by its best score in this answer, so neither scale
+ * Hybrid ranking: vector similarity and BM25 (each min-max scaled over this answer, so neither scale
  * dominates) plus the path/symbol signal. A chunk found by only one side still ranks, with 0 for the other.
  */
 export function fuse(
