@@ -28,7 +28,7 @@ export interface SessionIndexOptions {
 const DEFAULT_BUILD_BUDGET_MS = 120_000;
 
 /**
- * A session's index: opened and built in the background on first use, searched only once its first update has
+ * A session's index: opened and built in the background once begun, searched only once its first update has
  * finished (until then a search says it is building and points at search_code), refreshed after every step that may
  * have changed files. A failure (Chroma unreachable) makes it unavailable for the session, once, never an error.
  */
@@ -71,8 +71,8 @@ export class SessionCodeIndex implements CodebaseSearch {
     });
   }
 
+  /** Never starts the index itself: the session begins it once memory has opened (they share Chroma's server). */
   async search(query: CodeSearchQuery): Promise<CodebaseAnswer> {
-    this.begin();
     if (this.failure) return { state: "unavailable", detail: this.failure };
     if (!this.ready || !this.opened) return { state: "building", detail: this.progress ? `indexed ${this.progress} so far` : "starting" };
     try {
