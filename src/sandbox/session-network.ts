@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { readlinkSync } from "node:fs";
-import { Readable } from "node:stream";
+import { firstLineOf } from "../runtime/first-line.js";
 import { killProcessTreeNow } from "../runtime/process-tree.js";
 import { isProcessAlive } from "../runtime/process-alive.js";
 import { parseSandboxStatus, waitForSandboxEnd, type SandboxInit } from "./sandboxed-command.js";
@@ -27,21 +27,6 @@ export interface SessionNetworkOptions {
 function run(file: string, args: string[]): Promise<{ ok: boolean; text: string }> {
   return new Promise((resolve) => {
     execFile(file, args, { timeout: 5000, encoding: "utf8" }, (error, stdout, stderr) => resolve({ ok: !error, text: (stderr || stdout || error?.message || "").trim() }));
-  });
-}
-
-function statusText(stream: unknown): Promise<string> {
-  return new Promise((resolve) => {
-    if (!(stream instanceof Readable)) return resolve("");
-    let text = "";
-    stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => {
-      text += chunk;
-      // The first JSON line is all we need: the holder's pid namespace and network namespace.
-      if (text.includes("\n")) resolve(text);
-    });
-    stream.once("close", () => resolve(text));
-    stream.once("error", () => resolve(text));
   });
 }
 
@@ -96,7 +81,7 @@ export class SessionNetwork {
     });
     let stderr = "";
     child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const status = await Promise.race([statusText(child.stdio[3]), failed.then((why) => ({ why }))]);
+    const status = await Promise.race([firstLineOf(child.stdio[3]), failed.then((why) => ({ why }))]);
     const init = typeof status === "string" ? parseSandboxStatus(status) : undefined;
     if (!init || child.pid === undefined) {
       child.kill("SIGKILL");

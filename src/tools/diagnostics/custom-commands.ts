@@ -1,7 +1,6 @@
 import type { DiagnosticsCommand } from "../../config/index.js";
-import type { SandboxSpawnOptions } from "../../sandbox/sandboxed-command.js";
 import { stripAnsi } from "../output-capture.js";
-import { runCommand } from "../run-command.js";
+import { runChecker, type CheckerRunOptions } from "./checker-command.js";
 import { shellQuote, type Problem } from "./problems.js";
 
 export type CommandOutcome = { kind: "problems"; problems: Problem[] } | { kind: "failed"; reason: string } | { kind: "timeout" };
@@ -27,17 +26,9 @@ export async function runDiagnosticsCommand(
   root: string,
   command: DiagnosticsCommand,
   target: string,
-  o: { sandbox: SandboxSpawnOptions; env: Record<string, string>; timeoutMs: number; signal?: AbortSignal },
+  o: CheckerRunOptions,
 ): Promise<CommandOutcome> {
-  const run = await runCommand({
-    command: command.command.replaceAll("{file}", shellQuote(target)),
-    cwd: root,
-    env: o.env,
-    timeoutMs: o.timeoutMs,
-    outputLimitChars: OUTPUT_LIMIT_CHARS,
-    sandbox: { ...o.sandbox, workspaceAccess: "read-only", allowNetwork: false },
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
+  const run = await runChecker(root, command.command.replaceAll("{file}", shellQuote(target)), OUTPUT_LIMIT_CHARS, o);
   if (run.timedOut) return { kind: "timeout" };
   if (run.spawnError) return { kind: "failed", reason: run.spawnError };
   if (run.exitCode === 0) return { kind: "problems", problems: [] };

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
-import type { SandboxSpawnOptions } from "../../sandbox/sandboxed-command.js";
-import { runCommand } from "../run-command.js";
+import { runChecker, type CheckerRunOptions } from "./checker-command.js";
 import { shellQuote, type Problem } from "./problems.js";
 
 const CONFIG_FILES = [
@@ -47,17 +46,9 @@ export type EslintOutcome = { kind: "problems"; problems: Problem[] } | { kind: 
  * Runs the project's ESLint on `targets` (relative paths, or "." for the project) in the read-only sandbox, like a
  * command, and reads its JSON report. Errors only: warnings are the project's choice to tolerate.
  */
-export async function runEslint(root: string, targets: string[], o: { sandbox: SandboxSpawnOptions; env: Record<string, string>; timeoutMs: number; signal?: AbortSignal }): Promise<EslintOutcome> {
+export async function runEslint(root: string, targets: string[], o: CheckerRunOptions): Promise<EslintOutcome> {
   const command = `node node_modules/eslint/bin/eslint.js --format json -- ${targets.map(shellQuote).join(" ")}`;
-  const run = await runCommand({
-    command,
-    cwd: root,
-    env: o.env,
-    timeoutMs: o.timeoutMs,
-    outputLimitChars: OUTPUT_LIMIT_CHARS,
-    sandbox: { ...o.sandbox, workspaceAccess: "read-only", allowNetwork: false },
-    ...(o.signal ? { signal: o.signal } : {}),
-  });
+  const run = await runChecker(root, command, OUTPUT_LIMIT_CHARS, o);
   if (run.timedOut) return { kind: "timeout" };
   if (run.spawnError) return { kind: "failed", reason: run.spawnError };
   const start = run.output.indexOf("[");

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { Readable } from "node:stream";
+import { firstLineOf } from "../../runtime/first-line.js";
 import type { ProgressEvent } from "../../core/index.js";
 import { systemClock, type Clock } from "../../runtime/clock.js";
 import { killProcessTree, killProcessTreeNow, type ProcessTreeTarget } from "../../runtime/process-tree.js";
@@ -80,20 +80,6 @@ const SETTLE_MS = 400;
 const POLL_MS = 200;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-function readAll(stream: unknown): Promise<string> {
-  return new Promise((resolve) => {
-    if (!(stream instanceof Readable)) return resolve("");
-    let text = "";
-    stream.setEncoding("utf8");
-    stream.on("data", (chunk: string) => {
-      text += chunk;
-      if (text.includes("\n")) resolve(text);
-    });
-    stream.once("close", () => resolve(text));
-    stream.once("error", () => resolve(text));
-  });
-}
 
 export class BackgroundProcesses {
   private readonly entries = new Map<string, Entry>();
@@ -180,7 +166,7 @@ export class BackgroundProcesses {
       summary: { id, name: name || id, command: req.command, cwd: req.cwdLabel, state: "running", exitCode: null, signal: null, startedAt: this.clock.now() },
       child,
       ...(child.pid !== undefined ? { target: { pid: child.pid, marker } } : {}),
-      init: sandbox ? readAll(child.stdio[SANDBOX_STATUS_FD]).then(parseSandboxStatus) : Promise.resolve(undefined),
+      init: sandbox ? firstLineOf(child.stdio[SANDBOX_STATUS_FD]).then(parseSandboxStatus) : Promise.resolve(undefined),
       unread: new HeadTailBuffer(this.options.outputLimitChars ?? 20_000),
       unreadChars: 0,
       recent: "",
