@@ -7,10 +7,10 @@ import { pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import { ensureChromaServer } from "../src/memory/chroma/server.js";
 import { chromaClient } from "../src/memory/collection.js";
-import { createLocalHashEmbedder } from "../src/memory/embeddings/local-hash.js";
 import { systemClock } from "../src/runtime/clock.js";
 import { CodeIndex } from "../src/retrieval/code-index.js";
 import { openCodeCollection } from "../src/retrieval/code-collection.js";
+import { createCodeEmbedder } from "../src/retrieval/code-embedder.js";
 import { lexicalTerms } from "../src/retrieval/lexical.js";
 import { RETRIEVAL_QUESTIONS } from "./retrieval-questions.js";
 import { mean, ms, p95, printTable } from "./stats.js";
@@ -67,7 +67,8 @@ export async function benchRetrieval(): Promise<void> {
   const endpoint = await ensureChromaServer({ dataDir: path.join(tmp, "chroma") });
   try {
     const root = await fetchPackage(tmp);
-    const embedder = createLocalHashEmbedder();
+    // The embedder sessions index with: the offline one at the index's dimension.
+    const embedder = createCodeEmbedder({ kind: "local" });
     const client = chromaClient(endpoint);
     const index = new CodeIndex({ root, collection: await openCodeCollection(client, root, embedder), embedder, clock: systemClock, allowCredentialFiles: false });
     const built = await index.update();

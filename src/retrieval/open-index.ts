@@ -2,10 +2,10 @@ import os from "node:os";
 import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../config/memory-settings.js";
 import { ensureChromaServer } from "../memory/chroma/server.js";
 import type { ChromaEndpoint } from "../memory/chroma/types.js";
-import { createEmbedder } from "../memory/embeddings/index.js";
 import type { Clock } from "../runtime/clock.js";
 import { credentialFilesAllowed } from "../safety/credential-files.js";
 import type { CodeIndex } from "./code-index.js";
+import { createCodeEmbedder } from "./code-embedder.js";
 
 export interface OpenedIndex {
   index: CodeIndex;
@@ -28,7 +28,7 @@ export interface OpenIndexOptions {
  */
 export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
   const settings = o.settings ?? resolveMemoryStoreConfig(o.env);
-  const embedder = createEmbedder(settings.embeddings);
+  const embedder = createCodeEmbedder(settings.embeddings);
   const modules = Promise.all([import("../memory/collection.js"), import("./code-collection.js"), import("./code-index.js")]);
   modules.catch(() => undefined);
   const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env });

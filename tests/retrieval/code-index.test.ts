@@ -1,6 +1,10 @@
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { chromaClient } from "../../src/memory/collection.js";
+import { createLocalHashEmbedder } from "../../src/memory/embeddings/index.js";
+import { codeCollectionName, openCodeCollection } from "../../src/retrieval/code-collection.js";
+import { CODE_INDEX_LOCAL_DIMENSION } from "../../src/retrieval/code-embedder.js";
 import { openCodeIndex, type OpenedIndex } from "../../src/retrieval/open-index.js";
 import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
@@ -89,5 +93,23 @@ describe("the codebase index against a real Chroma server", () => {
     expect(first.changed).toBeLessThan(30);
     const second = await opened.index.update();
     expect(second).toMatchObject({ partial: false, files: 30 });
+  });
+
+  it("indexes at its own dimension, and rebuilds an index that an embedder of another dimension built", async () => {
+    ws = await makeTempWorkspace(FILES);
+    const client = chromaClient({ url: chroma.url, host: "127.0.0.1", port: chroma.port, ssl: false, tenant: "default_tenant", database: "default_database", authHeaders: () => ({}), startedByUs: false, stop: async () => undefined });
+    // What an earlier version left: the workspace indexed with memory's 2048-dimension vectors.
+    const wide = createLocalHashEmbedder({ dimension: 2048 });
+    const old = await openCodeCollection(client, ws.root, wide);
+    await old.add({ ids: ["old"], documents: ["stale"], embeddings: await wide.embedDocuments(["stale"]), metadatas: [{ path: "gone.ts" }] });
+
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
+    const rebuilt = await client.getCollection({ name: codeCollectionName(ws.root), embeddingFunction: undefined });
+    expect(rebuilt.metadata).toMatchObject({ embedder: "local-hash-v1", dimension: CODE_INDEX_LOCAL_DIMENSION });
+    expect(await rebuilt.count()).toBe(0);
+    expect(await opened.index.update()).toMatchObject({ files: 4, changed: 4 });
+    const row = await rebuilt.get({ limit: 1, include: ["embeddings"] });
+    expect(row.embeddings[0]).toHaveLength(CODE_INDEX_LOCAL_DIMENSION);
+    expect((await opened.index.search({ query: "parseVersion" }))[0]?.path).toBe("src/parse.ts");
   });
 });
