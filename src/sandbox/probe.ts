@@ -1,4 +1,4 @@
-import { execFile, type ExecFileException } from "node:child_process";
+import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -23,14 +23,28 @@ interface Ran {
   code: number | null;
   stdout: string;
   stderr: string;
-  error?: ExecFileException;
+  error?: NodeJS.ErrnoException;
 }
 
+/**
+ * Runs a program with stdin on /dev/null. Not execFile: its stdin is a socket pair, and Debian's bash takes a socket
+ * on stdin for sshd and, at shell level 1 (no SHLVL, as when an editor or the dev server starts mini-cursor), sources
+ * ~/.bashrc even under `bash -c`: a user's pyenv or nvm setup then ran inside the probe (about 0.3 s here, which the
+ * first model request waited for), and a .bashrc that exits made the sandbox look broken. Sandboxed commands
+ * already get /dev/null (tools/run-command.ts).
+ */
 function run(file: string, args: string[], timeoutMs: number): Promise<Ran> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: timeoutMs, encoding: "utf8" }, (error, stdout, stderr) => {
-      const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-      resolve({ code, stdout, stderr, error: error ?? undefined });
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
+    let stdout = "";
+    let stderr = "";
+    let error: NodeJS.ErrnoException | undefined;
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+    child.once("error", (e) => (error = e));
+    child.once("close", (code, signal) => {
+      if (signal && !error) error = Object.assign(new Error(`${file} was stopped by ${signal} (timed out after ${timeoutMs} ms?)`), { code: signal });
+      resolve({ code, stdout, stderr, error });
     });
   });
 }

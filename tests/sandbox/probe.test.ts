@@ -52,4 +52,31 @@ describe("probeSandbox", () => {
     expect(status.kind).toBe("none");
     expect(status.reason).toContain("failed to start: bwrap: Can't mount proc on /newroot/proc: Device or resource busy");
   });
+
+  it("runs its shell with stdin on /dev/null, so Debian's bash does not source ~/.bashrc (as it does for a socket)", async () => {
+    // A user's .bashrc that exits, as some do for shells they did not expect; one that starts pyenv or nvm is slow.
+    const home = path.join(dir, "home");
+    await fs.mkdir(home);
+    await fs.writeFile(path.join(home, ".bashrc"), "echo 'sourced .bashrc' >&2\nexit 7\n");
+    // A bwrap stand-in that runs the command after "--" in the --chdir folder with that HOME and its own stdin, and no
+    // SHLVL, as when an editor rather than a shell starts mini-cursor (bash reads the .bashrc only at shell level 1).
+    const file = path.join(dir, "bwrap");
+    await fs.writeFile(
+      file,
+      `#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; exit 0; fi\n` +
+        `while [ "$#" -gt 0 ] && [ "$1" != "--" ]; do if [ "$1" = --chdir ]; then cd "$2" || exit 1; shift; fi; shift; done\nshift\nunset SHLVL\nHOME='${home}' exec "$@"\n`,
+      { mode: 0o755 },
+    );
+    const status = await probeSandbox({ bwrapPath: file, refresh: true });
+    expect(status.reason).not.toContain("sourced .bashrc");
+    expect(status.kind).toBe("bubblewrap");
+  });
+
+  it("stops a probe that hangs after its time limit and says so", async () => {
+    const file = path.join(dir, "bwrap");
+    await fs.writeFile(file, `#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; exit 0; fi\nexec sleep 30\n`, { mode: 0o755 });
+    const status = await probeSandbox({ bwrapPath: file, refresh: true, timeoutMs: 300 });
+    expect(status.kind).toBe("none");
+    expect(status.reason).toContain("timed out after 300 ms");
+  });
 });
