@@ -109,7 +109,7 @@ function unbundled(frame: CallFrame): CallFrame {
   return { ...frame, url: `file://${original}`, lineNumber: entry.originalLine, columnNumber: entry.originalColumn };
 }
 
-export function summarise(file: string, windows: Window[], top = 12): Summary[] {
+export function summarise(file: string, windows: Window[], top = Number(process.env.MINI_CURSOR_BENCH_PROFILE_TOP ?? 12)): Summary[] {
   const profile = JSON.parse(fs.readFileSync(file, "utf8")) as CpuProfile;
   for (const node of profile.nodes) node.callFrame = unbundled(node.callFrame);
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));

@@ -18,7 +18,8 @@ import { makeVersusWorkspace, MODEL_CALLS, versusScript } from "./versus-script.
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const outDir = path.join(repoRoot, "bench", "out", "bare");
-const cli = path.join(repoRoot, "dist", "cli", "main.js");
+/** The CLI under test: this checkout's build, or MINI_CURSOR_BENCH_CLI (another build, for an A/B in one invocation). */
+const cliPath = (): string => process.env.MINI_CURSOR_BENCH_CLI ?? path.join(repoRoot, "dist", "cli", "main.js");
 
 /** Compiles the bare program to plain JS (bench/out/bare), so it starts without tsx. */
 export async function buildBare(): Promise<void> {
@@ -52,7 +53,7 @@ export interface Marker {
 function programArgs(program: Program, root: string, workspace: string, baseUrl: string): string[] {
   const task = "Look at how the modules validate their options and report it.";
   if (program === "bare LangGraph") return [path.join(outDir, "main.js"), "--workspace", workspace, "--db", path.join(root, "bare-checkpoints.db"), "--base-url", baseUrl, "--model", "scripted-model", task];
-  return [cli, "run", task, "--workspace", workspace, "--base-url", baseUrl, "--model", "scripted-model", "--approval", "auto", "--json", "--max-steps", "30", "--max-revisions", "30"];
+  return [cliPath(), "run", task, "--workspace", workspace, "--base-url", baseUrl, "--model", "scripted-model", "--approval", "auto", "--json", "--max-steps", "30", "--max-revisions", "30"];
 }
 
 export interface RunOptions {
