@@ -35,15 +35,19 @@ interface Ran {
  */
 function run(file: string, args: string[], timeoutMs: number): Promise<Ran> {
   return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"], timeout: timeoutMs });
+    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
     let stdout = "";
     let stderr = "";
     let error: NodeJS.ErrnoException | undefined;
+    const timer = setTimeout(() => {
+      error = Object.assign(new Error(`${file} timed out after ${timeoutMs} ms`), { code: "ETIMEDOUT" });
+      child.kill("SIGKILL");
+    }, timeoutMs);
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
     child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", (e) => (error = e));
-    child.once("close", (code, signal) => {
-      if (signal && !error) error = Object.assign(new Error(`${file} was stopped by ${signal} (timed out after ${timeoutMs} ms?)`), { code: signal });
+    child.once("error", (e) => (error ??= e));
+    child.once("close", (code) => {
+      clearTimeout(timer);
       resolve({ code, stdout, stderr, error });
     });
   });
