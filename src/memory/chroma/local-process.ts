@@ -9,6 +9,7 @@ import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { probeHeartbeat } from "./heartbeat.js";
+import { chromaServerEnv } from "./server-env.js";
 import { logTail } from "./server-log.js";
 import { ChromaUnavailableError, LOCAL_HOST } from "./types.js";
 
@@ -107,7 +108,7 @@ function spawnServer(cli: string, port: number, options: StartOptions): LocalSer
   try {
     const args = [cli, "run", "--path", options.chromaDir, "--host", LOCAL_HOST, "--port", String(port)];
     // Own process group: a Ctrl-C in the terminal goes to the CLI, which decides when memory stops.
-    child = spawn(process.execPath, args, { stdio: ["ignore", logFd, logFd], env: options.env, detached: true });
+    child = spawn(process.execPath, args, { stdio: ["ignore", logFd, logFd], env: chromaServerEnv(options.env), detached: true });
   } finally {
     fs.closeSync(logFd);
   }

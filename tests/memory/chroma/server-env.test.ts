@@ -1,0 +1,52 @@
+/**
+ * The local Chroma server asks glibc for transparent huge pages: its vector indexes are allocated whole, and
+ * first touches of 4 KiB pages are what made creating and loading a collection slow.
+ */
+import fs from "node:fs";
+import { ChromaClient } from "chromadb";
+import { afterEach, describe, expect, it } from "vitest";
+import { chromaServerEnv } from "../../../src/memory/chroma/server-env.js";
+import { readServerState } from "../../../src/memory/chroma/state-file.js";
+import { startTestChroma, type TestChroma } from "../../helpers/chroma.js";
+
+describe("chromaServerEnv", () => {
+  it("adds the huge-page tunable, keeping the rest of the environment", () => {
+    const env = chromaServerEnv({ PATH: "/bin", HOME: "/root" });
+    expect(env).toEqual({ PATH: "/bin", HOME: "/root", GLIBC_TUNABLES: "glibc.malloc.hugetlb=1" });
+  });
+
+  it("appends to tunables the user set, and keeps the user's own choice of huge pages", () => {
+    expect(chromaServerEnv({ GLIBC_TUNABLES: "glibc.malloc.arena_max=2" }).GLIBC_TUNABLES).toBe("glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1");
+    expect(chromaServerEnv({ GLIBC_TUNABLES: "glibc.malloc.hugetlb=0" }).GLIBC_TUNABLES).toBe("glibc.malloc.hugetlb=0");
+  });
+
+  it("does not change the caller's object", () => {
+    const env = { PATH: "/bin" };
+    chromaServerEnv(env);
+    expect(env).toEqual({ PATH: "/bin" });
+  });
+});
+
+describe("the local server's vector indexes", () => {
+  let chroma: TestChroma | undefined;
+  afterEach(async () => {
+    await chroma?.stop();
+    chroma = undefined;
+  });
+
+  it("run with the tunable, and a collection's index sits in huge pages where the kernel offers them", async () => {
+    chroma = await startTestChroma();
+    const pid = readServerState(chroma.dataDir)?.pid;
+    expect(pid).toBeGreaterThan(0);
+    expect(fs.readFileSync(`/proc/${pid}/environ`, "latin1").split("\0")).toContain("GLIBC_TUNABLES=glibc.malloc.hugetlb=1");
+
+    const client = new ChromaClient({ host: "127.0.0.1", port: chroma.port });
+    const collection = await client.createCollection({ name: "huge-pages", embeddingFunction: null, configuration: { hnsw: { space: "cosine" } } });
+    await collection.add({ ids: ["a"], embeddings: [Array.from({ length: 2048 }, (_, i) => Math.sin(i))], documents: ["a"] });
+    const anonHugeKb = Number(/^AnonHugePages:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1] ?? "0");
+    // "always [madvise] never": only "never" refuses what malloc asks for.
+    const thp = fs.readFileSync("/sys/kernel/mm/transparent_hugepage/enabled", "utf8");
+    if (thp.includes("[never]")) expect(anonHugeKb).toBe(0);
+    else expect(anonHugeKb).toBeGreaterThanOrEqual(40 * 1024); // most of the 83 MB index
+  });
+});
