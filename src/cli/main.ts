@@ -28,6 +28,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
 };
 
 const TOP_LEVEL_FLAGS = ["--help", "--version", "-h", "-v"];
+const LAUNCHING_COMMANDS = new Set(["run", "resume", "acp"]);
 
 function version(): string {
   const require = createRequire(import.meta.url);
@@ -63,6 +64,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.stderr.write(`mini-cursor: ${unknownCommandLine(command)}\n`);
     return EXIT.usage;
   }
+  // Commands that run tools start the process launcher first, while this process is still small (see launcher/).
+  if (LAUNCHING_COMMANDS.has(command)) void import("../runtime/launcher/index.js").then((m) => m.startLauncher(), () => undefined);
   try {
     const run = await load();
     return await run(rest, io, systemClock);

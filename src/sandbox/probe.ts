@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { launch, LaunchError, type Launched } from "../runtime/launcher/index.js";
 import { buildBwrapArgs } from "./bwrap.js";
 import type { SandboxStatus } from "./types.js";
 
@@ -33,24 +33,26 @@ interface Ran {
  * first model request waited for), and a .bashrc that exits made the sandbox look broken. Sandboxed commands
  * already get /dev/null (tools/run-command.ts).
  */
-function run(file: string, args: string[], timeoutMs: number): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(file, args, { stdio: ["ignore", "pipe", "pipe"] });
-    let stdout = "";
-    let stderr = "";
-    let error: NodeJS.ErrnoException | undefined;
-    const timer = setTimeout(() => {
-      error = Object.assign(new Error(`${file} timed out after ${timeoutMs} ms`), { code: "ETIMEDOUT" });
-      child.kill("SIGKILL");
-    }, timeoutMs);
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    child.once("error", (e) => (error ??= e));
-    child.once("close", (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr, error });
-    });
-  });
+async function run(file: string, args: string[], timeoutMs: number): Promise<Ran> {
+  let child: Launched;
+  try {
+    child = await launch(file, args);
+  } catch (e) {
+    const code = e instanceof LaunchError ? e.code : undefined;
+    return { code: null, stdout: "", stderr: "", error: Object.assign(new Error((e as Error).message), { code }) };
+  }
+  let stdout = "";
+  let stderr = "";
+  let error: NodeJS.ErrnoException | undefined;
+  const timer = setTimeout(() => {
+    error = Object.assign(new Error(`${file} timed out after ${timeoutMs} ms`), { code: "ETIMEDOUT" });
+    child.kill("SIGKILL");
+  }, timeoutMs);
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
+  const { code } = await child.closed;
+  clearTimeout(timer);
+  return { code, stdout, stderr, error };
 }
 
 function firstLine(text: string): string {

@@ -1,4 +1,3 @@
-import { spawn, type StdioOptions } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import {
@@ -10,6 +9,7 @@ import {
   waitForSandboxEnd,
   type SandboxSpawnOptions,
 } from "../sandbox/sandboxed-command.js";
+import { launch, type Launched } from "../runtime/launcher/index.js";
 import { logger } from "../runtime/logger.js";
 import { HeadTailBuffer } from "./output-capture.js";
 import { registerActiveCommand, unregisterActiveCommand } from "./active-commands.js";
@@ -82,24 +82,21 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   const spec = options.sandbox
     ? sandboxedSpawn(options.command, options.cwd, options.sandbox)
     : { file: "bash", args: ["-c", options.command] };
-  const stdio: StdioOptions = ["ignore", "pipe", "pipe"];
-  if (options.sandbox) {
-    stdio[STRAY_REPORT_FD] = "pipe";
-    stdio[SANDBOX_STATUS_FD] = "pipe";
+  let child: Launched;
+  try {
+    child = await launch(spec.file, spec.args, {
+      cwd: options.cwd,
+      env: { ...options.env, [marker.name]: marker.value },
+      detached: true,
+      // bwrap's report of stray processes (fd 3) and its status (fd 4).
+      extraOutputs: options.sandbox ? SANDBOX_STATUS_FD - 2 : 0,
+    });
+  } catch (error) {
+    const durationMs = Math.round(performance.now() - started);
+    return { exitCode: null, signal: null, timedOut: false, aborted: false, durationMs, output: "", omittedChars: 0, strayProcesses: 0, spawnError: (error as Error).message };
   }
-  const child = spawn(spec.file, spec.args, {
-    cwd: options.cwd,
-    env: { ...options.env, [marker.name]: marker.value },
-    detached: true,
-    stdio,
-  });
-  const closed = new Promise<void>((resolve) => child.once("close", () => resolve()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null } | { error: Error }>((resolve) => {
-    child.once("exit", (code, signal) => resolve({ code, signal }));
-    child.once("error", (error) => resolve({ error }));
-  });
+  const { closed, exited } = child;
   for (const [name, stream] of [["stdout", child.stdout], ["stderr", child.stderr]] as const) {
-    if (!stream) continue;
     stream.setEncoding("utf8");
     stream.on("data", (chunk: string) => {
       buffer.append(chunk);
@@ -107,16 +104,16 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
     });
   }
 
-  const strayReport = collect(options.sandbox ? child.stdio[STRAY_REPORT_FD] : undefined);
-  const sandboxStatus = collect(options.sandbox ? child.stdio[SANDBOX_STATUS_FD] : undefined);
+  const strayReport = collect(child.outputs[STRAY_REPORT_FD]);
+  const sandboxStatus = collect(child.outputs[SANDBOX_STATUS_FD]);
 
-  const target: ProcessTreeTarget | undefined = child.pid === undefined ? undefined : { pid: child.pid, marker };
-  if (target) registerActiveCommand(target);
+  const target: ProcessTreeTarget = { pid: child.pid, marker };
+  registerActiveCommand(target);
   let timedOut = false;
   let aborted = false;
   const kills: Promise<unknown>[] = [];
   const stop = (): void => {
-    if (target) kills.push(killProcessTree(target, KILL_GRACE_MS));
+    kills.push(killProcessTree(target, KILL_GRACE_MS));
   };
   const timer = setTimeout(() => {
     timedOut = true;
@@ -144,11 +141,11 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
   // namespace has ended took all of them with it (nothing started inside can leave it), so only otherwise is
   // /proc searched: reading every process's environment there costs tens of milliseconds on a busy machine.
   // The sandbox's report counts the command's leftovers.
-  const strays = target && !sandboxEnded ? await killProcessTree(target, KILL_GRACE_MS) : [];
+  const strays = !sandboxEnded ? await killProcessTree(target, KILL_GRACE_MS) : [];
   await Promise.all(kills);
-  if (target) unregisterActiveCommand(target);
+  unregisterActiveCommand(target);
   await Promise.race([closed, sleep(DRAIN_MS)]);
-  for (const stream of child.stdio) stream?.destroy();
+  child.release();
 
   const common = {
     timedOut,
@@ -158,6 +155,5 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
     omittedChars: buffer.omittedChars,
     strayProcesses: timedOut || aborted ? 0 : options.sandbox ? (parseStrayReport(strayReport.text()) ?? strays.length) : strays.length,
   };
-  if ("error" in exit) return { ...common, exitCode: null, signal: null, spawnError: exit.error.message };
   return { ...common, exitCode: exit.code, signal: exit.signal };
 }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { createInterface } from "node:readline";
@@ -8,6 +7,7 @@ import { z } from "zod";
 import { credentialFilesAllowed, credentialMatcher, credentialRefusal, credentialSearchExclusions } from "../safety/credential-files.js";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 import { ALWAYS_SKIPPED_NAMES } from "../runtime/gitignore-filter.js";
+import { launch, type Launched } from "../runtime/launcher/index.js";
 import { truncateLine } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
@@ -82,40 +82,40 @@ interface RgRun {
   spawnError?: string;
 }
 
-function runRipgrep(root: string, args: string[], maxResults: number): Promise<RgRun> {
-  return new Promise((resolve) => {
-    const run: RgRun = { matches: [], more: false, timedOut: false, exitCode: null, stderr: "" };
-    const child = spawn(rgPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    const timer = setTimeout(() => {
-      run.timedOut = true;
-      child.kill("SIGKILL");
-    }, SEARCH_TIMEOUT_MS);
-    child.stderr.setEncoding("utf8");
-    child.stderr.on("data", (chunk: string) => {
-      if (run.stderr.length < MAX_STDERR_CHARS) run.stderr += chunk;
-    });
-    const lines = createInterface({ input: child.stdout });
-    lines.on("line", (line) => {
-      if (run.more) return;
-      const match = parseMatch(line);
-      if (!match) return;
-      if (run.matches.length >= maxResults) {
-        // Enough: stop ripgrep instead of reading every remaining match.
-        run.more = true;
-        child.kill("SIGTERM");
-        return;
-      }
-      run.matches.push(match);
-    });
-    child.on("error", (error) => {
-      run.spawnError = error.message;
-    });
-    child.on("close", (code) => {
-      clearTimeout(timer);
-      run.exitCode = code;
-      resolve(run);
-    });
+async function runRipgrep(root: string, args: string[], maxResults: number): Promise<RgRun> {
+  const run: RgRun = { matches: [], more: false, timedOut: false, exitCode: null, stderr: "" };
+  let child: Launched;
+  try {
+    child = await launch(rgPath, args, { cwd: root });
+  } catch (error) {
+    run.spawnError = (error as Error).message;
+    return run;
+  }
+  const timer = setTimeout(() => {
+    run.timedOut = true;
+    child.kill("SIGKILL");
+  }, SEARCH_TIMEOUT_MS);
+  child.stderr.setEncoding("utf8");
+  child.stderr.on("data", (chunk: string) => {
+    if (run.stderr.length < MAX_STDERR_CHARS) run.stderr += chunk;
   });
+  const lines = createInterface({ input: child.stdout });
+  lines.on("line", (line) => {
+    if (run.more) return;
+    const match = parseMatch(line);
+    if (!match) return;
+    if (run.matches.length >= maxResults) {
+      // Enough: stop ripgrep instead of reading every remaining match.
+      run.more = true;
+      child.kill("SIGTERM");
+      return;
+    }
+    run.matches.push(match);
+  });
+  const { code } = await child.closed;
+  clearTimeout(timer);
+  run.exitCode = code;
+  return run;
 }
 
 const formatMatch = (m: RgMatch): string => `${m.file}:${m.line}: ${truncateLine(m.text.trim(), MAX_MATCH_LINE_CHARS)}`;

@@ -1,5 +1,5 @@
-import { spawn } from "node:child_process";
 import os from "node:os";
+import { launch, LaunchError, type Launched } from "../runtime/launcher/index.js";
 import { GitCommandError, GitUnavailableError } from "./errors.js";
 
 /** `--pathspec-from-file` for checkout and rm arrived in git 2.26. */
@@ -87,21 +87,22 @@ function isolatedEnv(base: NodeJS.ProcessEnv, index: string | undefined): Record
   return env;
 }
 
-function spawnGit(binary: string, args: string[], cwd: string, env: Record<string, string>, input?: Buffer | string): Promise<GitOutput> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { cwd, env, stdio: [input === undefined ? "ignore" : "pipe", "pipe", "pipe"] });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout?.on("data", (chunk: Buffer) => out.push(chunk));
-    child.stderr?.on("data", (chunk: Buffer) => err.push(chunk));
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "ENOENT") {
-        reject(new GitUnavailableError(`undo needs git, which was not found (looked for "${binary}" on PATH); install git to record and undo session changes`));
-      } else reject(error);
-    });
-    child.on("close", (code) => resolve({ code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") }));
-    if (input !== undefined) child.stdin?.end(input);
-  });
+async function spawnGit(binary: string, args: string[], cwd: string, env: Record<string, string>, input?: Buffer | string): Promise<GitOutput> {
+  let child: Launched;
+  try {
+    child = await launch(binary, args, { cwd, env, ...(input === undefined ? {} : { input }) });
+  } catch (error) {
+    if (error instanceof LaunchError && error.code === "ENOENT") {
+      throw new GitUnavailableError(`undo needs git, which was not found (looked for "${binary}" on PATH); install git to record and undo session changes`);
+    }
+    throw error;
+  }
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+  child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+  const { code } = await child.closed;
+  return { code: code ?? 1, stdout: Buffer.concat(out), stderr: Buffer.concat(err).toString("utf8") };
 }
 
 const checkedVersions = new Map<string, Promise<void>>();

@@ -1,0 +1,64 @@
+/**
+ * The launcher helper's program, run as `node -e` (plain JavaScript: it needs no build step, from src/ or from the
+ * bundle). It spawns what the parent asks for and relays each child's output, exit and close over the IPC channel.
+ * Why a helper: spawning forks the whole calling process. From a 150 MB CLI that blocks its event loop 11-15 ms,
+ * and, worse in a VM, leaves all its memory copy-on-write, so every page it writes afterwards faults once more.
+ * A small helper pays that instead (README "Benchmarks").
+ */
+export const HELPER_SOURCE = String.raw`"use strict";
+const { spawn } = require("node:child_process");
+const children = new Map();
+// Ctrl-C and a closed terminal are the parent's to handle; when it exits, the channel closes and so do we.
+process.on("SIGINT", () => {});
+process.on("SIGHUP", () => {});
+process.on("disconnect", () => process.exit(0));
+const send = (message) => {
+  if (process.connected) process.send(message);
+};
+function start(m) {
+  const stdio = [m.input === undefined ? "ignore" : "pipe"];
+  for (let fd = 1; fd < m.fds; fd++) stdio.push("pipe");
+  let child;
+  try {
+    child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, detached: m.detached, stdio });
+  } catch (error) {
+    send({ t: "failed", id: m.id, message: String(error && error.message), code: error && error.code });
+    return;
+  }
+  if (child.pid === undefined) {
+    child.once("error", (error) => send({ t: "failed", id: m.id, message: String(error.message), code: error.code }));
+    return;
+  }
+  child.on("error", () => {});
+  children.set(m.id, child);
+  send({ t: "spawned", id: m.id, pid: child.pid });
+  child.stdio.forEach((stream, fd) => {
+    if (fd === 0 || !stream) return;
+    stream.on("data", (data) => send({ t: "data", id: m.id, fd, data }));
+    stream.on("end", () => send({ t: "end", id: m.id, fd }));
+    stream.on("error", () => {});
+  });
+  if (m.input !== undefined) {
+    child.stdin.on("error", () => {});
+    child.stdin.end(m.input);
+  }
+  child.on("exit", (code, signal) => send({ t: "exit", id: m.id, code, signal }));
+  child.on("close", (code, signal) => {
+    children.delete(m.id);
+    send({ t: "close", id: m.id, code, signal });
+  });
+}
+process.on("message", (m) => {
+  if (m.t === "spawn") return start(m);
+  const child = children.get(m.id);
+  if (!child) return;
+  if (m.t === "kill" && child.exitCode === null && child.signalCode === null) {
+    try {
+      child.kill(m.signal);
+    } catch {}
+  } else if (m.t === "release") {
+    for (const stream of child.stdio) if (stream) stream.destroy();
+  }
+});
+send({ t: "ready" });
+`;
