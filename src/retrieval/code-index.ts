@@ -45,6 +45,8 @@ const EMBED_BATCH = 96;
 /** Characters of a chunk that are embedded and stored (a huge minified-looking line must not blow up a request). */
 const MAX_CHUNK_CHARS = 1_500;
 const CANDIDATES = 60;
+/** Answers kept for repeated questions (the planner's, an agent asking again). */
+const MAX_ANSWERS = 16;
 const SNIPPET_LINES = 6;
 const SNIPPET_LINE_CHARS = 160;
 
@@ -82,6 +84,13 @@ export class CodeIndex {
   private readonly lexical = new LexicalIndex();
   private running: Promise<BuildResult> | undefined;
   private loaded = false;
+  /** Bumped by every change to the chunks: answers computed before it are stale. */
+  private generation = 0;
+  /**
+   * Recent answers of this generation: the planner asks the same question (the task) on every turn, and between two
+   * coder steps nothing changes; an answer costs an embedding, a Chroma query and the ranking (tens of ms).
+   */
+  private readonly answers = new Map<string, { generation: number; hits: Promise<CodeHit[]> }>();
 
   constructor(private readonly o: CodeIndexOptions) {}
 
@@ -108,6 +117,7 @@ export class CodeIndex {
     }
     this.lexical.add([...this.chunks.values()]);
     this.loaded = true;
+    this.generation++;
   }
 
   private remember(id: string, meta: Metadata | null, text: string): void {
@@ -225,6 +235,7 @@ export class CodeIndex {
     this.lexical.remove(entry.ids);
     for (const id of entry.ids) this.chunks.delete(id);
     this.files.delete(rel);
+    this.generation++;
   }
 
   private async store(batch: { path: string; entry: Omit<FileEntry, "ids">; chunks: Chunk[] }[]): Promise<void> {
@@ -247,11 +258,28 @@ export class CodeIndex {
       this.files.get(file.path)?.ids.push(c.id);
     }
     this.lexical.add(all.map(({ file: _file, ...chunk }) => chunk));
+    this.generation++;
   }
 
   /** The best chunks for a question or an identifier, hybrid-ranked. */
   async search(q: CodeSearchQuery, mode: "hybrid" | "vector" | "lexical" = "hybrid"): Promise<CodeHit[]> {
     await this.load();
+    const key = JSON.stringify([q.query, q.path ?? "", q.limit ?? 8, mode]);
+    const cached = this.answers.get(key);
+    if (cached?.generation === this.generation) return (await cached.hits).map((h) => ({ ...h }));
+    // Labelled with the generation it started from: a change while it runs makes it stale at once.
+    const hits = this.rank(q, mode);
+    this.answers.delete(key);
+    const oldest = this.answers.keys().next().value;
+    if (this.answers.size >= MAX_ANSWERS && oldest !== undefined) this.answers.delete(oldest);
+    this.answers.set(key, { generation: this.generation, hits });
+    hits.catch(() => {
+      if (this.answers.get(key)?.hits === hits) this.answers.delete(key);
+    });
+    return (await hits).map((h) => ({ ...h }));
+  }
+
+  private async rank(q: CodeSearchQuery, mode: "hybrid" | "vector" | "lexical"): Promise<CodeHit[]> {
     const limit = q.limit ?? 8;
     const allow = pathFilter(q.path);
     const terms = lexicalTerms(q.query);

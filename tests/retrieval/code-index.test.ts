@@ -3,8 +3,10 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chromaClient } from "../../src/memory/collection.js";
 import { createLocalHashEmbedder } from "../../src/memory/embeddings/index.js";
+import type { Embedder } from "../../src/memory/embeddings/types.js";
 import { codeCollectionName, openCodeCollection } from "../../src/retrieval/code-collection.js";
 import { CODE_INDEX_LOCAL_DIMENSION } from "../../src/retrieval/code-embedder.js";
+import { CodeIndex } from "../../src/retrieval/code-index.js";
 import { openCodeIndex, type OpenedIndex } from "../../src/retrieval/open-index.js";
 import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
@@ -111,5 +113,42 @@ describe("the codebase index against a real Chroma server", () => {
     const row = await rebuilt.get({ limit: 1, include: ["embeddings"] });
     expect(row.embeddings[0]).toHaveLength(CODE_INDEX_LOCAL_DIMENSION);
     expect((await opened.index.search({ query: "parseVersion" }))[0]?.path).toBe("src/parse.ts");
+  });
+});
+
+describe("repeated questions", () => {
+  it("are answered from the last answer until the index changes, then asked again", async () => {
+    ws = await makeTempWorkspace(FILES);
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
+    // The same collection and embedder as the index opened, with the embedder's query calls counted.
+    const real = createLocalHashEmbedder({ dimension: CODE_INDEX_LOCAL_DIMENSION });
+    let queries = 0;
+    const embedder: Embedder = {
+      id: real.id,
+      dimension: () => real.dimension(),
+      embedDocuments: (t) => real.embedDocuments(t),
+      embedQuery: (t) => ((queries += 1), real.embedQuery(t)),
+    };
+    const client = chromaClient(opened.endpoint);
+    const collection = await openCodeCollection(client, ws.root, embedder);
+    const index = new CodeIndex({ root: ws.root, collection, embedder, clock, allowCredentialFiles: false });
+    await index.update();
+
+    const question = { query: "interpolate between two colours of a gradient" };
+    const first = await index.search(question);
+    expect(first[0]?.path).toBe("src/colors.ts");
+    const second = await index.search(question);
+    expect(second).toEqual(first);
+    expect(queries).toBe(1);
+    second[0]!.path = "changed by a caller";
+    expect((await index.search(question))[0]?.path).toBe("src/colors.ts");
+    expect(queries).toBe(1);
+    await index.search({ ...question, limit: 3 });
+    expect(queries).toBe(2);
+
+    await writeFile(path.join(ws.root, "src/parse.ts"), `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`);
+    await index.update();
+    expect((await index.search(question))[0]?.path).toBe("src/parse.ts");
+    expect(queries).toBe(3);
   });
 });
