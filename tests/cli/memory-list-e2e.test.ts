@@ -3,7 +3,10 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { takeLease } from "../../src/memory/chroma/leases.js";
+import { spawnSync } from "node:child_process";
+import { dropLease, leasesDir, takeLease } from "../../src/memory/chroma/leases.js";
+import { acquireStartLock } from "../../src/memory/chroma/start-lock.js";
+import { serverPaths, writeServerState } from "../../src/memory/chroma/state-file.js";
 import { chromaServerPids, startTestChroma, type TestChroma } from "../helpers/chroma.js";
 import { startRemoteChroma, type RemoteChroma } from "../helpers/chroma-token-proxy.js";
 import { moduleTrace } from "../helpers/module-trace.js";
@@ -13,6 +16,9 @@ import { runCli } from "./cli-process.js";
  * `memory list` starts fast: it reads rows over plain HTTP without the chromadb client, embedders or zod, reuses a
  * running server, and starts none at all when there is no memory data yet.
  */
+
+/** The pid of a process that has exited. */
+const deadPid = (): number => spawnSync(process.execPath, ["-e", ""]).pid ?? 999_999;
 
 const HEAVY = /\/node_modules\/(chromadb|zod|@langchain)\//;
 
@@ -72,6 +78,35 @@ describe("memory list", () => {
 
     const json = await runCli(["memory", "list", "--all", "--json"], { cwd: base, env });
     expect(JSON.parse(json.stdout)).toMatchObject([{ kind: "lesson", workspace, text: "Run the migrations before the tests" }]);
+  });
+
+  it("reads from a running local server without its start lock or a lease, and still lists after that server stops", async () => {
+    chroma = await startTestChroma(dataDir);
+    const lease = takeLease(dataDir);
+    const env = { MINI_CURSOR_DATA_DIR: dataDir };
+    const added = await runCli(["memory", "add", "--workspace", workspace, "--kind", "lesson", "Seed the database first"], { cwd: base, env });
+    expect(added.code).toBe(0);
+    // Another process holds the start lock (it is starting or stopping the server): a read does not wait for it.
+    const release = await acquireStartLock(serverPaths(dataDir).lockFile, 1_000);
+    try {
+      const started = Date.now();
+      const result = await runCli(["memory", "list", "--workspace", workspace], { cwd: base, env });
+      expect(result.stderr).toBe("");
+      expect(result.stdout).toContain("Seed the database first");
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(fs.readdirSync(leasesDir(dataDir))).toHaveLength(1); // only the one this test holds
+    } finally {
+      release();
+    }
+    // The state file names a server that is gone: the listing starts one, and stops it again (no one else uses it).
+    dropLease(dataDir, lease);
+    await chroma.stop();
+    chroma = null;
+    writeServerState(dataDir, { pid: deadPid(), port: 9, startedAt: Date.now() });
+    const after = await runCli(["memory", "list", "--workspace", workspace], { cwd: base, env });
+    expect(after.stderr).toBe("");
+    expect(after.stdout).toContain("Seed the database first");
+    expect(chromaServerPids(dataDir)).toEqual([]);
   });
 
   it("adds to and lists from a remote Chroma with a token, tenant and database, and says so in one line when the token is wrong", async () => {

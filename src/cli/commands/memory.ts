@@ -3,7 +3,7 @@
 import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../../config/memory-settings.js";
 import type { ChromaMemory } from "../../memory/chroma-memory.js";
 import { readCollection } from "../../memory/chroma/rest.js";
-import { ensureChromaServer } from "../../memory/chroma/server.js";
+import { ensureChromaServer, peekLocalServer } from "../../memory/chroma/server.js";
 import { hasLocalData } from "../../memory/chroma/state-file.js";
 import { ChromaUnavailableError } from "../../memory/chroma/types.js";
 import { formatHit } from "../../memory/format.js";
@@ -147,9 +147,20 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
  */
 async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env: NodeJS.ProcessEnv): Promise<MemoryRecord[]> {
   if (!settings.chromaUrl && !hasLocalData(settings.dataDir)) return [];
+  const name = settings.collection ?? DEFAULT_COLLECTION;
+  const running = settings.chromaUrl ? null : peekLocalServer(settings.dataDir);
+  if (running) {
+    try {
+      const source = await readCollection(running, name);
+      return source ? await listMemories(source, filter) : [];
+    } catch (error) {
+      // Stopped or restarted meanwhile: the full path below finds or starts the server.
+      if (!(error instanceof ChromaUnavailableError)) throw error;
+    }
+  }
   const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env });
   try {
-    const source = await readCollection(endpoint, settings.collection ?? DEFAULT_COLLECTION);
+    const source = await readCollection(endpoint, name);
     return source ? await listMemories(source, filter) : [];
   } finally {
     await endpoint.stop();

@@ -121,6 +121,18 @@ async function ensureLocal(options: EnsureChromaOptions): Promise<ChromaEndpoint
   }
 }
 
+/**
+ * The local server a state file names when its process is alive and is Chroma, without the start lock, a lease or
+ * a heartbeat: for one quick read (`memory list`) that falls back to ensureChromaServer when the server does not
+ * answer, e.g. because its last user stopped it meanwhile. Each of those steps is a file or a round trip that cost
+ * a fresh process more than the listing itself. Nothing is written: stop() does nothing.
+ */
+export function peekLocalServer(dataDir: string): ChromaEndpoint | null {
+  const state = readServerState(path.resolve(dataDir));
+  if (state === null || !processAlive(state.pid) || !isChromaProcess(state)) return null;
+  return { url: localUrl(state.port), host: LOCAL_HOST, port: state.port, ssl: false, ...LOCAL_ACCESS, startedByUs: false, stop: async () => undefined };
+}
+
 /** The server a state file names, if it is alive and answering; clears state that names a dead server. */
 async function reuseRunning(dataDir: string): Promise<ChromaEndpoint | null> {
   const state = readServerState(dataDir);
