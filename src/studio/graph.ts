@@ -7,6 +7,7 @@ import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory } from "../memory/open-memory.js";
 import { probeOllama } from "../models/ollama-probe.js";
 import { systemClock } from "../runtime/clock.js";
+import { startLauncher } from "../runtime/launcher/index.js";
 import type { EventSink } from "../core/index.js";
 import { logger } from "../runtime/logger.js";
 import { safetyPolicyFrom } from "../safety/config.js";
@@ -16,6 +17,9 @@ import { wireGraphDeps } from "../wiring/graph-deps.js";
 import { runScopedModels } from "./run-models.js";
 import { runScopedPrices } from "./run-prices.js";
 import { graphPerWorkspace } from "./workspace-graphs.js";
+
+// Tools' commands, ripgrep and git are spawned by the launcher helper, not by the large server process (src/runtime/launcher).
+startLauncher();
 
 /**
  * The graph as LangGraph Studio / `langgraph dev` loads it (see langgraph.json), wired like the CLI's

@@ -2,13 +2,13 @@
  * Runs the Chroma server that ships with the `chromadb` package as a child process: find its CLI, spawn it on a
  * free loopback port, wait for the heartbeat, and stop it.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { probeHeartbeat } from "./heartbeat.js";
+import { launch, type LaunchExit, type Launched } from "../../runtime/launcher/index.js";
 import { chromaServerEnv } from "./server-env.js";
 import { logTail } from "./server-log.js";
 import { ChromaUnavailableError, LOCAL_HOST } from "./types.js";
@@ -20,10 +20,13 @@ const PORT_ATTEMPTS = 3;
 const STOP_GRACE_MS = 5_000;
 
 export interface LocalServer {
-  child: ChildProcess;
+  /** Undefined when it could not be started at all (the log says why). */
+  process: Launched | undefined;
   pid: number;
   port: number;
   exited: Promise<void>;
+  /** How it ended, once it has. */
+  exit?: LaunchExit;
 }
 
 export interface StartOptions {
@@ -56,7 +59,7 @@ export async function startLocalServer(options: StartOptions): Promise<LocalServ
   const deadline = Date.now() + options.startTimeoutMs;
   for (let attempt = 1; ; attempt++) {
     const port = attempt === 1 && options.preferredPort ? options.preferredPort : await freeLoopbackPort();
-    const server = spawnServer(cli, port, options);
+    const server = await spawnServer(cli, port, options);
     const outcome = await waitUntilUp(server, deadline);
     if (outcome === "up") return server;
     if (outcome === "timeout") {
@@ -68,7 +71,7 @@ export async function startLocalServer(options: StartOptions): Promise<LocalServ
     await server.exited;
     const tail = logTail(options.logFile);
     if (/is not available/.test(tail) && attempt < PORT_ATTEMPTS + (options.preferredPort ? 1 : 0)) continue;
-    const how = server.child.signalCode ?? `code ${String(server.child.exitCode)}`;
+    const how = server.exit?.signal ?? `code ${String(server.exit?.code ?? null)}`;
     throw new ChromaUnavailableError(
       `the local Chroma server exited while starting (${how}): ${tail || "no output"} (log: ${options.logFile})`,
     );
@@ -77,13 +80,10 @@ export async function startLocalServer(options: StartOptions): Promise<LocalServ
 
 /** SIGTERM, then SIGKILL if it has not exited after a grace period. Resolves once it is gone. */
 export async function stopLocalServer(server: LocalServer): Promise<void> {
-  const { child } = server;
-  if (hasExited(child)) return;
-  // The child is unref'd so it never holds the CLI open; while we wait for it, it must.
-  child.ref();
-  child.kill("SIGTERM");
+  if (server.exit || !server.process) return;
+  server.process.kill("SIGTERM");
   if (await exitsWithin(server, STOP_GRACE_MS)) return;
-  child.kill("SIGKILL");
+  server.process.kill("SIGKILL");
   await exitsWithin(server, STOP_GRACE_MS);
 }
 
@@ -96,31 +96,31 @@ async function exitsWithin(server: LocalServer, ms: number): Promise<boolean> {
   return exited;
 }
 
-function spawnServer(cli: string, port: number, options: StartOptions): LocalServer {
-  let logFd: number;
+/**
+ * Started through the process launcher, like every child (src/runtime/launcher): spawning from this process would
+ * fork all of it, and the server starts when the session is already large. Its own process group (a Ctrl-C in the
+ * terminal goes to the CLI, which decides when memory stops), output to the log file, and it never holds the CLI open.
+ */
+async function spawnServer(cli: string, port: number, options: StartOptions): Promise<LocalServer> {
   try {
-    logFd = fs.openSync(options.logFile, "w");
+    fs.closeSync(fs.openSync(options.logFile, "w"));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ChromaUnavailableError(`cannot write the Chroma log ${options.logFile} (${code}); make its folder writable`);
   }
-  let child: ChildProcess;
+  const args = [cli, "run", "--path", options.chromaDir, "--host", LOCAL_HOST, "--port", String(port)];
+  let started: Launched;
   try {
-    const args = [cli, "run", "--path", options.chromaDir, "--host", LOCAL_HOST, "--port", String(port)];
-    // Own process group: a Ctrl-C in the terminal goes to the CLI, which decides when memory stops.
-    child = spawn(process.execPath, args, { stdio: ["ignore", logFd, logFd], env: chromaServerEnv(options.env), detached: true });
-  } finally {
-    fs.closeSync(logFd);
+    started = await launch(process.execPath, args, { env: chromaServerEnv(options.env), detached: true, background: true, outputFile: options.logFile });
+  } catch (error) {
+    fs.appendFileSync(options.logFile, `spawn failed: ${(error as Error).message}\n`);
+    return { process: undefined, pid: -1, port, exited: Promise.resolve(), exit: { code: null, signal: null } };
   }
-  const exited = new Promise<void>((resolve) => {
-    child.once("exit", () => resolve());
-    child.once("error", (error) => {
-      fs.appendFileSync(options.logFile, `spawn failed: ${error.message}\n`);
-      resolve();
-    });
+  const server: LocalServer = { process: started, pid: started.pid, port, exited: Promise.resolve() };
+  server.exited = started.exited.then((exit) => {
+    server.exit = exit;
   });
-  child.unref();
-  return { child, pid: child.pid ?? -1, port, exited };
+  return server;
 }
 
 async function waitUntilUp(server: LocalServer, deadline: number): Promise<"up" | "exited" | "timeout"> {
@@ -136,10 +136,6 @@ async function waitUntilUp(server: LocalServer, deadline: number): Promise<"up" 
     await sleep(POLL_MS);
   }
   return "timeout";
-}
-
-function hasExited(child: ChildProcess): boolean {
-  return child.exitCode !== null || child.signalCode !== null || child.pid === undefined;
 }
 
 function isChromadbRoot(dir: string): boolean {

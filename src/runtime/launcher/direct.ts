@@ -1,22 +1,34 @@
 /** Spawning from this process with node:child_process: the fallback when the launcher helper is unavailable. */
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
-import type { Readable } from "node:stream";
+import fs from "node:fs";
+import { PassThrough, type Readable } from "node:stream";
 import { LaunchError, type LaunchExit, type LaunchOptions, type Launched } from "./types.js";
 
 export function stdioFor(options: LaunchOptions): StdioOptions {
-  const stdio: ("ignore" | "pipe")[] = [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"];
+  // A pipe would hold this process open: a background child's output is not read.
+  const out = options.background ? "ignore" : "pipe";
+  const stdio: ("ignore" | "pipe")[] = [options.input === undefined ? "ignore" : "pipe", out, out];
   for (let i = 0; i < (options.extraOutputs ?? 0); i++) stdio.push("pipe");
   return stdio;
 }
 
 export function launchDirect(file: string, args: readonly string[], options: LaunchOptions = {}): Promise<Launched> {
   let child: ChildProcess;
+  let outputFd: number | undefined;
   try {
-    child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, detached: options.detached ?? false, stdio: stdioFor(options) });
+    let stdio = stdioFor(options);
+    if (options.outputFile !== undefined) {
+      outputFd = fs.openSync(options.outputFile, "w");
+      stdio = [options.input === undefined ? "ignore" : "pipe", outputFd, outputFd];
+    }
+    child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, detached: options.detached ?? false, stdio });
   } catch (error) {
-    // Synchronous failures: an invalid argument (a NUL byte in an argument, say).
+    // Synchronous failures: an invalid argument (a NUL byte in an argument, say), an output file that cannot be written.
     return Promise.reject(new LaunchError((error as Error).message, (error as NodeJS.ErrnoException).code));
+  } finally {
+    if (outputFd !== undefined) fs.closeSync(outputFd);
   }
+  if (options.background) child.unref();
   const { pid } = child;
   if (pid === undefined) {
     return new Promise((_, reject) => child.once("error", (error: NodeJS.ErrnoException) => reject(new LaunchError(error.message, error.code))));
@@ -29,7 +41,8 @@ export function launchDirect(file: string, args: readonly string[], options: Lau
     child.stdin.on("error", () => undefined); // the child may exit without reading it
     child.stdin.end(options.input);
   }
-  const outputs = child.stdio.map((stream, fd) => (fd === 0 || stream === null ? undefined : (stream as Readable)));
+  // Output sent to a file: empty streams in its place, so callers read the same shape.
+  const outputs = child.stdio.map((stream, fd) => (fd === 0 ? undefined : stream === null ? new PassThrough().end() : (stream as Readable)));
   return Promise.resolve({
     pid,
     stdout: outputs[1] as Readable,

@@ -26,6 +26,8 @@ interface Entry {
   exit: (value: LaunchExit) => void;
   close: (value: LaunchExit) => void;
   released: boolean;
+  /** A background launch holds this process open only until it has started. */
+  background: boolean;
 }
 
 const GONE_POLL_MS = 50;
@@ -79,7 +81,7 @@ export class HelperLauncher {
     let close!: (value: LaunchExit) => void;
     const exited = new Promise<LaunchExit>((resolve) => (exit = resolve));
     const closed = new Promise<LaunchExit>((resolve) => (close = resolve));
-    const entry: Entry = { outputs, exit, close, released: false };
+    const entry: Entry = { outputs, exit, close, released: false, background: options.background === true };
     const started = new Promise<Launched>((resolve, reject) => {
       entry.started = (pid) =>
         resolve({
@@ -99,9 +101,11 @@ export class HelperLauncher {
       entry.failed = reject;
     });
     this.entries.set(id, entry);
-    this.refChannel(true);
+    this.updateRef();
+    // Output that goes to a file, or that a background child's nobody reads: the streams stay empty.
+    if (options.outputFile !== undefined || options.background) for (const stream of outputs.slice(0, 3)) stream?.end();
     const env = options.env ?? process.env;
-    this.post({ t: "spawn", id, file, args, cwd: options.cwd, env, detached: options.detached ?? false, fds, input: options.input });
+    this.post({ t: "spawn", id, file, args, cwd: options.cwd, env, detached: options.detached ?? false, fds, input: options.input, outputFile: options.outputFile, background: options.background === true });
     return started;
   }
 
@@ -121,6 +125,7 @@ export class HelperLauncher {
     switch (m.t) {
       case "spawned":
         entry.pid = m.pid;
+        if (entry.background) this.updateRef();
         entry.started?.(m.pid);
         break;
       case "failed":
@@ -153,7 +158,7 @@ export class HelperLauncher {
 
   private forget(id: number): void {
     this.entries.delete(id);
-    if (this.entries.size === 0) this.refChannel(false);
+    this.updateRef();
   }
 
   /**
@@ -177,7 +182,11 @@ export class HelperLauncher {
     }
   }
 
-  /** The channel keeps this process alive only while a launch is outstanding. */
+  /** The channel keeps this process alive only while a launch that holds it is outstanding. */
+  private updateRef(): void {
+    this.refChannel([...this.entries.values()].some((e) => !e.background || e.pid === undefined));
+  }
+
   private refChannel(on: boolean): void {
     const channel = this.child.channel;
     if (!channel) return;

@@ -7,6 +7,7 @@
  */
 export const HELPER_SOURCE = String.raw`"use strict";
 const { spawn } = require("node:child_process");
+const fs = require("node:fs");
 const children = new Map();
 // Ctrl-C and a closed terminal are the parent's to handle; when it exits, the channel closes and so do we.
 process.on("SIGINT", () => {});
@@ -17,13 +18,20 @@ const send = (message) => {
 };
 function start(m) {
   const stdio = [m.input === undefined ? "ignore" : "pipe"];
-  for (let fd = 1; fd < m.fds; fd++) stdio.push("pipe");
+  for (let fd = 1; fd < m.fds; fd++) stdio.push(m.background && fd < 3 ? "ignore" : "pipe");
   let child;
+  let outputFd;
   try {
+    if (m.outputFile !== undefined) {
+      outputFd = fs.openSync(m.outputFile, "w");
+      stdio.splice(1, 2, outputFd, outputFd);
+    }
     child = spawn(m.file, m.args, { cwd: m.cwd, env: m.env, detached: m.detached, stdio });
   } catch (error) {
     send({ t: "failed", id: m.id, message: String(error && error.message), code: error && error.code });
     return;
+  } finally {
+    if (outputFd !== undefined) fs.closeSync(outputFd);
   }
   if (child.pid === undefined) {
     child.once("error", (error) => send({ t: "failed", id: m.id, message: String(error.message), code: error.code }));

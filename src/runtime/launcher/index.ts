@@ -1,7 +1,9 @@
 /**
- * Starting child processes (ripgrep, commands in the sandbox, git) without forking this process: they are spawned
- * by a small helper process (helper-client.ts), started once and early, while this process is still small. When the
- * helper cannot run, or has died, children are spawned directly as before (direct.ts).
+ * Starting child processes (ripgrep, commands in the sandbox, git, the local Chroma server) without forking this
+ * process: they are spawned by a small helper process (helper-client.ts), which the faces that run sessions (the
+ * CLI's run, resume and acp, the Studio graph) start first thing, while this process is still small. Elsewhere (a
+ * short command such as `memory add`, a unit test), when the helper cannot run, or has died, children are spawned
+ * directly (direct.ts): starting a helper there would cost more than it saves.
  */
 import { launchDirect } from "./direct.js";
 import { HelperLauncher } from "./helper-client.js";
@@ -18,7 +20,6 @@ export function startLauncher(): void {
 
 /** Spawns `file` with `args`; rejects with a LaunchError when it cannot start (e.g. code "ENOENT"). */
 export function launch(file: string, args: readonly string[], options: LaunchOptions = {}): Promise<Launched> {
-  startLauncher();
   if (helper?.usable) return helper.launch(file, args, options);
   return launchDirect(file, args, options);
 }

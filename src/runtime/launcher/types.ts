@@ -10,6 +10,13 @@ export interface LaunchOptions {
   detached?: boolean;
   /** Output pipes beyond stdout and stderr, on fds 3, 4, ... (e.g. bwrap's status and report pipes). */
   extraOutputs?: number;
+  /** stdout and stderr go to this file (truncated first) instead of pipes; the streams then stay empty. */
+  outputFile?: string;
+  /**
+   * A long-running child (a server) that must not keep this process alive once started. Its output is not read:
+   * give `outputFile` to keep it (the streams stay empty). Default false.
+   */
+  background?: boolean;
 }
 
 export interface LaunchExit {

@@ -118,6 +118,22 @@ describe.each(ways)("launching %s", (_name, launch) => {
     }
   });
 
+  it("sends stdout and stderr to a file when asked, leaving the streams empty", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mc-launch-out-"));
+    try {
+      const file = path.join(dir, "server.log");
+      fs.writeFileSync(file, "old content that must go\n");
+      const child = await launch("sh", ["-c", "echo to-out; echo to-err >&2"], { outputFile: file });
+      expect(await read(child.stdout)).toBe("");
+      expect((await child.closed).code).toBe(0);
+      expect(fs.readFileSync(file, "utf8")).toBe("to-out\nto-err\n");
+      const unwritable = await launch("true", [], { outputFile: path.join(dir, "no/such/dir/log") }).catch((e: unknown) => e);
+      expect((unwritable as LaunchError).code).toBe("ENOENT");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("relays a large output intact", async () => {
     const child = await launch(process.execPath, ["-e", "for (let i = 0; i < 20000; i++) process.stdout.write(`line ${i} ${'x'.repeat(200)}\\n`)"]);
     const out = await read(child.stdout);

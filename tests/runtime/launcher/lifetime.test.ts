@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { isProcessAlive } from "../../../src/runtime/process-alive.js";
 
 const SCRIPT = `
-import { launch, launcherHelperPid } from "./src/runtime/launcher/index.ts";
+import { launch, launcherHelperPid, startLauncher } from "./src/runtime/launcher/index.ts";
+startLauncher();
 const child = await launch("sh", ["-c", "echo relayed"]);
 let out = "";
 child.stdout.on("data", (d) => (out += d));
@@ -41,6 +42,31 @@ describe("the launcher helper's lifetime", () => {
     expect(line.helper).not.toBe(line.self);
     for (let i = 0; i < 100 && isProcessAlive(line.helper); i++) await sleep(50);
     expect(isProcessAlive(line.helper)).toBe(false);
+  });
+
+  it("lets the process exit while a background child (a server) goes on running", async () => {
+    for (const way of ["helper", "direct"]) {
+      const script = `
+import { launch, startLauncher } from "./src/runtime/launcher/index.ts";
+import { launchDirect } from "./src/runtime/launcher/direct.ts";
+startLauncher();
+const start = ${way === "helper" ? "launch" : "launchDirect"};
+const child = await start("sleep", ["30"], { detached: true, background: true });
+console.log(child.pid);
+`;
+      const run = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      run.stdout.on("data", (d: Buffer) => (out += d.toString()));
+      run.stderr.on("data", (d: Buffer) => (out += d.toString()));
+      const code = await Promise.race([new Promise<number | null>((resolve) => run.on("exit", resolve)), sleep(20_000).then(() => "still running")]);
+      const pid = Number(out.trim().split("\n")[0]);
+      try {
+        expect(code, `${way}: ${out}`).toBe(0);
+        expect(isProcessAlive(pid)).toBe(true);
+      } finally {
+        if (pid > 0) process.kill(pid, "SIGKILL");
+      }
+    }
   });
 
   it("exits when its parent is killed outright", async () => {
