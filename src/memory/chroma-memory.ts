@@ -62,24 +62,30 @@ export class ChromaMemory implements MemoryStore {
     return results;
   }
 
-  /** The nearest stored memory of the same workspace and kind for each draft: one query per kind, all its vectors. */
+  /**
+   * The nearest stored memory of the same workspace and kind for each draft: one query per kind, all its vectors,
+   * the kinds' queries at once (they are independent; the end of every session waits for them).
+   */
   private async storedTwins(drafts: readonly MemoryDraft[], vectors: readonly number[][], workspace: string): Promise<(Twin | null)[]> {
     const twins: (Twin | null)[] = drafts.map(() => null);
-    for (const kind of new Set(drafts.map((d) => d.kind))) {
-      const indexes = drafts.flatMap((d, i) => (d.kind === kind ? [i] : []));
-      const result = await this.o.collection.query({
-        queryEmbeddings: indexes.map((i) => vectors[i] ?? []),
-        nResults: 1,
-        where: and({ workspace }, { kind }),
-        include: ["documents", "metadatas", "distances"],
-      });
-      indexes.forEach((draftIndex, q) => {
-        const id = result.ids[q]?.[0];
-        if (id === undefined) return;
-        const record = fromChroma(id, result.documents[q]?.[0], result.metadatas[q]?.[0]);
-        twins[draftIndex] = { ...record, score: 1 - (result.distances[q]?.[0] ?? 1) };
-      });
-    }
+    const kinds = [...new Set(drafts.map((d) => d.kind))];
+    await Promise.all(
+      kinds.map(async (kind) => {
+        const indexes = drafts.flatMap((d, i) => (d.kind === kind ? [i] : []));
+        const result = await this.o.collection.query({
+          queryEmbeddings: indexes.map((i) => vectors[i] ?? []),
+          nResults: 1,
+          where: and({ workspace }, { kind }),
+          include: ["documents", "metadatas", "distances"],
+        });
+        indexes.forEach((draftIndex, q) => {
+          const id = result.ids[q]?.[0];
+          if (id === undefined) return;
+          const record = fromChroma(id, result.documents[q]?.[0], result.metadatas[q]?.[0]);
+          twins[draftIndex] = { ...record, score: 1 - (result.distances[q]?.[0] ?? 1) };
+        });
+      }),
+    );
     return twins;
   }
 
