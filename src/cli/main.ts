@@ -81,7 +81,16 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
 }
 
-const io: CliIo = { stdin: process.stdin, stdout: process.stdout, stderr: process.stderr, env: process.env, cwd: process.cwd() };
+const io: CliIo = {
+  // Read on first use: opening stdin loads node:net and sets up a handle (about 10 ms), which listing commands skip.
+  get stdin() {
+    return process.stdin;
+  },
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  cwd: process.cwd(),
+};
 
 /**
  * Ctrl-C or SIGTERM while no command handles it (start-up: imports, configuration, the model probe; and the
