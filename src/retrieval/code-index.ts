@@ -112,7 +112,11 @@ export class CodeIndex {
     const page = 2_000;
     for (let offset = 0; ; offset += page) {
       const got = await this.o.collection.get({ include: ["documents", "metadatas"], limit: page, offset });
-      got.ids.forEach((id, i) => this.remember(id, got.metadatas[i] ?? null, got.documents[i] ?? ""));
+      // The text is a metadata field; indexes written before that kept it as the document.
+      got.ids.forEach((id, i) => {
+        const meta = got.metadatas[i] ?? null;
+        this.remember(id, meta, typeof meta?.text === "string" ? meta.text : (got.documents[i] ?? ""));
+      });
       if (got.ids.length < page) break;
     }
     this.lexical.add([...this.chunks.values()]);
@@ -247,8 +251,9 @@ export class CodeIndex {
       await this.o.collection.upsert({
         ids: all.map((c) => c.id),
         embeddings: vectors,
-        documents: all.map((c) => c.text),
-        metadatas: all.map((c) => ({ path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, fileHash: c.file.entry.hash, size: c.file.entry.size, mtimeMs: c.file.entry.mtimeMs })),
+        // The chunk's text as metadata, not as Chroma's document: a document is also indexed for full-text search
+        // (trigrams), which doubled the server's CPU per upsert, and the ranking's lexical part is ours (BM25).
+        metadatas: all.map((c) => ({ text: c.text, path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, fileHash: c.file.entry.hash, size: c.file.entry.size, mtimeMs: c.file.entry.mtimeMs })),
       });
     }
     for (const f of batch) this.files.set(f.path, { ...f.entry, ids: [] });

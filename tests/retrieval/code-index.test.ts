@@ -152,3 +152,35 @@ describe("repeated questions", () => {
     expect(queries).toBe(3);
   });
 });
+
+describe("what the index stores", () => {
+  it("keeps chunk text as metadata, not as Chroma documents (no full-text indexing), and still reads indexes that did", async () => {
+    ws = await makeTempWorkspace(FILES);
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
+    await opened.index.update();
+    const collection = await openCodeCollection(chromaClient(opened.endpoint), ws.root, createLocalHashEmbedder({ dimension: CODE_INDEX_LOCAL_DIMENSION }));
+    const rows = await collection.get({ include: ["documents", "metadatas"] });
+    expect(rows.ids.length).toBeGreaterThan(0);
+    expect(rows.documents.every((d) => d === null)).toBe(true);
+    expect(rows.metadatas.every((m) => typeof m?.text === "string" && m.text.length > 0)).toBe(true);
+
+    // A chunk written the earlier way: its text as the document, none in its metadata.
+    const embedder = createLocalHashEmbedder({ dimension: CODE_INDEX_LOCAL_DIMENSION });
+    const legacy = "/** Formats a duration in milliseconds as minutes and seconds. */\nexport function formatDuration(ms: number) {}";
+    const meta = rows.metadatas[0] ?? {};
+    await collection.upsert({
+      ids: ["legacy-0"],
+      embeddings: await embedder.embedDocuments([legacy]),
+      documents: [legacy],
+      metadatas: [{ ...meta, text: null, path: "src/duration.ts", startLine: 1, endLine: 2, symbol: "formatDuration", kind: "function" }],
+    });
+    const again = await openCodeIndex({ root: ws.root, env: env(), clock });
+    try {
+      const hits = await again.index.search({ query: "formatDuration", limit: 3 });
+      expect(hits[0]).toMatchObject({ path: "src/duration.ts", symbol: "formatDuration" });
+      expect(hits[0]?.snippet).toContain("Formats a duration");
+    } finally {
+      await again.close();
+    }
+  });
+});
