@@ -16,6 +16,26 @@ process.on("disconnect", () => process.exit(0));
 const send = (message) => {
   if (process.connected) process.send(message);
 };
+// Output is relayed with a bound: past HIGH messages not yet handed to the channel, the children's pipes are paused
+// until it drains to LOW, so a command that prints fast cannot pile up memory here (as a pipe would block it).
+const HIGH = 32;
+const LOW = 8;
+let inFlight = 0;
+const paused = new Set();
+const relay = (message, stream) => {
+  if (!process.connected) return;
+  inFlight++;
+  process.send(message, undefined, {}, () => {
+    inFlight--;
+    if (inFlight > LOW || paused.size === 0) return;
+    for (const s of paused) s.resume();
+    paused.clear();
+  });
+  if (inFlight > HIGH && !paused.has(stream)) {
+    stream.pause();
+    paused.add(stream);
+  }
+};
 function start(m) {
   const stdio = [m.input === undefined ? "ignore" : "pipe"];
   for (let fd = 1; fd < m.fds; fd++) stdio.push(m.background && fd < 3 ? "ignore" : "pipe");
@@ -42,7 +62,7 @@ function start(m) {
   send({ t: "spawned", id: m.id, pid: child.pid });
   child.stdio.forEach((stream, fd) => {
     if (fd === 0 || !stream) return;
-    stream.on("data", (data) => send({ t: "data", id: m.id, fd, data }));
+    stream.on("data", (data) => relay({ t: "data", id: m.id, fd, data }, stream));
     stream.on("end", () => send({ t: "end", id: m.id, fd }));
     stream.on("error", () => {});
   });
@@ -65,7 +85,11 @@ process.on("message", (m) => {
       child.kill(m.signal);
     } catch {}
   } else if (m.t === "release") {
-    for (const stream of child.stdio) if (stream) stream.destroy();
+    for (const stream of child.stdio) {
+      if (!stream) continue;
+      paused.delete(stream);
+      stream.destroy();
+    }
   }
 });
 send({ t: "ready" });

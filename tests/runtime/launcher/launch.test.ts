@@ -156,6 +156,26 @@ describe("the helper", () => {
     }
   });
 
+  it("holds back a child that prints faster than this process reads: its memory stays bounded", async () => {
+    const own = HelperLauncher.start() as HelperLauncher;
+    try {
+      const child = await own.launch("head", ["-c", "100000000", "/dev/zero"]);
+      // This process is busy for a while (a long synchronous step): the helper must not queue all 100 MB meanwhile.
+      const until = Date.now() + 1_500;
+      while (Date.now() < until) {
+        // busy
+      }
+      let bytes = 0;
+      child.stdout.on("data", (chunk: Buffer) => (bytes += chunk.length));
+      expect((await child.closed).code).toBe(0);
+      expect(bytes).toBe(100_000_000);
+      const peakKb = Number(/^VmHWM:\s+(\d+) kB$/m.exec(fs.readFileSync(`/proc/${own.pid}/status`, "utf8"))?.[1]);
+      expect(peakKb).toBeLessThan(120 * 1024);
+    } finally {
+      own.stop();
+    }
+  });
+
   it("when killed: launches still running end once their process is gone, new ones are refused", async () => {
     const own = HelperLauncher.start() as HelperLauncher;
     const child = await own.launch("sleep", ["30"]);
