@@ -190,9 +190,9 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     if (o.followUp !== undefined && !o.fresh) input = await followUpInput(graph, config.configurable, { ...o, followUp: o.followUp, sessions });
     for (;;) {
       const running = graph.invoke(input, config);
-      // The undo baseline (git processes: each spawn blocks this thread for a while) and Chroma start while the first
-      // planner call is on its way, not before it: the first sub-agent's tools wait for the baseline (beforeStep), and
-      // the planner's first turn goes ahead without memories unless memory is open by then.
+      // The undo baseline (git processes, spawned by the launcher helper) and Chroma start while the first planner call
+      // is on its way, not before it: the first sub-agent's tools wait for the baseline (beforeStep), and the planner's
+      // first turn goes ahead without memories unless memory is open by then.
       void undo.before();
       services.startMemory();
       // The index shares memory's Chroma server: it opens once memory has, so memory is the one that starts the
