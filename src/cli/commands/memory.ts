@@ -5,7 +5,7 @@ import type { ChromaMemory } from "../../memory/chroma-memory.js";
 import { readCollection } from "../../memory/chroma/rest.js";
 import { ensureChromaServer, peekLocalServer } from "../../memory/chroma/server.js";
 import { hasLocalData } from "../../memory/chroma/state-file.js";
-import { ChromaUnavailableError } from "../../memory/chroma/types.js";
+import { ChromaUnavailableError, type ChromaEndpoint } from "../../memory/chroma/types.js";
 import { formatHit } from "../../memory/format.js";
 import { listMemories, type ListFilter } from "../../memory/list.js";
 import { DEFAULT_COLLECTION, MEMORY_KINDS, type MemoryKind, type MemoryRecord } from "../../memory/types.js";
@@ -147,12 +147,14 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
  */
 async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env: NodeJS.ProcessEnv): Promise<MemoryRecord[]> {
   if (!settings.chromaUrl && !hasLocalData(settings.dataDir)) return [];
-  const name = settings.collection ?? DEFAULT_COLLECTION;
+  const list = async (endpoint: ChromaEndpoint): Promise<MemoryRecord[]> => {
+    const source = await readCollection(endpoint, settings.collection ?? DEFAULT_COLLECTION);
+    return source ? await listMemories(source, filter) : [];
+  };
   const running = settings.chromaUrl ? null : peekLocalServer(settings.dataDir);
   if (running) {
     try {
-      const source = await readCollection(running, name);
-      return source ? await listMemories(source, filter) : [];
+      return await list(running);
     } catch (error) {
       // Stopped or restarted meanwhile: the full path below finds or starts the server.
       if (!(error instanceof ChromaUnavailableError)) throw error;
@@ -160,8 +162,7 @@ async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env
   }
   const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env });
   try {
-    const source = await readCollection(endpoint, name);
-    return source ? await listMemories(source, filter) : [];
+    return await list(endpoint);
   } finally {
     await endpoint.stop();
   }

@@ -116,10 +116,14 @@ async function spawnServer(cli: string, port: number, options: StartOptions): Pr
     fs.appendFileSync(options.logFile, `spawn failed: ${(error as Error).message}\n`);
     return { process: undefined, pid: -1, port, exited: Promise.resolve(), exit: { code: null, signal: null } };
   }
-  const server: LocalServer = { process: started, pid: started.pid, port, exited: Promise.resolve() };
-  server.exited = started.exited.then((exit) => {
-    server.exit = exit;
-  });
+  const server: LocalServer = {
+    process: started,
+    pid: started.pid,
+    port,
+    exited: started.exited.then((exit) => {
+      server.exit = exit;
+    }),
+  };
   return server;
 }
 

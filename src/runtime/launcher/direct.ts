@@ -4,10 +4,11 @@ import fs from "node:fs";
 import { PassThrough, type Readable } from "node:stream";
 import { LaunchError, type LaunchExit, type LaunchOptions, type Launched } from "./types.js";
 
-export function stdioFor(options: LaunchOptions): StdioOptions {
+/** stdin from the input or /dev/null; stdout and stderr piped, to `outputFd`, or (background) discarded; extra pipes. */
+function stdioFor(options: LaunchOptions, outputFd: number | undefined): StdioOptions {
   // A pipe would hold this process open: a background child's output is not read.
-  const out = options.background ? "ignore" : "pipe";
-  const stdio: ("ignore" | "pipe")[] = [options.input === undefined ? "ignore" : "pipe", out, out];
+  const out = outputFd ?? (options.background ? "ignore" : "pipe");
+  const stdio: ("ignore" | "pipe" | number)[] = [options.input === undefined ? "ignore" : "pipe", out, out];
   for (let i = 0; i < (options.extraOutputs ?? 0); i++) stdio.push("pipe");
   return stdio;
 }
@@ -16,12 +17,8 @@ export function launchDirect(file: string, args: readonly string[], options: Lau
   let child: ChildProcess;
   let outputFd: number | undefined;
   try {
-    let stdio = stdioFor(options);
-    if (options.outputFile !== undefined) {
-      outputFd = fs.openSync(options.outputFile, "w");
-      stdio = [options.input === undefined ? "ignore" : "pipe", outputFd, outputFd];
-    }
-    child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, detached: options.detached ?? false, stdio });
+    if (options.outputFile !== undefined) outputFd = fs.openSync(options.outputFile, "w");
+    child = spawn(file, args, { cwd: options.cwd, env: options.env ?? process.env, detached: options.detached ?? false, stdio: stdioFor(options, outputFd) });
   } catch (error) {
     // Synchronous failures: an invalid argument (a NUL byte in an argument, say), an output file that cannot be written.
     return Promise.reject(new LaunchError((error as Error).message, (error as NodeJS.ErrnoException).code));
