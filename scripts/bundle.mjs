@@ -6,10 +6,11 @@ import { rmSync, writeFileSync } from "node:fs";
 import { build } from "esbuild";
 
 /**
- * Kept out of the bundle: native addons (better-sqlite3, tree-sitter) and packages that find their own files on
- * disk at run time (ripgrep's binary, chromadb's server script), which a bundle would move.
+ * Kept out of the bundle: native addons (tree-sitter) and packages that find their own files on disk at run time
+ * (ripgrep's binary, chromadb's server script), which a bundle would move. better-sqlite3's JavaScript is bundled:
+ * its addon is opened by path (src/sessions/sqlite-addon.ts), and its 15 CommonJS files cost `sessions` ~7 ms.
  */
-const EXTERNAL = ["better-sqlite3", "tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb"];
+const EXTERNAL = ["tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb"];
 
 rmSync("dist", { recursive: true, force: true });
 const result = await build({

@@ -1,5 +1,6 @@
-import { spawnSync } from "node:child_process";
+import type * as ChildProcess from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 // The leaf module, not the core barrel: the barrel loads zod, which `sessions` and `diff`/`undo` need not pay for.
 import { STATE_DIR_NAME } from "../core/workspace.js";
@@ -42,9 +43,12 @@ function realCause(dir: string, error: unknown): unknown {
   }
 }
 
+/** Loaded when git runs (a new data folder): node:child_process costs every `sessions` listing ~2 ms to import. */
+const childProcess = (): typeof ChildProcess => createRequire(import.meta.url)("node:child_process") as typeof ChildProcess;
+
 function git(workspace: string, args: string[]): string | null {
   // Time-boxed: a hung git (a lock, a network file system) must not hang the run; failing here only skips the exclude.
-  const result = spawnSync("git", args, { cwd: workspace, encoding: "utf8", timeout: 5_000, stdio: ["ignore", "pipe", "ignore"] });
+  const result = childProcess().spawnSync("git", args, { cwd: workspace, encoding: "utf8", timeout: 5_000, stdio: ["ignore", "pipe", "ignore"] });
   return result.status === 0 ? result.stdout : null;
 }
 

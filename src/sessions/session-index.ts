@@ -5,6 +5,7 @@ import { ConfigError } from "../runtime/config-file.js";
 import { workspaceDataError } from "./data-errors.js";
 import { databasePath } from "./paths.js";
 import { SessionStore } from "./session-store.js";
+import { sqliteAddonPath } from "./sqlite-addon.js";
 
 /**
  * The workspace's SQLite file opened for its session rows only. Plain better-sqlite3: listing rows (`sessions`,
@@ -24,7 +25,8 @@ const SQLITE_UNWRITABLE = /^SQLITE_(READONLY|CANTOPEN|PERM|IOERR)/;
 export function openSessionIndex(workspace: string, clock: Clock): SessionIndex {
   let db: Database.Database | undefined;
   try {
-    db = new Database(databasePath(workspace));
+    const nativeBinding = sqliteAddonPath();
+    db = new Database(databasePath(workspace), nativeBinding ? { nativeBinding } : {});
     db.pragma("journal_mode = WAL");
     // Every graph step commits a checkpoint: in WAL mode NORMAL skips the fsync per commit. A killed or crashed
     // process still loses nothing committed (the WAL is in the OS's cache); only an OS crash or power loss can roll

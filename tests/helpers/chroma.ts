@@ -97,6 +97,6 @@ export async function startTestChroma(dir?: string): Promise<TestChroma> {
 
 /** Pids of Chroma servers running on this data dir (their command line has `run --path <dataDir>/chroma`). */
 export function chromaServerPids(dataDir: string): number[] {
-  const result = spawnSync("pgrep", ["-f", `cli.mjs run --path ${dataDir}`], { encoding: "utf8" });
+  const result = spawnSync("pgrep", ["-f", `run --path ${dataDir}/chroma`], { encoding: "utf8" });
   return result.stdout.split("\n").filter(Boolean).map(Number);
 }

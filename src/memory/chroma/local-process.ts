@@ -3,12 +3,11 @@
  * free loopback port, wait for the heartbeat, and stop it.
  */
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import net from "node:net";
-import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { probeHeartbeat } from "./heartbeat.js";
 import { launch, type LaunchExit, type Launched } from "../../runtime/launcher/index.js";
+import { chromaServerArgs } from "./server-command.js";
 import { chromaServerEnv } from "./server-env.js";
 import { logTail } from "./server-log.js";
 import { ChromaUnavailableError, LOCAL_HOST } from "./types.js";
@@ -38,28 +37,12 @@ export interface StartOptions {
   preferredPort?: number;
 }
 
-/** The `chromadb` package's CLI script. Its `exports` hide package.json, so walk up from the main entry. */
-export function chromaCliPath(): string {
-  const require = createRequire(import.meta.url);
-  let entry: string;
-  try {
-    entry = require.resolve("chromadb");
-  } catch {
-    throw new ChromaUnavailableError("the chromadb package is not installed; reinstall mini-cursor's dependencies");
-  }
-  for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
-    const cli = path.join(dir, "dist", "cli.mjs");
-    if (isChromadbRoot(dir) && fs.existsSync(cli)) return cli;
-  }
-  throw new ChromaUnavailableError(`cannot find the chromadb CLI near ${entry}; reinstall mini-cursor's dependencies`);
-}
-
 export async function startLocalServer(options: StartOptions): Promise<LocalServer> {
-  const cli = chromaCliPath();
+  const command = chromaServerArgs();
   const deadline = Date.now() + options.startTimeoutMs;
   for (let attempt = 1; ; attempt++) {
     const port = attempt === 1 && options.preferredPort ? options.preferredPort : await freeLoopbackPort();
-    const server = await spawnServer(cli, port, options);
+    const server = await spawnServer(command, port, options);
     const outcome = await waitUntilUp(server, deadline);
     if (outcome === "up") return server;
     if (outcome === "timeout") {
@@ -101,14 +84,14 @@ async function exitsWithin(server: LocalServer, ms: number): Promise<boolean> {
  * fork all of it, and the server starts when the session is already large. Its own process group (a Ctrl-C in the
  * terminal goes to the CLI, which decides when memory stops), output to the log file, and it never holds the CLI open.
  */
-async function spawnServer(cli: string, port: number, options: StartOptions): Promise<LocalServer> {
+async function spawnServer(command: string[], port: number, options: StartOptions): Promise<LocalServer> {
   try {
     fs.closeSync(fs.openSync(options.logFile, "w"));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ChromaUnavailableError(`cannot write the Chroma log ${options.logFile} (${code}); make its folder writable`);
   }
-  const args = [cli, "run", "--path", options.chromaDir, "--host", LOCAL_HOST, "--port", String(port)];
+  const args = [...command, "run", "--path", options.chromaDir, "--host", LOCAL_HOST, "--port", String(port)];
   let started: Launched;
   try {
     started = await launch(process.execPath, args, { env: chromaServerEnv(options.env), detached: true, background: true, outputFile: options.logFile });
@@ -140,15 +123,6 @@ async function waitUntilUp(server: LocalServer, deadline: number): Promise<"up" 
     await sleep(POLL_MS);
   }
   return "timeout";
-}
-
-function isChromadbRoot(dir: string): boolean {
-  try {
-    const pkg: unknown = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
-    return typeof pkg === "object" && pkg !== null && (pkg as { name?: unknown }).name === "chromadb";
-  } catch {
-    return false;
-  }
 }
 
 function freeLoopbackPort(): Promise<number> {

@@ -10,6 +10,7 @@ import { logger } from "../../runtime/logger.js";
 import { accessHeaders, refusedError, verifyAccess } from "./access.js";
 import { probeHeartbeat } from "./heartbeat.js";
 import type { LocalServer } from "./local-process.js";
+import { isChromaServerCommand } from "./server-command.js";
 import { dropLease, liveLeases, takeLease } from "./leases.js";
 import { acquireStartLock } from "./start-lock.js";
 import {
@@ -262,10 +263,10 @@ function dataDirError(dataDir: string, error: unknown): Error {
   );
 }
 
-/** On Linux, whether the pid runs the chromadb CLI; elsewhere we cannot tell and say no. */
+/** On Linux, whether the pid runs a Chroma server as we start them; elsewhere we cannot tell and say no. */
 function isChromaProcess(state: ServerState): boolean {
   try {
-    return fs.readFileSync(`/proc/${state.pid}/cmdline`, "utf8").includes("cli.mjs");
+    return isChromaServerCommand(fs.readFileSync(`/proc/${state.pid}/cmdline`, "utf8"));
   } catch {
     return false;
   }
