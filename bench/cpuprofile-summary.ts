@@ -91,7 +91,7 @@ const sourceMaps = new Map<string, SourceMap | null>();
  * The source a frame of the bundled CLI (dist/cli, esbuild) came from, by the bundle's source map: the frame of a
  * mini-cursor module or a package's file instead of "dist/cli/chunk-XXXX.js".
  */
-function unbundled(frame: CallFrame): CallFrame {
+export function unbundled(frame: CallFrame): CallFrame {
   if (!frame.url.includes("/dist/cli/")) return frame;
   const file = frame.url.replace(/^file:\/\//, "");
   let map = sourceMaps.get(file);

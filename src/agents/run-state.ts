@@ -61,6 +61,14 @@ export const AgentRunState = new StateSchema({
   nudged: z.boolean().default(false),
 });
 
+/**
+ * AgentRunState without the transcript, for the middleware that wraps model calls (middleware/model-call.ts).
+ * LangChain builds a partial schema of a wrapping middleware's state and parses the state with it on every model
+ * call; the transcript, which it passes to the middleware whole anyway, made that parse grow with every turn.
+ */
+const { messages: _transcript, ...runFields } = AgentRunState.fields;
+export const ModelCallState = new StateSchema(runFields);
+
 export type AgentRunValue = typeof AgentRunState.State;
 export type AgentRunUpdate = typeof AgentRunState.Update;
 

@@ -109,6 +109,7 @@ process.on("SIGTERM", onSignal);
 // Exit explicitly once output is flushed: keep-alive sockets of the HTTP client must not hold the process.
 const exit = (code: number) => process.stdout.write("", () => process.exit(code));
 main(process.argv.slice(2), io).then(exit, (error: unknown) => {
-  io.stderr.write(`mini-cursor: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  // Only what main() itself could not catch (its own output failing): one line, never a stack trace.
+  io.stderr.write(`mini-cursor: ${error instanceof Error ? error.message : String(error)}\n`);
   exit(EXIT.failed);
 });

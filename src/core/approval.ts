@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { settingsMemo } from "./settings-memo.js";
 
 /** How commands (and, when asked for, file changes) are approved. */
 export const APPROVAL_MODES = ["ask", "auto", "read-only"] as const;
@@ -57,6 +58,10 @@ export function isApprovalRequest(value: unknown): value is ApprovalRequest {
 export function safetyOf(configurable: Readonly<Record<string, unknown>> | undefined, fallback: SafetyPolicy): SafetyPolicy {
   const raw = configurable?.safety;
   if (typeof raw !== "object" || raw === null) return fallback;
+  return parsedSafety(raw, fallback);
+}
+
+const parsedSafety = settingsMemo((raw: object, fallback: SafetyPolicy): SafetyPolicy => {
   const parsed = safetyPolicySchema.safeParse({ ...fallback, ...raw });
   return parsed.success ? parsed.data : fallback;
-}
+});

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { settingsMemo } from "./settings-memo.js";
 
 export const limitsSchema = z.object({
   maxPlanRevisions: z.number().int().positive().default(12),
@@ -41,6 +42,10 @@ export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 export function limitsOf(configurable: Readonly<Record<string, unknown>> | undefined, fallback: Limits): Limits {
   const raw = configurable?.limits;
   if (typeof raw !== "object" || raw === null) return fallback;
+  return parsedLimits(raw, fallback);
+}
+
+const parsedLimits = settingsMemo((raw: object, fallback: Limits): Limits => {
   const parsed = limitsSchema.safeParse({ ...fallback, ...raw });
   return parsed.success ? parsed.data : fallback;
-}
+});

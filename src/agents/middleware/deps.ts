@@ -6,7 +6,7 @@ import type { MemoryStore } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
 import type { ProgressEvent } from "../../core/index.js";
 import type { ToolDeps } from "../../tools/types.js";
-import type { AgentRunState } from "../run-state.js";
+import type { ModelCallState } from "../run-state.js";
 import type { AgentSpec } from "../types.js";
 
 /** What an agent's middleware needs from outside; fixed for the process, while per-run values live in the run state. */
@@ -27,7 +27,7 @@ export interface AgentDeps {
 }
 
 /** The rest of a model call (the next wrap, then the model), as a wrap gets it. */
-type ModelCallHandler = WrapModelCallHandler<typeof AgentRunState>;
+type ModelCallHandler = WrapModelCallHandler<typeof ModelCallState>;
 /** One wrap of a model call, with the run state typed: it may change the request and must call `handler` or reply itself. */
 type ModelCallWrap = (request: Parameters<ModelCallHandler>[0], handler: ModelCallHandler) => Promise<AIMessage>;
 export type { ModelCallHandler, ModelCallWrap };

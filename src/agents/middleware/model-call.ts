@@ -1,6 +1,6 @@
 import type { AIMessage } from "@langchain/core/messages";
 import { createMiddleware } from "langchain";
-import { AgentRunState } from "../run-state.js";
+import { ModelCallState } from "../run-state.js";
 import { fitContext } from "./context-budget.js";
 import type { AgentDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
 import { selectModel } from "./model-select.js";
@@ -17,7 +17,7 @@ export function modelCallMiddleware(deps: AgentDeps) {
   const wraps: readonly ModelCallWrap[] = [selectModel(deps), fitContext(deps), meterUsage(deps)];
   return createMiddleware({
     name: "ModelCall",
-    stateSchema: AgentRunState,
+    stateSchema: ModelCallState,
     wrapModelCall: (request, handler) => {
       const step = (i: number, current: Parameters<ModelCallHandler>[0]): Promise<AIMessage> => {
         const wrap = wraps[i];
