@@ -21,6 +21,9 @@ export default defineConfig({
     hookTimeout: 120_000,
     // End-to-end tests spawn CLIs and servers; two cores are enough for two files at once.
     maxWorkers: 2,
+    // A local Chroma server stops with its last session in tests (the product keeps it up for a while: see
+    // MINI_CURSOR_CHROMA_IDLE); the tests of that keep-alive set it themselves.
+    env: { MINI_CURSOR_CHROMA_IDLE: "0" },
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/**/*.test.ts"], exclude: E2E } },
       { extends: true, test: { name: "e2e", include: E2E.map((glob) => (glob.endsWith(".ts") ? glob : `${glob}/*.test.ts`)) } },

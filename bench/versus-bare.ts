@@ -28,7 +28,11 @@ export async function buildBare(): Promise<void> {
   await build({ entryPoints, outdir: outDir, format: "esm", platform: "node", target: "node20", logLevel: "warning" });
 }
 
-export type Program = "mini-cursor" | "mini-cursor (memory off)" | "bare LangGraph";
+/**
+ * "mini-cursor": memory on as a user has it, the local Chroma kept up between sessions (MINI_CURSOR_CHROMA_IDLE);
+ * "(Chroma per session)": each session starts and stops its own (MINI_CURSOR_CHROMA_IDLE=0, a data dir of its own).
+ */
+export type Program = "mini-cursor" | "mini-cursor (Chroma per session)" | "mini-cursor (memory off)" | "bare LangGraph";
 
 export interface RunFigures {
   wallMs: number;
@@ -76,8 +80,9 @@ export async function runProgram(program: Program, o: RunOptions): Promise<RunFi
     HOME: process.env.HOME ?? "",
     OPENAI_API_KEY: "scripted",
     BENCH_USAGE_FILE: usageFile,
-    MINI_CURSOR_DATA_DIR: o.dataDir,
+    MINI_CURSOR_DATA_DIR: program === "mini-cursor (Chroma per session)" ? path.join(o.dataDir, "per-session") : o.dataDir,
     ...(program === "mini-cursor (memory off)" ? { MINI_CURSOR_MEMORY: "off" } : {}),
+    ...(program === "mini-cursor (Chroma per session)" ? { MINI_CURSOR_CHROMA_IDLE: "0" } : {}),
   };
   const before = o.requests.length;
   o.marker.firstAt = o.marker.firstAtUs = o.marker.lastAtUs = undefined;
@@ -147,13 +152,15 @@ export async function benchVersusBare(
   await buildBare();
   const { server, marker } = await startVersusServer();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mc-bench-versus-data-"));
-  const programs: Program[] = ["bare LangGraph", "mini-cursor", ...(withMemoryOff ? (["mini-cursor (memory off)"] as const) : [])];
+  const programs: Program[] = ["bare LangGraph", "mini-cursor", "mini-cursor (Chroma per session)", ...(withMemoryOff ? (["mini-cursor (memory off)"] as const) : [])];
   const results = new Map<Program, RunFigures[]>(programs.map((p) => [p, []]));
   const o: RunOptions = { baseUrl: server.baseUrl, marker, requests: server.requests, dataDir };
   try {
-    // One warm-up (the file cache, which the bare program's modules share, and Chroma's first collection in this data
-    // folder), then alternate.
+    // One warm-up (the file cache, which the bare program's modules share, and Chroma's first collection in each data
+    // folder; the kept-up server of "mini-cursor" starts here, as a user's first session of the day starts it), then
+    // alternate. Deleting the data folder at the end ends that server (server-command.ts).
     await runProgram("mini-cursor", o);
+    await runProgram("mini-cursor (Chroma per session)", o);
     for (let i = 0; i < reps; i++) for (const p of programs) results.get(p)?.push(await runProgram(p, o));
   } finally {
     await server.close();
@@ -191,5 +198,6 @@ function printVersus(results: Map<Program, RunFigures[]>, reps: number): void {
   );
   console.log("   Same scripted server and answers for both; the bare program (bench/bare/) has no safety layers, memory, undo or budgets.");
   console.log("   Own processes: the program's, plus mini-cursor's launcher helper (which spawns its tools' commands); page faults are the program's own.");
-  console.log("   mini-cursor keeps memory on with its local Chroma (started per session) as a user has it; the memory-off row shows what that costs.");
+  console.log("   mini-cursor keeps memory on as a user has it: its local Chroma stays up between sessions (MINI_CURSOR_CHROMA_IDLE, 300 s), so");
+  console.log("   only the warm-up started it; \"Chroma per session\" starts and stops one in every session (=0); memory off shows what memory costs.");
 }

@@ -191,6 +191,7 @@ Commands:
   forget <id>        delete one memory (ids are shown by list and search)
   stats              counts by kind and workspace, embedder, server
   reindex            re-embed every memory with the current embedder (after changing it)
+  stop               stop the local Chroma server now (it stays up a while after the last session)
 
 Options:
   --workspace DIR    the workspace memories belong to (default: current folder)
@@ -201,5 +202,6 @@ Options:
   -h, --help         show this help
 
 Configuration: CHROMA_URL (use a running server) with CHROMA_TOKEN, CHROMA_AUTH_HEADER, CHROMA_TENANT and
-CHROMA_DATABASE for a remote one, MINI_CURSOR_DATA_DIR, MINI_CURSOR_EMBEDDINGS, MINI_CURSOR_MEMORY_COLLECTION,
-MINI_CURSOR_MEMORY=off (see README).`;
+CHROMA_DATABASE for a remote one, MINI_CURSOR_DATA_DIR, MINI_CURSOR_CHROMA_IDLE (seconds the local server stays
+up after its last session, default 300), MINI_CURSOR_EMBEDDINGS, MINI_CURSOR_MEMORY_COLLECTION, MINI_CURSOR_MEMORY=off
+(see README).`;

@@ -32,6 +32,8 @@ export interface MemoryStoreSettings {
   chromaAccess?: ChromaAccess;
   /** Where a local Chroma keeps its data. */
   dataDir: string;
+  /** How long a local Chroma server stays up after its last session (MINI_CURSOR_CHROMA_IDLE); 0 stops it with it. */
+  chromaIdleSeconds: number;
   /** Collection name; the memory module's default when absent. */
   collection?: string;
   embeddings: EmbeddingSettings;
@@ -95,9 +97,23 @@ export function resolveChromaAccess(env: NodeJS.ProcessEnv, chromaUrl: string | 
   };
 }
 
+/** Five minutes: the next session of a working person usually comes sooner, and an idle server costs no CPU. */
+export const DEFAULT_CHROMA_IDLE_SECONDS = 300;
+
+/** MINI_CURSOR_CHROMA_IDLE: whole seconds, 0 (stop with the last session) to a day. */
+export function resolveChromaIdle(env: NodeJS.ProcessEnv): number {
+  const raw = envValue(env, "MINI_CURSOR_CHROMA_IDLE");
+  if (raw === undefined) return DEFAULT_CHROMA_IDLE_SECONDS;
+  const seconds = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(seconds) || seconds > 86_400) {
+    throw new ConfigError(`MINI_CURSOR_CHROMA_IDLE must be whole seconds from 0 (stop the local Chroma server with the last session) to 86400, got "${raw}"`);
+  }
+  return seconds;
+}
+
 /**
  * Where memory lives and how it embeds (environment only): CHROMA_URL and its access (token, tenant, database),
- * MINI_CURSOR_DATA_DIR, the collection, the embedder.
+ * MINI_CURSOR_DATA_DIR and how long its local server idles (MINI_CURSOR_CHROMA_IDLE), the collection, the embedder.
  */
 export function resolveMemoryStoreConfig(env: NodeJS.ProcessEnv): MemoryStoreSettings {
   const raw = envValue(env, "CHROMA_URL");
@@ -108,6 +124,7 @@ export function resolveMemoryStoreConfig(env: NodeJS.ProcessEnv): MemoryStoreSet
     ...(chromaUrl ? { chromaUrl } : {}),
     ...(chromaAccess ? { chromaAccess } : {}),
     dataDir: memoryDataDir(env),
+    chromaIdleSeconds: resolveChromaIdle(env),
     ...(collection ? { collection } : {}),
     embeddings: resolveEmbeddingConfig(env),
   };

@@ -31,7 +31,7 @@ export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
   const embedder = createCodeEmbedder(settings.embeddings);
   const modules = Promise.all([import("../memory/collection.js"), import("./code-collection.js"), import("./code-index.js")]);
   modules.catch(() => undefined);
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env });
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds });
   try {
     const [{ chromaClient }, { openCodeCollection }, { CodeIndex }] = await modules;
     const collection = await openCodeCollection(chromaClient(endpoint), o.root, embedder);

@@ -36,7 +36,7 @@ export function startAcp(options: {
 }): AcpProcess {
   const child = spawn(process.execPath, [CLI, "acp"], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", ...options.env },
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", MINI_CURSOR_CHROMA_IDLE: "0", ...options.env },
     stdio: ["pipe", "pipe", "pipe"],
   });
   let err = "";

@@ -24,7 +24,8 @@ export function startCli(args: string[], options: CliOptions): CliRun {
     cwd: options.cwd,
     // Memory is off unless a test turns it on (tests/memory): no test may start Chroma in the user's data folder.
     // Approvals are automatic unless a test asks for them (tests/safety): no test waits for a person.
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", MINI_CURSOR_APPROVAL: "auto", ...options.env },
+    // A local Chroma stops with its last session, unless a test keeps it up (the product's default does).
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", MINI_CURSOR_APPROVAL: "auto", MINI_CURSOR_CHROMA_IDLE: "0", ...options.env },
     stdio: [options.input === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
   if (options.input !== undefined) child.stdin?.end(options.input);

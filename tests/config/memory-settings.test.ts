@@ -37,7 +37,7 @@ describe("remote Chroma access settings", () => {
   });
 
   it("keeps a local server's settings as they were: no access part without CHROMA_URL", () => {
-    expect(resolveMemoryStoreConfig(base)).toEqual({ dataDir: "/data/mc", embeddings: { kind: "local" } });
+    expect(resolveMemoryStoreConfig(base)).toEqual({ dataDir: "/data/mc", chromaIdleSeconds: 300, embeddings: { kind: "local" } });
   });
 
   it("refuses access settings without CHROMA_URL, naming them", () => {
@@ -54,5 +54,21 @@ describe("remote Chroma access settings", () => {
     const bad = configError({ ...base, CHROMA_URL: "http://c:8000", CHROMA_TOKEN: "abc\ndef" });
     expect(bad.message).toBe("CHROMA_TOKEN contains whitespace or a control character; an HTTP header cannot carry it");
     expect(bad.message).not.toContain("abc");
+  });
+});
+
+describe("MINI_CURSOR_CHROMA_IDLE", () => {
+  it("is how long a local server idles after its last session: 300 s unless set, 0 stops it with the session", () => {
+    expect(resolveMemoryStoreConfig(base).chromaIdleSeconds).toBe(300);
+    expect(resolveMemoryStoreConfig({ ...base, MINI_CURSOR_CHROMA_IDLE: "0" }).chromaIdleSeconds).toBe(0);
+    expect(resolveMemoryStoreConfig({ ...base, MINI_CURSOR_CHROMA_IDLE: " 45 " }).chromaIdleSeconds).toBe(45);
+  });
+
+  it("refuses what is not whole seconds up to a day, in one line that says what it is for", () => {
+    for (const bad of ["-1", "1.5", "5m", "86401", "lots"]) {
+      expect(configError({ ...base, MINI_CURSOR_CHROMA_IDLE: bad }).message).toBe(
+        `MINI_CURSOR_CHROMA_IDLE must be whole seconds from 0 (stop the local Chroma server with the last session) to 86400, got "${bad}"`,
+      );
+    }
   });
 });

@@ -255,10 +255,11 @@ describe("memory settings", () => {
       chromaUrl: "http://127.0.0.1:8000",
       chromaAccess: { tenant: "default_tenant", database: "default_database", authHeader: "authorization" },
       dataDir: "/data/mc",
+      chromaIdleSeconds: 300,
       collection: "team",
       embeddings: { kind: "openai", model: "nomic-embed-text", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "not-needed" },
     });
-    expect(resolveMemoryConfig({ HOME: "/h" })).toEqual({ enabled: true, dataDir: "/h/.local/share/mini-cursor", embeddings: { kind: "local" } });
+    expect(resolveMemoryConfig({ HOME: "/h" })).toEqual({ enabled: true, dataDir: "/h/.local/share/mini-cursor", chromaIdleSeconds: 300, embeddings: { kind: "local" } });
   });
 
   it.each<[NodeJS.ProcessEnv, string]>([

@@ -170,6 +170,24 @@ describe("long-term memory across sessions (real Chroma server)", () => {
     expect(chromaServerPids(dataDir)).toEqual([]);
   });
 
+  it("with MINI_CURSOR_CHROMA_IDLE keeps its local Chroma up for the next session, which reuses it; memory stop ends it", async () => {
+    const keep = env({ MINI_CURSOR_CHROMA_IDLE: "120" });
+    const first = await runCli(["run", "Add greet(name) to src/greet.js"], { cwd: ws.root, env: keep });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toMatch(/Memory: Chroma at http:\/\/127\.0\.0\.1:\d+ \(started for this session\)/);
+    const pids = chromaServerPids(dataDir);
+    expect(pids).toHaveLength(1);
+
+    const second = await runCli(["run", "Research what we know about greet"], { cwd: ws.root, env: keep });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/Memory: Chroma at http:\/\/127\.0\.0\.1:\d+, collection/);
+    expect(chromaServerPids(dataDir)).toEqual(pids);
+
+    const stopped = await runCli(["memory", "stop"], { cwd: ws.root, env: keep });
+    expect(stopped.stdout).toBe(`Stopped the local Chroma server (pid ${pids[0]}).\n`);
+    expect(chromaServerPids(dataDir)).toEqual([]);
+  });
+
   it("memory commands: add, search, list, stats and forget, with --json", async () => {
     chroma = await startTestChroma();
     const e = env({ CHROMA_URL: chroma.url });

@@ -3,7 +3,7 @@
 import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../../config/memory-settings.js";
 import type { ChromaMemory } from "../../memory/chroma-memory.js";
 import { readCollection } from "../../memory/chroma/rest.js";
-import { ensureChromaServer, peekLocalServer } from "../../memory/chroma/server.js";
+import { ensureChromaServer, peekLocalServer, stopLocalServerNow } from "../../memory/chroma/server.js";
 import { hasLocalData } from "../../memory/chroma/state-file.js";
 import { ChromaUnavailableError, type ChromaEndpoint } from "../../memory/chroma/types.js";
 import { formatHit } from "../../memory/format.js";
@@ -23,7 +23,7 @@ const MEMORY_OPTIONS = {
   limit: { type: "string" },
 } as const;
 
-const MEMORY_COMMANDS = ["search", "list", "add", "forget", "stats", "reindex"];
+const MEMORY_COMMANDS = ["search", "list", "add", "forget", "stats", "reindex", "stop"];
 
 class MemoryUnavailableError extends Error {}
 
@@ -53,7 +53,7 @@ function write(io: CliIo, json: boolean, data: unknown, text: string): void {
   io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
 }
 
-/** `mini-cursor memory search|list|add|forget|stats|reindex`. */
+/** `mini-cursor memory search|list|add|forget|stats|reindex|stop`. */
 export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === undefined || sub === "--help" || sub === "-h") {
@@ -79,6 +79,7 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const settings = resolveMemoryStoreConfig(io.env);
 
   if (sub === "reindex") return reindex(io, json, clock, settings);
+  if (sub === "stop") return stopServer(io, json, settings);
   if (sub === "list") {
     const filter: ListFilter = { ...(values.all ? {} : { workspace }), ...(kind ? { kind } : {}), limit: limit ?? 50 };
     let records: MemoryRecord[];
@@ -121,7 +122,7 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
     },
   };
   const handler = handlers[sub];
-  if (!handler) throw new UsageError(`unknown memory command "${sub}" (search, list, add, forget, stats, reindex)`);
+  if (!handler) throw new UsageError(`unknown memory command "${sub}" (${MEMORY_COMMANDS.join(", ")})`);
 
   const [{ openMemory }, { EmbedderMismatchError }] = await Promise.all([import("../../memory/open-memory.js"), import("../../memory/collection.js")]);
   const runtime = await openMemory({ env: io.env, settings: { enabled: true, ...settings }, clock });
@@ -160,7 +161,7 @@ async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env
       if (!(error instanceof ChromaUnavailableError)) throw error;
     }
   }
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env });
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env, idleSeconds: settings.chromaIdleSeconds });
   try {
     return await list(endpoint);
   } finally {
@@ -168,10 +169,27 @@ async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env
   }
 }
 
+/** Ends the local server now rather than after MINI_CURSOR_CHROMA_IDLE; one in use by a session is left alone (exit 1). */
+async function stopServer(io: CliIo, json: boolean, settings: MemoryStoreSettings): Promise<number> {
+  if (settings.chromaUrl) throw new UsageError("memory stop stops the local Chroma server; the one at CHROMA_URL is not mini-cursor's to stop");
+  const outcome = await stopLocalServerNow(settings.dataDir);
+  if (outcome.kind === "none") {
+    write(io, json, { status: "not_running" }, `No local Chroma server is running for ${settings.dataDir}.`);
+    return EXIT.done;
+  }
+  if (outcome.kind === "in_use") {
+    const who = outcome.sessions === 1 ? "1 session" : `${outcome.sessions} sessions`;
+    write(io, json, { status: "in_use", pid: outcome.pid, sessions: outcome.sessions }, `The local Chroma server (pid ${outcome.pid}) is in use by ${who}; left running (it stops by itself once idle after they end).`);
+    return EXIT.failed;
+  }
+  write(io, json, { status: "stopped", pid: outcome.pid }, `Stopped the local Chroma server (pid ${outcome.pid}).`);
+  return EXIT.done;
+}
+
 async function reindex(io: CliIo, json: boolean, clock: Clock, settings: MemoryStoreSettings): Promise<number> {
   const [{ createEmbedder }, { chromaClient, reindexCollection }] = await Promise.all([import("../../memory/embeddings/index.js"), import("../../memory/collection.js")]);
   const embedder = createEmbedder(settings.embeddings);
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: io.env });
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: io.env, idleSeconds: settings.chromaIdleSeconds });
   try {
     const name = settings.collection ?? DEFAULT_COLLECTION;
     const count = await reindexCollection(chromaClient(endpoint), name, embedder, clock.now());

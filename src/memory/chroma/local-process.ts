@@ -7,7 +7,7 @@ import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { probeHeartbeat } from "./heartbeat.js";
 import { launch, type LaunchExit, type Launched } from "../../runtime/launcher/index.js";
-import { chromaServerArgs } from "./server-command.js";
+import { chromaServerCommand, type IdleStop, type ServerCommand } from "./server-command.js";
 import { chromaServerEnv } from "./server-env.js";
 import { logTail } from "./server-log.js";
 import { ChromaUnavailableError, LOCAL_HOST } from "./types.js";
@@ -26,6 +26,8 @@ export interface LocalServer {
   exited: Promise<void>;
   /** How it ended, once it has. */
   exit?: LaunchExit;
+  /** It stops itself once no session has used it for a while (StartOptions.idle); its starter leaves it running. */
+  stopsWhenIdle: boolean;
 }
 
 export interface StartOptions {
@@ -35,10 +37,12 @@ export interface StartOptions {
   startTimeoutMs: number;
   /** Try this port first (a restart that keeps its URL); falls back to a free one if it is taken. */
   preferredPort?: number;
+  /** Keep running after the last session, this long (server-command.ts); absent: stopped with the last session. */
+  idle?: IdleStop;
 }
 
 export async function startLocalServer(options: StartOptions): Promise<LocalServer> {
-  const command = chromaServerArgs();
+  const command = chromaServerCommand(options.idle);
   const deadline = Date.now() + options.startTimeoutMs;
   for (let attempt = 1; ; attempt++) {
     const port = attempt === 1 && options.preferredPort ? options.preferredPort : await freeLoopbackPort();
@@ -84,25 +88,26 @@ async function exitsWithin(server: LocalServer, ms: number): Promise<boolean> {
  * fork all of it, and the server starts when the session is already large. Its own process group (a Ctrl-C in the
  * terminal goes to the CLI, which decides when memory stops), output to the log file, and it never holds the CLI open.
  */
-async function spawnServer(command: string[], port: number, options: StartOptions): Promise<LocalServer> {
+async function spawnServer(command: ServerCommand, port: number, options: StartOptions): Promise<LocalServer> {
   try {
     fs.closeSync(fs.openSync(options.logFile, "w"));
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
     throw new ChromaUnavailableError(`cannot write the Chroma log ${options.logFile} (${code}); make its folder writable`);
   }
-  const args = [...command, "run", "--path", options.chromaDir, "--host", LOCAL_HOST, "--port", String(port)];
+  const args = [...command.args, "run", "--path", options.chromaDir, "--host", LOCAL_HOST, "--port", String(port)];
   let started: Launched;
   try {
     started = await launch(process.execPath, args, { env: chromaServerEnv(options.env), detached: true, background: true, outputFile: options.logFile });
   } catch (error) {
     fs.appendFileSync(options.logFile, `spawn failed: ${(error as Error).message}\n`);
-    return { process: undefined, pid: -1, port, exited: Promise.resolve(), exit: { code: null, signal: null } };
+    return { process: undefined, pid: -1, port, exited: Promise.resolve(), exit: { code: null, signal: null }, stopsWhenIdle: false };
   }
   const server: LocalServer = {
     process: started,
     pid: started.pid,
     port,
+    stopsWhenIdle: command.stopsWhenIdle,
     exited: started.exited.then((exit) => {
       server.exit = exit;
     }),

@@ -11,9 +11,69 @@ import { ChromaUnavailableError } from "./types.js";
  * The marker names these processes in `ps` and lets isChromaServerCommand tell them from a reused pid.
  */
 const SERVER_MARKER = "mini-cursor-chroma-server";
-const SERVER_SOURCE = `/* ${SERVER_MARKER} */ const [binding, ...args] = process.argv.slice(1); require(binding).cli(["chroma", ...args]);`;
+
+/**
+ * Stops an idle server from inside it (a worker thread: the binding's cli() never returns to the main thread). Every
+ * `pollMs` it looks for leases of live processes (src/memory/chroma/leases.ts); after `idleMs` without one it takes
+ * the start lock the way src/runtime/file-lock.ts creates locks (a whole file linked into place, naming this pid), so
+ * no session can be reusing the server meanwhile, looks once more, removes the state file and ends the server. The
+ * lock stays behind naming this process: it turns stale exactly when the server is gone, so a session that wants
+ * Chroma then starts a new server and never meets this one half shut down. A data dir that is gone ends it at once.
+ */
+const WATCHDOG_SOURCE = `
+const fs = require("node:fs"), path = require("node:path"), { randomBytes } = require("node:crypto");
+const w = require("node:worker_threads").workerData;
+const leases = path.join(w.dataDir, "chroma-users"), stateFile = path.join(w.dataDir, "chroma-server.json"), lockFile = path.join(w.dataDir, "chroma-server.lock");
+const alive = (pid) => {
+  try { process.kill(pid, 0); } catch (e) { if (e.code !== "EPERM") return false; }
+  try { const s = fs.readFileSync("/proc/" + pid + "/stat", "utf8"); const st = s[s.lastIndexOf(")") + 2]; return st !== "Z" && st !== "X"; } catch { return true; }
+};
+const inUse = () => {
+  let names = [];
+  try { names = fs.readdirSync(leases); } catch {}
+  return names.some((n) => { const pid = Number(n.split("-")[0]); return Number.isInteger(pid) && pid > 0 && alive(pid); });
+};
+const end = () => {
+  process.kill(w.pid, "SIGTERM");
+  setTimeout(() => process.kill(w.pid, "SIGKILL"), 5000).unref();
+};
+let idleSince = Date.now();
+setInterval(() => {
+  if (!fs.existsSync(w.dataDir)) return end();
+  if (inUse()) { idleSince = Date.now(); return; }
+  if (Date.now() - idleSince < w.idleMs) return;
+  const temp = lockFile + "." + w.pid + "." + randomBytes(6).toString("hex");
+  try { fs.writeFileSync(temp, w.pid + ":" + randomBytes(8).toString("hex")); fs.linkSync(temp, lockFile); } catch { return; } finally { fs.rmSync(temp, { force: true }); }
+  if (inUse()) { fs.rmSync(lockFile, { force: true }); idleSince = Date.now(); return; }
+  try { if (JSON.parse(fs.readFileSync(stateFile, "utf8")).pid === w.pid) fs.rmSync(stateFile, { force: true }); } catch {}
+  end();
+}, w.pollMs);
+`;
+
+const SERVER_SOURCE = `/* ${SERVER_MARKER} */
+const [binding, watch, ...args] = process.argv.slice(1);
+const idle = JSON.parse(watch);
+if (idle) new (require("node:worker_threads").Worker)(${JSON.stringify(WATCHDOG_SOURCE)}, { eval: true, workerData: { ...idle, pid: process.pid } });
+require(binding).cli(["chroma", ...args]);`;
+
+/** How long a server stays up with no session using it; absent: its starter stops it with the last session. */
+export interface IdleStop {
+  dataDir: string;
+  idleMs: number;
+  /** How often the server looks for sessions (tests shorten it). */
+  pollMs?: number;
+}
+
+export interface ServerCommand {
+  /** Arguments for node, before Chroma's own (`run --path ...`). */
+  args: string[];
+  /** Whether the server stops itself when idle (only when run through the binding, with `idle` given). */
+  stopsWhenIdle: boolean;
+}
 
 /** chromadb's binding package for this platform, as its CLI picks it (dist/cli.mjs); null where it has none. */
+const DEFAULT_POLL_MS = 1_000;
+
 const BINDINGS: Record<string, string> = {
   "darwin-arm64": "chromadb-js-bindings-darwin-arm64",
   "darwin-x64": "chromadb-js-bindings-darwin-x64",
@@ -23,7 +83,7 @@ const BINDINGS: Record<string, string> = {
 };
 
 /** The node arguments that run a Chroma server: the binding directly, or chromadb's CLI where it cannot be found. */
-export function chromaServerArgs(): string[] {
+export function chromaServerCommand(idle?: IdleStop): ServerCommand {
   const require = createRequire(import.meta.url);
   let entry: string;
   try {
@@ -35,7 +95,8 @@ export function chromaServerArgs(): string[] {
   if (binding) {
     try {
       // Resolved from chromadb's own folder: the binding is its dependency, wherever npm put it.
-      return ["-e", SERVER_SOURCE, createRequire(entry).resolve(binding)];
+      const watch = idle && idle.idleMs > 0 ? JSON.stringify({ dataDir: idle.dataDir, idleMs: idle.idleMs, pollMs: idle.pollMs ?? DEFAULT_POLL_MS }) : "null";
+      return { args: ["-e", SERVER_SOURCE, createRequire(entry).resolve(binding), watch], stopsWhenIdle: watch !== "null" };
     } catch {
       // Not installed next to chromadb: its CLI says what is missing.
     }
@@ -43,7 +104,7 @@ export function chromaServerArgs(): string[] {
   for (let dir = path.dirname(entry); dir !== path.dirname(dir); dir = path.dirname(dir)) {
     // chromadb's `exports` hide package.json, so walk up from the main entry to its root.
     const cli = path.join(dir, "dist", "cli.mjs");
-    if (isChromadbRoot(dir) && fs.existsSync(cli)) return [cli];
+    if (isChromadbRoot(dir) && fs.existsSync(cli)) return { args: [cli], stopsWhenIdle: false };
   }
   throw new ChromaUnavailableError(`cannot find the chromadb CLI near ${entry}; reinstall mini-cursor's dependencies`);
 }

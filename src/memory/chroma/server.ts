@@ -37,6 +37,11 @@ export interface EnsureChromaOptions {
   startTimeoutMs?: number;
   /** Environment for the local server process. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * A local server this call starts stays up this long after its last session lets go, for the next one
+   * (MINI_CURSOR_CHROMA_IDLE); 0 or absent: the last session stops it.
+   */
+  idleSeconds?: number;
 }
 
 const DEFAULT_START_TIMEOUT_MS = 20_000;
@@ -103,14 +108,16 @@ async function ensureLocal(options: EnsureChromaOptions): Promise<ChromaEndpoint
     const began = Date.now();
     // Loaded only to start one: listing from a running server (`memory list`) must not pay for child_process.
     const { startLocalServer, stopLocalServer } = await import("./local-process.js");
+    const idleSeconds = options.idleSeconds ?? 0;
     const server = await startLocalServer({
       chromaDir: paths.chromaDir,
       logFile: paths.logFile,
       env: options.env ?? process.env,
       startTimeoutMs,
+      ...(idleSeconds > 0 ? { idle: { dataDir, idleMs: idleSeconds * 1000 } } : {}),
     });
     try {
-      writeServerState(dataDir, { pid: server.pid, port: server.port, startedAt: Date.now() });
+      writeServerState(dataDir, { pid: server.pid, port: server.port, startedAt: Date.now(), ...(server.stopsWhenIdle ? { stopsWhenIdle: true } : {}) });
     } catch (error) {
       await stopLocalServer(server);
       throw dataDirError(dataDir, error);
@@ -134,6 +141,33 @@ export function peekLocalServer(dataDir: string): ChromaEndpoint | null {
   return { url: localUrl(state.port), host: LOCAL_HOST, port: state.port, ssl: false, ...LOCAL_ACCESS, startedByUs: false, stop: async () => undefined };
 }
 
+export type StopOutcome = { kind: "none" } | { kind: "in_use"; pid: number; sessions: number } | { kind: "stopped"; pid: number };
+
+/**
+ * `memory stop`: ends the local server of a data dir now instead of after its idle time, unless a session is
+ * using it (under the start lock, like the last session's stop, so none can be taking it up meanwhile).
+ */
+export async function stopLocalServerNow(dataDirIn: string): Promise<StopOutcome> {
+  const dataDir = path.resolve(dataDirIn);
+  if (readServerState(dataDir) === null) return { kind: "none" };
+  const release = await withDataDirErrors(dataDir, () => acquireStartLock(serverPaths(dataDir).lockFile, LOCK_SLACK_MS));
+  try {
+    const state = readServerState(dataDir);
+    if (state === null) return { kind: "none" };
+    if (!processAlive(state.pid) || !isChromaProcess(state)) {
+      removeServerState(dataDir);
+      return { kind: "none" };
+    }
+    const sessions = liveLeases(dataDir).length;
+    if (sessions > 0) return { kind: "in_use", pid: state.pid, sessions };
+    await stopByPid(state.pid);
+    removeServerStateIfOwned(dataDir, state.pid);
+    return { kind: "stopped", pid: state.pid };
+  } finally {
+    release();
+  }
+}
+
 /** The server a state file names, if it is alive and answering; clears state that names a dead server. */
 async function reuseRunning(dataDir: string): Promise<ChromaEndpoint | null> {
   const state = readServerState(dataDir);
@@ -148,7 +182,7 @@ async function reuseRunning(dataDir: string): Promise<ChromaEndpoint | null> {
     if ((await probeHeartbeat(url, timeoutMs)).ok) {
       logger.debug(`memory: reusing Chroma (pid ${state.pid}) on port ${state.port}`);
       const lease = takeLease(dataDir);
-      const onExit = exitHook(dataDir, lease, state.pid);
+      const onExit = exitHook(dataDir, lease, state.pid, state.stopsWhenIdle === true);
       process.on("exit", onExit);
       const stop = once(async () => {
         process.off("exit", onExit);
@@ -170,15 +204,15 @@ async function reuseRunning(dataDir: string): Promise<ChromaEndpoint | null> {
 
 function ownedEndpoint(dataDir: string, server: LocalServer, stopLocalServer: (server: LocalServer) => Promise<void>): ChromaEndpoint {
   const lease = takeLease(dataDir);
-  const onExit = exitHook(dataDir, lease, server.pid);
+  const onExit = exitHook(dataDir, lease, server.pid, server.stopsWhenIdle);
   process.on("exit", onExit);
   const stop = once(async () => {
     process.off("exit", onExit);
     const release = await acquireStartLock(serverPaths(dataDir).lockFile, LOCK_SLACK_MS);
     try {
       dropLease(dataDir, lease);
-      // Another session reuses the server: leave it running; the last one to let go stops it.
-      if (liveLeases(dataDir).length > 0) return;
+      // Another session reuses the server: leave it running; the last one to let go stops it, unless it stops itself.
+      if (liveLeases(dataDir).length > 0 || server.stopsWhenIdle) return;
       await stopLocalServer(server);
       removeServerStateIfOwned(dataDir, server.pid);
     } catch (error) {
@@ -195,11 +229,11 @@ function ownedEndpoint(dataDir: string, server: LocalServer, stopLocalServer: (s
  * when no other live process still uses it. Exit handlers cannot wait or lock, so two processes exiting at
  * the same instant may both leave it running; the next session then reuses it and stops it when done.
  */
-function exitHook(dataDir: string, lease: string, pid: number): () => void {
+function exitHook(dataDir: string, lease: string, pid: number, stopsWhenIdle: boolean): () => void {
   return () => {
     try {
       dropLease(dataDir, lease);
-      if (liveLeases(dataDir).length > 0) return;
+      if (liveLeases(dataDir).length > 0 || stopsWhenIdle) return;
       process.kill(pid, "SIGTERM");
       removeServerStateIfOwned(dataDir, pid);
     } catch {
@@ -215,7 +249,7 @@ async function releaseShared(dataDir: string, lease: string, state: ServerState)
     dropLease(dataDir, lease);
     if (liveLeases(dataDir).length > 0) return;
     const current = readServerState(dataDir);
-    if (current?.pid !== state.pid || !processAlive(state.pid) || !isChromaProcess(state)) return;
+    if (current?.pid !== state.pid || current.stopsWhenIdle || !processAlive(state.pid) || !isChromaProcess(state)) return;
     await stopByPid(state.pid);
     removeServerStateIfOwned(dataDir, state.pid);
   } catch (error) {

@@ -9,6 +9,8 @@ export interface ServerState {
   pid: number;
   port: number;
   startedAt: number;
+  /** The server ends itself when idle (server-command.ts): whoever lets go of it last leaves it running. */
+  stopsWhenIdle?: boolean;
 }
 
 export interface ServerPaths {
@@ -44,9 +46,9 @@ export function readServerState(dataDir: string): ServerState | null {
   try {
     const parsed: unknown = JSON.parse(raw);
     if (typeof parsed !== "object" || parsed === null) return null;
-    const { pid, port, startedAt } = parsed as Record<string, unknown>;
+    const { pid, port, startedAt, stopsWhenIdle } = parsed as Record<string, unknown>;
     if (!isPositiveInt(pid) || !isPositiveInt(port) || typeof startedAt !== "number") return null;
-    return { pid, port, startedAt };
+    return { pid, port, startedAt, ...(stopsWhenIdle === true ? { stopsWhenIdle } : {}) };
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import { afterEach, describe, expect, it } from "vitest";
 import { ensureChromaServer } from "../../../src/memory/chroma/server.js";
-import { chromaServerArgs, isChromaServerCommand } from "../../../src/memory/chroma/server-command.js";
+import { chromaServerCommand, isChromaServerCommand } from "../../../src/memory/chroma/server-command.js";
 import { makeTempWorkspace } from "../../helpers/temp-workspace.js";
 
 describe("the local Chroma server's command line", () => {
@@ -11,7 +11,10 @@ describe("the local Chroma server's command line", () => {
   });
 
   it("runs chromadb's platform binding directly, not its CLI (which imports the whole client first)", () => {
-    const args = chromaServerArgs();
+    const { args, stopsWhenIdle } = chromaServerCommand();
+    expect(stopsWhenIdle).toBe(false);
+    expect(args[3]).toBe("null");
+    expect(chromaServerCommand({ dataDir: "/d", idleMs: 5_000 }).stopsWhenIdle).toBe(true);
     expect(args[0]).toBe("-e");
     expect(args[2]).toMatch(/chromadb-js-bindings-linux-x64-gnu/);
     expect(fs.existsSync(args[2] ?? "")).toBe(true);
