@@ -103,7 +103,8 @@ export async function benchColdStart(runs: number, importRuns: number): Promise<
     { label: "memory list (200, running local server)", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_DATA_DIR: warm.dataDir } },
     { label: "memory list (200, CHROMA_URL)", args: [cli, "memory", "list", "--workspace", workspace], env: { CHROMA_URL: warm.endpoint.url } },
   ];
-  const coldCase: Case = { label: "memory list (200, cold: starts local Chroma) — no target", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_DATA_DIR: cold.dataDir } };
+  // MINI_CURSOR_CHROMA_IDLE=0: the server it starts stops with it, so every run starts one (else the first keeps it up).
+  const coldCase: Case = { label: "memory list (200, cold: starts local Chroma) — no target", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_DATA_DIR: cold.dataDir, MINI_CURSOR_CHROMA_IDLE: "0" } };
   const bareArgs = ["-e", "0"];
   try {
     // Warm the OS file cache, then alternate bare node with each command so drift hits both alike.

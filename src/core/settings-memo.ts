@@ -1,16 +1,18 @@
 /**
  * One remembered answer per settings object: `safetyOf` and `limitsOf` run in several middleware hooks of every
  * model call with the same run settings and fallback, and a zod parse each time cost ~0.3 ms per call. The answer is
- * reused while the fallback holds the same values (compared field by field: the state's copy may be a new object
- * with equal contents); settings objects are not changed in place once a run has them.
+ * reused only while both the settings and the fallback hold the values it was parsed from, compared field by field:
+ * a settings object may be changed in place (an editor's mode switch does: src/acp/acp-session.ts), and the state's
+ * fallback may be a new object with equal contents.
  */
 export function settingsMemo<T extends object>(parse: (raw: object, fallback: T) => T): (raw: object, fallback: T) => T {
-  const answers = new WeakMap<object, { fallback: T; result: T }>();
+  const answers = new WeakMap<object, { raw: unknown; fallback: unknown; result: T }>();
   return (raw, fallback) => {
     const known = answers.get(raw);
-    if (known && sameValues(known.fallback, fallback)) return known.result;
+    if (known && sameValues(known.raw, raw) && sameValues(known.fallback, fallback)) return known.result;
     const result = parse(raw, fallback);
-    answers.set(raw, { fallback, result });
+    // Copies: what was parsed, not objects that may change after.
+    answers.set(raw, { raw: structuredClone(raw), fallback: structuredClone(fallback), result });
     return result;
   };
 }

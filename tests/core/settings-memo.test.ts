@@ -18,6 +18,24 @@ describe("settingsMemo", () => {
     expect(memo({ a: 3 }, { a: 1, list: ["y"] })).toEqual({ a: 3, list: ["y"] });
     expect(parses).toBe(3);
   });
+
+  it("parses again after the settings object was changed in place (an editor's mode switch does that)", () => {
+    let parses = 0;
+    const memo = settingsMemo((raw: object, fallback: { approval: string }) => {
+      parses += 1;
+      return { ...fallback, ...raw };
+    });
+    const raw: { approval: string } = { approval: "ask" };
+    const fallback = { approval: "ask" };
+    expect(memo(raw, fallback).approval).toBe("ask");
+    raw.approval = "auto";
+    expect(memo(raw, fallback).approval).toBe("auto");
+    fallback.approval = "read-only";
+    expect(memo(raw, fallback)).toEqual({ approval: "auto" });
+    expect(parses).toBe(3);
+    expect(memo(raw, fallback)).toEqual({ approval: "auto" });
+    expect(parses).toBe(3);
+  });
 });
 
 describe("limitsOf and safetyOf with remembered answers", () => {
@@ -28,6 +46,11 @@ describe("limitsOf and safetyOf with remembered answers", () => {
     expect(limitsOf(configurable, DEFAULT_LIMITS).maxModelCallsPerRun).toBe(DEFAULT_LIMITS.maxModelCallsPerRun);
     expect(safetyOf(configurable, DEFAULT_SAFETY).approval).toBe("auto");
     expect(safetyOf(configurable, { ...DEFAULT_SAFETY, deny: ["rm *"] })).toEqual({ ...DEFAULT_SAFETY, approval: "auto", deny: ["rm *"] });
+    const policy = { approval: "ask" };
+    const live = { safety: policy };
+    expect(safetyOf(live, DEFAULT_SAFETY).approval).toBe("ask");
+    policy.approval = "auto";
+    expect(safetyOf(live, DEFAULT_SAFETY).approval).toBe("auto");
     // Malformed settings still fall back, each time.
     const bad = { limits: { maxPromptTokens: -1 } };
     expect(limitsOf(bad, DEFAULT_LIMITS)).toBe(DEFAULT_LIMITS);
