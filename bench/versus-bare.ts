@@ -141,11 +141,11 @@ export async function startVersusServer() {
 const spread = (values: readonly number[], digits: number) => `${Math.min(...values).toFixed(digits)}–${Math.max(...values).toFixed(digits)}`;
 
 /**
- * Runs the section: MINI_CURSOR_BENCH_VERSUS_REPS sets the repetitions (default 3, after one warm-up of each
+ * Runs the section: MINI_CURSOR_BENCH_VERSUS_REPS sets the repetitions (default 5, after one warm-up of each
  * program); MINI_CURSOR_BENCH_VERSUS_MEMORY_OFF=0 leaves out the memory-off row.
  */
 export async function benchVersusBare(
-  reps = Number(process.env.MINI_CURSOR_BENCH_VERSUS_REPS ?? "3"),
+  reps = Number(process.env.MINI_CURSOR_BENCH_VERSUS_REPS ?? "5"),
   withMemoryOff = process.env.MINI_CURSOR_BENCH_VERSUS_MEMORY_OFF !== "0",
 ): Promise<void> {
   const started = performance.now();
