@@ -9,7 +9,7 @@ Usage:
   mini-cursor diff [SESSION] [options]   what a session changed
   mini-cursor undo [SESSION] [options]   restore every file a session changed, created or deleted
   mini-cursor replay SESSION --into DIR  run a recorded session again offline, from its starting files
-  mini-cursor memory <command> [options] long-term memory: search, list, add, forget, stats, reindex
+  mini-cursor memory <command> [options] long-term memory: search, list, add, forget, stats, reindex, stop
   mini-cursor index <command> [options]  the codebase index: build, search, status, clear
   mini-cursor agents [options]           the agents a session can use: built-in and from .mini-cursor/agents/
   mini-cursor mcp list [options]         MCP servers: where each is declared, its status and its tools

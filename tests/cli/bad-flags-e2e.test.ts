@@ -23,7 +23,7 @@ const CASES: [string[], string][] = [
   [["memory", "list", "--knd", "lesson"], "unknown option --knd for mini-cursor memory list; did you mean --kind?"],
   [["memory", "list", "--limit", "-3"], '--limit must be a positive whole number, got "-3"'],
   [["memory", "lst"], 'unknown memory command "lst"; did you mean list?'],
-  [["memory", "--json", "list"], "the memory command comes first: mini-cursor memory <search|list|add|forget|stats|reindex> [options], got --json"],
+  [["memory", "--json", "list"], "the memory command comes first: mini-cursor memory <search|list|add|forget|stats|reindex|stop> [options], got --json"],
   [["rn", "fix it"], 'unknown command "rn"; did you mean run?'],
   [["launch"], 'unknown command "launch"; commands: run, resume, sessions, fork, memory, index, diff, undo, replay, doctor, agents, mcp, acp (see mini-cursor --help)'],
   [["frok"], 'unknown command "frok"; did you mean fork?'],
