@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { doctorCommand, type DoctorReport } from "../../src/cli/commands/doctor.js";
 import { UsageError } from "../../src/cli/exit-codes.js";
 import type { CliIo } from "../../src/cli/io.js";
+import { dropLease, takeLease } from "../../src/memory/chroma/leases.js";
 import { writeServerState } from "../../src/memory/chroma/state-file.js";
 import { SCRIPTED_MODEL_ID, startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 
@@ -149,6 +150,17 @@ describe("mini-cursor doctor", () => {
     writeServerState(dataDir, { pid: process.pid, port, startedAt: 0 });
     const alive = await doctorJson(working());
     expect(alive.report.memory.server).toMatchObject({ running: true, url: `http://127.0.0.1:${port}`, pid: process.pid });
+    expect(alive.report.memory.server?.detail).toBe(
+      `a local Chroma server (pid ${process.pid}) answers at http://127.0.0.1:${port}; no session uses it; the last session using it stops it`,
+    );
+    // One kept up between sessions (MINI_CURSOR_CHROMA_IDLE), with a session holding it.
+    writeServerState(dataDir, { pid: process.pid, port, startedAt: 0, stopsWhenIdle: true });
+    const lease = takeLease(dataDir);
+    const kept = await doctorJson(working());
+    dropLease(dataDir, lease);
+    expect(kept.report.memory.server?.detail).toBe(
+      `a local Chroma server (pid ${process.pid}) answers at http://127.0.0.1:${port}; 1 session uses it; it stops itself once idle for MINI_CURSOR_CHROMA_IDLE seconds (memory stop ends it now)`,
+    );
     writeServerState(dataDir, { pid: 999_999, port: 9, startedAt: 0 });
     const dead = await doctorJson(working());
     expect(dead.code).toBe(0);

@@ -4,6 +4,7 @@ import { rgPath } from "@vscode/ripgrep";
 import { resolveConfigExceptModel, resolveMemoryConfig, resolveModelConfig, resolveSandboxConfig, type ModelSettings } from "../../config/index.js";
 import { chromaHeartbeat } from "../../memory/chroma/server.js";
 import { LOCAL_HOST } from "../../memory/chroma/types.js";
+import { liveLeases } from "../../memory/chroma/leases.js";
 import { readServerState } from "../../memory/chroma/state-file.js";
 import { probeOllama } from "../../models/ollama-probe.js";
 import type { Clock } from "../../runtime/clock.js";
@@ -140,8 +141,11 @@ async function checkMemory(env: NodeJS.ProcessEnv): Promise<DoctorReport["memory
   }
   const url = `http://${LOCAL_HOST}:${state.port}`;
   const running = await chromaHeartbeat(url, HEARTBEAT_MS).catch(() => false);
+  const sessions = liveLeases(dir).length;
+  const users = sessions === 0 ? "no session uses it" : sessions === 1 ? "1 session uses it" : `${sessions} sessions use it`;
+  const lifetime = state.stopsWhenIdle ? "it stops itself once idle for MINI_CURSOR_CHROMA_IDLE seconds (memory stop ends it now)" : "the last session using it stops it";
   const detail = running
-    ? `a local Chroma server (pid ${state.pid}) answers at ${url}`
+    ? `a local Chroma server (pid ${state.pid}) answers at ${url}; ${users}; ${lifetime}`
     : `the state file names a server (pid ${state.pid}) at ${url} that does not answer; a session will replace it`;
   return { enabled: true, dataDir: dir, server: { running, detail, url, pid: state.pid } };
 }
