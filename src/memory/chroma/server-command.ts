@@ -33,7 +33,10 @@ const inUse = () => {
   try { names = fs.readdirSync(leases); } catch {}
   return names.some((n) => { const pid = Number(n.split("-")[0]); return Number.isInteger(pid) && pid > 0 && alive(pid); });
 };
+let ending = false;
 const end = () => {
+  if (ending) return;
+  ending = true;
   process.kill(w.pid, "SIGTERM");
   setTimeout(() => process.kill(w.pid, "SIGKILL"), 5000).unref();
 };
@@ -60,7 +63,7 @@ require(binding).cli(["chroma", ...args]);`;
 export interface IdleStop {
   dataDir: string;
   idleMs: number;
-  /** How often the server looks for sessions (tests shorten it). */
+  /** How often the server looks for sessions (default 1 s). */
   pollMs?: number;
 }
 
@@ -71,9 +74,9 @@ export interface ServerCommand {
   stopsWhenIdle: boolean;
 }
 
-/** chromadb's binding package for this platform, as its CLI picks it (dist/cli.mjs); null where it has none. */
 const DEFAULT_POLL_MS = 1_000;
 
+/** chromadb's binding package per platform, as its CLI picks it (dist/cli.mjs); none elsewhere. */
 const BINDINGS: Record<string, string> = {
   "darwin-arm64": "chromadb-js-bindings-darwin-arm64",
   "darwin-x64": "chromadb-js-bindings-darwin-x64",
