@@ -30,8 +30,12 @@ import { sessionNotices } from "./session-notices.js";
 import { processesLine, takeEarlierProcesses } from "./background-record.js";
 import { startSessionServices, type SessionServices } from "./session-services.js";
 import { followUpInput } from "./follow-up-turn.js";
+import { afterFirstRequest } from "./first-request.js";
 import { turnUsage } from "../graph/follow-up.js";
 import { WorktreeSession, type WorktreeRun } from "./worktree-session.js";
+
+/** Memory and the index start after this when no model request goes out first (a resumed session that asks a person first). */
+const FIRST_REQUEST_FALLBACK_MS = 500;
 
 export interface SessionRunOptions {
   sessionId: string;
@@ -188,19 +192,25 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     }
     let input: GraphInput = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits, safety: o.safety } : null;
     if (o.followUp !== undefined && !o.fresh) input = await followUpInput(graph, config.configurable, { ...o, followUp: o.followUp, sessions });
+    // Memory and the codebase index start once the first model request is out: loading Chroma's client and the
+    // embedder is work on this thread, which started first would hold that request back (about 0.15 s with Chroma
+    // running). MCP servers start at once: a resumed approval judges an MCP call by its server's annotations.
+    const requestOut = afterFirstRequest(FIRST_REQUEST_FALLBACK_MS);
     for (;;) {
       const running = graph.invoke(input, config);
-      // The undo baseline (git processes, spawned by the launcher helper) and Chroma start while the first planner call
-      // is on its way, not before it: the first sub-agent's tools wait for the baseline (beforeStep), and the planner's
-      // first turn goes ahead without memories unless memory is open by then.
+      // The undo baseline (git processes, spawned by the launcher helper) starts while the first planner call is on
+      // its way, not before it: the first sub-agent's tools wait for it (beforeStep). The planner's first turn goes
+      // ahead without memories unless memory is open by then.
       void undo.before();
-      services.startMemory();
-      // The index shares memory's Chroma server: it opens once memory has, so memory is the one that starts the
-      // server (its notice says so) and the index's build does not compete with the first turns.
-      void services.memoryOpened.then(
-        () => services.codeIndex?.begin(),
-        () => services.codeIndex?.begin(),
-      );
+      void requestOut.then(() => {
+        services.startMemory();
+        // The index shares memory's Chroma server: it opens once memory has, so memory is the one that starts the
+        // server (its notice says so) and the index's build does not compete with the first turns.
+        void services.memoryOpened.then(
+          () => services.codeIndex?.begin(),
+          () => services.codeIndex?.begin(),
+        );
+      });
       services.startMcp();
       const result: unknown = await running;
       const pending = pendingRequest(result);

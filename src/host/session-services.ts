@@ -15,9 +15,9 @@ import { EXIT, interruptedLine } from "./session-exit.js";
 
 /**
  * What a session needs from child processes: the sandbox probe (bubblewrap), started as soon as the session's
- * workspace and id are known, while the CLI still loads LangGraph; long-term memory (a Chroma server) and the undo
- * baseline (git), which the session runner starts with the first planner call, so that neither competes with loading
- * for the machine's cores. Each is awaited only where its result is used: the sandbox when the graph is wired, the
+ * workspace and id are known, while the CLI still loads LangGraph; the undo baseline (git), which the session runner
+ * starts with the first planner call, and long-term memory (a Chroma server), which it starts once the first model
+ * request is out (src/host/first-request.ts), so that none competes with loading or with sending that request. Each is awaited only where its result is used: the sandbox when the graph is wired, the
  * baseline before the first sub-agent's tools, memory by the planner's second turn if the first went ahead without
  * it, and by search.
  */
@@ -26,10 +26,10 @@ export interface SessionServices {
   memory: LazyMemory;
   /** Settles once memory is started (startMemory) and open or known to be off. */
   memoryOpened: Promise<MemoryRuntime>;
-  /** Starts opening memory (idempotent): with the first planner call. */
+  /** Starts opening memory (idempotent): once the first model request is out. */
   startMemory(): void;
   sandbox: Promise<SandboxStatus>;
-  /** The codebase index (built in the background from the first planner call), or undefined when it is off. */
+  /** The codebase index (built in the background once memory is open), or undefined when it is off. */
   codeIndex: SessionCodeIndex | undefined;
   /** The session's MCP servers: started (startMcp) with the first planner call, in parallel; stopped by close. */
   mcp: LazyMcpHub;
@@ -69,7 +69,7 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
         clock: o.clock,
         onOff: (reason) => o.events.emit({ type: "notice", level: "warn", message: `Memory is off from now on: ${reason}` }),
       }),
-    { reportsStatus: true },
+    { reportsStatus: true, beginsInBackground: true },
   );
   let startMemory = (): void => undefined;
   // Resolved with the opening itself once it is started; begin() is idempotent, so starting twice is harmless.

@@ -5,6 +5,11 @@ import type { MemoryHit, MemoryQuery, MemoryStore, SessionOutcome } from "./type
 export interface LazyMemoryOptions {
   /** The caller tells the user itself whether memory opened (the CLI's notices); else a failure is logged. */
   reportsStatus?: boolean;
+  /**
+   * The caller begins opening it in the background soon (a CLI session: once its first model request is out), so
+   * until it is open it counts as opening, and a planner turn before then goes on without recalling.
+   */
+  beginsInBackground?: boolean;
 }
 
 /**
@@ -30,7 +35,7 @@ export class LazyMemory implements MemoryStore {
 
   /** Begun and not open yet: planner turns do not wait for it (src/memory/types.ts). */
   get opening(): boolean {
-    return this.pending !== null && this.runtime === null;
+    return this.runtime === null && (this.pending !== null || (this.configured && this.options.beginsInBackground === true));
   }
 
   /** Memory as opened, once it is (open or known to be off); null before. */

@@ -31,7 +31,7 @@ const RUN_OPTIONS = {
 /**
  * Validates everything that can be validated without LangGraph, then starts the sandbox probe and only then loads
  * LangGraph, the model client and SQLite checkpoints: the probe works while this process loads
- * (src/host/session-services.ts). Chroma and the undo baseline start with the first planner call.
+ * (src/host/session-services.ts). The undo baseline starts with the first planner call, Chroma once its request is out.
  */
 export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
   const { values, positionals } = parse(argv, RUN_OPTIONS);
