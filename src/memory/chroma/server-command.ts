@@ -2,6 +2,8 @@
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { leasesDir } from "./leases.js";
+import { serverPaths } from "./state-file.js";
 import { ChromaUnavailableError } from "./types.js";
 
 /**
@@ -21,9 +23,10 @@ const SERVER_MARKER = "mini-cursor-chroma-server";
  * Chroma then starts a new server and never meets this one half shut down. A data dir that is gone ends it at once.
  */
 const WATCHDOG_SOURCE = `
-const fs = require("node:fs"), path = require("node:path"), { randomBytes } = require("node:crypto");
+const fs = require("node:fs"), { randomBytes } = require("node:crypto");
 const w = require("node:worker_threads").workerData;
-const leases = path.join(w.dataDir, "chroma-users"), stateFile = path.join(w.dataDir, "chroma-server.json"), lockFile = path.join(w.dataDir, "chroma-server.lock");
+const { leases, stateFile, lockFile } = w;
+// src/runtime/process-alive.ts, again: this runs as plain JavaScript inside the server, without our modules.
 const alive = (pid) => {
   try { process.kill(pid, 0); } catch (e) { if (e.code !== "EPERM") return false; }
   try { const s = fs.readFileSync("/proc/" + pid + "/stat", "utf8"); const st = s[s.lastIndexOf(")") + 2]; return st !== "Z" && st !== "X"; } catch { return true; }
@@ -98,7 +101,12 @@ export function chromaServerCommand(idle?: IdleStop): ServerCommand {
   if (binding) {
     try {
       // Resolved from chromadb's own folder: the binding is its dependency, wherever npm put it.
-      const watch = idle && idle.idleMs > 0 ? JSON.stringify({ dataDir: idle.dataDir, idleMs: idle.idleMs, pollMs: idle.pollMs ?? DEFAULT_POLL_MS }) : "null";
+      // The files it watches and takes, named by the modules that own them.
+      const { stateFile, lockFile } = serverPaths(idle?.dataDir ?? "");
+      const watch =
+        idle && idle.idleMs > 0
+          ? JSON.stringify({ dataDir: idle.dataDir, leases: leasesDir(idle.dataDir), stateFile, lockFile, idleMs: idle.idleMs, pollMs: idle.pollMs ?? DEFAULT_POLL_MS })
+          : "null";
       return { args: ["-e", SERVER_SOURCE, createRequire(entry).resolve(binding), watch], stopsWhenIdle: watch !== "null" };
     } catch {
       // Not installed next to chromadb: its CLI says what is missing.
