@@ -11,10 +11,11 @@ import { AgentRunState } from "./run-state.js";
 /**
  * One sub-agent as a LangChain agent (model → tools loop) compiled once, to be mounted in the session graph as a
  * subgraph. Middleware order matters: wrap hooks nest with the first one outermost, so the model is chosen, then the
- * prompt is fitted to the budget, then the call is metered (or not made once the run must stop); each reply then
- * passes the reply gate (approval, finish reminder); tool calls are serialized and guarded against loops, refused
- * unless approved, then run. Per model call a run is three graph steps (the model, the reply
- * gate, the tools): hooks are graph steps with checkpoints of their own, so they are few.
+ * prompt is fitted to the budget, then the call is metered (or not made once the run must stop), and a prose reply
+ * that owes structured output gets its reminder; at the start of the tools step the reply passes the reply gate
+ * (approvals, questions); tool calls are serialized and guarded against loops, refused unless approved, then run.
+ * Per model call a run is two graph steps, the model and the tools, as in a bare LangGraph ReAct loop: no
+ * before/after hooks, since each hook is a graph step with a checkpoint of its own (~4 ms of CPU a model call).
  */
 export function buildAgent(deps: AgentDeps) {
   const { spec } = deps;
@@ -27,8 +28,9 @@ export function buildAgent(deps: AgentDeps) {
     // One tools task per reply: the loop guard runs its calls in order (v2 would fan them out as parallel tasks).
     version: "v1",
     middleware: [
-      loopGuardMiddleware(deps),
+      // Outermost around tool calls: approvals and questions for the whole reply before any of its tools runs.
       replyGateMiddleware(deps),
+      loopGuardMiddleware(deps),
       // Model choice, the context budget and metering; retries (5xx, resets, malformed replies, rate limits) belong to
       // the model client: src/models/checked-completions.ts.
       modelCallMiddleware(deps),

@@ -156,7 +156,9 @@ describe("langgraph dev serves the mini-cursor graph", () => {
     const xray = await client.assistants.getGraph(assistant.assistant_id, { xray: true });
     const ids = xray.nodes.map((n) => String(n.id));
     for (const agent of ["researcher", "coder", "reviewer"]) {
-      expect(ids).toEqual(expect.arrayContaining([`${agent}:model_request`, `${agent}:tools`, `${agent}:ReplyGate.after_model`]));
+      expect(ids).toEqual(expect.arrayContaining([`${agent}:model_request`, `${agent}:tools`]));
+      // Two steps per model call, as in a bare ReAct loop: the reply gate and the reminder run inside them.
+      expect(ids.filter((id) => id.startsWith(`${agent}:`) && !/:(__start__|__end__)$/.test(id)).sort()).toEqual([`${agent}:model_request`, `${agent}:tools`]);
     }
     const subgraphs = await client.assistants.getSubgraphs(assistant.assistant_id);
     expect(Object.keys(subgraphs).sort()).toEqual(["coder", "researcher", "reviewer"]);
@@ -292,7 +294,7 @@ describe("langgraph dev serves the mini-cursor graph", () => {
 
       // Every step of every agent streamed under the agent's own namespace.
       expect([...inner.keys()].sort()).toEqual(["coder", "researcher", "reviewer"]);
-      for (const agent of inner.keys()) expect([...(inner.get(agent) ?? [])], agent).toEqual(expect.arrayContaining(["model_request", "tools", "ReplyGate.after_model"]));
+      for (const agent of inner.keys()) expect([...(inner.get(agent) ?? [])], agent).toEqual(expect.arrayContaining(["model_request", "tools"]));
 
       // Final state, as streamed.
       const values = lastValues as Partial<WorkspaceStateValue> | undefined;

@@ -71,7 +71,7 @@ function ask(allowPatterns: string[], request: ApprovalRequest, workspace: strin
 type ApprovalDeps = Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "extensions">;
 
 /**
- * The approval gate between the model and the tools (run by middleware/reply-gate.ts after every reply with tool
+ * The approval gate between the model and the tools (run by middleware/reply-gate.ts for every reply with tool
  * calls). Hand-written rather than LangChain's humanInTheLoopMiddleware, which asks about all calls of a reply in one
  * request, drops the approved calls when one is rejected, and has no rule denials with a reason or "always" grants
  * that cover the rest of the session.

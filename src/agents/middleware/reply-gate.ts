@@ -1,35 +1,68 @@
+import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { Command, isCommand } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import { budgetOf } from "../../cost/budget.js";
-import { AgentRunState, withRunSettings } from "../run-state.js";
-import { approvalDecisions, refuseUnapproved } from "./approval.js";
+import { AgentRunState, type AgentRunUpdate, type AgentRunValue } from "../run-state.js";
+import { approvalDecisions } from "./approval.js";
 import { askQuestions } from "./ask-user.js";
 import type { AgentDeps } from "./deps.js";
-import { finishReminder } from "./finish-reminder.js";
+
+type GateUpdate = Pick<AgentRunUpdate, "decisions" | "allowPatterns" | "answers">;
+
+interface Gate {
+  /** The approvals and answers for every call of one reply; rejects with LangGraph's interrupt while someone is asked. */
+  outcome: Promise<GateUpdate | undefined>;
+  /** Whether one tool result already carries the outcome into the run state (a plain channel takes one write a step). */
+  written: boolean;
+}
 
 /**
- * What happens to each model reply, in one after-model step (every hook is a graph step with a checkpoint of its
- * own): tool calls go through the approval gate (approval.ts); a prose answer from an agent that owes structured
- * output gets its one reminder (finish-reminder.ts). The tools then refuse what was not approved.
+ * The gate between a model reply and its tools, at the start of the tools step: every tool call of the reply goes
+ * through the approval gate (approval.ts) and every ask_user call is asked (ask-user.ts) before any tool of the reply
+ * runs; then each call runs, or is refused when it was not approved (tool-calls.ts). It is the outermost tool wrap,
+ * so the loop guard sees each call's own result, and the gate's outcome is added to one of the results afterwards.
+ * Not an after-model hook: each hook is a graph step with a checkpoint of its own, ~4 ms of CPU per model call
+ * (issue 11). When someone is asked, LangGraph interrupts the tools step and runs it again on resume; no tool ran
+ * before the questions, the gate has no side effects, and the earlier `interrupt()` calls return their recorded
+ * answers, so nothing runs twice.
  */
-export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "models" | "prices" | "extensions">) {
+export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "extensions">) {
+  // Per reply object: a resumed step reads the state again, so it judges again (with the recorded answers).
+  const gates = new WeakMap<AIMessage, Gate>();
+  const judge = async (state: AgentRunValue, configurable: Readonly<Record<string, unknown>> | undefined): Promise<GateUpdate | undefined> => {
+    // Whether an MCP tool asks depends on its annotations: on resume, its server must be up before judging again.
+    await deps.extensions?.ready(state.workspace);
+    const approvals = approvalDecisions(state, deps, configurable);
+    // Questions (ask_user) are asked after the approvals, like the order of the prompts a person sees.
+    const questions = askQuestions(state, deps);
+    return approvals || questions ? Object.assign({}, approvals, questions) : undefined;
+  };
   return createMiddleware({
     name: "ReplyGate",
     stateSchema: AgentRunState,
-    afterModel: {
-      canJumpTo: ["model"],
-      hook: async (state, runtime) => {
-        // Whether an MCP tool asks depends on its annotations: on resume, its server must be up before judging again.
-        await deps.extensions?.ready(state.workspace);
-        const approvals = approvalDecisions(state, deps, runtime.configurable);
-        // Questions (ask_user) are asked here too, after the approvals: before any tool of the reply runs.
-        const questions = askQuestions(state, deps);
-        if (approvals || questions) return Object.assign({}, approvals, questions);
-        return finishReminder(withRunSettings(state, runtime.configurable), deps, budgetOf(runtime.configurable));
-      },
-    },
     wrapToolCall: async (request, handler) => {
-      const refused = refuseUnapproved(request.state, request.toolCall, deps, request.runtime.configurable);
-      return refused ?? handler(request);
+      const reply = request.state.messages.findLast((m): m is AIMessage => AIMessage.isInstance(m));
+      let gate = reply ? gates.get(reply) : undefined;
+      if (!gate) {
+        // The tools step starts every call of the reply at once: the first one starts the gate, the others wait for it.
+        gate = { outcome: judge(request.state, request.runtime.configurable), written: false };
+        if (reply) gates.set(reply, gate);
+      }
+      const update = await gate.outcome;
+      // The tools refuse what was not approved (tool-calls.ts), inside the loop guard, which counts refusals too.
+      const result = await handler(update ? { ...request, state: { ...request.state, ...update } } : request);
+      if (!update || gate.written) return result;
+      gate.written = true;
+      return withUpdate(result, update);
     },
   });
+}
+
+/** A tool's result with the gate's outcome written to the run state alongside it. */
+function withUpdate(result: ToolMessage | Command, update: GateUpdate): Command {
+  if (!isCommand(result)) return new Command({ update: { messages: [result], ...update } });
+  const own: unknown = result.update;
+  const merged = Array.isArray(own) ? [...(own as [string, unknown][]), ...Object.entries(update)] : { ...(own as Record<string, unknown> | undefined), ...update };
+  const goto = result.goto;
+  const hasGoto = goto !== undefined && (!Array.isArray(goto) || goto.length > 0);
+  return new Command({ update: merged, graph: result.graph, ...(hasGoto ? { goto } : {}) });
 }

@@ -10,6 +10,7 @@ import { AgentRunState, withRunSettings, type AgentRunValue } from "../run-state
 import { isArtifact } from "../transcript.js";
 import type { FinishToolSpec } from "../types.js";
 import { ASK_USER_TOOL_NAME } from "../../core/index.js";
+import { refuseUnapproved } from "./approval.js";
 import { answerCall } from "./ask-user.js";
 import type { AgentDeps } from "./deps.js";
 
@@ -54,7 +55,7 @@ export function declaredTools(names: readonly ToolName[]): StructuredToolInterfa
  * the agent is not offered, arguments that are not JSON or fail the schema, and tool exceptions all come back as
  * tool errors the model can correct.
  */
-export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions">) {
+export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions" | "forceAsk">) {
   const { spec } = deps;
   const instances = new Map<string, StructuredToolInterface>();
   // One tool result may take at most about a quarter of the prompt budget (4 characters per token).
@@ -79,6 +80,9 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
     stateSchema: AgentRunState,
     wrapToolCall: async (request) => {
       const { toolCall } = request;
+      // Denied by a rule or rejected by the person in the reply gate (reply-gate.ts): the model gets the reason.
+      const refused = refuseUnapproved(request.state, toolCall, deps, request.runtime.configurable);
+      if (refused) return refused;
       const state = withRunSettings(request.state, request.runtime.configurable);
       const id = toolCall.id ?? "";
       const name = toolCall.name;
