@@ -4,7 +4,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { ChromaMemory } from "../src/memory/chroma-memory.js";
 import { ensureChromaServer } from "../src/memory/chroma/server.js";
-import { chromaClient, openCollection } from "../src/memory/collection.js";
+import { chromaClient, openCollection, VectorWriter } from "../src/memory/collection.js";
 import { createLocalHashEmbedder } from "../src/memory/embeddings/local-hash.js";
 import { memoryId } from "../src/memory/memory-id.js";
 import { toMetadata } from "../src/memory/records.js";
@@ -40,7 +40,7 @@ export async function benchMemoryLatency(sizes: readonly number[] = [1_000, 10_0
     const client = chromaClient(endpoint);
     for (const size of sizes) {
       const collection = await openCollection(client, `bench-latency-${size}`, embedder);
-      const memory = new ChromaMemory({ collection, embedder, clock: { now: () => Date.now() } });
+      const memory = new ChromaMemory({ collection, writer: new VectorWriter(client, endpoint), embedder, clock: { now: () => Date.now() } });
       const fillStart = performance.now();
       for (let i = 0; i < size; i += 500) {
         const n = Math.min(500, size - i);

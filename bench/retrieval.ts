@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import { ensureChromaServer } from "../src/memory/chroma/server.js";
-import { chromaClient } from "../src/memory/collection.js";
+import { chromaClient, VectorWriter } from "../src/memory/collection.js";
 import { systemClock } from "../src/runtime/clock.js";
 import { CodeIndex } from "../src/retrieval/code-index.js";
 import { openCodeCollection } from "../src/retrieval/code-collection.js";
@@ -70,7 +70,7 @@ export async function benchRetrieval(): Promise<void> {
     // The embedder sessions index with: the offline one at the index's dimension.
     const embedder = createCodeEmbedder({ kind: "local" });
     const client = chromaClient(endpoint);
-    const index = new CodeIndex({ root, collection: await openCodeCollection(client, root, embedder), embedder, clock: systemClock, allowCredentialFiles: false });
+    const index = new CodeIndex({ root, collection: await openCodeCollection(client, root, embedder), writer: new VectorWriter(client, endpoint), embedder, clock: systemClock, allowCredentialFiles: false });
     const built = await index.update();
     const buildMs = built.durationMs;
 

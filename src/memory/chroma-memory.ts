@@ -1,5 +1,6 @@
 import type { Collection, Where } from "chromadb";
 import type { Clock } from "../runtime/clock.js";
+import type { VectorWriter } from "./chroma/record-writes.js";
 import type { Embedder } from "./embeddings/types.js";
 import { extractMemories, type MemoryDraft } from "./extract.js";
 import { formatRecall } from "./format.js";
@@ -11,6 +12,8 @@ import { and, kindsClause } from "./where.js";
 
 export interface ChromaMemoryOptions {
   collection: Collection;
+  /** Writes the vectors (base64, as Chroma reads them fastest). */
+  writer: VectorWriter;
   embedder: Embedder;
   clock: Clock;
   /** Similarity at or above which a new memory is merged into an existing one of the same workspace and kind. */
@@ -57,8 +60,8 @@ export class ChromaMemory implements MemoryStore {
     });
     const updates = writes.filter((w) => w.stored);
     const inserts = writes.filter((w) => !w.stored);
-    if (updates.length > 0) await this.o.collection.update(payload(updates));
-    if (inserts.length > 0) await this.o.collection.upsert(payload(inserts));
+    if (updates.length > 0) await this.o.writer.write(this.o.collection, "update", payload(updates));
+    if (inserts.length > 0) await this.o.writer.write(this.o.collection, "upsert", payload(inserts));
     return results;
   }
 

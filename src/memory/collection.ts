@@ -1,9 +1,11 @@
 import { ChromaClient, ChromaForbiddenError, ChromaUnauthorizedError, type Collection } from "chromadb";
 import { refusedError } from "./chroma/access.js";
+import { VectorWriter } from "./chroma/record-writes.js";
 import type { ChromaEndpoint } from "./chroma/types.js";
 import type { Embedder } from "./embeddings/types.js";
 
 export { DEFAULT_COLLECTION } from "./types.js";
+export { VectorWriter };
 
 /** The collection was built by another embedder: using it would compare vectors of different spaces. */
 export class EmbedderMismatchError extends Error {}
@@ -62,7 +64,7 @@ export async function openCollection(client: ChromaClient, name: string, embedde
  * Re-embeds every memory of `name` with `embedder` into a fresh collection, then swaps it in under the same name.
  * Documents and metadata are kept; only vectors change.
  */
-export async function reindexCollection(client: ChromaClient, name: string, embedder: Embedder, stamp: number): Promise<number> {
+export async function reindexCollection(client: ChromaClient, writer: VectorWriter, name: string, embedder: Embedder, stamp: number): Promise<number> {
   const old = await client.getCollection({ name, embeddingFunction: undefined }).catch(() => null);
   if (!old) throw new Error(`no memory collection "${name}" to reindex`);
   const all = await old.get({ include: ["documents", "metadatas"] });
@@ -79,7 +81,7 @@ export async function reindexCollection(client: ChromaClient, name: string, embe
     const ids = all.ids.slice(i, i + batch);
     const documents = all.documents.slice(i, i + batch).map((d) => d ?? "");
     const metadatas = all.metadatas.slice(i, i + batch).map((m) => m ?? {});
-    await fresh.add({ ids, documents, metadatas, embeddings: await embedder.embedDocuments(documents) });
+    await writer.write(fresh, "upsert", { ids, documents, metadatas, embeddings: await embedder.embedDocuments(documents) });
   }
   await client.deleteCollection({ name });
   await fresh.modify({ name });

@@ -54,15 +54,16 @@ export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
     const modules = Promise.all([import("./collection.js"), import("./chroma-memory.js")]);
     modules.catch(() => undefined);
     endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds });
-    const [{ chromaClient, describeChromaFailure, DEFAULT_COLLECTION, openCollection }, { ChromaMemory }] = await modules;
+    const [{ chromaClient, describeChromaFailure, DEFAULT_COLLECTION, openCollection, VectorWriter }, { ChromaMemory }] = await modules;
     const opened = endpoint;
     describe = (error) => describeChromaFailure(error, opened);
     const name = settings.collection ?? DEFAULT_COLLECTION;
-    const collection = await openCollection(chromaClient(endpoint), name, embedder);
+    const client = chromaClient(endpoint);
+    const collection = await openCollection(client, name, embedder);
     // Chroma loads a collection's segments on its first use (~0.8 s with data here): pay that as part of opening,
     // which nothing waits for, rather than in the first recall or search.
     await collection.count();
-    const chroma = new ChromaMemory({ collection, embedder, clock: o.clock });
+    const chroma = new ChromaMemory({ collection, writer: new VectorWriter(client, endpoint), embedder, clock: o.clock });
     return {
       store: new ResilientMemory(chroma, (reason) => o.onOff?.(reason), describe),
       chroma,

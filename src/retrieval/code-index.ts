@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import type { Collection, Metadata } from "chromadb";
+import type { VectorWriter } from "../memory/chroma/record-writes.js";
 import type { Embedder } from "../memory/embeddings/types.js";
 import type { Clock } from "../runtime/clock.js";
 import { chunkFile } from "./chunk-file.js";
@@ -15,6 +16,8 @@ export interface CodeIndexOptions {
   /** The workspace's real path. */
   root: string;
   collection: Collection;
+  /** Writes the chunks' vectors (base64, as Chroma reads them fastest). */
+  writer: VectorWriter;
   embedder: Embedder;
   clock: Clock;
   allowCredentialFiles: boolean;
@@ -248,7 +251,7 @@ export class CodeIndex {
     for (const f of batch) await this.drop(f.path);
     if (all.length > 0) {
       // upsert: another session updating the same file at the same moment writes the same ids.
-      await this.o.collection.upsert({
+      await this.o.writer.write(this.o.collection, "upsert", {
         ids: all.map((c) => c.id),
         embeddings: vectors,
         // The chunk's text as metadata, not as Chroma's document: a document is also indexed for full-text search

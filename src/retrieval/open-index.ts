@@ -33,9 +33,10 @@ export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
   modules.catch(() => undefined);
   const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds });
   try {
-    const [{ chromaClient }, { openCodeCollection }, { CodeIndex }] = await modules;
-    const collection = await openCodeCollection(chromaClient(endpoint), o.root, embedder);
-    const index = new CodeIndex({ root: o.root, collection, embedder, clock: o.clock, allowCredentialFiles: credentialFilesAllowed(o.env), home: o.env.HOME ?? os.homedir() });
+    const [{ chromaClient, VectorWriter }, { openCodeCollection }, { CodeIndex }] = await modules;
+    const client = chromaClient(endpoint);
+    const collection = await openCodeCollection(client, o.root, embedder);
+    const index = new CodeIndex({ root: o.root, collection, writer: new VectorWriter(client, endpoint), embedder, clock: o.clock, allowCredentialFiles: credentialFilesAllowed(o.env), home: o.env.HOME ?? os.homedir() });
     return { index, endpoint, close: () => endpoint.stop() };
   } catch (error) {
     await endpoint.stop();

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ChromaMemory } from "../../src/memory/chroma-memory.js";
-import { chromaClient, EmbedderMismatchError, openCollection, reindexCollection } from "../../src/memory/collection.js";
+import { chromaClient, EmbedderMismatchError, openCollection, reindexCollection, VectorWriter } from "../../src/memory/collection.js";
 import type { ChromaEndpoint } from "../../src/memory/chroma/types.js";
 import { createLocalHashEmbedder } from "../../src/memory/embeddings/local-hash.js";
 import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
@@ -17,8 +17,9 @@ function endpoint(): ChromaEndpoint {
 
 async function freshMemory(dimension = 512): Promise<ChromaMemory> {
   const embedder = createLocalHashEmbedder({ dimension });
-  const collection = await openCollection(chromaClient(endpoint()), `memory-test-${++counter}`, embedder);
-  return new ChromaMemory({ collection, embedder, clock });
+  const client = chromaClient(endpoint());
+  const collection = await openCollection(client, `memory-test-${++counter}`, embedder);
+  return new ChromaMemory({ collection, writer: new VectorWriter(client, endpoint()), embedder, clock });
 }
 
 beforeAll(async () => {
@@ -148,7 +149,8 @@ describe("ChromaMemory against a real Chroma server", () => {
     const name = `memory-test-${++counter}`;
     const client = chromaClient(endpoint());
     const small = createLocalHashEmbedder({ dimension: 256 });
-    const built = new ChromaMemory({ collection: await openCollection(client, name, small), embedder: small, clock });
+    const writer = new VectorWriter(client, endpoint());
+    const built = new ChromaMemory({ collection: await openCollection(client, name, small), writer, embedder: small, clock });
     await built.add([{ kind: "note", text: "deploys go through the staging branch first", source: "user" }], { workspace: "/a", session: "user" });
 
     const big = createLocalHashEmbedder({ dimension: 512 });
@@ -157,8 +159,8 @@ describe("ChromaMemory against a real Chroma server", () => {
     expect(String(error)).toMatch(/built with embedder local-hash-v1 \(256 dimensions\).*current embedder is local-hash-v1 \(512 dimensions\)/);
     expect(String(error)).toMatch(/mini-cursor memory reindex|MINI_CURSOR_MEMORY_COLLECTION/);
 
-    expect(await reindexCollection(client, name, big, 42)).toBe(1);
-    const reopened = new ChromaMemory({ collection: await openCollection(client, name, big), embedder: big, clock });
+    expect(await reindexCollection(client, writer, name, big, 42)).toBe(1);
+    const reopened = new ChromaMemory({ collection: await openCollection(client, name, big), writer, embedder: big, clock });
     const hits = await reopened.search({ query: "staging branch deploys", workspace: "/a", limit: 1 });
     expect(hits[0]?.text).toBe("deploys go through the staging branch first");
   });
@@ -169,7 +171,8 @@ describe("ChromaMemory against a real Chroma server", () => {
     await memory.add([{ kind: "decision", text: "we store sessions in SQLite next to the workspace", source: "" }], { workspace: "/a", session: "s1" });
     await chroma.restart();
     const embedder = createLocalHashEmbedder({ dimension: 512 });
-    const again = new ChromaMemory({ collection: await openCollection(chromaClient(endpoint()), name, embedder), embedder, clock });
+    const client = chromaClient(endpoint());
+    const again = new ChromaMemory({ collection: await openCollection(client, name, embedder), writer: new VectorWriter(client, endpoint()), embedder, clock });
     const hits = await again.search({ query: "where are sessions stored", workspace: "/a", limit: 1 });
     expect(hits[0]?.text).toBe("we store sessions in SQLite next to the workspace");
   });

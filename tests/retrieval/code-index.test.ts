@@ -1,7 +1,7 @@
 import { rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { chromaClient } from "../../src/memory/collection.js";
+import { chromaClient, VectorWriter } from "../../src/memory/collection.js";
 import { createLocalHashEmbedder } from "../../src/memory/embeddings/index.js";
 import type { Embedder } from "../../src/memory/embeddings/types.js";
 import { codeCollectionName, openCodeCollection } from "../../src/retrieval/code-collection.js";
@@ -131,7 +131,7 @@ describe("repeated questions", () => {
     };
     const client = chromaClient(opened.endpoint);
     const collection = await openCodeCollection(client, ws.root, embedder);
-    const index = new CodeIndex({ root: ws.root, collection, embedder, clock, allowCredentialFiles: false });
+    const index = new CodeIndex({ root: ws.root, collection, writer: new VectorWriter(client, opened.endpoint), embedder, clock, allowCredentialFiles: false });
     await index.update();
 
     const question = { query: "interpolate between two colours of a gradient" };

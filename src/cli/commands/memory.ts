@@ -187,12 +187,13 @@ async function stopServer(io: CliIo, json: boolean, settings: MemoryStoreSetting
 }
 
 async function reindex(io: CliIo, json: boolean, clock: Clock, settings: MemoryStoreSettings): Promise<number> {
-  const [{ createEmbedder }, { chromaClient, reindexCollection }] = await Promise.all([import("../../memory/embeddings/index.js"), import("../../memory/collection.js")]);
+  const [{ createEmbedder }, { chromaClient, reindexCollection, VectorWriter }] = await Promise.all([import("../../memory/embeddings/index.js"), import("../../memory/collection.js")]);
   const embedder = createEmbedder(settings.embeddings);
   const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: io.env, idleSeconds: settings.chromaIdleSeconds });
   try {
     const name = settings.collection ?? DEFAULT_COLLECTION;
-    const count = await reindexCollection(chromaClient(endpoint), name, embedder, clock.now());
+    const client = chromaClient(endpoint);
+    const count = await reindexCollection(client, new VectorWriter(client, endpoint), name, embedder, clock.now());
     write(io, json, { collection: name, embedder: embedder.id, count }, `Re-embedded ${count} memories of ${name} with ${embedder.id}.`);
     return EXIT.done;
   } finally {
