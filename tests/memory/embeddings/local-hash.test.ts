@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { cosineSimilarity } from "../../../src/memory/embeddings/cosine.js";
 import {
@@ -89,6 +90,19 @@ describe("createLocalHashEmbedder", () => {
     const embedder = createLocalHashEmbedder();
     const [q, routes, pandas] = await embedder.embedDocuments(["routes", NOTES.routes, NOTES.pandas]);
     expect(cosineSimilarity(q ?? [], routes ?? [])).toBeGreaterThan(cosineSimilarity(q ?? [], pandas ?? []) + 0.1);
+  });
+
+  it("gives the very vectors local-hash-v1 always gave: stored collections stay comparable", async () => {
+    // Digests of the exact doubles, taken before the tokenizer's ASCII fast path and the typed-array accumulation.
+    const texts = [
+      "The API routes live in src/server/routes.ts; handlers are registered in registerRoutes(app).",
+      "export function parseHTTPHeaders_v2(raw: string): Map<string, string[]> { /* sqlite3 1Gi */ }",
+      "Ünïcode café naïve — don't fret; wasn’t it?",
+    ];
+    const digests = async (dimension: number) =>
+      (await createLocalHashEmbedder({ dimension }).embedDocuments(texts)).map((v) => createHash("sha256").update(Buffer.from(Float64Array.from(v).buffer)).digest("hex").slice(0, 16));
+    expect(await digests(1024)).toEqual(["c8b50ec2142e18cf", "089cf71e9f65f817", "29d2e1077494b877"]);
+    expect(await digests(2048)).toEqual(["ff546fcbabaf76aa", "2c0b9bdea5de585b", "98059854c84b592c"]);
   });
 
   it("rejects a silly dimension", () => {
