@@ -62,9 +62,9 @@ export const AgentRunState = new StateSchema({
 });
 
 /**
- * AgentRunState without the transcript, for the middleware that wraps model calls (middleware/model-call.ts).
- * LangChain builds a partial schema of a wrapping middleware's state and parses the state with it on every model
- * call; the transcript, which it passes to the middleware whole anyway, made that parse grow with every turn.
+ * AgentRunState without the transcript: the state a model-call wrap sees besides the request's messages
+ * (middleware/model-call.ts reads it from the model node's input rather than declaring it to LangChain, which would
+ * rebuild and parse a schema of it on every model call).
  */
 const { messages: _transcript, ...runFields } = AgentRunState.fields;
 export const ModelCallState = new StateSchema(runFields);
