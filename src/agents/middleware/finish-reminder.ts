@@ -7,8 +7,9 @@ import { sessionBudgetSpent } from "./usage.js";
 
 /**
  * Agents that must return structured output (the reviewer's verdict) get one reminder when they answer in prose:
- * weaker models often do (run by middleware/model-call.ts after the reply). LangChain's structured-output strategies force a tool
- * call on every turn instead, which would also take away plain-text endings from the agents that may use them.
+ * weaker models often do (run by middleware/model-call.ts after the reply). LangChain's structured-output strategies
+ * force a tool call on every turn instead, which would also take away plain-text endings from the agents that may
+ * use them.
  */
 export function finishReminder(state: AgentRunValue, deps: Pick<AgentDeps, "spec" | "models" | "prices">, budget: Budget): (AgentRunUpdate & { jumpTo?: "model" }) | undefined {
   const { spec } = deps;

@@ -5,11 +5,11 @@ import { budgetOf } from "../../cost/budget.js";
 import { withRunSettings, type AgentRunValue } from "../run-state.js";
 import { fitContext } from "./context-budget.js";
 import type { AgentDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
-
-type ModelCallRequest = Parameters<ModelCallHandler>[0];
 import { finishReminder } from "./finish-reminder.js";
 import { selectModel } from "./model-select.js";
 import { meterUsage } from "./usage.js";
+
+type ModelCallRequest = Parameters<ModelCallHandler>[0];
 
 /** The agent's model node (LangChain's createAgent): a reminder goes straight back to it. */
 const MODEL_NODE = "model_request";
