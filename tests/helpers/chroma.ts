@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { startLocalServer, stopLocalServer, type LocalServer } from "../../src/memory/chroma/local-process.js";
 import { processAlive, removeServerStateIfOwned, serverPaths, writeServerState } from "../../src/memory/chroma/state-file.js";
+import type { ChromaEndpoint } from "../../src/memory/chroma/types.js";
 
 export interface TestChroma {
   /** http://127.0.0.1:<port>; the same after restart() unless the port was taken meanwhile. */
@@ -22,6 +23,12 @@ export interface TestChroma {
 }
 
 const START_TIMEOUT_MS = 20_000;
+
+/** The test server as an endpoint of the default tenant and database, without a token, that nothing stops. */
+export function testChromaEndpoint(chroma: Pick<TestChroma, "url">): ChromaEndpoint {
+  const url = new URL(chroma.url);
+  return { url: chroma.url, host: url.hostname, port: Number(url.port), ssl: false, tenant: "default_tenant", database: "default_database", authHeaders: () => ({}), startedByUs: false, stop: async () => undefined };
+}
 
 export async function startTestChroma(dir?: string): Promise<TestChroma> {
   const ownsDir = dir === undefined;

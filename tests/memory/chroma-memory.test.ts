@@ -3,7 +3,7 @@ import { ChromaMemory } from "../../src/memory/chroma-memory.js";
 import { chromaClient, EmbedderMismatchError, openCollection, reindexCollection, VectorWriter } from "../../src/memory/collection.js";
 import type { ChromaEndpoint } from "../../src/memory/chroma/types.js";
 import { createLocalHashEmbedder } from "../../src/memory/embeddings/local-hash.js";
-import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { startTestChroma, testChromaEndpoint, type TestChroma } from "../helpers/chroma.js";
 
 let chroma: TestChroma;
 let counter = 0;
@@ -11,8 +11,7 @@ let now = 1_000;
 const clock = { now: () => now };
 
 function endpoint(): ChromaEndpoint {
-  const url = new URL(chroma.url);
-  return { url: chroma.url, host: url.hostname, port: Number(url.port), ssl: false, tenant: "default_tenant", database: "default_database", authHeaders: () => ({}), startedByUs: false, stop: async () => undefined };
+  return testChromaEndpoint(chroma);
 }
 
 async function freshMemory(dimension = 512): Promise<ChromaMemory> {

@@ -8,7 +8,7 @@ import { codeCollectionName, openCodeCollection } from "../../src/retrieval/code
 import { CODE_INDEX_LOCAL_DIMENSION } from "../../src/retrieval/code-embedder.js";
 import { CodeIndex } from "../../src/retrieval/code-index.js";
 import { openCodeIndex, type OpenedIndex } from "../../src/retrieval/open-index.js";
-import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { startTestChroma, testChromaEndpoint, type TestChroma } from "../helpers/chroma.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 
 let chroma: TestChroma;
@@ -99,7 +99,7 @@ describe("the codebase index against a real Chroma server", () => {
 
   it("indexes at its own dimension, and rebuilds an index that an embedder of another dimension built", async () => {
     ws = await makeTempWorkspace(FILES);
-    const client = chromaClient({ url: chroma.url, host: "127.0.0.1", port: chroma.port, ssl: false, tenant: "default_tenant", database: "default_database", authHeaders: () => ({}), startedByUs: false, stop: async () => undefined });
+    const client = chromaClient(testChromaEndpoint(chroma));
     // What an earlier version left: the workspace indexed with memory's 2048-dimension vectors.
     const wide = createLocalHashEmbedder({ dimension: 2048 });
     const old = await openCodeCollection(client, ws.root, wide);

@@ -99,8 +99,8 @@ function splitParts(chunk: string, splits: typeof UNICODE_SPLITS): string[] {
     .filter((p) => p.length > 0);
 }
 
-function normalize(text: string): string {
-  if (ASCII_TEXT.test(text)) return text.replace(/([A-Za-z])'([A-Za-z])/g, "$1$2");
+function normalize(text: string, ascii: boolean): string {
+  if (ascii) return text.replace(/([A-Za-z])'([A-Za-z])/g, "$1$2");
   return (
     text
       .normalize("NFKD")
@@ -113,9 +113,10 @@ function normalize(text: string): string {
 export function tokenize(text: string): Tokens {
   const all: { surface: string; stop: boolean }[] = [];
   const compounds: string[] = [];
-  const normalized = normalize(text);
-  const splits = ASCII_TEXT.test(normalized) ? ASCII_SPLITS : UNICODE_SPLITS;
-  for (const raw of normalized.split(/\s+/)) {
+  // ASCII text stays ASCII when normalized (only apostrophes go), so one test picks both paths.
+  const ascii = ASCII_TEXT.test(text);
+  const splits = ascii ? ASCII_SPLITS : UNICODE_SPLITS;
+  for (const raw of normalize(text, ascii).split(/\s+/)) {
     const chunk = raw.replace(splits.edges, "");
     if (chunk === "") continue;
     const parts = splitParts(chunk, splits);

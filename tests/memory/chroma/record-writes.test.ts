@@ -3,14 +3,13 @@ import type { Collection } from "chromadb";
 import { chromaClient, VectorWriter } from "../../../src/memory/collection.js";
 import { base64Vector } from "../../../src/memory/chroma/record-writes.js";
 import type { ChromaEndpoint } from "../../../src/memory/chroma/types.js";
-import { startTestChroma, type TestChroma } from "../../helpers/chroma.js";
+import { startTestChroma, testChromaEndpoint, type TestChroma } from "../../helpers/chroma.js";
 
 let chroma: TestChroma;
 let counter = 0;
 
 function endpoint(): ChromaEndpoint {
-  const url = new URL(chroma.url);
-  return { url: chroma.url, host: url.hostname, port: Number(url.port), ssl: false, tenant: "default_tenant", database: "default_database", authHeaders: () => ({}), startedByUs: false, stop: async () => undefined };
+  return testChromaEndpoint(chroma);
 }
 
 async function freshCollection(): Promise<{ collection: Collection; writer: VectorWriter }> {
