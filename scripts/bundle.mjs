@@ -1,8 +1,12 @@
-// Builds the CLI that ships: src/cli/main.ts and everything it imports, bundled by esbuild into dist/cli/ (an entry
-// plus chunks for what loads on demand). One bundle instead of ~1,100 ESM modules roughly halves the time from
-// process start to the first model request on Node 20, which has no compile cache for ES modules (issue 11).
-// Type checking is `npm run typecheck` (tsc); esbuild only strips the types.
-import { rmSync, writeFileSync } from "node:fs";
+// Builds the CLI that ships, in two parts (both bundled by esbuild; type checking is `npm run typecheck`, tsc):
+// - dist/app/: src/cli/app.ts and everything it imports, as ES modules, an entry plus chunks for what loads on
+//   demand. One bundle instead of ~1,100 ESM modules roughly halves the time from process start to the first model
+//   request on Node 20, which has no compile cache for ES modules (issue 11).
+// - dist/cli/main.js: src/cli/main.ts and what it imports statically, as one CommonJS file (dist/cli/package.json
+//   says so). It answers help, `sessions` and `memory list` alone, without starting Node's ES module loader or
+//   loading a chunk, and hands every other command to dist/app/app.js.
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { build } from "esbuild";
 
 /**
@@ -11,11 +15,48 @@ import { build } from "esbuild";
  * its addon is opened by path (src/sessions/sqlite-addon.ts), and its 15 CommonJS files cost `sessions` ~7 ms.
  */
 const EXTERNAL = ["tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb"];
+const REPO = process.cwd();
+const DEFER = path.join(REPO, "src/cli/defer.ts");
+
+/**
+ * Every module main.ts's part imports on demand, and what the CommonJS file does with it: the app is the other
+ * part; a small module is bundled; the rest are left out, each export replaced by `deferToApp` (src/cli/defer.ts),
+ * so that reaching one hands the command to the app. An import not listed here fails the build.
+ */
+const QUICK_ON_DEMAND = {
+  "src/cli/app.js": { external: "../app/app.js" },
+  "src/cli/commands/sessions.js": "bundle",
+  "src/cli/commands/memory-list.js": "bundle",
+  "src/sessions/session-lock.js": "bundle",
+  "src/cli/commands/sessions-delete.js": ["deleteSession"],
+  "src/sessions/postgres/postgres-records.js": ["openPostgresRecords"],
+  "src/memory/chroma/local-process.js": ["startLocalServer", "stopLocalServer"],
+};
+
+const quickOnDemand = {
+  name: "quick-on-demand",
+  setup(b) {
+    b.onResolve({ filter: /.*/ }, (args) => {
+      if (args.kind !== "dynamic-import" || args.path.startsWith("node:")) return undefined;
+      const key = path.relative(REPO, path.resolve(args.resolveDir, args.path));
+      const rule = QUICK_ON_DEMAND[key];
+      if (rule === undefined) return { errors: [{ text: `${path.relative(REPO, args.importer)} imports ${args.path} on demand: say in scripts/bundle.mjs (QUICK_ON_DEMAND) what main.ts's CommonJS file does with it` }] };
+      if (rule === "bundle") return undefined;
+      if (!Array.isArray(rule)) return { path: rule.external, external: true };
+      return { path: key, namespace: "deferred", pluginData: rule };
+    });
+    b.onLoad({ filter: /.*/, namespace: "deferred" }, (args) => ({
+      contents: args.pluginData.map((name) => `export { deferToApp as ${name} } from ${JSON.stringify(DEFER)};`).join("\n"),
+      resolveDir: REPO,
+      loader: "ts",
+    }));
+  },
+};
 
 rmSync("dist", { recursive: true, force: true });
-const result = await build({
-  entryPoints: { main: "src/cli/main.ts" },
-  outdir: "dist/cli",
+const app = await build({
+  entryPoints: { app: "src/cli/app.ts" },
+  outdir: "dist/app",
   bundle: true,
   splitting: true,
   format: "esm",
@@ -28,5 +69,26 @@ const result = await build({
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   logLevel: "warning",
 });
+const quick = await build({
+  entryPoints: { main: "src/cli/main.ts" },
+  outdir: "dist/cli",
+  bundle: true,
+  format: "cjs",
+  platform: "node",
+  target: "node20",
+  external: EXTERNAL,
+  plugins: [quickOnDemand],
+  sourcemap: "linked",
+  metafile: true,
+  // import.meta.url, which some modules resolve files from, is this file's URL (a CommonJS file has none).
+  define: { "import.meta.url": "__importMetaUrl" },
+  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  logLevel: "warning",
+});
+mkdirSync("dist/cli", { recursive: true });
+writeFileSync("dist/cli/package.json", `${JSON.stringify({ type: "commonjs" })}\n`);
 // Which sources went into which output file: tests map the files a process loaded back to our modules with it.
-writeFileSync("dist/cli/meta.json", JSON.stringify(result.metafile));
+writeFileSync(
+  "dist/cli/meta.json",
+  JSON.stringify({ inputs: { ...app.metafile.inputs, ...quick.metafile.inputs }, outputs: { ...app.metafile.outputs, ...quick.metafile.outputs } }),
+);

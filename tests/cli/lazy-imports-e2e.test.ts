@@ -1,3 +1,4 @@
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/runtime/clock.js";
 import { openSessionDatabase } from "../../src/sessions/database.js";
@@ -43,6 +44,30 @@ describe("commands that list rows or print help load no LangGraph", () => {
     // The hook saw the command's own module: an empty trace would prove nothing.
     expect(modules.some((m) => m.endsWith("/src/cli/commands/sessions.ts"))).toBe(true);
     expect(modules.filter((m) => LANGCHAIN.test(m) || ZOD.test(m))).toEqual([]);
+  });
+
+  it("help and the listing commands load the CommonJS entry alone; the others hand over to the ES module app", async () => {
+    seedSessions(1);
+    const ENTRY = path.join("dist", "cli", "main.js");
+    const APP = path.join("dist", "app", "app.js");
+    for (const args of [["--help"], ["--version"], ["sessions", "--workspace", ws.root], ["memory", "list", "--workspace", ws.root], ["diff", "--help"]]) {
+      const trace = moduleTrace(ws.root, `entry-${args.join("-").replace(/[^a-z]/g, "")}`);
+      const result = await runCli(args, { cwd: ws.root, env: { ...trace.env, MINI_CURSOR_DATA_DIR: path.join(ws.root, "no-memory") } });
+      expect(result.code, args.join(" ")).toBe(0);
+      expect(trace.buildFiles(), args.join(" ")).toEqual([ENTRY]);
+    }
+    // Deleting a session needs the undo store: the entry leaves that out and the app runs the command from the start.
+    const trace = moduleTrace(ws.root, "entry-delete");
+    const deleted = await runCli(["sessions", "delete", "lazy-0", "--workspace", ws.root], { cwd: ws.root, env: trace.env });
+    expect(deleted.stderr).toBe("");
+    expect(deleted.code).toBe(0);
+    expect(trace.buildFiles().slice(0, 2)).toEqual([ENTRY, APP]);
+    const listed = await runCli(["sessions", "--workspace", ws.root], { cwd: ws.root });
+    expect(listed.stdout).not.toContain("lazy-0");
+    // An unknown command is answered by the entry too, as one line and exit 2.
+    const unknown = await runCli(["sesions"], { cwd: ws.root });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('mini-cursor: unknown command "sesions"; did you mean sessions?\n');
   });
 
   it.each([[["--help"]], [["diff", "--help"]], [["undo", "--help"]], [["memory", "list", "--help"]], [["sessions", "--help"]]])(

@@ -53,7 +53,7 @@ describe("memory list", () => {
     // Nothing started and nothing written: no server process, no state file, not even the data dir.
     expect(chromaServerPids(dataDir)).toEqual([]);
     expect(fs.existsSync(dataDir)).toBe(false);
-    expect(trace.modules().some((m) => m.endsWith("/src/cli/commands/memory.ts"))).toBe(true);
+    expect(trace.modules().some((m) => m.endsWith("/src/cli/commands/memory-list.ts"))).toBe(true);
     expect(trace.modules().filter((m) => HEAVY.test(m))).toEqual([]);
   });
 
@@ -75,6 +75,8 @@ describe("memory list", () => {
     expect(chromaServerPids(dataDir)).toEqual(pidsBefore);
     expect(trace.modules().some((m) => m.endsWith("/src/memory/chroma/rest.ts"))).toBe(true);
     expect(trace.modules().filter((m) => HEAVY.test(m))).toEqual([]);
+    // Answered by the CommonJS entry alone: no ES module of the build loads (scripts/bundle.mjs).
+    expect(trace.buildFiles()).toEqual([path.join("dist", "cli", "main.js")]);
 
     const json = await runCli(["memory", "list", "--all", "--json"], { cwd: base, env });
     expect(JSON.parse(json.stdout)).toMatchObject([{ kind: "lesson", workspace, text: "Run the migrations before the tests" }]);
@@ -103,10 +105,14 @@ describe("memory list", () => {
     await chroma.stop();
     chroma = null;
     writeServerState(dataDir, { pid: deadPid(), port: 9, startedAt: Date.now() });
-    const after = await runCli(["memory", "list", "--workspace", workspace], { cwd: base, env });
+    const trace = moduleTrace(base, "restart");
+    const after = await runCli(["memory", "list", "--workspace", workspace], { cwd: base, env: { ...env, ...trace.env } });
     expect(after.stderr).toBe("");
     expect(after.stdout).toContain("Seed the database first");
     expect(chromaServerPids(dataDir)).toEqual([]);
+    // Starting Chroma is left out of the CommonJS entry: the full CLI ran the listing, once, with the same output.
+    expect(trace.buildFiles()).toContain(path.join("dist", "app", "app.js"));
+    expect(after.stdout.match(/Seed the database first/g)).toHaveLength(1);
   });
 
   it("adds to and lists from a remote Chroma with a token, tenant and database, and says so in one line when the token is wrong", async () => {

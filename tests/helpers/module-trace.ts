@@ -20,6 +20,8 @@ export interface ModuleTrace {
   env: Record<string, string>;
   /** What was loaded so far: absolute paths of sources (bundle files expanded) and URLs of anything else. */
   modules(): string[];
+  /** The files of the build (dist/) that were loaded, repository-relative, in load order: bundle files unexpanded. */
+  buildFiles(): string[];
 }
 
 const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -62,5 +64,11 @@ export function moduleTrace(dir: string, name: string): ModuleTrace {
   return {
     env: { NODE_OPTIONS: `--import ${pathToFileURL(register).href}`, MC_TEST_MODULE_TRACE: trace },
     modules: () => expandBundles(readFileSync(trace, "utf8").split("\n").filter(Boolean)),
+    buildFiles: () =>
+      readFileSync(trace, "utf8")
+        .split("\n")
+        .filter((url) => url.startsWith("file:"))
+        .map((url) => path.relative(REPO, fileURLToPath(url)))
+        .filter((file) => file.startsWith(`dist${path.sep}`)),
   };
 }

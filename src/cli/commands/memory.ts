@@ -1,57 +1,22 @@
-// Only light modules load up front: `memory list`, help and usage errors must not pay for the chromadb client,
-// embedders or zod (several times a bare node start). The other subcommands import those when they run.
+// Only light modules load up front: help and usage errors must not pay for the chromadb client, embedders or zod
+// (several times a bare node start). The other subcommands import those when they run; `memory list` is its own
+// module, which main.ts also runs directly.
 import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../../config/memory-settings.js";
 import type { ChromaMemory } from "../../memory/chroma-memory.js";
-import { readCollection } from "../../memory/chroma/rest.js";
-import { ensureChromaServer, peekLocalServer, stopLocalServerNow } from "../../memory/chroma/server.js";
-import { hasLocalData } from "../../memory/chroma/state-file.js";
-import { ChromaUnavailableError, type ChromaEndpoint } from "../../memory/chroma/types.js";
+import { ensureChromaServer, stopLocalServerNow } from "../../memory/chroma/server.js";
 import { formatHit } from "../../memory/format.js";
-import { listMemories, type ListFilter } from "../../memory/list.js";
-import { DEFAULT_COLLECTION, MEMORY_KINDS, type MemoryKind, type MemoryRecord } from "../../memory/types.js";
+import { DEFAULT_COLLECTION } from "../../memory/types.js";
 import type { Clock } from "../../runtime/clock.js";
-import { COMMON_OPTIONS, parse, positiveInt, resolveWorkspace } from "../args.js";
+import { parse, positiveInt, resolveWorkspace } from "../args.js";
 import { closest } from "../did-you-mean.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { MEMORY_HELP } from "../help.js";
 import type { CliIo } from "../io.js";
-
-const MEMORY_OPTIONS = {
-  ...COMMON_OPTIONS,
-  all: { type: "boolean" },
-  kind: { type: "string" },
-  limit: { type: "string" },
-} as const;
+import { kindOption, MEMORY_OPTIONS, memoryListCommand, noneOf, write } from "./memory-list.js";
 
 const MEMORY_COMMANDS = ["search", "list", "add", "forget", "stats", "reindex", "stop"];
 
 class MemoryUnavailableError extends Error {}
-
-function kindOption(value: string | undefined): MemoryKind | undefined {
-  if (value === undefined) return undefined;
-  const kind = MEMORY_KINDS.find((k) => k === value);
-  if (!kind) throw new UsageError(`--kind must be one of ${MEMORY_KINDS.join(", ")}, got "${value}"`);
-  return kind;
-}
-
-/** What an empty answer says there is none of: "No lessons match", not "No memories match", under --kind lesson. */
-const KIND_PLURAL: Record<MemoryKind, string> = {
-  summary: "session summaries",
-  decision: "decisions",
-  lesson: "lessons",
-  finding: "findings",
-  file: "file memories",
-  command: "command memories",
-  note: "notes",
-};
-
-function noneOf(kind: MemoryKind | undefined): string {
-  return kind ? KIND_PLURAL[kind] : "memories";
-}
-
-function write(io: CliIo, json: boolean, data: unknown, text: string): void {
-  io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
-}
 
 /** `mini-cursor memory search|list|add|forget|stats|reindex|stop`. */
 export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
@@ -65,6 +30,7 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
     const suggestion = closest(sub, MEMORY_COMMANDS);
     throw new UsageError(`unknown memory command "${sub}"; ${suggestion ? `did you mean ${suggestion}?` : `commands: ${MEMORY_COMMANDS.join(", ")}`}`);
   }
+  if (sub === "list") return memoryListCommand(rest, io);
   const { values, positionals } = parse(rest, MEMORY_OPTIONS, `memory ${sub}`);
   if (values.help) {
     io.stdout.write(`${MEMORY_HELP}\n`);
@@ -80,20 +46,6 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
 
   if (sub === "reindex") return reindex(io, json, clock, settings);
   if (sub === "stop") return stopServer(io, json, settings);
-  if (sub === "list") {
-    const filter: ListFilter = { ...(values.all ? {} : { workspace }), ...(kind ? { kind } : {}), limit: limit ?? 50 };
-    let records: MemoryRecord[];
-    try {
-      records = await listStored(settings, filter, io.env);
-    } catch (error) {
-      if (!(error instanceof ChromaUnavailableError)) throw error;
-      io.stderr.write(`mini-cursor: memory is unavailable: ${error.message}\n`);
-      return EXIT.failed;
-    }
-    const lines = records.map((r) => `${r.id}  ${new Date(r.updatedAt).toISOString().slice(0, 10)}  [${r.kind}]${values.all ? ` ${r.workspace}` : ""}  ${r.text}`);
-    write(io, json, records, records.length === 0 ? `No ${noneOf(kind)}${values.all ? "" : ` for ${workspace}`} yet.` : lines.join("\n"));
-    return EXIT.done;
-  }
   const handlers: Record<string, (runtime: { chroma: ChromaMemory; status: string }) => Promise<number>> = {
     async search({ chroma }) {
       if (!text) throw new UsageError('missing query: mini-cursor memory search "<query>"');
@@ -139,33 +91,6 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
     throw error;
   } finally {
     await runtime.close();
-  }
-}
-
-/**
- * Lists memories without the chromadb client or an embedder: listing reads text and metadata, never vectors.
- * With no CHROMA_URL and no local Chroma database yet there is nothing to list, so no server is started.
- */
-async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env: NodeJS.ProcessEnv): Promise<MemoryRecord[]> {
-  if (!settings.chromaUrl && !hasLocalData(settings.dataDir)) return [];
-  const list = async (endpoint: ChromaEndpoint): Promise<MemoryRecord[]> => {
-    const source = await readCollection(endpoint, settings.collection ?? DEFAULT_COLLECTION);
-    return source ? await listMemories(source, filter) : [];
-  };
-  const running = settings.chromaUrl ? null : peekLocalServer(settings.dataDir);
-  if (running) {
-    try {
-      return await list(running);
-    } catch (error) {
-      // Stopped or restarted meanwhile: the full path below finds or starts the server.
-      if (!(error instanceof ChromaUnavailableError)) throw error;
-    }
-  }
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env, idleSeconds: settings.chromaIdleSeconds });
-  try {
-    return await list(endpoint);
-  } finally {
-    await endpoint.stop();
   }
 }
 
