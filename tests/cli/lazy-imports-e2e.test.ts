@@ -62,10 +62,10 @@ describe("commands that list rows or print help load no LangGraph", () => {
     expect(deleted.stderr).toBe("");
     expect(deleted.code).toBe(0);
     expect(trace.buildFiles().slice(0, 2)).toEqual([ENTRY, APP]);
-    const listed = await runCli(["sessions", "--workspace", ws.root], { cwd: ws.root });
+    const listed = await runCli(["sessions", "--workspace", ws.root], { cwd: ws.root, env: {} });
     expect(listed.stdout).not.toContain("lazy-0");
     // An unknown command is answered by the entry too, as one line and exit 2.
-    const unknown = await runCli(["sesions"], { cwd: ws.root });
+    const unknown = await runCli(["sesions"], { cwd: ws.root, env: {} });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe('mini-cursor: unknown command "sesions"; did you mean sessions?\n');
   });

@@ -124,8 +124,14 @@ describe("memory list", () => {
     expect(added.stderr).toBe("");
     expect(added.code).toBe(0);
     const trace = moduleTrace(base, "remote");
+    const seenBefore = remote.seen.length;
     const listed = await runCli(["memory", "list", "--workspace", workspace], { cwd: base, env: { ...env, ...trace.env } });
     expect(listed.stderr).toBe("");
+    // Two round trips: the collection and its rows (no heartbeat or access check first; they run only on a 404).
+    expect(remote.seen.slice(seenBefore).map((r) => r.path.replace(/collections\/[0-9a-f-]{36}/, "collections/ID"))).toEqual([
+      "/api/v2/tenants/acme/databases/agents/collections/mini-cursor-memory",
+      "/api/v2/tenants/acme/databases/agents/collections/ID/get",
+    ]);
     expect(listed.stdout).toMatch(/\[note\] {2}Deploys go through the staging cluster first\n$/);
     expect(trace.modules().filter((m) => HEAVY.test(m))).toEqual([]);
     // Nothing local: no server started, no data written.

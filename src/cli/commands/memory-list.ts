@@ -1,8 +1,9 @@
 // `memory list` on its own: main.ts runs it without the ES module part of the build (no chromadb client, embedder
 // or zod; listing reads text and metadata, never vectors). memory.ts shares its options and output helpers.
 import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../../config/memory-settings.js";
+import { verifyAccess } from "../../memory/chroma/access.js";
 import { readCollection } from "../../memory/chroma/rest.js";
-import { ensureChromaServer, peekLocalServer } from "../../memory/chroma/server.js";
+import { ensureChromaServer, peekLocalServer, remoteEndpoint } from "../../memory/chroma/server.js";
 import { hasLocalData } from "../../memory/chroma/state-file.js";
 import { ChromaUnavailableError, type ChromaEndpoint } from "../../memory/chroma/types.js";
 import { listMemories, type ListFilter } from "../../memory/list.js";
@@ -81,7 +82,16 @@ async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env
     const source = await readCollection(endpoint, settings.collection ?? DEFAULT_COLLECTION);
     return source ? await listMemories(source, filter) : [];
   };
-  const running = settings.chromaUrl ? null : peekLocalServer(settings.dataDir);
+  if (settings.chromaUrl) {
+    // Two requests instead of four (no heartbeat, no access check up front): each is a round trip to a remote server.
+    const endpoint = remoteEndpoint(settings.chromaUrl, settings.chromaAccess);
+    const source = await readCollection(endpoint, settings.collection ?? DEFAULT_COLLECTION);
+    if (source) return await listMemories(source, filter);
+    // "No such collection" also comes from a database that does not exist: say so rather than list nothing.
+    await verifyAccess(endpoint, endpoint);
+    return [];
+  }
+  const running = peekLocalServer(settings.dataDir);
   if (running) {
     try {
       return await list(running);
@@ -90,7 +100,7 @@ async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env
       if (!(error instanceof ChromaUnavailableError)) throw error;
     }
   }
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env, idleSeconds: settings.chromaIdleSeconds });
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, env, idleSeconds: settings.chromaIdleSeconds });
   try {
     return await list(endpoint);
   } finally {

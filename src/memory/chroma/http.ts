@@ -42,7 +42,7 @@ export function chromaRequest(endpoint: ChromaTarget, method: "GET" | "POST", ro
     const send = (mod: typeof http): void => {
       const req = mod.request(target, { method, headers, timeout: timeoutMs }, onResponse);
       req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      req.on("error", (error: NodeJS.ErrnoException) => reject(new ChromaUnavailableError(`Chroma at ${endpoint.url} is unreachable (${error.code ?? error.message})`)));
+      req.on("error", (error: NodeJS.ErrnoException) => reject(new ChromaUnavailableError(`Chroma at ${endpoint.url} is unreachable (${error.code ? `${error.code}: ${error.message}` : error.message})`)));
       req.end(body);
     };
     if (target.protocol === "https:") import("node:https").then((https) => send(https.default as unknown as typeof http), reject);

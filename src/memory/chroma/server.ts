@@ -61,18 +61,27 @@ export async function ensureChromaServer(options: EnsureChromaOptions): Promise<
 /** A local server's access: Chroma's default tenant and database, no token. */
 const LOCAL_ACCESS = { tenant: DEFAULT_CHROMA_TENANT, database: DEFAULT_CHROMA_DATABASE, authHeaders: () => ({}) };
 
-async function connectRemote(raw: string, access: ChromaAccess | undefined): Promise<ChromaEndpoint> {
+/**
+ * The endpoint of a user-given URL, without a request: for one quick read (`memory list`), whose own requests say
+ * as clearly whether the server answers and takes the token (a missing database it must check when told "no
+ * collection": see verifyAccess). Sessions and the other commands connect with the checks below.
+ */
+export function remoteEndpoint(raw: string, access: ChromaAccess | undefined): ChromaEndpoint {
   const parsed = parseChromaUrl(raw);
   const headers = accessHeaders(access);
-  const target = { url: parsed.url, authHeaders: () => ({ ...headers }) };
-  // A proxy in front of Chroma may guard the heartbeat too: send the token with it.
-  const probe = await probeHeartbeat(parsed.url, REMOTE_HEARTBEAT_MS, target.authHeaders());
-  if (!probe.ok) throw refusedError(target, probe.status ?? 0) ?? new ChromaUnavailableError(`Chroma at ${parsed.url} is unreachable (${probe.reason})`);
   const tenant = access?.tenant ?? DEFAULT_CHROMA_TENANT;
   const database = access?.database ?? DEFAULT_CHROMA_DATABASE;
-  await verifyAccess(target, { tenant, database });
-  logger.debug(`memory: using Chroma at ${parsed.url}, tenant ${tenant}, database ${database}${access?.token ? ", token set" : ""}`);
-  return { ...parsed, tenant, database, authHeaders: target.authHeaders, startedByUs: false, stop: async () => undefined };
+  return { ...parsed, tenant, database, authHeaders: () => ({ ...headers }), startedByUs: false, stop: async () => undefined };
+}
+
+async function connectRemote(raw: string, access: ChromaAccess | undefined): Promise<ChromaEndpoint> {
+  const endpoint = remoteEndpoint(raw, access);
+  // A proxy in front of Chroma may guard the heartbeat too: send the token with it.
+  const probe = await probeHeartbeat(endpoint.url, REMOTE_HEARTBEAT_MS, endpoint.authHeaders());
+  if (!probe.ok) throw refusedError(endpoint, probe.status ?? 0) ?? new ChromaUnavailableError(`Chroma at ${endpoint.url} is unreachable (${probe.reason})`);
+  await verifyAccess(endpoint, endpoint);
+  logger.debug(`memory: using Chroma at ${endpoint.url}, tenant ${endpoint.tenant}, database ${endpoint.database}${access?.token ? ", token set" : ""}`);
+  return endpoint;
 }
 
 function parseChromaUrl(raw: string): Pick<ChromaEndpoint, "url" | "host" | "port" | "ssl"> {
