@@ -207,7 +207,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         // The index shares memory's Chroma server: it opens once memory has, so memory is the one that starts the
         // server (its notice says so) and the index's build does not compete with the first turns.
         void services.memoryOpened.then(
-          () => services.codeIndex?.begin(),
+          (m) => services.codeIndex?.begin(m.endpoint && m.client ? { endpoint: m.endpoint, client: m.client } : undefined),
           () => services.codeIndex?.begin(),
         );
       });

@@ -86,7 +86,8 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
   const close = () =>
     (closing ??= (async () => {
       await undo.settled();
-      await Promise.all([memory.close(), mcp.hub.close(), processes.stopAll(), codeIndex?.close()]);
+      // The index first: it may share memory's connection to Chroma, which memory's close ends.
+      await Promise.all([codeIndex?.close().then(() => memory.close()) ?? memory.close(), mcp.hub.close(), processes.stopAll()]);
     })());
 
   // Until the runner takes over, a signal stops here: a Chroma server still starting must be stopped, not orphaned.

@@ -1,6 +1,7 @@
 import { resolveMemoryConfig, type MemorySettings } from "../config/index.js";
 import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT } from "../config/memory-settings.js";
 import type { Clock } from "../runtime/clock.js";
+import type { ChromaClient } from "chromadb";
 import type { ChromaMemory } from "./chroma-memory.js";
 import { ensureChromaServer } from "./chroma/server.js";
 import type { ChromaEndpoint } from "./chroma/types.js";
@@ -14,6 +15,8 @@ export interface MemoryRuntime {
   /** The full store for the `memory` commands; absent when memory is off. */
   chroma?: ChromaMemory;
   endpoint?: ChromaEndpoint;
+  /** The client memory talks to Chroma with: the codebase index shares it (one lease, one client, one pre-flight). */
+  client?: ChromaClient;
   /** One line for the user: where memory lives, or why it is off. */
   status: string;
   /** Why memory is off, when it failed to open. */
@@ -68,6 +71,7 @@ export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
       store: new ResilientMemory(chroma, (reason) => o.onOff?.(reason), describe),
       chroma,
       endpoint,
+      client,
       status: `Chroma at ${endpoint.url}${endpoint.startedByUs ? " (started for this session)" : ""}${placeOf(endpoint)}, collection ${name}, embedder ${embedder.id}`,
       close: () => opened.stop(),
     };

@@ -1,4 +1,5 @@
 import os from "node:os";
+import type { ChromaClient } from "chromadb";
 import { resolveMemoryStoreConfig, type MemoryStoreSettings } from "../config/memory-settings.js";
 import { ensureChromaServer } from "../memory/chroma/server.js";
 import type { ChromaEndpoint } from "../memory/chroma/types.js";
@@ -20,6 +21,13 @@ export interface OpenIndexOptions {
   clock: Clock;
   /** Where Chroma is and which embedder to use (memory's settings); resolved from `env` when absent. */
   settings?: MemoryStoreSettings;
+  /** Memory's connection to that server, shared: its owner (memory) stops it, not close(). */
+  shared?: SharedChroma;
+}
+
+export interface SharedChroma {
+  endpoint: ChromaEndpoint;
+  client: ChromaClient;
 }
 
 /**
@@ -31,15 +39,16 @@ export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
   const embedder = createCodeEmbedder(settings.embeddings);
   const modules = Promise.all([import("../memory/collection.js"), import("./code-collection.js"), import("./code-index.js")]);
   modules.catch(() => undefined);
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds });
+  const endpoint = o.shared?.endpoint ?? (await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds }));
+  const stop = o.shared ? async () => undefined : () => endpoint.stop();
   try {
     const [{ chromaClient, VectorWriter }, { openCodeCollection }, { CodeIndex }] = await modules;
-    const client = chromaClient(endpoint);
+    const client = o.shared?.client ?? chromaClient(endpoint);
     const collection = await openCodeCollection(client, o.root, embedder);
     const index = new CodeIndex({ root: o.root, collection, writer: new VectorWriter(client, endpoint), embedder, clock: o.clock, allowCredentialFiles: credentialFilesAllowed(o.env), home: o.env.HOME ?? os.homedir() });
-    return { index, endpoint, close: () => endpoint.stop() };
+    return { index, endpoint, close: stop };
   } catch (error) {
-    await endpoint.stop();
+    await stop();
     throw error;
   }
 }

@@ -1,7 +1,7 @@
 import type { MemoryStoreSettings } from "../config/memory-settings.js";
 import { logger } from "../runtime/logger.js";
 import type { Clock } from "../runtime/clock.js";
-import type { OpenedIndex } from "./open-index.js";
+import type { OpenedIndex, SharedChroma } from "./open-index.js";
 import type { CodeHit, CodeSearchQuery } from "./types.js";
 
 /** What a search during a session gets: hits, or why there are none yet (never a wait for a build). */
@@ -10,8 +10,8 @@ export type CodebaseAnswer = { state: "ready"; hits: CodeHit[] } | { state: "bui
 /** The codebase index as the tools and the planner see it (src/tools depends on this, not on Chroma). */
 export interface CodebaseSearch {
   search(query: CodeSearchQuery): Promise<CodebaseAnswer>;
-  /** Starts opening and building in the background (idempotent). */
-  begin(): void;
+  /** Starts opening and building in the background (idempotent), on memory's connection to Chroma when given. */
+  begin(shared?: SharedChroma): void;
   /** Brings the index up to date in the background after the workspace may have changed. */
   refresh(): void;
 }
@@ -42,16 +42,16 @@ export class SessionCodeIndex implements CodebaseSearch {
 
   constructor(private readonly o: SessionIndexOptions) {}
 
-  begin(): void {
+  begin(shared?: SharedChroma): void {
     // A session that already ended (memory opened after it) starts nothing it would not stop.
     if (this.closing) return;
-    this.starting ??= this.start();
+    this.starting ??= this.start(shared);
   }
 
-  private async start(): Promise<void> {
+  private async start(shared: SharedChroma | undefined): Promise<void> {
     try {
       const { openCodeIndex } = await import("./open-index.js");
-      this.opened = await openCodeIndex({ root: this.o.root, env: this.o.env, clock: this.o.clock, settings: this.o.settings });
+      this.opened = await openCodeIndex({ root: this.o.root, env: this.o.env, clock: this.o.clock, settings: this.o.settings, ...(shared ? { shared } : {}) });
       await this.opened.index.update({
         timeBudgetMs: this.o.buildBudgetMs ?? DEFAULT_BUILD_BUDGET_MS,
         onProgress: (p) => (this.progress = `${p.filesDone}/${p.filesTotal} files`),
