@@ -6,7 +6,7 @@ import { ACP_HELP, AGENTS_HELP, FORK_HELP, INDEX_HELP, MAIN_HELP, MEMORY_HELP, R
 import type { CliIo } from "./io.js";
 import { DIFF_HELP, UNDO_HELP } from "./undo-help.js";
 
-/** Every command, in the order `--help` and the did-you-mean line name them. */
+/** Every command, in the order the unknown-command line lists them. */
 export const COMMAND_NAMES = ["run", "resume", "sessions", "fork", "memory", "index", "diff", "undo", "replay", "doctor", "agents", "mcp", "acp"] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
