@@ -80,9 +80,10 @@ const quick = await build({
   plugins: [quickOnDemand],
   sourcemap: "linked",
   metafile: true,
-  // import.meta.url, which some modules resolve files from, is this file's URL (a CommonJS file has none).
+  // import.meta.url, which some modules resolve files from, is this file's URL (a CommonJS file has none). Strict
+  // mode first, as the ES modules it is built from had it (esbuild's own "use strict" comes after the banner).
   define: { "import.meta.url": "__importMetaUrl" },
-  banner: { js: "const __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: "\"use strict\";\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: "warning",
 });
 mkdirSync("dist/cli", { recursive: true });
