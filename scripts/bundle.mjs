@@ -5,7 +5,7 @@
 // - dist/cli/main.js: src/cli/main.ts and what it imports statically, as one CommonJS file (dist/cli/package.json
 //   says so). It answers help, `sessions` and `memory list` alone, without starting Node's ES module loader or
 //   loading a chunk, and hands every other command to dist/app/app.js.
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
 
@@ -86,7 +86,6 @@ const quick = await build({
   banner: { js: "\"use strict\";\nconst __importMetaUrl = require('node:url').pathToFileURL(__filename).href;" },
   logLevel: "warning",
 });
-mkdirSync("dist/cli", { recursive: true });
 writeFileSync("dist/cli/package.json", `${JSON.stringify({ type: "commonjs" })}\n`);
 // Which sources went into which output file: tests map the files a process loaded back to our modules with it.
 writeFileSync(

@@ -86,8 +86,12 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
   const close = () =>
     (closing ??= (async () => {
       await undo.settled();
-      // The index first: it may share memory's connection to Chroma, which memory's close ends.
-      await Promise.all([codeIndex?.close().then(() => memory.close()) ?? memory.close(), mcp.hub.close(), processes.stopAll()]);
+      // The index before memory: it may share memory's connection to Chroma, which memory's close ends.
+      const closeChroma = async () => {
+        await codeIndex?.close();
+        await memory.close();
+      };
+      await Promise.all([closeChroma(), mcp.hub.close(), processes.stopAll()]);
     })());
 
   // Until the runner takes over, a signal stops here: a Chroma server still starting must be stopped, not orphaned.

@@ -78,15 +78,16 @@ export async function memoryListCommand(argv: string[], io: CliIo): Promise<numb
  */
 async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env: NodeJS.ProcessEnv): Promise<MemoryRecord[]> {
   if (!settings.chromaUrl && !hasLocalData(settings.dataDir)) return [];
-  const list = async (endpoint: ChromaEndpoint): Promise<MemoryRecord[]> => {
+  /** The rows, or null when the server has no such collection. */
+  const list = async (endpoint: ChromaEndpoint): Promise<MemoryRecord[] | null> => {
     const source = await readCollection(endpoint, settings.collection ?? DEFAULT_COLLECTION);
-    return source ? await listMemories(source, filter) : [];
+    return source ? await listMemories(source, filter) : null;
   };
   if (settings.chromaUrl) {
     // Two requests instead of four (no heartbeat, no access check up front): each is a round trip to a remote server.
     const endpoint = remoteEndpoint(settings.chromaUrl, settings.chromaAccess);
-    const source = await readCollection(endpoint, settings.collection ?? DEFAULT_COLLECTION);
-    if (source) return await listMemories(source, filter);
+    const rows = await list(endpoint);
+    if (rows) return rows;
     // "No such collection" also comes from a database that does not exist: say so rather than list nothing.
     await verifyAccess(endpoint, endpoint);
     return [];
@@ -94,7 +95,7 @@ async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env
   const running = peekLocalServer(settings.dataDir);
   if (running) {
     try {
-      return await list(running);
+      return (await list(running)) ?? [];
     } catch (error) {
       // Stopped or restarted meanwhile: the full path below finds or starts the server.
       if (!(error instanceof ChromaUnavailableError)) throw error;
@@ -102,7 +103,7 @@ async function listStored(settings: MemoryStoreSettings, filter: ListFilter, env
   }
   const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, env, idleSeconds: settings.chromaIdleSeconds });
   try {
-    return await list(endpoint);
+    return (await list(endpoint)) ?? [];
   } finally {
     await endpoint.stop();
   }
