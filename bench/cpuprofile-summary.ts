@@ -88,11 +88,11 @@ export interface Summary {
 const sourceMaps = new Map<string, SourceMap | null>();
 
 /**
- * The source a frame of the bundled CLI (dist/cli, esbuild) came from, by the bundle's source map: the frame of a
- * mini-cursor module or a package's file instead of "dist/cli/chunk-XXXX.js".
+ * The source a frame of the bundled CLI (dist/cli and dist/app, esbuild) came from, by the bundle's source maps: the
+ * frame of a mini-cursor module or a package's file instead of "dist/app/chunk-XXXX.js".
  */
 export function unbundled(frame: CallFrame): CallFrame {
-  if (!frame.url.includes("/dist/cli/")) return frame;
+  if (!/\/dist\/(cli|app)\//.test(frame.url)) return frame;
   const file = frame.url.replace(/^file:\/\//, "");
   let map = sourceMaps.get(file);
   if (map === undefined) {

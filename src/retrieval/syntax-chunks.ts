@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import Parser from "tree-sitter";
+import { untypedLanguage } from "../runtime/tree-sitter-language.js";
 import { windowChunks } from "./text-chunks.js";
 import type { Chunk, ChunkKind } from "./types.js";
 
@@ -41,7 +42,7 @@ function parserFor(grammar: Grammar): Parser {
   let parser = parsers.get(grammar);
   if (!parser) {
     parser = new Parser();
-    parser.setLanguage(language(grammar));
+    parser.setLanguage(untypedLanguage(language(grammar)));
     parsers.set(grammar, parser);
   }
   return parser;
