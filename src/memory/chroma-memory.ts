@@ -31,6 +31,9 @@ export interface MemoryStats {
   collection: string;
 }
 
+/** How many nearest memories a batch's one near-duplicate query returns per draft when it spans several kinds. */
+const NEAREST_ACROSS_KINDS = 4;
+
 /** Long-term memory in a Chroma collection: vectors from our embedder, metadata for scope and kind. */
 export class ChromaMemory implements MemoryStore {
   readonly enabled = true;
@@ -44,8 +47,8 @@ export class ChromaMemory implements MemoryStore {
 
   /**
    * Adds memories, merging each into a near-duplicate of the same workspace and kind when there is one (also one
-   * written earlier in the same batch). A batch costs one query per kind and at most two writes, not a query and a
-   * write per memory: a session's end writes a dozen or more.
+   * written earlier in the same batch). A batch costs one query (rarely a second) and at most two writes, not a
+   * query and a write per memory: a session's end writes a dozen or more.
    */
   async add(drafts: MemoryDraft[], scope: { workspace: string; session: string }): Promise<{ id: string; merged: boolean }[]> {
     if (drafts.length === 0) return [];
@@ -66,30 +69,47 @@ export class ChromaMemory implements MemoryStore {
   }
 
   /**
-   * The nearest stored memory of the same workspace and kind for each draft: one query per kind, all its vectors,
-   * the kinds' queries at once (they are independent; the end of every session waits for them).
+   * The nearest stored memory of the same workspace and kind for each draft that could merge into it. One query
+   * for the whole batch (every vector, every kind of the batch, the nearest few each): the end of every session
+   * waits for it, and a request costs the client more than the server's search. A draft whose nearest few are all
+   * of other kinds, the farthest of them still similar enough to merge, might have a mergeable twin of its own kind
+   * further down: only those drafts are asked again, by kind. A twin below the threshold changes nothing (planMerges
+   * merges only at or above it), so leaving one unfound is exact.
    */
   private async storedTwins(drafts: readonly MemoryDraft[], vectors: readonly number[][], workspace: string): Promise<(Twin | null)[]> {
     const twins: (Twin | null)[] = drafts.map(() => null);
     const kinds = [...new Set(drafts.map((d) => d.kind))];
-    await Promise.all(
-      kinds.map(async (kind) => {
-        const indexes = drafts.flatMap((d, i) => (d.kind === kind ? [i] : []));
-        const result = await this.o.collection.query({
-          queryEmbeddings: indexes.map((i) => vectors[i] ?? []),
-          nResults: 1,
-          where: and({ workspace }, { kind }),
-          include: ["documents", "metadatas", "distances"],
-        });
-        indexes.forEach((draftIndex, q) => {
-          const id = result.ids[q]?.[0];
-          if (id === undefined) return;
-          const record = fromChroma(id, result.documents[q]?.[0], result.metadatas[q]?.[0]);
-          twins[draftIndex] = { ...record, score: 1 - (result.distances[q]?.[0] ?? 1) };
-        });
-      }),
-    );
+    const all = drafts.map((_, i) => i);
+    const nearest = kinds.length === 1 ? 1 : NEAREST_ACROSS_KINDS;
+    const unsure = await this.findTwins(twins, drafts, vectors, all, and({ workspace }, kindsClause(kinds)), nearest);
+    await Promise.all(kinds.map((kind) => {
+      const again = unsure.filter((i) => drafts[i]?.kind === kind);
+      return again.length > 0 ? this.findTwins(twins, drafts, vectors, again, and({ workspace }, { kind }), 1) : undefined;
+    }));
     return twins;
+  }
+
+  /** One query for the drafts at `indexes`; fills `twins` and returns the drafts whose answer was not conclusive. */
+  private async findTwins(twins: (Twin | null)[], drafts: readonly MemoryDraft[], vectors: readonly number[][], indexes: number[], where: Where | undefined, nResults: number): Promise<number[]> {
+    const result = await this.o.collection.query({
+      queryEmbeddings: indexes.map((i) => vectors[i] ?? []),
+      nResults,
+      ...(where ? { where } : {}),
+      include: ["documents", "metadatas", "distances"],
+    });
+    const unsure: number[] = [];
+    indexes.forEach((draftIndex, q) => {
+      const ids = result.ids[q] ?? [];
+      const scores = ids.map((_, k) => 1 - (result.distances[q]?.[k] ?? 1));
+      for (const [k, id] of ids.entries()) {
+        const record = fromChroma(id, result.documents[q]?.[k], result.metadatas[q]?.[k]);
+        if (record.kind !== drafts[draftIndex]?.kind) continue;
+        twins[draftIndex] = { ...record, score: scores[k] ?? 0 };
+        return;
+      }
+      if (ids.length === nResults && (scores[ids.length - 1] ?? 0) >= this.mergeThreshold) unsure.push(draftIndex);
+    });
+    return unsure;
   }
 
   private async query(embedding: number[], where: Where | undefined, limit: number, workspace: string): Promise<MemoryHit[]> {

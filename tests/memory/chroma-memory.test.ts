@@ -144,6 +144,29 @@ describe("ChromaMemory against a real Chroma server", () => {
     expect(hits[0]?.id).toBe(results[0]?.id);
   });
 
+  it("finds a mergeable twin of the draft's own kind behind nearer memories of the batch's other kinds", async () => {
+    const memory = await freshMemory();
+    const text = "the release script needs node 20 and npm 10 before it publishes the package to the registry";
+    const scope = { workspace: "/a", session: "s1" };
+    // The same words under four other kinds (similarity 1.0), and the lesson a little apart (about 0.95).
+    for (const kind of ["decision", "note", "finding", "command"] as const) await memory.add([{ kind, text, source: "" }], scope);
+    const [lesson] = await memory.add([{ kind: "lesson", text: `${text} always`, source: "" }], scope);
+    // One batch of five kinds: the lesson's nearest four are the other kinds' copies, all above the threshold.
+    const results = await memory.add(
+      [
+        { kind: "lesson", text, source: "" },
+        { kind: "decision", text: "the docs are written in markdown under docs/", source: "" },
+        { kind: "note", text: "the staging server restarts every night", source: "" },
+        { kind: "finding", text: "the parser lives in src/parse.ts", source: "" },
+        { kind: "command", text: "make lint", source: "" },
+      ],
+      { workspace: "/a", session: "s2" },
+    );
+    expect(results[0]).toEqual({ id: lesson?.id, merged: true });
+    expect(results.slice(1).map((r) => r.merged)).toEqual([false, false, false, false]);
+    expect((await memory.list({ workspace: "/a", limit: 20 })).filter((r) => r.kind === "lesson")).toHaveLength(1);
+  });
+
   it("refuses a collection built by another embedder, saying how to fix it, and reindexes it", async () => {
     const name = `memory-test-${++counter}`;
     const client = chromaClient(endpoint());
