@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { systemClock } from "../../src/runtime/clock.js";
@@ -68,6 +69,12 @@ describe("commands that list rows or print help load no LangGraph", () => {
     const unknown = await runCli(["sesions"], { cwd: ws.root, env: {} });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe('mini-cursor: unknown command "sesions"; did you mean sessions?\n');
+  });
+
+  it("the CommonJS entry takes Node's built-ins as they are, without esbuild's copy of each into a new object", async () => {
+    const entry = await readFile(path.resolve(import.meta.dirname, "../../dist/cli/main.js"), "utf8");
+    expect(entry).not.toMatch(/__toESM\(require\("node:/);
+    expect(entry.match(/__builtin\(require\("node:fs"\)\)/g)?.length ?? 0).toBeGreaterThan(0);
   });
 
   it.each([[["--help"]], [["diff", "--help"]], [["undo", "--help"]], [["memory", "list", "--help"]], [["sessions", "--help"]]])(
