@@ -63,8 +63,11 @@ export class ChromaMemory implements MemoryStore {
     });
     const updates = writes.filter((w) => w.stored);
     const inserts = writes.filter((w) => !w.stored);
-    if (updates.length > 0) await this.o.writer.write(this.o.collection, "update", payload(updates));
-    if (inserts.length > 0) await this.o.writer.write(this.o.collection, "upsert", payload(inserts));
+    // Different ids (memories that existed before, new ones): the two writes cannot interfere, so neither waits.
+    await Promise.all([
+      updates.length > 0 ? this.o.writer.write(this.o.collection, "update", payload(updates)) : undefined,
+      inserts.length > 0 ? this.o.writer.write(this.o.collection, "upsert", payload(inserts)) : undefined,
+    ]);
     return results;
   }
 
