@@ -1,6 +1,5 @@
-import { createRequire } from "node:module";
 import Parser from "tree-sitter";
-import { untypedLanguage } from "../runtime/tree-sitter-language.js";
+import { grammarBinding, untypedLanguage } from "../runtime/tree-sitter-language.js";
 import { windowChunks } from "./text-chunks.js";
 import type { Chunk, ChunkKind } from "./types.js";
 
@@ -26,13 +25,12 @@ const GRAMMAR_BY_EXTENSION: Record<string, Grammar> = {
 };
 
 /**
- * A grammar's native binding, loaded the first time a file needs it: each costs a process 6-10 ms to load, and a
+ * A grammar's native binding, loaded the first time a file needs it: each costs a process several ms to load, and a
  * workspace of TypeScript needs no JavaScript grammar (nor lodash's JavaScript the TypeScript ones).
  */
 function language(grammar: Grammar): Parser.Language {
-  const require = createRequire(import.meta.url);
-  if (grammar === "javascript") return require("tree-sitter-javascript") as Parser.Language;
-  const grammars = require("tree-sitter-typescript") as { typescript: Parser.Language; tsx: Parser.Language };
+  if (grammar === "javascript") return grammarBinding("tree-sitter-javascript") as Parser.Language;
+  const grammars = grammarBinding("tree-sitter-typescript") as { typescript: Parser.Language; tsx: Parser.Language };
   return grammars[grammar];
 }
 

@@ -1,6 +1,5 @@
 import Parser from "tree-sitter";
-import bash from "tree-sitter-bash";
-import { untypedLanguage } from "../runtime/tree-sitter-language.js";
+import { grammarBinding, untypedLanguage } from "../runtime/tree-sitter-language.js";
 
 /**
  * The bash grammar Codex also uses (tree-sitter-bash), through tree-sitter's Node binding. Both packages ship
@@ -36,7 +35,7 @@ export interface SyntaxTree {
 }
 
 const parser = new Parser();
-parser.setLanguage(untypedLanguage(bash as Parser.Language));
+parser.setLanguage(untypedLanguage(grammarBinding("tree-sitter-bash") as Parser.Language));
 
 function copy(tree: Parser.Tree, source: string): SyntaxTree {
   const cursor = tree.walk();

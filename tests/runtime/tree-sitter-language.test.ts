@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import Parser from "tree-sitter";
 import bash from "tree-sitter-bash";
 import { describe, expect, it } from "vitest";
-import { untypedLanguage } from "../../src/runtime/tree-sitter-language.js";
+import { grammarBinding, untypedLanguage } from "../../src/runtime/tree-sitter-language.js";
 
 const require = createRequire(import.meta.url);
 const typescript = (require("tree-sitter-typescript") as { typescript: Parser.Language }).typescript;
@@ -41,5 +41,15 @@ describe("untypedLanguage", () => {
     untypedLanguage(typescript);
     expect(typescript.nodeTypeInfo.length).toBe(before);
     expect(before).toBeGreaterThan(100);
+  });
+
+  it("opens a grammar package's binding, which parses as the package's own entry does", () => {
+    const direct = grammarBinding("tree-sitter-typescript") as { typescript: Parser.Language; tsx: Parser.Language };
+    expect(parserOf(untypedLanguage(direct.typescript)).parse(TS_SOURCE).rootNode.toString()).toBe(parserOf(typescript).parse(TS_SOURCE).rootNode.toString());
+    const tsx = parserOf(untypedLanguage(direct.tsx)).parse("const a = <div className={x}>hi</div>;\n").rootNode.toString();
+    expect(tsx).toContain("jsx_element");
+    const shell = grammarBinding("tree-sitter-bash") as Parser.Language;
+    expect(parserOf(untypedLanguage(shell)).parse(BASH_SOURCE).rootNode.toString()).toBe(parserOf(bash as Parser.Language).parse(BASH_SOURCE).rootNode.toString());
+    expect(() => grammarBinding("tree-sitter-no-such-grammar")).toThrow();
   });
 });
