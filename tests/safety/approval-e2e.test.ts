@@ -150,5 +150,10 @@ describe("approvals (LangGraph interrupts) from the CLI", () => {
     expect(badConfig.code).toBe(2);
     expect(badConfig.stderr.trim().split("\n")).toHaveLength(1);
     expect(badConfig.stderr).toMatch(/mini-cursor\.json: approval/);
+    // A value of the wrong type: zod's own words, through the built CLI.
+    await fs.writeFile(path.join(root, "mini-cursor.json"), JSON.stringify({ approveFileChanges: "yes" }));
+    const badType = await runCli(["run", "x"], { cwd: root, env });
+    expect(badType.code).toBe(2);
+    expect(badType.stderr.trim()).toMatch(/mini-cursor\.json: approveFileChanges: Invalid input: expected boolean, received string$/);
   });
 });
