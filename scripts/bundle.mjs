@@ -2,13 +2,13 @@
 // - dist/app/: src/cli/app.ts and everything it imports, as ES modules, an entry plus chunks for what loads on
 //   demand. One bundle instead of ~1,100 ESM modules roughly halves the time from process start to the first model
 //   request on Node 20, which has no compile cache for ES modules (issue 11).
+// - dist/cli/main.js: src/cli/main.ts and what it imports statically, as one CommonJS file (dist/cli/package.json
+//   says so). It answers help, `sessions` and `memory list` alone, without starting Node's ES module loader or
+//   loading a chunk, and hands every other command to dist/app/app.js.
 // Both without comments and whitespace, names kept (minifyWhitespace and minifySyntax, not minifyIdentifiers): the
 // source a process parses, and keeps in memory for lazy compilation, is 31% smaller (7.4 -> 5.1 MB for the app):
 // 7-12 MB less peak RSS in a session and 30-70 ms sooner to the first model request, measured. Errors shown to users
 // never carry stack traces; the source maps map profiles and traces back to src/.
-// - dist/cli/main.js: src/cli/main.ts and what it imports statically, as one CommonJS file (dist/cli/package.json
-//   says so). It answers help, `sessions` and `memory list` alone, without starting Node's ES module loader or
-//   loading a chunk, and hands every other command to dist/app/app.js.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
