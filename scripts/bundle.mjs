@@ -31,6 +31,7 @@ const QUICK_ON_DEMAND = {
   "src/cli/app.js": { external: "../app/app.js" },
   "src/cli/commands/sessions.js": "bundle",
   "src/cli/commands/memory-list.js": "bundle",
+  "src/runtime/young-generation.js": "bundle",
   "src/sessions/session-lock.js": "bundle",
   "src/cli/commands/sessions-delete.js": ["deleteSession"],
   "src/sessions/postgres/postgres-records.js": ["openPostgresRecords"],

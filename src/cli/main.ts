@@ -26,7 +26,11 @@ async function quick(argv: string[], io: CliIo): Promise<number | undefined> {
 }
 
 async function main(argv: string[], io: CliIo): Promise<number> {
-  return (await quick(argv, io)) ?? (await (await import("./app.js")).main(argv, io));
+  const answered = await quick(argv, io);
+  if (answered !== undefined) return answered;
+  // Before the app loads, which is when V8 would first grow it (src/runtime/young-generation.ts).
+  (await import("../runtime/young-generation.js")).keepYoungGenerationSmall();
+  return (await import("./app.js")).main(argv, io);
 }
 
 const io: CliIo = {
