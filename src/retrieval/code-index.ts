@@ -292,14 +292,15 @@ export class CodeIndex {
     const allow = pathFilter(q.path);
     const terms = lexicalTerms(q.query);
     const vector = mode === "lexical" ? [] : await this.vectorCandidates(q.query, allow);
-    const lexical = mode === "vector" ? [] : this.lexical.query(terms, CANDIDATES, allow);
+    const nameQuery = looksLikeName(q.query);
+    const lexical = mode === "vector" ? [] : this.lexical.query(terms, CANDIDATES, allow, { namesCountMore: nameQuery });
     const candidates = new Map<string, Candidate>();
     for (const s of [...vector, ...lexical]) {
       const chunk = this.chunks.get(s.id);
       if (chunk) candidates.set(s.id, chunk);
     }
     const weights = mode === "hybrid" ? undefined : mode === "vector" ? { vector: 1, lexical: 0, path: 0 } : { vector: 0, lexical: 1, path: 0 };
-    const ranked = fuse(vector, lexical, candidates, new Set(terms), looksLikeName(q.query), weights);
+    const ranked = fuse(vector, lexical, candidates, new Set(terms), nameQuery, weights);
     return ranked.slice(0, limit).flatMap((s) => {
       const c = this.chunks.get(s.id);
       return c ? [{ path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, score: Number(s.score.toFixed(4)), snippet: snippetOf(c.text) }] : [];
