@@ -3,9 +3,9 @@ import v8 from "node:v8";
 /**
  * Keeps V8's young generation at its starting size in the CLI's process. By default V8 doubles the young
  * generation's semi-spaces up to 16 MB each while loading the app and during a session, and keeps them: that was
- * about 20 MB of the CLI's peak memory, for no speed a session could measure (the model is remote; the bench's
- * 101-call session and 350 in-process calls spent the same CPU within noise, `index build` too; see README,
- * Benchmarks). Node reads `--max-semi-space-size` only at start, but V8 reads its growth factor at every resize, so
+ * about 20 MB of the CLI's peak memory, for little speed (the model is remote: the bench's 101-call session and
+ * `index build` spent the same CPU within noise, 350 tool calls through the session graph in one process 1-2% more;
+ * see README, Benchmarks). Node reads `--max-semi-space-size` only at start, but V8 reads its growth factor at every resize, so
  * setting that factor to 1 from inside works.
  *
  * Left alone when the user chose the young generation's size (`--max-semi-space-size` and its kin on the command
