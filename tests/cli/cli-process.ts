@@ -17,10 +17,12 @@ export interface CliOptions {
   env: Record<string, string>;
   /** Written to the CLI's stdin (approval answers, one per line), then stdin is closed. */
   input?: string;
+  /** Node's own flags for the CLI's process only (NODE_OPTIONS would reach every Node the CLI starts, too). */
+  nodeArgs?: string[];
 }
 
 export function startCli(args: string[], options: CliOptions): CliRun {
-  const child = spawn(process.execPath, [CLI, ...args], {
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), CLI, ...args], {
     cwd: options.cwd,
     // Memory is off unless a test turns it on (tests/memory): no test may start Chroma in the user's data folder.
     // Approvals are automatic unless a test asks for them (tests/safety): no test waits for a person.

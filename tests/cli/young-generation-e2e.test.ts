@@ -17,10 +17,10 @@ const PROBE = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../run
 const MB = 1024 * 1024;
 const session = useCliSession(greetScript);
 
-async function probed(args: string[], nodeOptions = ""): Promise<{ code: number | null; stderr: string; atExit: number; max: number }> {
+/** The probe is loaded by the CLI's own command line: in NODE_OPTIONS it would reach the Node processes the CLI starts. */
+async function probed(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stderr: string; atExit: number; max: number }> {
   const file = path.join(session.root, `.probe-${Math.random().toString(36).slice(2)}.json`);
-  const env = { ...session.env, NODE_OPTIONS: `${nodeOptions} --import ${PROBE}`.trim(), YOUNG_GENERATION_PROBE_FILE: file };
-  const result = await runCli(args, { cwd: session.root, env });
+  const result = await runCli(args, { cwd: session.root, env: { ...session.env, ...env, YOUNG_GENERATION_PROBE_FILE: file }, nodeArgs: ["--import", PROBE] });
   const probe = JSON.parse(await fs.readFile(file, "utf8")) as { atExit: number; max: number };
   return { code: result.code, stderr: result.stderr, ...probe };
 }
@@ -38,8 +38,8 @@ describe("the CLI's young generation", () => {
     expect(version.code).toBe(0);
     expect(version.max).toBeGreaterThan(8 * MB);
 
-    // The user's own choice of size is left alone.
-    const chosen = await probed(["sessions", "delete", "none-such"], "--max-semi-space-size=16");
+    // The user's own choice of size, in NODE_OPTIONS, is left alone.
+    const chosen = await probed(["sessions", "delete", "none-such"], { NODE_OPTIONS: "--max-semi-space-size=16" });
     expect(chosen.code).not.toBe(0);
     expect(chosen.max).toBeGreaterThan(8 * MB);
   });
