@@ -4,11 +4,15 @@
  * touch of a 4 KiB page is costly: creating or loading one index cost 0.35-0.65 s of the server's CPU, on the
  * cores the session needs. glibc's `malloc.hugetlb=1` tunable makes such allocations ask for transparent huge
  * pages (2 MiB), which cut that to 0.06-0.1 s (bench/versus-bare.ts, README "Benchmarks"). It only asks
- * (`madvise`): a kernel with huge pages off ignores it. A user's own `malloc.hugetlb` choice is kept.
+ * (`madvise`): a kernel with huge pages off ignores it. A user's own `malloc.hugetlb` choice is kept. The Node
+ * variables meant for the CLI are left out (src/runtime/internal-node-env.ts).
  */
+import { internalNodeEnv } from "../../runtime/internal-node-env.js";
+
 const TUNABLE = "glibc.malloc.hugetlb";
 
-export function chromaServerEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+export function chromaServerEnv(callerEnv: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const env = internalNodeEnv(callerEnv);
   const current = env.GLIBC_TUNABLES ?? "";
   if (current.split(":").some((entry) => entry.startsWith(`${TUNABLE}=`))) return env;
   return { ...env, GLIBC_TUNABLES: current ? `${current}:${TUNABLE}=1` : `${TUNABLE}=1` };

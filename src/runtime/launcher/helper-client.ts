@@ -6,6 +6,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { PassThrough } from "node:stream";
 import { setTimeout as sleep } from "node:timers/promises";
+import { internalNodeEnv } from "../internal-node-env.js";
 import { isProcessAlive } from "../process-alive.js";
 import { HELPER_SOURCE } from "./helper-source.js";
 import { LaunchError, type LaunchExit, type LaunchOptions, type Launched } from "./types.js";
@@ -47,8 +48,8 @@ export class HelperLauncher {
 
   /** Starts the helper; undefined when it cannot be started (the caller spawns directly then). */
   static start(): HelperLauncher | undefined {
-    const env = { ...process.env };
-    delete env.NODE_OPTIONS; // a profiler or loader meant for the CLI is not for its helper
+    // What it launches gets each launch's own environment (LaunchOptions.env, or this process's).
+    const env = internalNodeEnv(process.env);
     try {
       const child = spawn(process.execPath, ["-e", HELPER_SOURCE], { stdio: ["ignore", "ignore", "ignore", "ipc"], serialization: "advanced", env });
       return child.pid === undefined ? (child.on("error", () => undefined), undefined) : new HelperLauncher(child);

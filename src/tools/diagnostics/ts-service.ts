@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import readline from "node:readline";
 import { buildBwrapArgs } from "../../sandbox/bwrap.js";
 import type { SandboxSpawnOptions } from "../../sandbox/sandboxed-command.js";
+import { internalNodeEnv } from "../../runtime/internal-node-env.js";
 import { logger } from "../../runtime/logger.js";
 import { TS_WORKER_SOURCE, type WorkerProblem } from "./ts-worker.js";
 
@@ -97,7 +98,8 @@ export class TsService {
     const args = buildBwrapArgs({ ...bwrap, workspaceAccess: "read-only", liveWorkspace: true, allowNetwork: false, cwd: root });
     const child = spawn(bwrapPath ?? "bwrap", [...args, "--", process.execPath, "-e", TS_WORKER_SOURCE, root], {
       cwd: root,
-      env,
+      // Our own worker, not the user's program: a NODE_OPTIONS `--import` of a file outside the sandbox's view broke it.
+      env: internalNodeEnv(env),
       stdio: ["pipe", "pipe", "pipe"],
     });
     this.child = child;
@@ -154,8 +156,14 @@ export class TsService {
   }
 }
 
+/**
+ * The line of a dead service's stderr that says why: Node ends an uncaught error with its stack, the error's
+ * properties and "Node.js v20.x", so the error's own line is looked for first.
+ */
 function lastLine(text: string): string {
-  return text.trim().split("\n").pop() ?? "";
+  const lines = text.trim().split("\n").map((line) => line.trim()).filter((line) => line !== "" && !/^Node\.js v\d/.test(line));
+  const error = lines.findLast((line) => /^[A-Za-z]*(Error|Exception)\b.*:/.test(line));
+  return error ?? lines.at(-1) ?? "";
 }
 
 async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | "timeout"> {

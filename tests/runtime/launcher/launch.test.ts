@@ -156,6 +156,26 @@ describe("the helper", () => {
     }
   });
 
+  it("runs without this process's NODE_OPTIONS and CA bundle, and passes both on to what it launches", async () => {
+    const saved = { NODE_OPTIONS: process.env.NODE_OPTIONS, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS };
+    process.env.NODE_OPTIONS = "--no-deprecation";
+    process.env.NODE_EXTRA_CA_CERTS = "/etc/ssl/certs/ca-certificates.crt";
+    let own: HelperLauncher | undefined;
+    try {
+      own = HelperLauncher.start() as HelperLauncher;
+      const child = await own.launch("sh", ["-c", 'echo "$NODE_OPTIONS|$NODE_EXTRA_CA_CERTS"']);
+      expect(await read(child.stdout)).toBe("--no-deprecation|/etc/ssl/certs/ca-certificates.crt\n");
+      const environ = fs.readFileSync(`/proc/${own.pid}/environ`, "latin1").split("\0");
+      expect(environ.filter((entry) => /^NODE_(OPTIONS|EXTRA_CA_CERTS)=/.test(entry))).toEqual([]);
+    } finally {
+      own?.stop();
+      for (const [name, value] of Object.entries(saved)) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it("holds back a child that prints faster than this process reads: its memory stays bounded", async () => {
     const own = HelperLauncher.start() as HelperLauncher;
     try {

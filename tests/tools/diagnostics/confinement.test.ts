@@ -48,6 +48,8 @@ describe("the language service's confinement", () => {
     const result = await callTool(createWriteFileTool({ root: ws.root, diagnostics }), { path: "src/a.ts", content: "export const a = 1;\n" });
     expect(result.artifact.ok).toBe(true);
     expect(result.content).toMatch(/^Created "src\/a\.ts" \(20 bytes, 1 lines\)\.\n\nNote: the TypeScript check failed \(the language service exited \(code 1\)/);
+    // Why, in the error's own words (not Node's closing "Node.js v20..." line).
+    expect(result.content).toContain("Error: not really typescript).");
     expect(existsSync(path.join(ws.root, "pwned.txt"))).toBe(false);
     expect(connections).toBe(0);
   });
