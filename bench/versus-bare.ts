@@ -83,6 +83,9 @@ export async function runProgram(program: Program, o: RunOptions): Promise<RunFi
     MINI_CURSOR_DATA_DIR: program === "mini-cursor (Chroma per session)" ? path.join(o.dataDir, "per-session") : o.dataDir,
     ...(program === "mini-cursor (memory off)" ? { MINI_CURSOR_MEMORY: "off" } : {}),
     ...(program === "mini-cursor (Chroma per session)" ? { MINI_CURSOR_CHROMA_IDLE: "0" } : {}),
+    // Variables of the bench's own environment to hand on to both programs (names, comma-separated), e.g.
+    // NODE_EXTRA_CA_CERTS to measure a machine that sets it; by default the programs get only the above.
+    ...Object.fromEntries((process.env.MINI_CURSOR_BENCH_PASS_ENV ?? "").split(",").filter((name) => name && process.env[name] !== undefined).map((name) => [name, process.env[name]])),
   };
   const before = o.requests.length;
   o.marker.firstAt = o.marker.firstAtUs = o.marker.lastAtUs = undefined;
