@@ -17,7 +17,7 @@ export interface CliOptions {
   env: Record<string, string>;
   /** Written to the CLI's stdin (approval answers, one per line), then stdin is closed. */
   input?: string;
-  /** Node's own flags for the CLI's process only (NODE_OPTIONS would reach every Node the CLI starts, too). */
+  /** Node's own flags for the CLI's process only (NODE_OPTIONS would also reach the commands the agent runs). */
   nodeArgs?: string[];
 }
 

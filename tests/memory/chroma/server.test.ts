@@ -235,10 +235,13 @@ describe("ensureChromaServer: local server", () => {
 
   it("reports the server's own error when it exits while starting", async () => {
     const dataDir = await tempDir();
-    const env = { ...process.env, NODE_OPTIONS: "--require ./no-such-preload.cjs" };
-    const error = await ensure(dataDir, { env }).catch((e: unknown) => e);
+    // A damaged data folder: Chroma's SQLite file is not a database.
+    const { chromaDir } = serverPaths(dataDir);
+    fs.mkdirSync(chromaDir, { recursive: true });
+    fs.writeFileSync(path.join(chromaDir, "chroma.sqlite3"), "not a database\n".repeat(100));
+    const error = await ensure(dataDir).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChromaUnavailableError);
-    expect((error as Error).message).toMatch(/^the local Chroma server exited while starting \(code 1\): .*no-such-preload/);
+    expect((error as Error).message).toMatch(/^the local Chroma server exited while starting \((SIGABRT|code \d+)\): .*file is not a database.*\(log: /);
     expect(fs.existsSync(serverPaths(dataDir).stateFile)).toBe(false);
     expect(fs.existsSync(serverPaths(dataDir).lockFile)).toBe(false);
   });
