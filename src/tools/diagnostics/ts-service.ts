@@ -131,7 +131,7 @@ export class TsService {
       });
       child.once("error", (error) => resolve({ kind: "failed", reason: `the language service could not start (${error.message})` }));
       child.once("exit", (code, signal) => {
-        const why = this.unavailable ?? `the language service exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${lastLine(this.stderrTail)}` : ""}`;
+        const why = this.unavailable ?? `the language service exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${tellingLine(this.stderrTail)}` : ""}`;
         if (this.child === child) {
           this.child = undefined;
           this.ready = undefined;
@@ -160,7 +160,7 @@ export class TsService {
  * The line of a dead service's stderr that says why: Node ends an uncaught error with its stack, the error's
  * properties and "Node.js v20.x", so the error's own line is looked for first.
  */
-function lastLine(text: string): string {
+function tellingLine(text: string): string {
   const lines = text.trim().split("\n").map((line) => line.trim()).filter((line) => line !== "" && !/^Node\.js v\d/.test(line));
   const error = lines.findLast((line) => /^[A-Za-z]*(Error|Exception)\b.*:/.test(line));
   return error ?? lines.at(-1) ?? "";
