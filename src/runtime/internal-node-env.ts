@@ -1,6 +1,7 @@
 /**
  * The environment of the Node processes mini-cursor runs for itself (the launcher helper, the local Chroma server,
- * the TypeScript service behind diagnostics), as opposed to the programs it runs for the user, which get the user's environment unchanged.
+ * the TypeScript service behind diagnostics), as opposed to the programs it runs for the user, which get the user's
+ * environment unchanged.
  *
  * - `NODE_OPTIONS`: a profiler, loader or `--import` meant for the CLI is not for these processes, and can break them.
  * - `NODE_EXTRA_CA_CERTS`: Node 20 reads and parses the whole file at startup, before any code runs; with a system
