@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import { ChromaClient } from "chromadb";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { chromaServerEnv } from "../../../src/memory/chroma/server-env.js";
 import { readServerState } from "../../../src/memory/chroma/state-file.js";
 import { startTestChroma, type TestChroma } from "../../helpers/chroma.js";
@@ -40,13 +40,11 @@ describe("the local server's vector indexes", () => {
   });
 
   it("run with the tunable (and without the CLI's CA bundle), and a collection's index uses huge pages where the kernel offers them", async () => {
-    const before = process.env.NODE_EXTRA_CA_CERTS;
-    process.env.NODE_EXTRA_CA_CERTS = "/etc/ssl/certs/ca-certificates.crt";
+    vi.stubEnv("NODE_EXTRA_CA_CERTS", "/etc/ssl/certs/ca-certificates.crt");
     try {
       chroma = await startTestChroma();
     } finally {
-      if (before === undefined) delete process.env.NODE_EXTRA_CA_CERTS;
-      else process.env.NODE_EXTRA_CA_CERTS = before;
+      vi.unstubAllEnvs();
     }
     const pid = readServerState(chroma.dataDir)?.pid;
     expect(pid).toBeGreaterThan(0);

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Readable } from "node:stream";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { launchDirect } from "../../../src/runtime/launcher/direct.js";
 import { HelperLauncher } from "../../../src/runtime/launcher/helper-client.js";
 import { LaunchError, type LaunchOptions, type Launched } from "../../../src/runtime/launcher/types.js";
@@ -157,9 +157,8 @@ describe("the helper", () => {
   });
 
   it("runs without this process's NODE_OPTIONS and CA bundle, and passes both on to what it launches", async () => {
-    const saved = { NODE_OPTIONS: process.env.NODE_OPTIONS, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS };
-    process.env.NODE_OPTIONS = "--no-deprecation";
-    process.env.NODE_EXTRA_CA_CERTS = "/etc/ssl/certs/ca-certificates.crt";
+    vi.stubEnv("NODE_OPTIONS", "--no-deprecation");
+    vi.stubEnv("NODE_EXTRA_CA_CERTS", "/etc/ssl/certs/ca-certificates.crt");
     let own: HelperLauncher | undefined;
     try {
       own = HelperLauncher.start() as HelperLauncher;
@@ -169,10 +168,7 @@ describe("the helper", () => {
       expect(environ.filter((entry) => /^NODE_(OPTIONS|EXTRA_CA_CERTS)=/.test(entry))).toEqual([]);
     } finally {
       own?.stop();
-      for (const [name, value] of Object.entries(saved)) {
-        if (value === undefined) delete process.env[name];
-        else process.env[name] = value;
-      }
+      vi.unstubAllEnvs();
     }
   });
 

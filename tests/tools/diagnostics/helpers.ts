@@ -20,8 +20,8 @@ export async function makeTsProject(files: Record<string, string>, withTypescrip
   return ws;
 }
 
-export function hub(settings: Partial<DiagnosticsSettings> = {}): Diagnostics {
-  return createDiagnosticsHub({ settings: { ...DIAGNOSTICS_DEFAULTS, ...settings }, sandbox: { kind: "bubblewrap", allowNetwork: false } });
+export function hub(settings: Partial<DiagnosticsSettings> = {}, parentEnv?: NodeJS.ProcessEnv): Diagnostics {
+  return createDiagnosticsHub({ settings: { ...DIAGNOSTICS_DEFAULTS, ...settings }, sandbox: { kind: "bubblewrap", allowNetwork: false }, parentEnv });
 }
 
 /** Live processes whose command line mentions `text` (e.g. a temp workspace's path). */

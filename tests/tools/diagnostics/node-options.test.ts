@@ -2,12 +2,11 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { DIAGNOSTICS_DEFAULTS } from "../../../src/config/index.js";
-import { createDiagnosticsHub, type Diagnostics } from "../../../src/tools/diagnostics/index.js";
+import type { Diagnostics } from "../../../src/tools/diagnostics/index.js";
 import { createWriteFileTool } from "../../../src/tools/write-file.js";
 import { callTool, type TempWorkspace } from "../helpers.js";
 import { requireBubblewrap } from "../../sandbox/helpers.js";
-import { makeTsProject } from "./helpers.js";
+import { hub, makeTsProject } from "./helpers.js";
 
 /**
  * The language service is mini-cursor's own worker: a NODE_OPTIONS meant for the CLI (here an `--import` of a file
@@ -32,11 +31,7 @@ describe("the language service and the user's NODE_OPTIONS", () => {
     const preload = path.join(outside, "preload.mjs");
     fs.writeFileSync(preload, "globalThis.preloaded = true;\n");
     ws = await makeTsProject({});
-    diagnostics = createDiagnosticsHub({
-      settings: DIAGNOSTICS_DEFAULTS,
-      sandbox: { kind: "bubblewrap", allowNetwork: false },
-      parentEnv: { ...process.env, NODE_OPTIONS: `--import ${preload}` },
-    });
+    diagnostics = hub({}, { ...process.env, NODE_OPTIONS: `--import ${preload}` });
     const result = await callTool(createWriteFileTool({ root: ws.root, diagnostics }), { path: "src/a.ts", content: 'export const a: number = "one";\n' });
     expect(result.content).not.toContain("Note:");
     expect(result.content).toContain("src/a.ts:1:14 TS2322 Type 'string' is not assignable to type 'number'.");
