@@ -10,7 +10,9 @@ import { listIndexableFiles } from "./file-walk.js";
 import { LexicalIndex, lexicalTerms } from "./lexical.js";
 import { fuse, looksLikeName, type Candidate } from "./rank.js";
 import { MAX_FILE_BYTES, skipByContent } from "./skip-rules.js";
-import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery } from "./types.js";
+import { embeddingText, MAX_CHUNK_CHARS, pathFilter, snippetOf } from "./chunk-text.js";
+import { DEFAULT_RETRY, embedWithRetries, type RetryContext, type RetryPolicy } from "./embed-retry.js";
+import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery, EmbedWait, UpdateStop } from "./types.js";
 
 export interface CodeIndexOptions {
   /** The workspace's real path. */
@@ -22,6 +24,8 @@ export interface CodeIndexOptions {
   clock: Clock;
   allowCredentialFiles: boolean;
   home?: string;
+  /** How batches a remote embedder turns away for now are retried (default DEFAULT_RETRY). */
+  retry?: RetryPolicy;
 }
 
 export interface UpdateOptions {
@@ -45,35 +49,11 @@ interface FileEntry {
 
 /** Chunks embedded per request: big enough to amortize a remote embedder's round trip, small enough to time-box. */
 const EMBED_BATCH = 96;
-/** Characters of a chunk that are embedded and stored (a huge minified-looking line must not blow up a request). */
-const MAX_CHUNK_CHARS = 1_500;
 const CANDIDATES = 60;
 /** Answers kept for repeated questions (the planner's, an agent asking again). */
 const MAX_ANSWERS = 16;
-const SNIPPET_LINES = 6;
-const SNIPPET_LINE_CHARS = 160;
 
 const hashOf = (text: string): string => createHash("sha1").update(text).digest("hex");
-
-function embeddingText(chunk: Chunk): string {
-  const head = chunk.symbol ? `${chunk.path} ${chunk.kind} ${chunk.symbol}` : chunk.path;
-  return `${head}\n${chunk.text}`.slice(0, MAX_CHUNK_CHARS);
-}
-
-function snippetOf(text: string): string {
-  return text
-    .split("\n")
-    .slice(0, SNIPPET_LINES)
-    .map((l) => (l.length > SNIPPET_LINE_CHARS ? `${l.slice(0, SNIPPET_LINE_CHARS)}…` : l))
-    .join("\n");
-}
-
-/** A path filter the model or the user gives: a file or a folder, workspace-relative. */
-export function pathFilter(filter: string | undefined): ((p: string) => boolean) | undefined {
-  const f = filter?.trim().replace(/^\.\/+/, "").replace(/\/+$/, "");
-  if (!f || f === ".") return undefined;
-  return (p) => p === f || p.startsWith(`${f}/`);
-}
 
 /**
  * The index of one workspace: its chunks in a Chroma collection (vectors, text and a metadata row per chunk that
@@ -182,13 +162,20 @@ export class CodeIndex {
     }
     progress("scan");
     let changed = 0;
-    let partial = false;
+    let stopped: UpdateStop | undefined;
     filesDone = paths.length - pending.length;
+    const deadline = options.timeBudgetMs === undefined ? undefined : started + options.timeBudgetMs;
+    const retry = {
+      clock: this.o.clock,
+      policy: this.o.retry ?? DEFAULT_RETRY,
+      ...(deadline !== undefined ? { deadline } : {}),
+      ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
+      onWait: (wait: EmbedWait) => options.onProgress?.({ phase: "wait", filesDone, filesTotal: paths.length, wait }),
+    };
     for (let i = 0; i < pending.length; ) {
-      if (options.shouldStop?.() || (options.timeBudgetMs !== undefined && this.o.clock.now() - started > options.timeBudgetMs)) {
-        partial = true;
-        break;
-      }
+      if (options.shouldStop?.()) stopped = { reason: "stop" };
+      else if (deadline !== undefined && this.o.clock.now() > deadline) stopped = { reason: "time" };
+      if (stopped) break;
       const batch: typeof pending = [];
       let size = 0;
       while (i < pending.length && (batch.length === 0 || size + (pending[i]?.chunks.length ?? 0) <= EMBED_BATCH)) {
@@ -197,13 +184,14 @@ export class CodeIndex {
         batch.push(next);
         size += next.chunks.length;
       }
-      await this.store(batch);
+      stopped = await this.store(batch, retry);
+      if (stopped) break;
       changed += batch.length;
       filesDone += batch.length;
       progress("embed");
     }
     progress("done");
-    return { files: this.files.size, changed, removed, chunks: this.chunks.size, durationMs: this.o.clock.now() - started, partial };
+    return { files: this.files.size, changed, removed, chunks: this.chunks.size, durationMs: this.o.clock.now() - started, partial: stopped !== undefined, ...(stopped ? { stopped } : {}) };
   }
 
   /** The file's text and fingerprint when it changed since it was indexed; "same"; or "skip" when it is not indexed. */
@@ -245,9 +233,11 @@ export class CodeIndex {
     this.generation++;
   }
 
-  private async store(batch: { path: string; entry: Omit<FileEntry, "ids">; chunks: Chunk[] }[]): Promise<void> {
+  /** Embeds and writes a batch of files; undefined when stored, else why the update stops before it. */
+  private async store(batch: { path: string; entry: Omit<FileEntry, "ids">; chunks: Chunk[] }[], retry: RetryContext): Promise<UpdateStop | undefined> {
     const all = batch.flatMap((f) => f.chunks.map((c, n) => ({ ...c, text: c.text.slice(0, MAX_CHUNK_CHARS), id: `${hashOf(f.path).slice(0, 16)}-${f.entry.hash.slice(0, 8)}-${n}`, file: f })));
-    const vectors = all.length > 0 ? await this.o.embedder.embedDocuments(all.map(embeddingText)) : [];
+    const vectors = all.length > 0 ? await embedWithRetries(this.o.embedder, all.map(embeddingText), retry) : [];
+    if (!Array.isArray(vectors)) return vectors;
     for (const f of batch) await this.drop(f.path);
     if (all.length > 0) {
       // upsert: another session updating the same file at the same moment writes the same ids.
@@ -267,6 +257,7 @@ export class CodeIndex {
     }
     this.lexical.add(all.map(({ file: _file, ...chunk }) => chunk));
     this.generation++;
+    return undefined;
   }
 
   /** The best chunks for a question or an identifier, hybrid-ranked. */

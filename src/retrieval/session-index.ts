@@ -2,7 +2,7 @@ import type { MemoryStoreSettings } from "../config/memory-settings.js";
 import { logger } from "../runtime/logger.js";
 import type { Clock } from "../runtime/clock.js";
 import type { OpenedIndex, SharedChroma } from "./open-index.js";
-import type { CodeHit, CodeSearchQuery } from "./types.js";
+import type { BuildProgress, CodeHit, CodeSearchQuery } from "./types.js";
 
 /** What a search during a session gets: hits, or why there are none yet (never a wait for a build). */
 export type CodebaseAnswer = { state: "ready"; hits: CodeHit[] } | { state: "building"; detail: string } | { state: "unavailable"; detail: string };
@@ -26,6 +26,15 @@ export interface SessionIndexOptions {
 }
 
 const DEFAULT_BUILD_BUDGET_MS = 120_000;
+
+/**
+ * What a search during the first build says about it (to the model: the embeddings server's own words, with its
+ * URL, stay in the log).
+ */
+function progressText(p: BuildProgress): string {
+  const done = `indexed ${p.filesDone}/${p.filesTotal} files so far`;
+  return p.phase === "wait" && p.wait ? `${done}; the embeddings server turned a batch away for now, trying again in ${Math.max(1, Math.round(p.wait.waitMs / 1000))} s` : done;
+}
 
 /**
  * A session's index: opened and built in the background once begun, searched only once its first update has
@@ -54,12 +63,20 @@ export class SessionCodeIndex implements CodebaseSearch {
       this.opened = await openCodeIndex({ root: this.o.root, env: this.o.env, clock: this.o.clock, settings: this.o.settings, ...(shared ? { shared } : {}) });
       await this.opened.index.update({
         timeBudgetMs: this.o.buildBudgetMs ?? DEFAULT_BUILD_BUDGET_MS,
-        onProgress: (p) => (this.progress = `${p.filesDone}/${p.filesTotal} files`),
+        onProgress: (p) => (this.progress = progressText(p)),
         shouldStop: () => this.closing,
       });
       this.ready = true;
     } catch (error) {
-      this.failure = error instanceof Error ? error.message : String(error);
+      const message = error instanceof Error ? error.message : String(error);
+      // An index that an earlier session or `index build` left is worth searching although this update failed
+      // (the embeddings server turning batches away, say): it is as fresh as it was, and the next refresh retries.
+      if (this.opened && this.opened.index.stats().chunks > 0) {
+        logger.warn(`index: update failed; searching the index as it was: ${message}`);
+        this.ready = true;
+        return;
+      }
+      this.failure = message;
       logger.warn(`index: unavailable for this session: ${this.failure}`);
     }
   }
@@ -74,7 +91,7 @@ export class SessionCodeIndex implements CodebaseSearch {
   /** Never starts the index itself: the session begins it once memory has opened (they share Chroma's server). */
   async search(query: CodeSearchQuery): Promise<CodebaseAnswer> {
     if (this.failure) return { state: "unavailable", detail: this.failure };
-    if (!this.ready || !this.opened) return { state: "building", detail: this.progress ? `indexed ${this.progress} so far` : "starting" };
+    if (!this.ready || !this.opened) return { state: "building", detail: this.progress || "starting" };
     try {
       return { state: "ready", hits: await this.opened.index.search(query) };
     } catch (error) {

@@ -35,12 +35,30 @@ export interface CodeSearchQuery {
   limit?: number;
 }
 
-/** Progress of a build, for a bar or a log line. */
+/** A wait before a batch is tried again (the embeddings server turned it away for now), for progress output. */
+export interface EmbedWait {
+  waitMs: number;
+  /** The attempt that failed (1-based), and how many there may be. */
+  attempt: number;
+  attempts: number;
+  /** The embedder's error message. */
+  reason: string;
+}
+
+/** Progress of a build, for a bar or a log line; "wait" comes with the wait before a batch is tried again. */
 export interface BuildProgress {
-  phase: "scan" | "embed" | "done";
+  phase: "scan" | "embed" | "wait" | "done";
   filesDone: number;
   filesTotal: number;
+  wait?: EmbedWait;
 }
+
+/**
+ * Why an update stopped before every changed file was embedded: its time box ran out ("time"), it was asked to
+ * stop ("stop": the session is ending), or the embeddings server asked for a longer wait than an update makes
+ * ("rate-limit", e.g. a daily quota). The next update continues where it stopped.
+ */
+export type UpdateStop = { reason: "time" | "stop" } | { reason: "rate-limit"; retryAfterMs: number; detail: string };
 
 export interface BuildResult {
   files: number;
@@ -50,6 +68,7 @@ export interface BuildResult {
   removed: number;
   chunks: number;
   durationMs: number;
-  /** True when the time box ran out before every changed file was embedded; a later update continues. */
+  /** True when the update stopped before every changed file was embedded (see `stopped`); a later one continues. */
   partial: boolean;
+  stopped?: UpdateStop;
 }

@@ -23,15 +23,43 @@ function write(io: CliIo, json: boolean, data: unknown, text: string): void {
   io.stdout.write(json ? `${JSON.stringify(data)}\n` : `${text}\n`);
 }
 
-function summary(r: BuildResult): string {
-  const rest = r.partial ? "; the time limit ran out: run it again to embed the rest" : "";
-  return `Indexed ${r.files} files (${r.chunks} chunks): ${r.changed} embedded, ${r.removed} removed, in ${(r.durationMs / 1000).toFixed(1)} s${rest}.`;
+/** A wait as people say it: "0.5 s", "20 s", "60 min". */
+function duration(ms: number): string {
+  if (ms < 10_000) return `${(ms / 1000).toFixed(1)} s`;
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`;
+  return `${Math.ceil(ms / 60_000)} min`;
 }
 
-/** Progress on stderr at most every half second, so a long build shows it is moving and a short one stays quiet. */
+/** Why a build stopped early, and what to do about it. */
+function stopNote(r: BuildResult): string {
+  switch (r.stopped?.reason) {
+    case undefined:
+      return "";
+    case "rate-limit":
+      return `; the embeddings server asked to wait ${duration(r.stopped.retryAfterMs)} (${r.stopped.detail}): run it again then to embed the rest`;
+    case "stop":
+      return "; it was stopped: run it again to embed the rest";
+    case "time":
+      return "; the time limit ran out: run it again to embed the rest";
+  }
+}
+
+function summary(r: BuildResult): string {
+  return `Indexed ${r.files} files (${r.chunks} chunks): ${r.changed} embedded, ${r.removed} removed, in ${(r.durationMs / 1000).toFixed(1)} s${stopNote(r)}.`;
+}
+
+/**
+ * Progress on stderr at most every half second, so a long build shows it is moving and a short one stays quiet;
+ * every wait for the embeddings server is said at once (a build that sits still for a minute must say why).
+ */
 function progressLine(io: CliIo, clock: Clock): (p: BuildProgress) => void {
   let last = clock.now();
   return (p) => {
+    if (p.phase === "wait" && p.wait) {
+      const { waitMs, attempt, attempts, reason } = p.wait;
+      io.stderr.write(`indexing: ${reason}; trying again in ${duration(waitMs)} (attempt ${attempt + 1} of ${attempts})\n`);
+      return;
+    }
     if (p.phase !== "embed" || clock.now() - last < 500) return;
     last = clock.now();
     io.stderr.write(`indexing: ${p.filesDone}/${p.filesTotal} files\n`);
@@ -57,7 +85,7 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
   const json = values.json ?? false;
   const root = resolveWorkspace(values.workspace, io.cwd);
   const limit = positiveInt(values.limit, "--limit");
-  const seconds = positiveInt(values["time-limit"], "--time-limit") ?? DEFAULT_BUILD_SECONDS;
+  const timeLimit = positiveInt(values["time-limit"], "--time-limit") ?? DEFAULT_BUILD_SECONDS;
   const query = positionals.join(" ").trim();
   if (sub === "search" && !query) throw new UsageError('missing query: mini-cursor index search "<query>"');
   const settings = resolveMemoryStoreConfig(io.env);
@@ -90,7 +118,7 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
       return EXIT.done;
     }
     // build, and search: search brings the index up to date first (only changed files are embedded).
-    const result = await index.update({ timeBudgetMs: seconds * 1000, onProgress: json ? undefined : progressLine(io, clock) });
+    const result = await index.update({ timeBudgetMs: timeLimit * 1000, onProgress: json ? undefined : progressLine(io, clock) });
     if (sub === "build") {
       write(io, json, { workspace: root, ...result }, summary(result));
       return EXIT.done;

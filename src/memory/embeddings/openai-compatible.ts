@@ -6,11 +6,15 @@
  * it asks for base64 vectors by default and decodes whatever comes back as base64, which garbles the answer of a
  * server that ignores `encoding_format`; it also retries silently and its errors name neither the URL nor the
  * model. Here the request asks for floats, the answer's shape is checked, and every failure is one
- * `EmbedderError` that says which URL and model failed and why. There are no retries: memory is best-effort and
- * the caller decides what a failure means.
+ * `EmbedderError` that says which URL and model failed and why, and whether it is worth trying again later (a rate
+ * limit, an overloaded server, a dropped connection; with the wait the server asked for). There are no retries
+ * here: memory is best-effort and must not hold a turn up, and the codebase index retries its batches itself
+ * (src/retrieval/embed-retry.ts).
  */
+import { systemClock, type Clock } from "../../runtime/clock.js";
 import { logger } from "../../runtime/logger.js";
-import { EmbedderError, type Embedder } from "./types.js";
+import { isTransientNetworkError, isTransientStatus, retryAfterMs } from "./retry-after.js";
+import { EmbedderError, type Embedder, type EmbedderErrorOptions } from "./types.js";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
 
@@ -23,6 +27,8 @@ export interface OpenAICompatibleOptions {
   timeoutMs?: number;
   /** Texts per request. Default 64. */
   batchSize?: number;
+  /** Reads an HTTP-date `Retry-After`. */
+  clock?: Clock;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
@@ -71,6 +77,22 @@ function serverMessage(text: string): string {
   return message.length > 300 ? `${message.slice(0, 300)}…` : message || "(empty body)";
 }
 
+/**
+ * A 429 that no wait fixes: the account's quota or credit is used up (OpenAI's `insufficient_quota`), as the chat
+ * model's client reads it (src/models/model-errors.ts).
+ */
+function quotaUsedUp(status: number, text: string): boolean {
+  if (status !== 429) return false;
+  let code: unknown;
+  try {
+    const body: unknown = JSON.parse(text);
+    if (isRecord(body) && isRecord(body.error)) code = body.error.code ?? body.error.type;
+  } catch {
+    // Not JSON: the message alone decides.
+  }
+  return code === "insufficient_quota" || /quota|billing|credit/i.test(serverMessage(text));
+}
+
 function hintFor(status: number): string {
   if (status === 401 || status === 403) return " (check MINI_CURSOR_EMBEDDING_API_KEY or OPENAI_API_KEY)";
   if (status === 404) return " (does the base URL end in /v1, and does the server have this model?)";
@@ -95,7 +117,8 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
   if (!Number.isInteger(batchSize) || batchSize < 1) {
     throw new EmbedderError(`openai-compatible embedder: batchSize must be a positive integer, got ${batchSize}`);
   }
-  const fail = (why: string) => new EmbedderError(`embeddings request to ${url} (model "${model}") failed: ${why}`);
+  const clock = options.clock ?? systemClock;
+  const fail = (why: string, more: EmbedderErrorOptions = {}) => new EmbedderError(`embeddings request to ${url} (model "${model}") failed: ${why}`, more);
 
   let knownDimension: number | undefined;
   let probe: Promise<number> | undefined;
@@ -114,9 +137,13 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
       });
       text = await response.text();
     } catch (error) {
-      throw fail(describeFetchError(error, timeoutMs));
+      throw fail(describeFetchError(error, timeoutMs), { transient: isTransientNetworkError(error) });
     }
-    if (!response.ok) throw fail(`HTTP ${response.status}: ${serverMessage(text)}${hintFor(response.status)}`);
+    if (!response.ok) {
+      const transient = isTransientStatus(response.status) && !quotaUsedUp(response.status, text);
+      const wait = transient ? retryAfterMs(response.headers, clock.now()) : undefined;
+      throw fail(`HTTP ${response.status}: ${serverMessage(text)}${hintFor(response.status)}`, { transient, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
+    }
     let body: unknown;
     try {
       body = JSON.parse(text);

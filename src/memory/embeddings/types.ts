@@ -11,4 +11,21 @@ export interface Embedder {
   embedQuery(text: string): Promise<number[]>;
 }
 
-export class EmbedderError extends Error {}
+export interface EmbedderErrorOptions extends ErrorOptions {
+  /** Worth another try later: the server was rate limiting, busy or overloaded, timed out, or dropped the connection. */
+  transient?: boolean;
+  /** How long the server asked to wait before the next request (`Retry-After`), when it said. */
+  retryAfterMs?: number;
+}
+
+export class EmbedderError extends Error {
+  readonly transient: boolean;
+  readonly retryAfterMs: number | undefined;
+
+  constructor(message: string, options: EmbedderErrorOptions = {}) {
+    const { transient, retryAfterMs, ...errorOptions } = options;
+    super(message, errorOptions);
+    this.transient = transient ?? false;
+    this.retryAfterMs = retryAfterMs;
+  }
+}

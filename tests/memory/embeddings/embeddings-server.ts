@@ -13,8 +13,8 @@ export interface EmbeddingsRequest {
 }
 
 export type EmbeddingsReply =
-  | { status?: number; json: unknown }
-  | { status: number; text: string }
+  | { status?: number; json: unknown; headers?: Record<string, string> }
+  | { status: number; text: string; headers?: Record<string, string> }
   /** Never answer (the socket is destroyed when the server closes). */
   | { hang: true };
 
@@ -73,11 +73,11 @@ export async function startEmbeddingsServer(
       const answer = reply(request, inputsOf(body));
       if ("hang" in answer) return;
       if ("text" in answer) {
-        res.writeHead(answer.status, { "content-type": "text/plain" });
+        res.writeHead(answer.status, { "content-type": "text/plain", ...answer.headers });
         res.end(answer.text);
         return;
       }
-      res.writeHead(answer.status ?? 200, { "content-type": "application/json" });
+      res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...answer.headers });
       res.end(JSON.stringify(answer.json));
     });
   });

@@ -9,6 +9,7 @@ import {
   type EmbeddingsRequest,
   type EmbeddingsServer,
 } from "./embeddings-server.js";
+import { freePort } from "../../helpers/free-port.js";
 
 let server: EmbeddingsServer | undefined;
 afterEach(async () => {
@@ -189,6 +190,64 @@ describe("createOpenAICompatibleEmbedder", () => {
     const s = await start({ reply: () => ({ hang: true }) });
     const embedder = createOpenAICompatibleEmbedder({ baseUrl: s.baseUrl, apiKey: "k", model: "m", timeoutMs: 200 });
     expect((await embedderError(embedder.embedQuery("x"))).message).toContain("no answer within 200 ms");
+  });
+
+  describe("says which failures are worth trying again later (the codebase index retries those)", () => {
+    it("a rate limit, with the wait the server asked for (retry-after-ms first, else Retry-After)", async () => {
+      const replies: EmbeddingsReply[] = [
+        { status: 429, json: { error: { message: "Rate limit reached for requests" } }, headers: { "retry-after-ms": "1500", "retry-after": "2" } },
+        { status: 429, json: { error: { message: "Rate limit reached for tokens" } }, headers: { "retry-after": "20" } },
+        { status: 429, json: { error: { message: "slow down" } }, headers: { "retry-after": "Thu, 03 Dec 2026 10:00:30 GMT" } },
+      ];
+      const s = await start({ reply: () => replies.shift() ?? { json: openAIAnswer(["x"], 2) } });
+      const clock = { now: () => Date.parse("Thu, 03 Dec 2026 10:00:00 GMT") };
+      const embedder = createOpenAICompatibleEmbedder({ baseUrl: s.baseUrl, apiKey: "k", model: "m", clock });
+      const waits: { transient: boolean; retryAfterMs: number | undefined }[] = [];
+      for (let i = 0; i < 3; i++) {
+        const error = await embedderError(embedder.embedDocuments(["x"]));
+        expect(error.message).toContain("HTTP 429");
+        waits.push({ transient: error.transient, retryAfterMs: error.retryAfterMs });
+      }
+      expect(waits).toEqual([
+        { transient: true, retryAfterMs: 1500 },
+        { transient: true, retryAfterMs: 20_000 },
+        { transient: true, retryAfterMs: 30_000 },
+      ]);
+    });
+
+    it("an overloaded server without a wait, and a server that never answers", async () => {
+      const s = await start({ reply: (req) => (req.body.input && JSON.stringify(req.body.input).includes("hang") ? { hang: true } : { status: 503, json: { error: "loading model" } }) });
+      const embedder = createOpenAICompatibleEmbedder({ baseUrl: s.baseUrl, apiKey: "k", model: "m", timeoutMs: 200 });
+      const busy = await embedderError(embedder.embedDocuments(["x"]));
+      expect([busy.transient, busy.retryAfterMs]).toEqual([true, undefined]);
+      const silent = await embedderError(embedder.embedDocuments(["hang"]));
+      expect(silent.message).toContain("no answer within 200 ms");
+      expect(silent.transient).toBe(true);
+    });
+
+    it("not a 429 for a used-up quota, which no wait fixes", async () => {
+      const s = await start({
+        reply: () => ({ status: 429, json: { error: { message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", code: "insufficient_quota" } }, headers: { "retry-after": "20" } }),
+      });
+      const error = await embedderError(createOpenAICompatibleEmbedder({ baseUrl: s.baseUrl, apiKey: "k", model: "m" }).embedQuery("x"));
+      expect(error.message).toContain("You exceeded your current quota");
+      expect([error.transient, error.retryAfterMs]).toEqual([false, undefined]);
+    });
+
+    it("not a bad request, a wrong key, a wrong URL or a server that is not running", async () => {
+      const s = await start({
+        reply: (req) =>
+          req.authorization === "Bearer wrong" ? { status: 401, json: { error: "invalid api key" } } : { status: 400, json: { error: { message: "input too long" } }, headers: { "retry-after": "1" } },
+      });
+      for (const apiKey of ["k", "wrong"]) {
+        const error = await embedderError(createOpenAICompatibleEmbedder({ baseUrl: s.baseUrl, apiKey, model: "m" }).embedQuery("x"));
+        expect([error.transient, error.retryAfterMs]).toEqual([false, undefined]);
+      }
+      // A port nothing listens on (a closed server's kept-alive socket would fail as "other side closed": transient).
+      const refused = await embedderError(createOpenAICompatibleEmbedder({ baseUrl: `http://127.0.0.1:${await freePort()}/v1`, apiKey: "k", model: "m" }).embedQuery("x"));
+      expect(refused.message).toContain("cannot reach the server");
+      expect(refused.transient, refused.message).toBe(false);
+    });
   });
 
   it("rejects a missing model and a bad batch size up front", () => {

@@ -1,0 +1,128 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { resolveMemoryStoreConfig } from "../../src/config/memory-settings.js";
+import { chromaClient, VectorWriter } from "../../src/memory/collection.js";
+import { createOpenAICompatibleEmbedder } from "../../src/memory/embeddings/openai-compatible.js";
+import { systemClock } from "../../src/runtime/clock.js";
+import { openCodeCollection } from "../../src/retrieval/code-collection.js";
+import { CodeIndex } from "../../src/retrieval/code-index.js";
+import { SessionCodeIndex } from "../../src/retrieval/session-index.js";
+import type { BuildProgress } from "../../src/retrieval/types.js";
+import { startTestChroma, testChromaEndpoint, type TestChroma } from "../helpers/chroma.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { openAIAnswer, startEmbeddingsServer, type EmbeddingsReply, type EmbeddingsServer } from "../memory/embeddings/embeddings-server.js";
+
+/**
+ * The codebase index built through a remote embedder that turns batches away for now, as a hosted API does when a
+ * build of a large repository runs into its per-minute limits: real Chroma, a real embeddings server on 127.0.0.1.
+ */
+let chroma: TestChroma;
+let ws: TempWorkspace | undefined;
+let embeddings: EmbeddingsServer | undefined;
+
+beforeAll(async () => {
+  chroma = await startTestChroma();
+});
+afterAll(async () => {
+  await chroma.stop();
+});
+afterEach(async () => {
+  await embeddings?.close();
+  embeddings = undefined;
+  await ws?.cleanup();
+});
+
+/** 200 one-chunk modules: more chunks than one embedding batch, so a build sends several requests. */
+const MODULES = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`src/m${i}.ts`, `/** Module ${i}. */\nexport const m${i} = () => ${i};\n`]));
+
+const rateLimited = (ms: number): EmbeddingsReply => ({ status: 429, json: { error: { message: "Rate limit reached for tokens" } }, headers: { "retry-after-ms": String(ms) } });
+
+/**
+ * Answers `decide`'s reply for the n-th request (1-based; the first is the probe of the vector length), and counts
+ * the chunks embedded by the requests it answered with vectors.
+ */
+async function startServer(decide: (n: number, inputs: string[]) => EmbeddingsReply | undefined): Promise<{ server: EmbeddingsServer; embedded: () => number }> {
+  let n = 0;
+  let embedded = 0;
+  embeddings = await startEmbeddingsServer({
+    reply: (_req, inputs) => {
+      const special = decide(++n, inputs);
+      if (special) return special;
+      // Not the collection's one-text probe of the vector length (request 1).
+      if (n > 1) embedded += inputs.length;
+      return { json: openAIAnswer(inputs, 8) };
+    },
+  });
+  return { server: embeddings, embedded: () => embedded };
+}
+
+async function indexOf(root: string, server: EmbeddingsServer): Promise<CodeIndex> {
+  const embedder = createOpenAICompatibleEmbedder({ baseUrl: server.baseUrl, apiKey: "k", model: "remote-embedder" });
+  const client = chromaClient(testChromaEndpoint(chroma));
+  const collection = await openCodeCollection(client, root, embedder);
+  return new CodeIndex({ root, collection, writer: new VectorWriter(client, testChromaEndpoint(chroma)), embedder, clock: systemClock, allowCredentialFiles: false, retry: { attempts: 4, firstDelayMs: 20, maxDelayMs: 5_000 } });
+}
+
+describe("a build through a rate-limited embeddings server", () => {
+  it("waits out the rate limit, says so in its progress, and finishes the whole index", async () => {
+    ws = await makeTempWorkspace(MODULES);
+    const { server, embedded } = await startServer((n) => (n === 2 || n === 3 ? rateLimited(50) : undefined));
+    const index = await indexOf(ws.root, server);
+    const progress: BuildProgress[] = [];
+    const built = await index.update({ timeBudgetMs: 60_000, onProgress: (p) => progress.push(p) });
+    expect(built).toMatchObject({ files: 200, changed: 200, partial: false });
+    expect(built.stopped).toBeUndefined();
+    const waits = progress.filter((p) => p.phase === "wait");
+    expect(waits.map((p) => p.wait?.waitMs)).toEqual([50, 50]);
+    expect(waits[0]?.wait?.reason).toContain("HTTP 429: Rate limit reached for tokens");
+    // Each chunk embedded once: the batches turned away were sent again whole, nothing twice.
+    expect(embedded()).toBe(index.stats().chunks);
+    // The test server's vectors come from a text's first characters, which for a chunk are its path.
+    expect((await index.search({ query: "src/m137.ts" }))[0]?.path).toBe("src/m137.ts");
+  });
+
+  it("stops early when the server asks for a longer wait than it makes, keeps what it embedded, and the next update continues", async () => {
+    ws = await makeTempWorkspace(MODULES);
+    let quota = true;
+    // Request 1 probes the vector length; 2 and 3 embed the first batch (64 + 32 texts); from 4 on, a daily quota.
+    const { server, embedded } = await startServer((n) => (quota && n >= 4 ? { ...rateLimited(0), headers: { "retry-after": "7200" } } : undefined));
+    const index = await indexOf(ws.root, server);
+    const first = await index.update();
+    expect(first.partial).toBe(true);
+    expect(first.stopped).toMatchObject({ reason: "rate-limit", retryAfterMs: 7_200_000 });
+    expect(first.changed).toBeGreaterThan(0);
+    expect(first.changed).toBeLessThan(200);
+    const kept = index.stats().chunks;
+    expect(kept).toBe(embedded());
+
+    quota = false;
+    const second = await index.update();
+    expect(second).toMatchObject({ partial: false, changed: 200 - first.changed, files: 200 });
+    expect(embedded()).toBe(index.stats().chunks);
+  });
+
+  it("throws a failure that is not transient; a session then searches the index it already had", async () => {
+    ws = await makeTempWorkspace(MODULES);
+    const { server } = await startServer((_n, inputs) => (inputs.some((t) => t.includes("BROKEN")) ? { status: 400, json: { error: { message: "input rejected" } } } : undefined));
+    const index = await indexOf(ws.root, server);
+    expect(await index.update()).toMatchObject({ changed: 200 });
+    await writeFile(path.join(ws.root, "src/m5.ts"), "/** BROKEN on purpose. */\nexport const m5 = () => 5;\n");
+    await expect(index.update()).rejects.toThrow(/HTTP 400: input rejected/);
+
+    const env = { CHROMA_URL: chroma.url, HOME: "/nonexistent-home", MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
+    const session = new SessionCodeIndex({ root: ws.root, env, clock: systemClock, settings: resolveMemoryStoreConfig(env) });
+    try {
+      session.begin();
+      let answer = await session.search({ query: "src/m137.ts" });
+      for (let i = 0; i < 100 && answer.state === "building"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        answer = await session.search({ query: "src/m137.ts" });
+      }
+      expect(answer.state).toBe("ready");
+      expect(answer.state === "ready" && answer.hits[0]?.path).toBe("src/m137.ts");
+    } finally {
+      await session.close();
+    }
+  });
+});

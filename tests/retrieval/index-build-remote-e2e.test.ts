@@ -1,0 +1,77 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../cli/cli-process.js";
+import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { openAIAnswer, startEmbeddingsServer, type EmbeddingsReply, type EmbeddingsServer } from "../memory/embeddings/embeddings-server.js";
+
+/**
+ * `mini-cursor index build` with an OpenAI-compatible embeddings endpoint that rate-limits, through the built CLI:
+ * real Chroma, a real embeddings server on 127.0.0.1.
+ */
+let chroma: TestChroma;
+let ws: TempWorkspace | undefined;
+let embeddings: EmbeddingsServer | undefined;
+
+beforeAll(async () => {
+  chroma = await startTestChroma();
+});
+afterAll(async () => {
+  await chroma.stop();
+});
+afterEach(async () => {
+  await embeddings?.close();
+  embeddings = undefined;
+  await ws?.cleanup();
+});
+
+const MODULES = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`src/m${i}.js`, `/** Module ${i}. */\nexport const m${i} = () => ${i};\n`]));
+
+/** What `decide` replies to the n-th request (1-based: a CLI's first probes the vector length), else vectors. */
+async function cliEnv(decide: (n: number, inputs: string[]) => EmbeddingsReply | undefined): Promise<Record<string, string>> {
+  let n = 0;
+  embeddings = await startEmbeddingsServer({ reply: (_req, inputs) => decide(++n, inputs) ?? { json: openAIAnswer(inputs, 8) } });
+  return {
+    CHROMA_URL: chroma.url,
+    MINI_CURSOR_EMBEDDINGS: "openai",
+    MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder",
+    MINI_CURSOR_EMBEDDING_BASE_URL: embeddings.baseUrl,
+    MINI_CURSOR_EMBEDDING_API_KEY: "sk-embeddings-test",
+  };
+}
+
+describe("index build through a rate-limited embeddings endpoint (built CLI)", () => {
+  it("says why it waits and for how long, then finishes", async () => {
+    ws = await makeTempWorkspace(MODULES);
+    const env = await cliEnv((n) => (n === 2 ? { status: 429, json: { error: { message: "Rate limit reached for tokens" } }, headers: { "retry-after-ms": "300" } } : undefined));
+    const build = await runCli(["index", "build"], { cwd: ws.root, env });
+    expect(build.code, build.stderr).toBe(0);
+    expect(build.stderr).toMatch(/^indexing: embeddings request to http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings \(model "remote-embedder"\) failed: HTTP 429: Rate limit reached for tokens; trying again in 0\.3 s \(attempt 2 of 6\)$/m);
+    expect(build.stdout).toMatch(/^Indexed 150 files \(150 chunks\): 150 embedded, 0 removed, in \d+\.\d s\.$/m);
+    expect(build.stderr + build.stdout).not.toContain("sk-embeddings-test");
+  });
+
+  it("stops early when the server asks to wait hours, says when to run it again, and the next build continues", async () => {
+    ws = await makeTempWorkspace(MODULES);
+    // A daily limit: the texts the server still embeds before it answers every request with "try again in 2 hours":
+    // the probe of the vector length and the first batch (96 chunks).
+    let allowance = 1 + 96;
+    const dailyLimit: EmbeddingsReply = { status: 429, json: { error: { message: "Rate limit reached for requests per day (RPD)" } }, headers: { "retry-after": "7200" } };
+    const env = await cliEnv((_n, inputs) => {
+      if (inputs.length > allowance) return dailyLimit;
+      allowance -= inputs.length;
+      return undefined;
+    });
+    const first = await runCli(["index", "build"], { cwd: ws.root, env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toMatch(/^Indexed 96 files \(96 chunks\): 96 embedded, 0 removed, in \d+\.\d s; the embeddings server asked to wait 120 min \(.*Rate limit reached for requests per day \(RPD\)\): run it again then to embed the rest\.$/m);
+
+    // Still over the limit: even the probe of the vector length is turned away; one line, exit 1, nothing lost.
+    const refused = await runCli(["index", "build"], { cwd: ws.root, env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^mini-cursor: the index is unavailable: .*HTTP 429: Rate limit reached for requests per day \(RPD\)$/)]);
+
+    allowance = Infinity;
+    const last = await runCli(["index", "build", "--json"], { cwd: ws.root, env });
+    expect(JSON.parse(last.stdout)).toMatchObject({ files: 150, changed: 54, partial: false });
+  });
+});
