@@ -7,12 +7,14 @@ import type { Embedder } from "../memory/embeddings/types.js";
 import type { Clock } from "../runtime/clock.js";
 import { chunkFile } from "./chunk-file.js";
 import { listIndexableFiles } from "./file-walk.js";
-import { LexicalIndex, lexicalTerms } from "./lexical.js";
-import { fuse, looksLikeName, type Candidate } from "./rank.js";
+import { LexicalIndex } from "./lexical.js";
+import { rankChunks, type SearchAnswer, type SearchMode, type StoredChunk } from "./code-ranking.js";
 import { MAX_FILE_BYTES, skipByContent } from "./skip-rules.js";
-import { embeddingText, MAX_CHUNK_CHARS, pathFilter, snippetOf } from "./chunk-text.js";
+import { embeddingText, MAX_CHUNK_CHARS } from "./chunk-text.js";
 import { DEFAULT_RETRY, embedWithRetries, type RetryContext, type RetryPolicy } from "./embed-retry.js";
 import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery, EmbedWait, UpdateStop } from "./types.js";
+
+export type { SearchAnswer, SearchMode } from "./code-ranking.js";
 
 export interface CodeIndexOptions {
   /** The workspace's real path. */
@@ -36,10 +38,6 @@ export interface UpdateOptions {
   shouldStop?: () => boolean;
 }
 
-interface StoredChunk extends Chunk {
-  id: string;
-}
-
 interface FileEntry {
   hash: string;
   size: number;
@@ -49,11 +47,12 @@ interface FileEntry {
 
 /** Chunks embedded per request: big enough to amortize a remote embedder's round trip, small enough to time-box. */
 const EMBED_BATCH = 96;
-const CANDIDATES = 60;
 /** Answers kept for repeated questions (the planner's, an agent asking again). */
 const MAX_ANSWERS = 16;
 
 const hashOf = (text: string): string => createHash("sha1").update(text).digest("hex");
+
+const copyOf = (a: SearchAnswer): SearchAnswer => ({ ...a, hits: a.hits.map((h) => ({ ...h })) });
 
 /**
  * The index of one workspace: its chunks in a Chroma collection (vectors, text and a metadata row per chunk that
@@ -73,7 +72,7 @@ export class CodeIndex {
    * Recent answers of this generation: the planner asks the same question (the task) on every turn, and between two
    * coder steps nothing changes; an answer costs an embedding, a Chroma query and the ranking (tens of ms).
    */
-  private readonly answers = new Map<string, { generation: number; hits: Promise<CodeHit[]> }>();
+  private readonly answers = new Map<string, { generation: number; answer: Promise<SearchAnswer> }>();
 
   constructor(private readonly o: CodeIndexOptions) {}
 
@@ -261,54 +260,27 @@ export class CodeIndex {
   }
 
   /** The best chunks for a question or an identifier, hybrid-ranked. */
-  async search(q: CodeSearchQuery, mode: "hybrid" | "vector" | "lexical" = "hybrid"): Promise<CodeHit[]> {
+  async search(q: CodeSearchQuery, mode: SearchMode = "hybrid"): Promise<CodeHit[]> {
+    return (await this.answer(q, mode)).hits;
+  }
+
+  /** The best chunks, and whether they were ranked by words alone (the question could not be embedded). */
+  async answer(q: CodeSearchQuery, mode: SearchMode = "hybrid"): Promise<SearchAnswer> {
     await this.load();
     const key = JSON.stringify([q.query, q.path ?? "", q.limit ?? 8, mode]);
     const cached = this.answers.get(key);
-    if (cached?.generation === this.generation) return (await cached.hits).map((h) => ({ ...h }));
+    if (cached?.generation === this.generation) return copyOf(await cached.answer);
     // Labelled with the generation it started from: a change while it runs makes it stale at once.
-    const hits = this.rank(q, mode);
+    const answer = rankChunks({ chunks: this.chunks, lexical: this.lexical, collection: this.o.collection, embedder: this.o.embedder }, q, mode);
     this.answers.delete(key);
     const oldest = this.answers.keys().next().value;
     if (this.answers.size >= MAX_ANSWERS && oldest !== undefined) this.answers.delete(oldest);
-    this.answers.set(key, { generation: this.generation, hits });
-    hits.catch(() => {
-      if (this.answers.get(key)?.hits === hits) this.answers.delete(key);
-    });
-    return (await hits).map((h) => ({ ...h }));
-  }
-
-  private async rank(q: CodeSearchQuery, mode: "hybrid" | "vector" | "lexical"): Promise<CodeHit[]> {
-    const limit = q.limit ?? 8;
-    const allow = pathFilter(q.path);
-    const terms = lexicalTerms(q.query);
-    const vector = mode === "lexical" ? [] : await this.vectorCandidates(q.query, allow);
-    const nameQuery = looksLikeName(q.query);
-    const lexical = mode === "vector" ? [] : this.lexical.query(terms, CANDIDATES, allow, { namesCountMore: nameQuery });
-    const candidates = new Map<string, Candidate>();
-    for (const s of [...vector, ...lexical]) {
-      const chunk = this.chunks.get(s.id);
-      if (chunk) candidates.set(s.id, chunk);
-    }
-    const weights = mode === "hybrid" ? undefined : mode === "vector" ? { vector: 1, lexical: 0, path: 0 } : { vector: 0, lexical: 1, path: 0 };
-    const ranked = fuse(vector, lexical, candidates, new Set(terms), nameQuery, weights);
-    return ranked.slice(0, limit).flatMap((s) => {
-      const c = this.chunks.get(s.id);
-      return c ? [{ path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, score: Number(s.score.toFixed(4)), snippet: snippetOf(c.text) }] : [];
-    });
-  }
-
-  private async vectorCandidates(query: string, allow: ((p: string) => boolean) | undefined): Promise<{ id: string; score: number }[]> {
-    if (this.chunks.size === 0) return [];
-    const embedding = await this.o.embedder.embedQuery(query);
-    // With a path filter, ask for more and filter here: Chroma's where has no prefix match.
-    const nResults = Math.min(this.chunks.size, allow ? CANDIDATES * 5 : CANDIDATES);
-    const result = await this.o.collection.query({ queryEmbeddings: [embedding], nResults, include: ["distances", "metadatas"] });
-    const ids = result.ids[0] ?? [];
-    const distances = result.distances[0] ?? [];
-    return ids
-      .map((id, i) => ({ id, score: Math.max(0, 1 - (distances[i] ?? 1)) }))
-      .filter((s) => !allow || allow(this.chunks.get(s.id)?.path ?? ""))
-      .slice(0, CANDIDATES);
+    this.answers.set(key, { generation: this.generation, answer });
+    // A failed answer, or one by words alone, is not kept: the next time the embedder may answer.
+    const forget = () => {
+      if (this.answers.get(key)?.answer === answer) this.answers.delete(key);
+    };
+    void answer.then((a) => a.wordsOnly !== undefined && forget(), forget);
+    return copyOf(await answer);
   }
 }

@@ -5,7 +5,11 @@ import type { OpenedIndex, SharedChroma } from "./open-index.js";
 import type { BuildProgress, CodeHit, CodeSearchQuery } from "./types.js";
 
 /** What a search during a session gets: hits, or why there are none yet (never a wait for a build). */
-export type CodebaseAnswer = { state: "ready"; hits: CodeHit[] } | { state: "building"; detail: string } | { state: "unavailable"; detail: string };
+export type CodebaseAnswer =
+  /** `wordsOnly`: the question could not be embedded just now, so words alone ranked the hits. */
+  | { state: "ready"; hits: CodeHit[]; wordsOnly?: boolean }
+  | { state: "building"; detail: string }
+  | { state: "unavailable"; detail: string };
 
 /** The codebase index as the tools and the planner see it (src/tools depends on this, not on Chroma). */
 export interface CodebaseSearch {
@@ -93,7 +97,10 @@ export class SessionCodeIndex implements CodebaseSearch {
     if (this.failure) return { state: "unavailable", detail: this.failure };
     if (!this.ready || !this.opened) return { state: "building", detail: this.progress || "starting" };
     try {
-      return { state: "ready", hits: await this.opened.index.search(query) };
+      const answer = await this.opened.index.answer(query);
+      // The embedder's own words (its URL among them) go to the log, not to the model.
+      if (answer.wordsOnly !== undefined) logger.warn(`index: ranked by words only: ${answer.wordsOnly}`);
+      return { state: "ready", hits: answer.hits, ...(answer.wordsOnly !== undefined ? { wordsOnly: true } : {}) };
     } catch (error) {
       return { state: "unavailable", detail: error instanceof Error ? error.message : String(error) };
     }

@@ -33,7 +33,9 @@ export function createCodebaseSearchTool(deps: ToolDeps) {
           const snippet = h.snippet.split("\n").map((l) => `    ${l}`).join("\n");
           return `${i + 1}. ${h.path}:${h.startLine}-${h.endLine}${h.symbol ? ` ${h.symbol}` : ""} (${h.kind}, score ${h.score.toFixed(2)})\n${snippet}`;
         });
-        return success(`${answer.hits.length} results, best first (read_file the line ranges for the full code):\n${blocks.join("\n")}`);
+        const how = answer.wordsOnly ? " (ranked by words only: the embeddings server could not embed the question just now; plain-words questions may miss, names still match)" : "";
+        const count = answer.hits.length === 1 ? "1 result" : `${answer.hits.length} results`;
+        return success(`${count}, best first${how} (read_file the line ranges for the full code):\n${blocks.join("\n")}`);
       } catch (error) {
         return failure(`codebase search failed (${errorMessage(error)}); use search_code and read_file instead.`);
       }

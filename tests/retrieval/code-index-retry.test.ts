@@ -8,6 +8,7 @@ import { systemClock } from "../../src/runtime/clock.js";
 import { openCodeCollection } from "../../src/retrieval/code-collection.js";
 import { CodeIndex } from "../../src/retrieval/code-index.js";
 import { SessionCodeIndex } from "../../src/retrieval/session-index.js";
+import { createCodebaseSearchTool } from "../../src/tools/codebase-search.js";
 import type { BuildProgress } from "../../src/retrieval/types.js";
 import { startTestChroma, testChromaEndpoint, type TestChroma } from "../helpers/chroma.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
@@ -102,9 +103,32 @@ describe("a build through a rate-limited embeddings server", () => {
     expect(embedded()).toBe(index.stats().chunks);
   });
 
+  it("ranks by words when the question cannot be embedded, says so, and asks the embedder again next time", async () => {
+    ws = await makeTempWorkspace(MODULES);
+    let refuseQuestions = false;
+    const { server } = await startServer((_n, inputs) => (refuseQuestions && inputs.length === 1 ? rateLimited(20_000) : undefined));
+    const index = await indexOf(ws.root, server);
+    await index.update();
+    refuseQuestions = true;
+    const byWords = await index.answer({ query: "m137" });
+    expect(byWords.wordsOnly).toContain("HTTP 429: Rate limit reached for tokens");
+    expect(byWords.hits[0]?.path).toBe("src/m137.ts");
+    // Only the hybrid ranking falls back: vector-only has nothing to fall back on.
+    await expect(index.search({ query: "m137" }, "vector")).rejects.toThrow(/HTTP 429/);
+
+    refuseQuestions = false;
+    const requests = server.requests.length;
+    const again = await index.answer({ query: "m137" });
+    expect(again.wordsOnly).toBeUndefined();
+    expect(server.requests.length).toBe(requests + 1);
+  });
+
   it("throws a failure that is not transient; a session then searches the index it already had", async () => {
     ws = await makeTempWorkspace(MODULES);
-    const { server } = await startServer((_n, inputs) => (inputs.some((t) => t.includes("BROKEN")) ? { status: 400, json: { error: { message: "input rejected" } } } : undefined));
+    let failQuestions = false;
+    const { server } = await startServer((_n, inputs) =>
+      inputs.some((t) => t.includes("BROKEN")) ? { status: 400, json: { error: { message: "input rejected" } } } : failQuestions && inputs.length === 1 ? { status: 503, json: { error: "overloaded" } } : undefined,
+    );
     const index = await indexOf(ws.root, server);
     expect(await index.update()).toMatchObject({ changed: 200 });
     await writeFile(path.join(ws.root, "src/m5.ts"), "/** BROKEN on purpose. */\nexport const m5 = () => 5;\n");
@@ -121,6 +145,13 @@ describe("a build through a rate-limited embeddings server", () => {
       }
       expect(answer.state).toBe("ready");
       expect(answer.state === "ready" && answer.hits[0]?.path).toBe("src/m137.ts");
+      // Through the tool the researcher and the coder call.
+      const tool = createCodebaseSearchTool({ root: ws.root, codeIndex: session });
+      expect(String(await tool.invoke({ query: "src/m137.ts", limit: 3 }))).toMatch(/^3 results, best first \(read_file .*\n1\. src\/m137\.ts:1-2 m137/);
+      failQuestions = true;
+      const byWords = String(await tool.invoke({ query: "m137", limit: 3 }));
+      expect(byWords).toMatch(/^1 result, best first \(ranked by words only: the embeddings server could not embed the question just now; .*\n1\. src\/m137\.ts:1-2 m137/);
+      expect(byWords).not.toContain(server.baseUrl);
     } finally {
       await session.close();
     }

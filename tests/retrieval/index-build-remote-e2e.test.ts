@@ -74,4 +74,13 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     const last = await runCli(["index", "build", "--json"], { cwd: ws.root, env });
     expect(JSON.parse(last.stdout)).toMatchObject({ files: 150, changed: 54, partial: false });
   });
+  it("index search ranks by words when the endpoint cannot embed the question, and says so on stderr", async () => {
+    ws = await makeTempWorkspace(MODULES);
+    const env = await cliEnv((_n, inputs) => (inputs[0] === "the forty-second module m42" ? { status: 503, json: { error: "overloaded" } } : undefined));
+    expect((await runCli(["index", "build"], { cwd: ws.root, env })).code).toBe(0);
+    const search = await runCli(["index", "search", "the forty-second module m42", "--json", "--limit", "3"], { cwd: ws.root, env });
+    expect(search.code, search.stderr).toBe(0);
+    expect((JSON.parse(search.stdout) as { path: string }[])[0]?.path).toBe("src/m42.js");
+    expect(search.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^mini-cursor: ranked by words only: the question could not be embedded \(.*HTTP 503: overloaded\)$/)]);
+  });
 });
