@@ -45,6 +45,13 @@ interface FileEntry {
   ids: string[];
 }
 
+/** A changed file ready to embed: its new fingerprint and chunks. */
+interface ChangedFile {
+  path: string;
+  entry: Omit<FileEntry, "ids">;
+  chunks: Chunk[];
+}
+
 /** Chunks embedded per request: big enough to amortize a remote embedder's round trip, small enough to time-box. */
 const EMBED_BATCH = 96;
 /** Answers kept for repeated questions (the planner's, an agent asking again). */
@@ -65,7 +72,7 @@ export class CodeIndex {
   private readonly files = new Map<string, FileEntry>();
   private readonly lexical = new LexicalIndex();
   private running: Promise<BuildResult> | undefined;
-  private loaded = false;
+  private loading: Promise<void> | undefined;
   /** Bumped by every change to the chunks: answers computed before it are stale. */
   private generation = 0;
   /**
@@ -88,10 +95,24 @@ export class CodeIndex {
     return { files: this.files.size, chunks: this.chunks.size };
   }
 
-  /** Reads what the collection holds (a few hundred ms for thousands of chunks). */
-  async load(): Promise<void> {
-    if (this.loaded) return;
-    const page = 2_000;
+  /**
+   * Reads what the collection holds (a few hundred ms for thousands of chunks) and indexes it for BM25, once;
+   * concurrent callers share the one load, and a failed one is tried again by the next caller.
+   */
+  load(): Promise<void> {
+    this.loading ??= this.readAll().catch((error: unknown) => {
+      this.loading = undefined;
+      throw error;
+    });
+    return this.loading;
+  }
+
+  private async readAll(): Promise<void> {
+    // After a failed load, from the start (what it read is read again; the BM25 side skips what it has).
+    this.chunks.clear();
+    this.files.clear();
+    // Pages of 1,000: each answer is parsed in one go (about 50 ms of the event loop for 1,000 chunks here).
+    const page = 1_000;
     for (let offset = 0; ; offset += page) {
       const got = await this.o.collection.get({ include: ["documents", "metadatas"], limit: page, offset });
       // The text is a metadata field; indexes written before that kept it as the document.
@@ -101,8 +122,7 @@ export class CodeIndex {
       });
       if (got.ids.length < page) break;
     }
-    this.lexical.add([...this.chunks.values()]);
-    this.loaded = true;
+    await this.lexical.addMany([...this.chunks.values()]);
     this.generation++;
   }
 
@@ -144,14 +164,16 @@ export class CodeIndex {
     await this.load();
     const paths = await listIndexableFiles(this.o.root, { allowCredentialFiles: this.o.allowCredentialFiles, ...(this.o.home ? { home: this.o.home } : {}) });
     const present = new Set<string>();
-    const pending: { path: string; entry: Omit<FileEntry, "ids">; chunks: Chunk[] }[] = [];
+    // Only the names: a first build of a large repository must not hold every file's text and chunks at once
+    // (7,000 files: 1 GB); each is read again when its batch is embedded.
+    const pending: string[] = [];
     let filesDone = 0;
     const progress = (phase: BuildProgress["phase"]): void => options.onProgress?.({ phase, filesDone, filesTotal: paths.length });
     for (const rel of paths) {
       const file = await this.readChanged(rel);
       if (file === "skip") continue;
       present.add(rel);
-      if (file !== "same") pending.push({ path: rel, entry: file.entry, chunks: chunkFile(rel, file.text) });
+      if (file !== "same") pending.push(rel);
     }
     let removed = 0;
     for (const rel of [...this.files.keys()]) {
@@ -171,18 +193,29 @@ export class CodeIndex {
       ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       onWait: (wait: EmbedWait) => options.onProgress?.({ phase: "wait", filesDone, filesTotal: paths.length, wait }),
     };
-    for (let i = 0; i < pending.length; ) {
+    const files = this.changedFiles(pending);
+    let carried: ChangedFile | undefined;
+    for (let more = true; more; ) {
       if (options.shouldStop?.()) stopped = { reason: "stop" };
       else if (deadline !== undefined && this.o.clock.now() > deadline) stopped = { reason: "time" };
       if (stopped) break;
-      const batch: typeof pending = [];
-      let size = 0;
-      while (i < pending.length && (batch.length === 0 || size + (pending[i]?.chunks.length ?? 0) <= EMBED_BATCH)) {
-        const next = pending[i++];
-        if (!next) break;
-        batch.push(next);
-        size += next.chunks.length;
+      const batch: ChangedFile[] = carried ? [carried] : [];
+      let size = carried?.chunks.length ?? 0;
+      carried = undefined;
+      while (size < EMBED_BATCH) {
+        const next = await files.next();
+        if (next.done) {
+          more = false;
+          break;
+        }
+        if (batch.length > 0 && size + next.value.chunks.length > EMBED_BATCH) {
+          carried = next.value;
+          break;
+        }
+        batch.push(next.value);
+        size += next.value.chunks.length;
       }
+      if (batch.length === 0) break;
       stopped = await this.store(batch, retry);
       if (stopped) break;
       changed += batch.length;
@@ -191,6 +224,18 @@ export class CodeIndex {
     }
     progress("done");
     return { files: this.files.size, changed, removed, chunks: this.chunks.size, durationMs: this.o.clock.now() - started, partial: stopped !== undefined, ...(stopped ? { stopped } : {}) };
+  }
+
+  /**
+   * The changed files' chunks, each file read again as its turn comes. One that changed again since the scan is
+   * taken as it is now; one that is gone, or back to what the index has, is passed over (the next update sees it).
+   */
+  private async *changedFiles(paths: readonly string[]): AsyncGenerator<ChangedFile> {
+    for (const rel of paths) {
+      const file = await this.readChanged(rel);
+      if (file === "same" || file === "skip") continue;
+      yield { path: rel, entry: file.entry, chunks: chunkFile(rel, file.text) };
+    }
   }
 
   /** The file's text and fingerprint when it changed since it was indexed; "same"; or "skip" when it is not indexed. */
@@ -233,7 +278,7 @@ export class CodeIndex {
   }
 
   /** Embeds and writes a batch of files; undefined when stored, else why the update stops before it. */
-  private async store(batch: { path: string; entry: Omit<FileEntry, "ids">; chunks: Chunk[] }[], retry: RetryContext): Promise<UpdateStop | undefined> {
+  private async store(batch: ChangedFile[], retry: RetryContext): Promise<UpdateStop | undefined> {
     const all = batch.flatMap((f) => f.chunks.map((c, n) => ({ ...c, text: c.text.slice(0, MAX_CHUNK_CHARS), id: `${hashOf(f.path).slice(0, 16)}-${f.entry.hash.slice(0, 8)}-${n}`, file: f })));
     const vectors = all.length > 0 ? await embedWithRetries(this.o.embedder, all.map(embeddingText), retry) : [];
     if (!Array.isArray(vectors)) return vectors;

@@ -87,6 +87,25 @@ describe("the codebase index against a real Chroma server", () => {
     }
   });
 
+  it("answers callers that ask at the same time from one consistent load of the index", async () => {
+    ws = await makeTempWorkspace(FILES);
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
+    await opened.index.update();
+    const again = await openCodeIndex({ root: ws.root, env: env(), clock });
+    try {
+      const [a, b] = await Promise.all([again.index.search({ query: "parseVersion" }), again.index.search({ query: "blend" }), again.index.load()]);
+      expect([a[0]?.path, b[0]?.path]).toEqual(["src/parse.ts", "src/colors.ts"]);
+      expect(again.index.stats()).toEqual({ files: 4, chunks: opened.index.stats().chunks });
+      // Each file's chunks counted once: deleting one file removes exactly its chunks.
+      const before = again.index.stats().chunks;
+      await rm(path.join(ws.root, "src/colors.ts"));
+      expect(await again.index.update()).toMatchObject({ removed: 1, files: 3 });
+      expect(again.index.stats().chunks).toBe(before - 1);
+    } finally {
+      await again.close();
+    }
+  });
+
   it("stops embedding when its time box runs out and continues on the next update", async () => {
     ws = await makeTempWorkspace(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`src/m${i}.ts`, `/** Module ${i}. */\nexport const m${i} = () => ${i};\n`])));
     opened = await openCodeIndex({ root: ws.root, env: env(), clock: { now: () => (now += 1) } });

@@ -35,4 +35,22 @@ describe("LexicalIndex", () => {
     expect(lexical.query(lexicalTerms("falsey"), 3)).toEqual([]);
     expect(lexical.size).toBe(DOCS.length - 1);
   });
+  it("indexes a whole index in slices, letting other work run between them, and skips what it has", async () => {
+    const many = Array.from({ length: 1_000 }, (_, i) => ({ id: `m${i}`, path: `src/m${i}.ts`, symbol: `m${i}`, kind: "variable" as const, text: `/** Module ${i}. */\nexport const m${i} = ${i};` }));
+    const lexical = new LexicalIndex();
+    lexical.add(many.slice(0, 10));
+    // What other work (a model's answer streaming in, a keypress) would see while the index loads.
+    const seen: number[] = [];
+    let loading = true;
+    const look = () => {
+      seen.push(lexical.size);
+      if (loading) setTimeout(look, 0);
+    };
+    setTimeout(look, 0);
+    await lexical.addMany(many);
+    loading = false;
+    expect(lexical.size).toBe(1_000);
+    expect(seen.filter((n) => n > 10 && n < 1_000).length).toBeGreaterThanOrEqual(2);
+    expect(lexical.query(lexicalTerms("m737"), 1)[0]?.id).toBe("m737");
+  });
 });
