@@ -1,5 +1,5 @@
-import MiniSearch from "minisearch";
 import { tokenize } from "../memory/embeddings/tokenize.js";
+import { Bm25Index } from "./bm25.js";
 import type { ChunkKind } from "./types.js";
 
 /** What the lexical index keeps per chunk (the text is searched, not stored: Chroma has it). */
@@ -21,47 +21,37 @@ export function lexicalTerms(text: string): string[] {
   return [...words.map((w) => w.stem), ...compounds];
 }
 
-/** Chunks indexed between two turns of the event loop when a whole index loads (about 30-40 ms of work here). */
-const ADD_SLICE = 200;
+/** Field weights (symbol, path, text): a name query counts a symbol or path hit more than a word deep in a body. */
+const NAME_BOOST = [3, 2, 1];
+const PLAIN_WORDS_BOOST = [1, 1, 1];
 
-/** Field weights: a name query counts a symbol or path hit more than a word deep in a body. */
-const NAME_BOOST = { symbol: 3, path: 2, text: 1 };
-const PLAIN_WORDS_BOOST = { symbol: 1, path: 1, text: 1 };
+const fieldsOf = (d: LexicalDoc) => ({ id: d.id, path: d.path, fields: [d.symbol, d.path, d.text] });
 
 /**
- * BM25 over identifiers, comments and code (MiniSearch: a maintained in-memory full-text index with BM25+,
- * field boosts and incremental add/remove). For a query that looks like a name, a symbol or path hit counts more
- * than a word deep in a body.
+ * BM25 over identifiers, comments and code (src/retrieval/bm25.ts), with incremental add and remove. For a query
+ * that looks like a name, a symbol or path hit counts more than a word deep in a body.
  */
 export class LexicalIndex {
-  private readonly search = new MiniSearch<LexicalDoc>({
-    fields: ["symbol", "path", "text"],
-    storeFields: ["path"],
-    tokenize: (text) => lexicalTerms(text),
-    processTerm: (term) => term,
-  });
+  private readonly index = new Bm25Index(3, lexicalTerms);
 
   get size(): number {
-    return this.search.documentCount;
+    return this.index.size;
   }
 
   add(docs: readonly LexicalDoc[]): void {
-    const fresh = docs.filter((d) => !this.search.has(d.id));
-    this.search.addAll(fresh);
+    this.index.add(docs.map(fieldsOf));
   }
 
   /**
    * The same for a whole index at once, in slices with a turn of the event loop between them: a session loading the
-   * index of a large repository (50,000 chunks: about 10 s of indexing here) must not freeze its own model calls,
-   * output and Ctrl-C meanwhile. Nothing else may add or remove until it settles.
+   * index of a large repository must not freeze its own model calls, output and Ctrl-C meanwhile.
    */
   async addMany(docs: readonly LexicalDoc[]): Promise<void> {
-    const fresh = docs.filter((d) => !this.search.has(d.id));
-    await this.search.addAllAsync(fresh, { chunkSize: ADD_SLICE });
+    await this.index.addMany(docs.map(fieldsOf));
   }
 
   remove(ids: readonly string[]): void {
-    for (const id of ids) if (this.search.has(id)) this.search.discard(id);
+    this.index.remove(ids);
   }
 
   /**
@@ -72,13 +62,6 @@ export class LexicalIndex {
    */
   query(terms: readonly string[], limit: number, allow?: (path: string) => boolean, options: { namesCountMore?: boolean } = {}): { id: string; score: number }[] {
     if (terms.length === 0) return [];
-    // The terms are already processed (lexicalTerms): the query side only splits them again.
-    const results = this.search.search(terms.join(" "), {
-      tokenize: (q) => q.split(" "),
-      combineWith: "OR",
-      boost: options.namesCountMore === false ? PLAIN_WORDS_BOOST : NAME_BOOST,
-      ...(allow ? { filter: (r) => allow(String(r.path)) } : {}),
-    });
-    return results.slice(0, limit).map((r) => ({ id: String(r.id), score: r.score }));
+    return this.index.query(terms, limit, options.namesCountMore === false ? PLAIN_WORDS_BOOST : NAME_BOOST, allow);
   }
 }
