@@ -1,15 +1,13 @@
-import { createHash } from "node:crypto";
-import { promises as fs } from "node:fs";
-import path from "node:path";
 import type { Collection, Metadata } from "chromadb";
 import type { VectorWriter } from "../memory/chroma/record-writes.js";
 import type { Embedder } from "../memory/embeddings/types.js";
 import type { Clock } from "../runtime/clock.js";
+import { batchesOf } from "./batches.js";
 import { chunkFile } from "./chunk-file.js";
 import { listIndexableFiles } from "./file-walk.js";
 import { LexicalIndex } from "./lexical.js";
 import { rankChunks, type SearchAnswer, type SearchMode, type StoredChunk } from "./code-ranking.js";
-import { MAX_FILE_BYTES, skipByContent } from "./skip-rules.js";
+import { hashOf, readIfChanged, type Fingerprint } from "./file-fingerprint.js";
 import { embeddingText, MAX_CHUNK_CHARS } from "./chunk-text.js";
 import { DEFAULT_RETRY, embedWithRetries, type RetryContext, type RetryPolicy } from "./embed-retry.js";
 import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery, EmbedWait, UpdateStop } from "./types.js";
@@ -38,10 +36,7 @@ export interface UpdateOptions {
   shouldStop?: () => boolean;
 }
 
-interface FileEntry {
-  hash: string;
-  size: number;
-  mtimeMs: number;
+interface FileEntry extends Fingerprint {
   ids: string[];
 }
 
@@ -52,12 +47,17 @@ interface ChangedFile {
   chunks: Chunk[];
 }
 
+/** A batch ready to write: its files, their chunks with ids, and the chunks' vectors. */
+interface EmbeddedBatch {
+  files: ChangedFile[];
+  chunks: (StoredChunk & { file: ChangedFile })[];
+  vectors: number[][];
+}
+
 /** Chunks embedded per request: big enough to amortize a remote embedder's round trip, small enough to time-box. */
 const EMBED_BATCH = 96;
 /** Answers kept for repeated questions (the planner's, an agent asking again). */
 const MAX_ANSWERS = 16;
-
-const hashOf = (text: string): string => createHash("sha1").update(text).digest("hex");
 
 const copyOf = (a: SearchAnswer): SearchAnswer => ({ ...a, hits: a.hits.map((h) => ({ ...h })) });
 
@@ -170,7 +170,7 @@ export class CodeIndex {
     let filesDone = 0;
     const progress = (phase: BuildProgress["phase"]): void => options.onProgress?.({ phase, filesDone, filesTotal: paths.length });
     for (const rel of paths) {
-      const file = await this.readChanged(rel);
+      const file = await readIfChanged(this.o.root, rel, this.files.get(rel));
       if (file === "skip") continue;
       present.add(rel);
       if (file !== "same") pending.push(rel);
@@ -183,7 +183,6 @@ export class CodeIndex {
     }
     progress("scan");
     let changed = 0;
-    let stopped: UpdateStop | undefined;
     filesDone = paths.length - pending.length;
     const deadline = options.timeBudgetMs === undefined ? undefined : started + options.timeBudgetMs;
     const retry = {
@@ -193,37 +192,39 @@ export class CodeIndex {
       ...(options.shouldStop ? { shouldStop: options.shouldStop } : {}),
       onWait: (wait: EmbedWait) => options.onProgress?.({ phase: "wait", filesDone, filesTotal: paths.length, wait }),
     };
-    const files = this.changedFiles(pending);
-    let carried: ChangedFile | undefined;
-    for (let more = true; more; ) {
-      if (options.shouldStop?.()) stopped = { reason: "stop" };
-      else if (deadline !== undefined && this.o.clock.now() > deadline) stopped = { reason: "time" };
-      if (stopped) break;
-      const batch: ChangedFile[] = carried ? [carried] : [];
-      let size = carried?.chunks.length ?? 0;
-      carried = undefined;
-      while (size < EMBED_BATCH) {
-        const next = await files.next();
-        if (next.done) {
-          more = false;
-          break;
-        }
-        if (batch.length > 0 && size + next.value.chunks.length > EMBED_BATCH) {
-          carried = next.value;
-          break;
-        }
-        batch.push(next.value);
-        size += next.value.chunks.length;
-      }
-      if (batch.length === 0) break;
-      stopped = await this.store(batch, retry);
-      if (stopped) break;
-      changed += batch.length;
-      filesDone += batch.length;
+    const stopped = await this.embedAll(pending, retry, deadline, options.shouldStop, (files) => {
+      changed += files;
+      filesDone += files;
       progress("embed");
-    }
+    });
     progress("done");
     return { files: this.files.size, changed, removed, chunks: this.chunks.size, durationMs: this.o.clock.now() - started, partial: stopped !== undefined, ...(stopped ? { stopped } : {}) };
+  }
+
+  /**
+   * Embeds and writes the changed files, batch by batch, until all are in or the time box, a stop or a long wait
+   * ends the update (which it returns). A batch is embedded while the one before it is written: the embedder (this
+   * process's CPU, or a remote server) and Chroma (its own process) work at the same time; writes stay one at a
+   * time and in order, and none is left running when this returns or throws.
+   */
+  private async embedAll(pending: readonly string[], retry: RetryContext, deadline: number | undefined, shouldStop: (() => boolean) | undefined, onBatch: (files: number) => void): Promise<UpdateStop | undefined> {
+    let writing: Promise<void> | undefined;
+    try {
+      for await (const batch of batchesOf(this.changedFiles(pending), (f) => f.chunks.length, EMBED_BATCH)) {
+        const stop: UpdateStop | undefined = shouldStop?.() ? { reason: "stop" } : deadline !== undefined && this.o.clock.now() > deadline ? { reason: "time" } : undefined;
+        const embedded = stop ?? (await this.embed(batch, retry));
+        await writing;
+        if (!("vectors" in embedded)) return embedded;
+        writing = this.write(embedded);
+        // Awaited before the next write or at the end; until then its failure must not count as unhandled.
+        writing.catch(() => undefined);
+        onBatch(batch.length);
+      }
+      await writing;
+      return undefined;
+    } finally {
+      await writing?.catch(() => undefined);
+    }
   }
 
   /**
@@ -232,39 +233,10 @@ export class CodeIndex {
    */
   private async *changedFiles(paths: readonly string[]): AsyncGenerator<ChangedFile> {
     for (const rel of paths) {
-      const file = await this.readChanged(rel);
+      const file = await readIfChanged(this.o.root, rel, this.files.get(rel));
       if (file === "same" || file === "skip") continue;
       yield { path: rel, entry: file.entry, chunks: chunkFile(rel, file.text) };
     }
-  }
-
-  /** The file's text and fingerprint when it changed since it was indexed; "same"; or "skip" when it is not indexed. */
-  private async readChanged(rel: string): Promise<"same" | "skip" | { text: string; entry: Omit<FileEntry, "ids"> }> {
-    const abs = path.join(this.o.root, rel);
-    let stat;
-    try {
-      stat = await fs.lstat(abs);
-    } catch {
-      return "skip";
-    }
-    if (!stat.isFile() || stat.size > MAX_FILE_BYTES) return "skip";
-    const known = this.files.get(rel);
-    if (known && known.size === stat.size && known.mtimeMs === stat.mtimeMs) return "same";
-    let text: string;
-    try {
-      text = await fs.readFile(abs, "utf8");
-    } catch {
-      return "skip";
-    }
-    if (skipByContent(rel, text)) return "skip";
-    const entry = { hash: hashOf(text), size: stat.size, mtimeMs: stat.mtimeMs };
-    if (known && known.hash === entry.hash) {
-      // Touched but not changed: keep the vectors, note the new mtime in memory only (cheap to recheck later).
-      known.size = entry.size;
-      known.mtimeMs = entry.mtimeMs;
-      return "same";
-    }
-    return { text, entry };
   }
 
   private async drop(rel: string): Promise<void> {
@@ -277,31 +249,34 @@ export class CodeIndex {
     this.generation++;
   }
 
-  /** Embeds and writes a batch of files; undefined when stored, else why the update stops before it. */
-  private async store(batch: ChangedFile[], retry: RetryContext): Promise<UpdateStop | undefined> {
-    const all = batch.flatMap((f) => f.chunks.map((c, n) => ({ ...c, text: c.text.slice(0, MAX_CHUNK_CHARS), id: `${hashOf(f.path).slice(0, 16)}-${f.entry.hash.slice(0, 8)}-${n}`, file: f })));
-    const vectors = all.length > 0 ? await embedWithRetries(this.o.embedder, all.map(embeddingText), retry) : [];
-    if (!Array.isArray(vectors)) return vectors;
-    for (const f of batch) await this.drop(f.path);
-    if (all.length > 0) {
+  /** A batch's chunks (ids given) with their vectors; or why the update stops before it. */
+  private async embed(batch: ChangedFile[], retry: RetryContext): Promise<EmbeddedBatch | UpdateStop> {
+    const chunks = batch.flatMap((f) => f.chunks.map((c, n) => ({ ...c, text: c.text.slice(0, MAX_CHUNK_CHARS), id: `${hashOf(f.path).slice(0, 16)}-${f.entry.hash.slice(0, 8)}-${n}`, file: f })));
+    const vectors = chunks.length > 0 ? await embedWithRetries(this.o.embedder, chunks.map(embeddingText), retry) : [];
+    return Array.isArray(vectors) ? { files: batch, chunks, vectors } : vectors;
+  }
+
+  /** Replaces the batch's files' chunks in Chroma and in process. */
+  private async write({ files, chunks, vectors }: EmbeddedBatch): Promise<void> {
+    for (const f of files) await this.drop(f.path);
+    if (chunks.length > 0) {
       // upsert: another session updating the same file at the same moment writes the same ids.
       await this.o.writer.write(this.o.collection, "upsert", {
-        ids: all.map((c) => c.id),
+        ids: chunks.map((c) => c.id),
         embeddings: vectors,
         // The chunk's text as metadata, not as Chroma's document: a document is also indexed for full-text search
         // (trigrams), which doubled the server's CPU per upsert, and the ranking's lexical part is ours (BM25).
-        metadatas: all.map((c) => ({ text: c.text, path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, fileHash: c.file.entry.hash, size: c.file.entry.size, mtimeMs: c.file.entry.mtimeMs })),
+        metadatas: chunks.map((c) => ({ text: c.text, path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, fileHash: c.file.entry.hash, size: c.file.entry.size, mtimeMs: c.file.entry.mtimeMs })),
       });
     }
-    for (const f of batch) this.files.set(f.path, { ...f.entry, ids: [] });
-    for (const c of all) {
+    for (const f of files) this.files.set(f.path, { ...f.entry, ids: [] });
+    for (const c of chunks) {
       const { file, ...chunk } = c;
       this.chunks.set(c.id, chunk);
       this.files.get(file.path)?.ids.push(c.id);
     }
-    this.lexical.add(all.map(({ file: _file, ...chunk }) => chunk));
+    this.lexical.add(chunks.map(({ file: _file, ...chunk }) => chunk));
     this.generation++;
-    return undefined;
   }
 
   /** The best chunks for a question or an identifier, hybrid-ranked. */
