@@ -4,6 +4,7 @@ import type { Embedder } from "../memory/embeddings/types.js";
 import type { Clock } from "../runtime/clock.js";
 import { batchesOf } from "./batches.js";
 import { chunkFile } from "./chunk-file.js";
+import { chunkId } from "./chunk-id.js";
 import { listIndexableFiles } from "./file-walk.js";
 import { LexicalIndex } from "./lexical.js";
 import { rankChunks, type SearchAnswer, type SearchMode, type StoredChunk } from "./code-ranking.js";
@@ -251,7 +252,7 @@ export class CodeIndex {
 
   /** A batch's chunks (ids given) with their vectors; or why the update stops before it. */
   private async embed(batch: ChangedFile[], retry: RetryContext): Promise<EmbeddedBatch | UpdateStop> {
-    const chunks = batch.flatMap((f) => f.chunks.map((c, n) => ({ ...c, text: c.text.slice(0, MAX_CHUNK_CHARS), id: `${hashOf(f.path).slice(0, 16)}-${f.entry.hash.slice(0, 8)}-${n}`, file: f })));
+    const chunks = batch.flatMap((f) => f.chunks.map((c, n) => ({ ...c, text: c.text.slice(0, MAX_CHUNK_CHARS), id: chunkId(f.path, f.entry.hash, n), file: f })));
     const vectors = chunks.length > 0 ? await embedWithRetries(this.o.embedder, chunks.map(embeddingText), retry) : [];
     return Array.isArray(vectors) ? { files: batch, chunks, vectors } : vectors;
   }

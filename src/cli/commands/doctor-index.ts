@@ -1,6 +1,7 @@
 import { resolveIndexConfig, resolveMemoryConfig } from "../../config/memory-settings.js";
 import { readCollection } from "../../memory/chroma/rest.js";
 import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT } from "../../config/memory-settings.js";
+import { fileKeyOfChunkId } from "../../retrieval/chunk-id.js";
 import { codeCollectionName } from "../../retrieval/code-collection.js";
 
 /** What doctor says about the workspace's codebase index: whether sessions use it and what it holds. */
@@ -32,8 +33,9 @@ export async function checkIndex(workspace: string, env: NodeJS.ProcessEnv, loca
   try {
     const source = await readCollection({ url: localServerUrl, tenant: DEFAULT_CHROMA_TENANT, database: DEFAULT_CHROMA_DATABASE, authHeaders: () => ({}) }, collection);
     if (!source) return { enabled: true, collection, files: 0, chunks: 0, detail: "not built yet: a session builds it in the background, or mini-cursor index build" };
-    const rows = await source.get({ include: ["metadatas"] });
-    const files = new Set(rows.metadatas.map((m) => (typeof m?.path === "string" ? m.path : ""))).size;
+    // Ids only: a chunk's metadata carries its text, tens of megabytes for a large repository's index.
+    const rows = await source.get({ include: [] });
+    const files = new Set(rows.ids.map(fileKeyOfChunkId)).size;
     return { enabled: true, collection, files, chunks: rows.ids.length, detail: `${files} files, ${rows.ids.length} chunks in collection ${collection}` };
   } catch (error) {
     return { enabled: true, collection, detail: `could not read the index: ${error instanceof Error ? error.message : String(error)}` };
