@@ -4,11 +4,11 @@ import type { Embedder } from "../memory/embeddings/types.js";
 import type { Clock } from "../runtime/clock.js";
 import { batchesOf } from "./batches.js";
 import { chunkFile } from "./chunk-file.js";
-import { chunkId } from "./chunk-id.js";
+import { chunkId, fileKeyOfChunkId } from "./chunk-id.js";
 import { listIndexableFiles } from "./file-walk.js";
 import { LexicalIndex } from "./lexical.js";
 import { rankChunks, type SearchAnswer, type SearchMode, type StoredChunk } from "./code-ranking.js";
-import { hashOf, readIfChanged, type Fingerprint } from "./file-fingerprint.js";
+import { readIfChanged, type Fingerprint } from "./file-fingerprint.js";
 import { embeddingText, MAX_CHUNK_CHARS } from "./chunk-text.js";
 import { DEFAULT_RETRY, embedWithRetries, type RetryContext, type RetryPolicy } from "./embed-retry.js";
 import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery, EmbedWait, UpdateStop } from "./types.js";
@@ -94,6 +94,16 @@ export class CodeIndex {
 
   stats(): { files: number; chunks: number } {
     return { files: this.files.size, chunks: this.chunks.size };
+  }
+
+  /** Files and chunks in the collection, from the chunk ids alone when the index is not loaded (no text read). */
+  async counts(): Promise<{ files: number; chunks: number }> {
+    if (this.loading) {
+      await this.loading;
+      return this.stats();
+    }
+    const { ids } = await this.o.collection.get({ include: [] });
+    return { files: new Set(ids.map(fileKeyOfChunkId)).size, chunks: ids.length };
   }
 
   /**

@@ -93,6 +93,9 @@ describe("the codebase index against a real Chroma server", () => {
     await opened.index.update();
     const again = await openCodeIndex({ root: ws.root, env: env(), clock });
     try {
+      // Counted from the ids, before anything is loaded.
+      expect(await again.index.counts()).toEqual(opened.index.stats());
+      expect(again.index.stats()).toEqual({ files: 0, chunks: 0 });
       const [a, b] = await Promise.all([again.index.search({ query: "parseVersion" }), again.index.search({ query: "blend" }), again.index.load()]);
       expect([a[0]?.path, b[0]?.path]).toEqual(["src/parse.ts", "src/colors.ts"]);
       expect(again.index.stats()).toEqual({ files: 4, chunks: opened.index.stats().chunks });

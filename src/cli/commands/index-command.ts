@@ -110,8 +110,7 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
       return EXIT.done;
     }
     if (sub === "status") {
-      await index.load();
-      const stats = index.stats();
+      const stats = await index.counts();
       const data = { workspace: root, collection: codeCollectionName(root), embedder: index.embedderId, server: endpoint.url, ...stats };
       const text = stats.files === 0 ? `No index for ${root} yet (mini-cursor index build).` : `${stats.files} files, ${stats.chunks} chunks`;
       write(io, json, data, `${text}\nCollection ${data.collection} on Chroma at ${endpoint.url}, embedder ${index.embedderId}`);
