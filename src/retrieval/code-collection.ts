@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { ChromaClient, Collection } from "chromadb";
 import { logger } from "../runtime/logger.js";
 import type { Embedder } from "../memory/embeddings/types.js";
+import { fileKeyOfChunkId } from "./chunk-id.js";
 
 /** Collections of the codebase index start with this; long-term memory lives in its own collection. */
 export const CODE_COLLECTION_PREFIX = "mini-cursor-code-";
@@ -36,9 +37,18 @@ export async function openCodeCollection(client: ChromaClient, root: string, emb
 
 /** Deletes the workspace's index; false when there was none. */
 export async function deleteCodeCollection(client: ChromaClient, root: string): Promise<boolean> {
-  const name = codeCollectionName(root);
-  const existing = await client.getCollection({ name, embeddingFunction: undefined }).catch(() => null);
-  if (!existing) return false;
-  await client.deleteCollection({ name });
+  if (!(await readCodeCollection(client, root))) return false;
+  await client.deleteCollection({ name: codeCollectionName(root) });
   return true;
+}
+
+/** The workspace's index as it is, for reading only (no embedder asked, nothing created or rebuilt); null when none. */
+export async function readCodeCollection(client: ChromaClient, root: string): Promise<Collection | null> {
+  return client.getCollection({ name: codeCollectionName(root), embeddingFunction: undefined }).catch(() => null);
+}
+
+/** Files and chunks in an index collection, from the chunk ids alone (a chunk's metadata carries its text). */
+export async function indexCounts(collection: Collection): Promise<{ files: number; chunks: number }> {
+  const { ids } = await collection.get({ include: [] });
+  return { files: new Set(ids.map(fileKeyOfChunkId)).size, chunks: ids.length };
 }

@@ -4,7 +4,7 @@ import type { Embedder } from "../memory/embeddings/types.js";
 import type { Clock } from "../runtime/clock.js";
 import { batchesOf } from "./batches.js";
 import { chunkFile } from "./chunk-file.js";
-import { chunkId, fileKeyOfChunkId } from "./chunk-id.js";
+import { chunkId } from "./chunk-id.js";
 import { listIndexableFiles } from "./file-walk.js";
 import { LexicalIndex } from "./lexical.js";
 import { rankChunks, type SearchAnswer, type SearchMode, type StoredChunk } from "./code-ranking.js";
@@ -94,16 +94,6 @@ export class CodeIndex {
 
   stats(): { files: number; chunks: number } {
     return { files: this.files.size, chunks: this.chunks.size };
-  }
-
-  /** Files and chunks in the collection, from the chunk ids alone when the index is not loaded (no text read). */
-  async counts(): Promise<{ files: number; chunks: number }> {
-    if (this.loading) {
-      await this.loading;
-      return this.stats();
-    }
-    const { ids } = await this.o.collection.get({ include: [] });
-    return { files: new Set(ids.map(fileKeyOfChunkId)).size, chunks: ids.length };
   }
 
   /**

@@ -52,3 +52,14 @@ export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
     throw error;
   }
 }
+
+/**
+ * Chroma alone, where the workspace's index lives, for commands that read or delete it (`index status`, `index
+ * clear`): no embedder is asked anything, so they work while a remote one is down or over its limits.
+ */
+export async function connectIndexStore(o: { env: NodeJS.ProcessEnv; settings?: MemoryStoreSettings }): Promise<SharedChroma & { close(): Promise<void> }> {
+  const settings = o.settings ?? resolveMemoryStoreConfig(o.env);
+  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds });
+  const { chromaClient } = await import("../memory/collection.js");
+  return { endpoint, client: chromaClient(endpoint), close: () => endpoint.stop() };
+}

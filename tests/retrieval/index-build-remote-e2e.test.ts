@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../cli/cli-process.js";
-import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
+import { chromaClient } from "../../src/memory/collection.js";
+import { readCodeCollection } from "../../src/retrieval/code-collection.js";
+import { startTestChroma, testChromaEndpoint, type TestChroma } from "../helpers/chroma.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { openAIAnswer, startEmbeddingsServer, type EmbeddingsReply, type EmbeddingsServer } from "../memory/embeddings/embeddings-server.js";
 
@@ -70,9 +72,33 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     expect(refused.code).toBe(1);
     expect(refused.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^mini-cursor: the index is unavailable: .*HTTP 429: Rate limit reached for requests per day \(RPD\)$/)]);
 
+    // Reading and deleting the index ask the embedder nothing: they work while it turns every request away.
+    const status = await runCli(["index", "status", "--json"], { cwd: ws.root, env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ files: 96, chunks: 96, embedder: "openai-compatible:remote-embedder" });
+
     allowance = Infinity;
     const last = await runCli(["index", "build", "--json"], { cwd: ws.root, env });
     expect(JSON.parse(last.stdout)).toMatchObject({ files: 150, changed: 54, partial: false });
+
+    // Another embedder configured now: status says what built the index and leaves it as it is.
+    const local = { CHROMA_URL: chroma.url };
+    const other = await runCli(["index", "status"], { cwd: ws.root, env: local });
+    expect(other.stdout).toContain("150 files, 150 chunks\nCollection ");
+    expect(other.stdout).toContain("embedder openai-compatible:remote-embedder (now configured: local-hash-v1; the next build or session rebuilds the index with it)");
+    expect(JSON.parse((await runCli(["index", "status", "--json"], { cwd: ws.root, env })).stdout)).toMatchObject({ files: 150 });
+    allowance = 0;
+    expect((await runCli(["index", "clear"], { cwd: ws.root, env })).stdout).toContain("Cleared the index");
+  });
+
+  it("index status on a workspace without an index says so and creates nothing", async () => {
+    ws = await makeTempWorkspace(MODULES);
+    const env = await cliEnv(() => ({ status: 503, json: { error: "down" } }));
+    const status = await runCli(["index", "status"], { cwd: ws.root, env });
+    expect(status.code, status.stderr).toBe(0);
+    expect(status.stdout).toContain(`No index for ${ws.root} yet`);
+    expect(await readCodeCollection(chromaClient(testChromaEndpoint(chroma)), ws.root)).toBeNull();
+    expect(embeddings?.requests).toHaveLength(0);
   });
   it("index search ranks by words when the endpoint cannot embed the question, and says so on stderr", async () => {
     ws = await makeTempWorkspace(MODULES);

@@ -90,32 +90,50 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
   if (sub === "search" && !query) throw new UsageError('missing query: mini-cursor index search "<query>"');
   const settings = resolveMemoryStoreConfig(io.env);
 
-  const [{ openCodeIndex }, { deleteCodeCollection, codeCollectionName }, { chromaClient }] = await Promise.all([
+  const [{ openCodeIndex, connectIndexStore }, collections, { createCodeEmbedder }] = await Promise.all([
     import("../../retrieval/open-index.js"),
     import("../../retrieval/code-collection.js"),
-    import("../../memory/collection.js"),
+    import("../../retrieval/code-embedder.js"),
   ]);
+  const unavailable = (error: unknown): number => {
+    io.stderr.write(`mini-cursor: the index is unavailable: ${error instanceof Error ? error.message : String(error)}\n`);
+    return EXIT.failed;
+  };
+  if (sub === "clear" || sub === "status") {
+    // Read or delete what is there: Chroma only, no embedder, nothing created or rebuilt.
+    let store;
+    try {
+      store = await connectIndexStore({ env: io.env, settings });
+    } catch (error) {
+      return unavailable(error);
+    }
+    try {
+      if (sub === "clear") {
+        const removed = await collections.deleteCodeCollection(store.client, root);
+        write(io, json, { workspace: root, removed }, removed ? `Cleared the index of ${root}.` : `${root} had no index.`);
+        return EXIT.done;
+      }
+      const collection = await collections.readCodeCollection(store.client, root);
+      const stats = collection ? await collections.indexCounts(collection) : { files: 0, chunks: 0 };
+      const builtWith = typeof collection?.metadata?.embedder === "string" ? collection.metadata.embedder : undefined;
+      const current = createCodeEmbedder(settings.embeddings).id;
+      const data = { workspace: root, collection: collections.codeCollectionName(root), embedder: builtWith ?? current, server: store.endpoint.url, ...stats };
+      const text = stats.files === 0 ? `No index for ${root} yet (mini-cursor index build).` : `${stats.files} files, ${stats.chunks} chunks`;
+      const stale = builtWith && builtWith !== current ? ` (now configured: ${current}; the next build or session rebuilds the index with it)` : "";
+      write(io, json, data, `${text}\nCollection ${data.collection} on Chroma at ${store.endpoint.url}, embedder ${builtWith ?? current}${stale}`);
+      return EXIT.done;
+    } finally {
+      await store.close();
+    }
+  }
   let opened;
   try {
     opened = await openCodeIndex({ root, env: io.env, clock, settings });
   } catch (error) {
-    io.stderr.write(`mini-cursor: the index is unavailable: ${error instanceof Error ? error.message : String(error)}\n`);
-    return EXIT.failed;
+    return unavailable(error);
   }
-  const { index, endpoint } = opened;
+  const { index } = opened;
   try {
-    if (sub === "clear") {
-      const removed = await deleteCodeCollection(chromaClient(endpoint), root);
-      write(io, json, { workspace: root, removed }, removed ? `Cleared the index of ${root}.` : `${root} had no index.`);
-      return EXIT.done;
-    }
-    if (sub === "status") {
-      const stats = await index.counts();
-      const data = { workspace: root, collection: codeCollectionName(root), embedder: index.embedderId, server: endpoint.url, ...stats };
-      const text = stats.files === 0 ? `No index for ${root} yet (mini-cursor index build).` : `${stats.files} files, ${stats.chunks} chunks`;
-      write(io, json, data, `${text}\nCollection ${data.collection} on Chroma at ${endpoint.url}, embedder ${index.embedderId}`);
-      return EXIT.done;
-    }
     // build, and search: search brings the index up to date first (only changed files are embedded).
     const result = await index.update({ timeBudgetMs: timeLimit * 1000, onProgress: json ? undefined : progressLine(io, clock) });
     if (sub === "build") {
