@@ -8,7 +8,7 @@ import { chunkId } from "./chunk-id.js";
 import { listIndexableFiles } from "./file-walk.js";
 import { LexicalIndex } from "./lexical.js";
 import { rankChunks, type SearchAnswer, type SearchMode, type StoredChunk } from "./code-ranking.js";
-import { readIfChanged, type Fingerprint } from "./file-fingerprint.js";
+import { mayIndex, readIfChanged, type Fingerprint } from "./file-fingerprint.js";
 import { embeddingText, MAX_CHUNK_CHARS } from "./chunk-text.js";
 import { DEFAULT_RETRY, embedWithRetries, type RetryContext, type RetryPolicy } from "./embed-retry.js";
 import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery, EmbedWait, UpdateStop } from "./types.js";
@@ -166,12 +166,15 @@ export class CodeIndex {
     const paths = await listIndexableFiles(this.o.root, { allowCredentialFiles: this.o.allowCredentialFiles, ...(this.o.home ? { home: this.o.home } : {}) });
     const present = new Set<string>();
     // Only the names: a first build of a large repository must not hold every file's text and chunks at once
-    // (7,000 files: 1 GB); each is read again when its batch is embedded.
+    // (7,000 files: 1 GB); each is read when its batch is embedded.
     const pending: string[] = [];
     let filesDone = 0;
     const progress = (phase: BuildProgress["phase"]): void => options.onProgress?.({ phase, filesDone, filesTotal: paths.length });
     for (const rel of paths) {
-      const file = await readIfChanged(this.o.root, rel, this.files.get(rel));
+      // A file the index knows is read when its size or mtime moved (a touched file keeps its vectors); a new one
+      // is read once, when its batch is embedded.
+      const known = this.files.get(rel);
+      const file = known ? await readIfChanged(this.o.root, rel, known) : (await mayIndex(this.o.root, rel)) ? "new" : "skip";
       if (file === "skip") continue;
       present.add(rel);
       if (file !== "same") pending.push(rel);

@@ -12,6 +12,16 @@ export interface Fingerprint {
   mtimeMs: number;
 }
 
+/** Whether a file the index does not know yet may be indexed (a regular file, not too big), without reading it. */
+export async function mayIndex(root: string, rel: string): Promise<boolean> {
+  try {
+    const stat = await fs.lstat(path.join(root, rel));
+    return stat.isFile() && stat.size <= MAX_FILE_BYTES;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * The file's text and new fingerprint when it changed since `known` was taken; "same" when it did not (a file
  * touched but not changed brings `known` up to its new size and mtime, in place: cheap to recheck later); "skip"
