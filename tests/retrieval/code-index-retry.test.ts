@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { resolveMemoryStoreConfig } from "../../src/config/memory-settings.js";
 import { chromaClient, VectorWriter } from "../../src/memory/collection.js";
 import { createOpenAICompatibleEmbedder } from "../../src/memory/embeddings/openai-compatible.js";
@@ -10,64 +10,28 @@ import { CodeIndex } from "../../src/retrieval/code-index.js";
 import { SessionCodeIndex } from "../../src/retrieval/session-index.js";
 import { createCodebaseSearchTool } from "../../src/tools/codebase-search.js";
 import type { BuildProgress } from "../../src/retrieval/types.js";
-import { startTestChroma, testChromaEndpoint, type TestChroma } from "../helpers/chroma.js";
-import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { openAIAnswer, startEmbeddingsServer, type EmbeddingsReply, type EmbeddingsServer } from "../memory/embeddings/embeddings-server.js";
+import { testChromaEndpoint } from "../helpers/chroma.js";
+import type { EmbeddingsServer } from "../memory/embeddings/embeddings-server.js";
+import { oneChunkModules, rateLimited, useRemoteEmbedderFixture } from "./remote-embedder-fixture.js";
 
 /**
  * The codebase index built through a remote embedder that turns batches away for now, as a hosted API does when a
  * build of a large repository runs into its per-minute limits: real Chroma, a real embeddings server on 127.0.0.1.
  */
-let chroma: TestChroma;
-let ws: TempWorkspace | undefined;
-let embeddings: EmbeddingsServer | undefined;
-
-beforeAll(async () => {
-  chroma = await startTestChroma();
-});
-afterAll(async () => {
-  await chroma.stop();
-});
-afterEach(async () => {
-  await embeddings?.close();
-  embeddings = undefined;
-  await ws?.cleanup();
-});
-
-/** 200 one-chunk modules: more chunks than one embedding batch, so a build sends several requests. */
-const MODULES = Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`src/m${i}.ts`, `/** Module ${i}. */\nexport const m${i} = () => ${i};\n`]));
-
-const rateLimited = (ms: number): EmbeddingsReply => ({ status: 429, json: { error: { message: "Rate limit reached for tokens" } }, headers: { "retry-after-ms": String(ms) } });
-
-/**
- * Answers `decide`'s reply for the n-th request (1-based; the first is the probe of the vector length), and counts
- * the chunks embedded by the requests it answered with vectors.
- */
-async function startServer(decide: (n: number, inputs: string[]) => EmbeddingsReply | undefined): Promise<{ server: EmbeddingsServer; embedded: () => number }> {
-  let n = 0;
-  let embedded = 0;
-  embeddings = await startEmbeddingsServer({
-    reply: (_req, inputs) => {
-      const special = decide(++n, inputs);
-      if (special) return special;
-      // Not the collection's one-text probe of the vector length (request 1).
-      if (n > 1) embedded += inputs.length;
-      return { json: openAIAnswer(inputs, 8) };
-    },
-  });
-  return { server: embeddings, embedded: () => embedded };
-}
+const fixture = useRemoteEmbedderFixture();
+const MODULES = oneChunkModules(200, "ts");
+const startServer = fixture.embeddings;
 
 async function indexOf(root: string, server: EmbeddingsServer): Promise<CodeIndex> {
   const embedder = createOpenAICompatibleEmbedder({ baseUrl: server.baseUrl, apiKey: "k", model: "remote-embedder" });
-  const client = chromaClient(testChromaEndpoint(chroma));
+  const client = chromaClient(testChromaEndpoint(fixture.chroma()));
   const collection = await openCodeCollection(client, root, embedder);
-  return new CodeIndex({ root, collection, writer: new VectorWriter(client, testChromaEndpoint(chroma)), embedder, clock: systemClock, allowCredentialFiles: false, retry: { attempts: 4, firstDelayMs: 20, maxDelayMs: 5_000 } });
+  return new CodeIndex({ root, collection, writer: new VectorWriter(client, testChromaEndpoint(fixture.chroma())), embedder, clock: systemClock, allowCredentialFiles: false, retry: { attempts: 4, firstDelayMs: 20, maxDelayMs: 5_000 } });
 }
 
 describe("a build through a rate-limited embeddings server", () => {
   it("waits out the rate limit, says so in its progress, and finishes the whole index", async () => {
-    ws = await makeTempWorkspace(MODULES);
+    const ws = await fixture.workspace(MODULES);
     const { server, embedded } = await startServer((n) => (n === 2 || n === 3 ? rateLimited(50) : undefined));
     const index = await indexOf(ws.root, server);
     const progress: BuildProgress[] = [];
@@ -84,7 +48,7 @@ describe("a build through a rate-limited embeddings server", () => {
   });
 
   it("stops early when the server asks for a longer wait than it makes, keeps what it embedded, and the next update continues", async () => {
-    ws = await makeTempWorkspace(MODULES);
+    const ws = await fixture.workspace(MODULES);
     let quota = true;
     // Request 1 probes the vector length; 2 and 3 embed the first batch (64 + 32 texts); from 4 on, a daily quota.
     const { server, embedded } = await startServer((n) => (quota && n >= 4 ? { ...rateLimited(0), headers: { "retry-after": "7200" } } : undefined));
@@ -104,7 +68,7 @@ describe("a build through a rate-limited embeddings server", () => {
   });
 
   it("ranks by words when the question cannot be embedded, says so, and asks the embedder again next time", async () => {
-    ws = await makeTempWorkspace(MODULES);
+    const ws = await fixture.workspace(MODULES);
     let refuseQuestions = false;
     const { server } = await startServer((_n, inputs) => (refuseQuestions && inputs.length === 1 ? rateLimited(20_000) : undefined));
     const index = await indexOf(ws.root, server);
@@ -124,7 +88,7 @@ describe("a build through a rate-limited embeddings server", () => {
   });
 
   it("throws a failure that is not transient; a session then searches the index it already had", async () => {
-    ws = await makeTempWorkspace(MODULES);
+    const ws = await fixture.workspace(MODULES);
     let failQuestions = false;
     const { server } = await startServer((_n, inputs) =>
       inputs.some((t) => t.includes("BROKEN")) ? { status: 400, json: { error: { message: "input rejected" } } } : failQuestions && inputs.length === 1 ? { status: 503, json: { error: "overloaded" } } : undefined,
@@ -134,7 +98,7 @@ describe("a build through a rate-limited embeddings server", () => {
     await writeFile(path.join(ws.root, "src/m5.ts"), "/** BROKEN on purpose. */\nexport const m5 = () => 5;\n");
     await expect(index.update()).rejects.toThrow(/HTTP 400: input rejected/);
 
-    const env = { CHROMA_URL: chroma.url, HOME: "/nonexistent-home", MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
+    const env = { CHROMA_URL: fixture.chroma().url, HOME: "/nonexistent-home", MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
     const session = new SessionCodeIndex({ root: ws.root, env, clock: systemClock, settings: resolveMemoryStoreConfig(env) });
     try {
       session.begin();

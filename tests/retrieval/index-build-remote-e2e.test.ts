@@ -1,50 +1,36 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../cli/cli-process.js";
 import { chromaClient } from "../../src/memory/collection.js";
 import { readCodeCollection } from "../../src/retrieval/code-collection.js";
-import { startTestChroma, testChromaEndpoint, type TestChroma } from "../helpers/chroma.js";
-import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { openAIAnswer, startEmbeddingsServer, type EmbeddingsReply, type EmbeddingsServer } from "../memory/embeddings/embeddings-server.js";
+import { testChromaEndpoint } from "../helpers/chroma.js";
+import type { EmbeddingsReply, EmbeddingsServer } from "../memory/embeddings/embeddings-server.js";
+import { oneChunkModules, rateLimited, useRemoteEmbedderFixture } from "./remote-embedder-fixture.js";
 
 /**
  * `mini-cursor index build` with an OpenAI-compatible embeddings endpoint that rate-limits, through the built CLI:
  * real Chroma, a real embeddings server on 127.0.0.1.
  */
-let chroma: TestChroma;
-let ws: TempWorkspace | undefined;
-let embeddings: EmbeddingsServer | undefined;
+const fixture = useRemoteEmbedderFixture();
+const MODULES = oneChunkModules(150, "js");
 
-beforeAll(async () => {
-  chroma = await startTestChroma();
-});
-afterAll(async () => {
-  await chroma.stop();
-});
-afterEach(async () => {
-  await embeddings?.close();
-  embeddings = undefined;
-  await ws?.cleanup();
-});
-
-const MODULES = Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`src/m${i}.js`, `/** Module ${i}. */\nexport const m${i} = () => ${i};\n`]));
-
-/** What `decide` replies to the n-th request (1-based: a CLI's first probes the vector length), else vectors. */
+/** The CLI's environment for an embeddings server that answers `decide`'s reply to the n-th request, else vectors. */
 async function cliEnv(decide: (n: number, inputs: string[]) => EmbeddingsReply | undefined): Promise<Record<string, string>> {
-  let n = 0;
-  embeddings = await startEmbeddingsServer({ reply: (_req, inputs) => decide(++n, inputs) ?? { json: openAIAnswer(inputs, 8) } });
+  const { server } = await fixture.embeddings(decide);
+  embeddings = server;
   return {
-    CHROMA_URL: chroma.url,
+    CHROMA_URL: fixture.chroma().url,
     MINI_CURSOR_EMBEDDINGS: "openai",
     MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder",
-    MINI_CURSOR_EMBEDDING_BASE_URL: embeddings.baseUrl,
+    MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl,
     MINI_CURSOR_EMBEDDING_API_KEY: "sk-embeddings-test",
   };
 }
+let embeddings: EmbeddingsServer | undefined;
 
 describe("index build through a rate-limited embeddings endpoint (built CLI)", () => {
   it("says why it waits and for how long, then finishes", async () => {
-    ws = await makeTempWorkspace(MODULES);
-    const env = await cliEnv((n) => (n === 2 ? { status: 429, json: { error: { message: "Rate limit reached for tokens" } }, headers: { "retry-after-ms": "300" } } : undefined));
+    const ws = await fixture.workspace(MODULES);
+    const env = await cliEnv((n) => (n === 2 ? rateLimited(300) : undefined));
     const build = await runCli(["index", "build"], { cwd: ws.root, env });
     expect(build.code, build.stderr).toBe(0);
     expect(build.stderr).toMatch(/^indexing: embeddings request to http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings \(model "remote-embedder"\) failed: HTTP 429: Rate limit reached for tokens; trying again in 0\.3 s \(attempt 2 of 6\)$/m);
@@ -53,7 +39,7 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
   });
 
   it("stops early when the server asks to wait hours, says when to run it again, and the next build continues", async () => {
-    ws = await makeTempWorkspace(MODULES);
+    const ws = await fixture.workspace(MODULES);
     // A daily limit: the texts the server still embeds before it answers every request with "try again in 2 hours":
     // the probe of the vector length and the first batch (96 chunks).
     let allowance = 1 + 96;
@@ -82,7 +68,7 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     expect(JSON.parse(last.stdout)).toMatchObject({ files: 150, changed: 54, partial: false });
 
     // Another embedder configured now: status says what built the index and leaves it as it is.
-    const local = { CHROMA_URL: chroma.url };
+    const local = { CHROMA_URL: fixture.chroma().url };
     const other = await runCli(["index", "status"], { cwd: ws.root, env: local });
     expect(other.stdout).toContain("150 files, 150 chunks\nCollection ");
     expect(other.stdout).toContain("embedder openai-compatible:remote-embedder (now configured: local-hash-v1; the next build or session rebuilds the index with it)");
@@ -92,16 +78,16 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
   });
 
   it("index status on a workspace without an index says so and creates nothing", async () => {
-    ws = await makeTempWorkspace(MODULES);
+    const ws = await fixture.workspace(MODULES);
     const env = await cliEnv(() => ({ status: 503, json: { error: "down" } }));
     const status = await runCli(["index", "status"], { cwd: ws.root, env });
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toContain(`No index for ${ws.root} yet`);
-    expect(await readCodeCollection(chromaClient(testChromaEndpoint(chroma)), ws.root)).toBeNull();
+    expect(await readCodeCollection(chromaClient(testChromaEndpoint(fixture.chroma())), ws.root)).toBeNull();
     expect(embeddings?.requests).toHaveLength(0);
   });
   it("index search ranks by words when the endpoint cannot embed the question, and says so on stderr", async () => {
-    ws = await makeTempWorkspace(MODULES);
+    const ws = await fixture.workspace(MODULES);
     const env = await cliEnv((_n, inputs) => (inputs[0] === "the forty-second module m42" ? { status: 503, json: { error: "overloaded" } } : undefined));
     expect((await runCli(["index", "build"], { cwd: ws.root, env })).code).toBe(0);
     const search = await runCli(["index", "search", "the forty-second module m42", "--json", "--limit", "3"], { cwd: ws.root, env });
