@@ -34,12 +34,17 @@ async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 const io: CliIo = {
-  // Read on first use: opening stdin loads node:net and sets up a handle (about 10 ms), which listing commands skip.
+  // Read on first use: opening stdin loads node:net and sets up a handle (about 10 ms), which listing commands skip;
+  // stdout and stderr on pipes cost about 2 ms each, and a listing that succeeds never opens stderr.
   get stdin() {
     return process.stdin;
   },
-  stdout: process.stdout,
-  stderr: process.stderr,
+  get stdout() {
+    return process.stdout;
+  },
+  get stderr() {
+    return process.stderr;
+  },
   env: process.env,
   cwd: process.cwd(),
 };
