@@ -21,6 +21,9 @@ const SERVER_MARKER = "mini-cursor-chroma-server";
  * no session can be reusing the server meanwhile, looks once more, removes the state file and ends the server. The
  * lock stays behind naming this process: it turns stale exactly when the server is gone, so a session that wants
  * Chroma then starts a new server and never meets this one half shut down. A data dir that is gone ends it at once.
+ * With an idle time of 0 the last session stops the server itself; the thread is then only for sessions that could
+ * not (killed with SIGKILL, out of memory, a power cut of the terminal): it ends the server at the first look that
+ * finds no live session, instead of leaving a server without a token listening until some later session reuses it.
  */
 const WATCHDOG_SOURCE = `
 const fs = require("node:fs"), { randomBytes } = require("node:crypto");
@@ -62,7 +65,10 @@ const idle = JSON.parse(watch);
 if (idle) new (require("node:worker_threads").Worker)(${JSON.stringify(WATCHDOG_SOURCE)}, { eval: true, workerData: { ...idle, pid: process.pid } });
 require(binding).cli(["chroma", ...args]);`;
 
-/** How long a server stays up with no session using it; absent: its starter stops it with the last session. */
+/**
+ * How long a server stays up with no session using it. 0: its sessions stop it with the last of them, and the
+ * server ends itself only once none is alive (they were killed before they could). Absent: no watching at all.
+ */
 export interface IdleStop {
   dataDir: string;
   idleMs: number;
@@ -73,7 +79,10 @@ export interface IdleStop {
 export interface ServerCommand {
   /** Arguments for node, before Chroma's own (`run --path ...`). */
   args: string[];
-  /** Whether the server stops itself when idle (only when run through the binding, with `idle` given). */
+  /**
+   * Whether the server stops itself when idle, so its sessions leave it running (only when run through the binding,
+   * with an idle time above 0). A server watched with an idle time of 0 says false: its last session stops it.
+   */
   stopsWhenIdle: boolean;
 }
 
@@ -103,11 +112,10 @@ export function chromaServerCommand(idle?: IdleStop): ServerCommand {
       // Resolved from chromadb's own folder: the binding is its dependency, wherever npm put it.
       // The files it watches and takes, named by the modules that own them.
       const { stateFile, lockFile } = serverPaths(idle?.dataDir ?? "");
-      const watch =
-        idle && idle.idleMs > 0
-          ? JSON.stringify({ dataDir: idle.dataDir, leases: leasesDir(idle.dataDir), stateFile, lockFile, idleMs: idle.idleMs, pollMs: idle.pollMs ?? DEFAULT_POLL_MS })
-          : "null";
-      return { args: ["-e", SERVER_SOURCE, createRequire(entry).resolve(binding), watch], stopsWhenIdle: watch !== "null" };
+      const watch = idle
+        ? JSON.stringify({ dataDir: idle.dataDir, leases: leasesDir(idle.dataDir), stateFile, lockFile, idleMs: Math.max(0, idle.idleMs), pollMs: idle.pollMs ?? DEFAULT_POLL_MS })
+        : "null";
+      return { args: ["-e", SERVER_SOURCE, createRequire(entry).resolve(binding), watch], stopsWhenIdle: idle !== undefined && idle.idleMs > 0 };
     } catch {
       // Not installed next to chromadb: its CLI says what is missing.
     }

@@ -123,7 +123,8 @@ async function ensureLocal(options: EnsureChromaOptions): Promise<ChromaEndpoint
       logFile: paths.logFile,
       env: options.env ?? process.env,
       startTimeoutMs,
-      ...(idleSeconds > 0 ? { idle: { dataDir, idleMs: idleSeconds * 1000 } } : {}),
+      // Watched even with no idle time: a server whose sessions were all killed ends itself (server-command.ts).
+      idle: { dataDir, idleMs: idleSeconds * 1000 },
     });
     try {
       writeServerState(dataDir, { pid: server.pid, port: server.port, startedAt: Date.now(), ...(server.stopsWhenIdle ? { stopsWhenIdle: true } : {}) });

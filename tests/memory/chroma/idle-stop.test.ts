@@ -1,9 +1,11 @@
 /**
  * A local Chroma server started with an idle time outlives its last session, is reused by the next one, and ends
  * itself once nobody has used it for that long (src/memory/chroma/server-command.ts), leaving a data dir in which
- * the next session starts a fresh server.
+ * the next session starts a fresh server. One started with no idle time ends itself when its sessions were killed.
  */
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { ensureChromaServer } from "../../../src/memory/chroma/server.js";
@@ -72,6 +74,40 @@ describe("a local Chroma server with an idle time", () => {
     expect((await fetch(`${held.endpoint.url}/api/v2/heartbeat`)).ok).toBe(true);
     await held.endpoint.stop();
     await until("the idle server has ended", () => !processAlive(held.pid));
+  });
+
+  it("with no idle time, ends itself once every session using it was killed (none could stop it)", async () => {
+    temp = await makeTempWorkspace();
+    const dataDir = temp.root;
+    const script = [
+      `const { ensureChromaServer } = await import(${JSON.stringify(path.resolve("src/memory/chroma/server.ts"))});`,
+      `await ensureChromaServer({ dataDir: ${JSON.stringify(dataDir)}, idleSeconds: 0 });`,
+      `process.stdout.write("up\\n");`,
+      "setInterval(() => {}, 60_000);",
+    ].join("\n");
+    const session = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        session.stdout.on("data", (chunk: Buffer) => chunk.toString().includes("up") && resolve());
+        session.on("exit", (code) => reject(new Error(`the session exited first (${code})`)));
+      });
+      const pid = readServerState(dataDir)?.pid ?? -1;
+      pids.push(pid);
+      expect(readServerState(dataDir)?.stopsWhenIdle).toBeUndefined();
+      // Its session is alive: the server's own watch (every second) leaves it alone.
+      await sleep(2_500);
+      expect(processAlive(pid)).toBe(true);
+      session.kill("SIGKILL");
+      await until("the server of the killed session has ended", () => !processAlive(pid), 10_000);
+      expect(readServerState(dataDir)).toBeNull();
+      // The next session is not held up by the lock the server left naming itself.
+      const next = await open(dataDir, 0);
+      expect(next.endpoint.startedByUs).toBe(true);
+      await next.endpoint.stop();
+      expect(processAlive(next.pid)).toBe(false);
+    } finally {
+      if (session.exitCode === null && session.signalCode === null) session.kill("SIGKILL");
+    }
   });
 
   it("ends when its data dir is deleted", async () => {

@@ -15,6 +15,10 @@ describe("the local Chroma server's command line", () => {
     expect(stopsWhenIdle).toBe(false);
     expect(args[3]).toBe("null");
     expect(chromaServerCommand({ dataDir: "/d", idleMs: 5_000 }).stopsWhenIdle).toBe(true);
+    // No idle time: still watched (for sessions that were killed), but its last session stops it.
+    const watched = chromaServerCommand({ dataDir: "/d", idleMs: 0 });
+    expect(watched.stopsWhenIdle).toBe(false);
+    expect(JSON.parse(watched.args[3] ?? "null")).toMatchObject({ dataDir: "/d", idleMs: 0 });
     expect(args[0]).toBe("-e");
     expect(args[2]).toMatch(/chromadb-js-bindings-linux-x64-gnu/);
     expect(fs.existsSync(args[2] ?? "")).toBe(true);
