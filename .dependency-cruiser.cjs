@@ -50,7 +50,15 @@ module.exports = {
         "The Studio graph runs on a LangGraph server (langgraph dev, or the Agent Server on Postgres), which brings its own checkpointer and store: it must not reach the session database (src/sessions, SQLite, Postgres, our checkpointers), not even through another module.",
       severity: "error",
       from: { path: "^src/studio/graph\\.ts$" },
-      to: { path: "^src/sessions/|node_modules/(better-sqlite3|pg|@langchain/langgraph-checkpoint-[^/]+)/", reachable: true },
+      to: { path: "^src/sessions/|node_modules/(pg|@langchain/langgraph-checkpoint-[^/]+)/", reachable: true },
+    },
+    {
+      name: "sqlite-only-for-sessions-and-the-index-store",
+      comment:
+        "better-sqlite3 is the session database's (src/sessions) and the codebase index's own store's (src/retrieval/index-store.ts, a cache derived from its Chroma collection, which a Studio run on a LangGraph server uses too); nothing else opens SQLite.",
+      severity: "error",
+      from: { path: "^src/", pathNot: "^src/sessions/|^src/retrieval/index-store\\.ts$" },
+      to: { path: "node_modules/better-sqlite3/" },
     },
     {
       name: "unplaced-folder",

@@ -16,7 +16,7 @@ import { build } from "esbuild";
 /**
  * Kept out of the bundle: native addons (tree-sitter) and packages that find their own files on disk at run time
  * (ripgrep's binary, chromadb's server script), which a bundle would move. better-sqlite3's JavaScript is bundled:
- * its addon is opened by path (src/sessions/sqlite-addon.ts), and its 15 CommonJS files cost `sessions` ~7 ms.
+ * its addon is opened by path (src/runtime/sqlite-addon.ts), and its 15 CommonJS files cost `sessions` ~7 ms.
  */
 const EXTERNAL = ["tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb"];
 const REPO = process.cwd();

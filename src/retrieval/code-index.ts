@@ -6,12 +6,12 @@ import { batchesOf } from "./batches.js";
 import { chunkFile } from "./chunk-file.js";
 import { chunkId } from "./chunk-id.js";
 import { listIndexableFiles } from "./file-walk.js";
-import { LexicalIndex } from "./lexical.js";
-import { rankChunks, type SearchAnswer, type SearchMode, type StoredChunk } from "./code-ranking.js";
+import { rankChunks, type SearchAnswer, type SearchMode } from "./code-ranking.js";
 import { mayIndex, readIfChanged, type Fingerprint } from "./file-fingerprint.js";
+import { IndexStore } from "./index-store.js";
 import { embeddingText, MAX_CHUNK_CHARS } from "./chunk-text.js";
 import { DEFAULT_RETRY, embedWithRetries, type RetryContext, type RetryPolicy } from "./embed-retry.js";
-import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery, EmbedWait, UpdateStop } from "./types.js";
+import type { BuildProgress, BuildResult, Chunk, ChunkKind, CodeHit, CodeSearchQuery, EmbedWait, StoredChunk, UpdateStop } from "./types.js";
 
 export type { SearchAnswer, SearchMode } from "./code-ranking.js";
 
@@ -27,6 +27,8 @@ export interface CodeIndexOptions {
   home?: string;
   /** How batches a remote embedder turns away for now are retried (default DEFAULT_RETRY). */
   retry?: RetryPolicy;
+  /** The SQLite file of the index's chunks and lexical side (index-store.ts); in memory when absent. */
+  storeFile?: string;
 }
 
 export interface UpdateOptions {
@@ -37,14 +39,10 @@ export interface UpdateOptions {
   shouldStop?: () => boolean;
 }
 
-interface FileEntry extends Fingerprint {
-  ids: string[];
-}
-
 /** A changed file ready to embed: its new fingerprint and chunks. */
 interface ChangedFile {
   path: string;
-  entry: Omit<FileEntry, "ids">;
+  entry: Fingerprint;
   chunks: Chunk[];
 }
 
@@ -64,25 +62,25 @@ const copyOf = (a: SearchAnswer): SearchAnswer => ({ ...a, hits: a.hits.map((h) 
 
 /**
  * The index of one workspace: its chunks in a Chroma collection (vectors, text and a metadata row per chunk that
- * names the file's content hash), and in process a BM25 index over the same chunks. The metadata rows are the
- * manifest: an update re-embeds only files whose size/mtime changed and whose hash then differs, and removes the
- * chunks of files that are gone or now skipped, so the manifest can never disagree with what Chroma holds.
+ * names the file's content hash), and the same chunks, the files' fingerprints and a BM25 index over them in a
+ * SQLite file derived from the collection (index-store.ts). An update re-embeds only files whose size/mtime changed
+ * and whose hash then differs, and removes the chunks of files that are gone or now skipped; Chroma is written
+ * first, so the store never names a chunk Chroma lacks for long: a store that disagrees is rebuilt from Chroma.
  */
 export class CodeIndex {
-  private readonly chunks = new Map<string, StoredChunk>();
-  private readonly files = new Map<string, FileEntry>();
-  private readonly lexical = new LexicalIndex();
+  private readonly store: IndexStore;
   private running: Promise<BuildResult> | undefined;
   private loading: Promise<void> | undefined;
-  /** Bumped by every change to the chunks: answers computed before it are stale. */
-  private generation = 0;
   /**
-   * Recent answers of this generation: the planner asks the same question (the task) on every turn, and between two
-   * coder steps nothing changes; an answer costs an embedding, a Chroma query and the ranking (tens of ms).
+   * Recent answers, with the store's version they were computed at: the planner asks the same question (the task)
+   * on every turn, and between two coder steps nothing changes; an answer costs an embedding, a Chroma query and
+   * the ranking (tens of ms).
    */
-  private readonly answers = new Map<string, { generation: number; answer: Promise<SearchAnswer> }>();
+  private readonly answers = new Map<string, { version: string; answer: Promise<SearchAnswer> }>();
 
-  constructor(private readonly o: CodeIndexOptions) {}
+  constructor(private readonly o: CodeIndexOptions) {
+    this.store = new IndexStore(o.storeFile ?? ":memory:");
+  }
 
   get root(): string {
     return this.o.root;
@@ -93,12 +91,13 @@ export class CodeIndex {
   }
 
   stats(): { files: number; chunks: number } {
-    return { files: this.files.size, chunks: this.chunks.size };
+    return this.store.counts();
   }
 
   /**
-   * Reads what the collection holds (a few hundred ms for thousands of chunks) and indexes it for BM25, once;
-   * concurrent callers share the one load, and a failed one is tried again by the next caller.
+   * Checks once that the store matches the collection (the same collection, as many chunks) and rebuilds it from
+   * Chroma when not: the first time, after the collection was replaced, or after a crash between the two writes.
+   * Concurrent callers share the one check; a failed one is tried again by the next caller.
    */
   load(): Promise<void> {
     this.loading ??= this.readAll().catch((error: unknown) => {
@@ -109,39 +108,20 @@ export class CodeIndex {
   }
 
   private async readAll(): Promise<void> {
-    // After a failed load, from the start (what it read is read again; the BM25 side skips what it has).
-    this.chunks.clear();
-    this.files.clear();
+    const { collection } = this.o;
+    if (this.store.collectionId() === collection.id && this.store.counts().chunks === (await collection.count())) return;
+    this.store.reset(collection.id);
     // Pages of 1,000: each answer is parsed in one go (about 50 ms of the event loop for 1,000 chunks here).
     const page = 1_000;
     for (let offset = 0; ; offset += page) {
-      const got = await this.o.collection.get({ include: ["documents", "metadatas"], limit: page, offset });
+      const got = await collection.get({ include: ["documents", "metadatas"], limit: page, offset });
       // The text is a metadata field; indexes written before that kept it as the document.
-      got.ids.forEach((id, i) => {
+      this.store.addFromCollection(got.ids.flatMap((id, i) => {
         const meta = got.metadatas[i] ?? null;
-        this.remember(id, meta, typeof meta?.text === "string" ? meta.text : (got.documents[i] ?? ""));
-      });
+        return fromMetadata(id, meta, typeof meta?.text === "string" ? meta.text : (got.documents[i] ?? ""));
+      }));
       if (got.ids.length < page) break;
     }
-    await this.lexical.addMany([...this.chunks.values()]);
-    this.generation++;
-  }
-
-  private remember(id: string, meta: Metadata | null, text: string): void {
-    if (!meta || typeof meta.path !== "string") return;
-    const chunk: StoredChunk = {
-      id,
-      path: meta.path,
-      startLine: Number(meta.startLine),
-      endLine: Number(meta.endLine),
-      symbol: typeof meta.symbol === "string" ? meta.symbol : "",
-      kind: (typeof meta.kind === "string" ? meta.kind : "text") as ChunkKind,
-      text,
-    };
-    this.chunks.set(id, chunk);
-    const entry = this.files.get(chunk.path) ?? { hash: String(meta.fileHash), size: Number(meta.size), mtimeMs: Number(meta.mtimeMs), ids: [] };
-    entry.ids.push(id);
-    this.files.set(chunk.path, entry);
   }
 
   /** Settles when no update is running. */
@@ -164,6 +144,7 @@ export class CodeIndex {
     const started = this.o.clock.now();
     await this.load();
     const paths = await listIndexableFiles(this.o.root, { allowCredentialFiles: this.o.allowCredentialFiles, ...(this.o.home ? { home: this.o.home } : {}) });
+    const files = this.store.files();
     const present = new Set<string>();
     // Only the names: a first build of a large repository must not hold every file's text and chunks at once
     // (7,000 files: 1 GB); each is read when its batch is embedded.
@@ -173,14 +154,16 @@ export class CodeIndex {
     for (const rel of paths) {
       // A file the index knows is read when its size or mtime moved (a touched file keeps its vectors); a new one
       // is read once, when its batch is embedded.
-      const known = this.files.get(rel);
+      const known = files.get(rel);
+      const before = known && { ...known };
       const file = known ? await readIfChanged(this.o.root, rel, known) : (await mayIndex(this.o.root, rel)) ? "new" : "skip";
+      if (file === "same" && known && before && (known.size !== before.size || known.mtimeMs !== before.mtimeMs)) this.store.touchFile(rel, known);
       if (file === "skip") continue;
       present.add(rel);
       if (file !== "same") pending.push(rel);
     }
     let removed = 0;
-    for (const rel of [...this.files.keys()]) {
+    for (const rel of files.keys()) {
       if (present.has(rel)) continue;
       await this.drop(rel);
       removed++;
@@ -202,7 +185,7 @@ export class CodeIndex {
       progress("embed");
     });
     progress("done");
-    return { files: this.files.size, changed, removed, chunks: this.chunks.size, durationMs: this.o.clock.now() - started, partial: stopped !== undefined, ...(stopped ? { stopped } : {}) };
+    return { ...this.store.counts(), changed, removed, durationMs: this.o.clock.now() - started, partial: stopped !== undefined, ...(stopped ? { stopped } : {}) };
   }
 
   /**
@@ -237,20 +220,16 @@ export class CodeIndex {
    */
   private async *changedFiles(paths: readonly string[]): AsyncGenerator<ChangedFile> {
     for (const rel of paths) {
-      const file = await readIfChanged(this.o.root, rel, this.files.get(rel));
+      const file = await readIfChanged(this.o.root, rel, this.store.file(rel));
       if (file === "same" || file === "skip") continue;
       yield { path: rel, entry: file.entry, chunks: chunkFile(rel, file.text) };
     }
   }
 
+  /** Removes a file that left the workspace (or is now skipped): from Chroma first, then from the store. */
   private async drop(rel: string): Promise<void> {
-    const entry = this.files.get(rel);
-    if (!entry) return;
     await this.o.collection.delete({ where: { path: rel } });
-    this.lexical.remove(entry.ids);
-    for (const id of entry.ids) this.chunks.delete(id);
-    this.files.delete(rel);
-    this.generation++;
+    this.store.replaceFile(rel, undefined, []);
   }
 
   /** A batch's chunks (ids given) with their vectors; or why the update stops before it. */
@@ -260,9 +239,9 @@ export class CodeIndex {
     return Array.isArray(vectors) ? { files: batch, chunks, vectors } : vectors;
   }
 
-  /** Replaces the batch's files' chunks in Chroma and in process. */
+  /** Replaces the batch's files' chunks in Chroma, then in the store. */
   private async write({ files, chunks, vectors }: EmbeddedBatch): Promise<void> {
-    for (const f of files) await this.drop(f.path);
+    for (const f of files) if (this.store.file(f.path)) await this.o.collection.delete({ where: { path: f.path } });
     if (chunks.length > 0) {
       // upsert: another session updating the same file at the same moment writes the same ids.
       await this.o.writer.write(this.o.collection, "upsert", {
@@ -273,14 +252,10 @@ export class CodeIndex {
         metadatas: chunks.map((c) => ({ text: c.text, path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, fileHash: c.file.entry.hash, size: c.file.entry.size, mtimeMs: c.file.entry.mtimeMs })),
       });
     }
-    for (const f of files) this.files.set(f.path, { ...f.entry, ids: [] });
-    for (const c of chunks) {
-      const { file, ...chunk } = c;
-      this.chunks.set(c.id, chunk);
-      this.files.get(file.path)?.ids.push(c.id);
+    for (const f of files) {
+      const own = chunks.filter((c) => c.file === f).map(({ file: _file, ...chunk }) => chunk);
+      this.store.replaceFile(f.path, f.entry, own);
     }
-    this.lexical.add(chunks.map(({ file: _file, ...chunk }) => chunk));
-    this.generation++;
   }
 
   /** The best chunks for a question or an identifier, hybrid-ranked. */
@@ -292,14 +267,15 @@ export class CodeIndex {
   async answer(q: CodeSearchQuery, mode: SearchMode = "hybrid"): Promise<SearchAnswer> {
     await this.load();
     const key = JSON.stringify([q.query, q.path ?? "", q.limit ?? 8, mode]);
+    const version = this.store.version();
     const cached = this.answers.get(key);
-    if (cached?.generation === this.generation) return copyOf(await cached.answer);
-    // Labelled with the generation it started from: a change while it runs makes it stale at once.
-    const answer = rankChunks({ chunks: this.chunks, lexical: this.lexical, collection: this.o.collection, embedder: this.o.embedder }, q, mode);
+    if (cached?.version === version) return copyOf(await cached.answer);
+    // Labelled with the version it started from: a change while it runs (here or by another session) makes it stale.
+    const answer = rankChunks({ store: this.store, collection: this.o.collection, embedder: this.o.embedder }, q, mode);
     this.answers.delete(key);
     const oldest = this.answers.keys().next().value;
     if (this.answers.size >= MAX_ANSWERS && oldest !== undefined) this.answers.delete(oldest);
-    this.answers.set(key, { generation: this.generation, answer });
+    this.answers.set(key, { version, answer });
     // A failed answer, or one by words alone, is not kept: the next time the embedder may answer.
     const forget = () => {
       if (this.answers.get(key)?.answer === answer) this.answers.delete(key);
@@ -307,4 +283,25 @@ export class CodeIndex {
     void answer.then((a) => a.wordsOnly !== undefined && forget(), forget);
     return copyOf(await answer);
   }
+
+  /** Closes the store once no update is running. */
+  async close(): Promise<void> {
+    await this.idle();
+    this.store.close();
+  }
+}
+
+/** A chunk and its file's fingerprint from the metadata row Chroma keeps for it; none for a row that is not ours. */
+function fromMetadata(id: string, meta: Metadata | null, text: string): { chunk: StoredChunk; file: Fingerprint }[] {
+  if (!meta || typeof meta.path !== "string") return [];
+  const chunk: StoredChunk = {
+    id,
+    path: meta.path,
+    startLine: Number(meta.startLine),
+    endLine: Number(meta.endLine),
+    symbol: typeof meta.symbol === "string" ? meta.symbol : "",
+    kind: (typeof meta.kind === "string" ? meta.kind : "text") as ChunkKind,
+    text,
+  };
+  return [{ chunk, file: { hash: String(meta.fileHash), size: Number(meta.size), mtimeMs: Number(meta.mtimeMs) } }];
 }

@@ -1,13 +1,12 @@
 import type { Collection } from "chromadb";
 import { EmbedderError, type Embedder } from "../memory/embeddings/types.js";
 import { pathFilter, snippetOf } from "./chunk-text.js";
-import { lexicalTerms, type LexicalIndex } from "./lexical.js";
+import type { IndexStore } from "./index-store.js";
+import { lexicalTerms } from "./lexical.js";
 import { fuse, looksLikeName, WEIGHTS, type Candidate, type Scored } from "./rank.js";
-import type { Chunk, CodeHit, CodeSearchQuery } from "./types.js";
+import type { CodeHit, CodeSearchQuery } from "./types.js";
 
-export interface StoredChunk extends Chunk {
-  id: string;
-}
+export type { StoredChunk } from "./types.js";
 
 export type SearchMode = "hybrid" | "vector" | "lexical";
 
@@ -17,10 +16,9 @@ export interface SearchAnswer {
   wordsOnly?: string;
 }
 
-/** What a ranking reads: the index's chunks and BM25 side in process, its vectors in Chroma. */
+/** What a ranking reads: the index's chunks and BM25 side in SQLite, its vectors in Chroma. */
 export interface RankSources {
-  chunks: ReadonlyMap<string, StoredChunk>;
-  lexical: LexicalIndex;
+  store: IndexStore;
   collection: Collection;
   embedder: Embedder;
 }
@@ -28,7 +26,7 @@ export interface RankSources {
 /** Candidates each side brings to the fusion. */
 const CANDIDATES = 60;
 
-/** Ranks the index's chunks for a question: vector candidates from Chroma, BM25 ones in process, fused (rank.ts). */
+/** Ranks the index's chunks for a question: vector candidates from Chroma, BM25 ones from SQLite, fused (rank.ts). */
 export async function rankChunks(src: RankSources, q: CodeSearchQuery, mode: SearchMode): Promise<SearchAnswer> {
   const limit = q.limit ?? 8;
   const allow = pathFilter(q.path);
@@ -46,31 +44,32 @@ export async function rankChunks(src: RankSources, q: CodeSearchQuery, mode: Sea
     }
   }
   const nameQuery = looksLikeName(q.query);
-  const lexical = mode === "vector" ? [] : src.lexical.query(terms, CANDIDATES, allow, { namesCountMore: nameQuery });
-  const candidates = new Map<string, Candidate>();
-  for (const s of [...vector, ...lexical]) {
-    const chunk = src.chunks.get(s.id);
-    if (chunk) candidates.set(s.id, chunk);
-  }
+  const lexical = mode === "vector" ? [] : src.store.query(terms, CANDIDATES, allow, { namesCountMore: nameQuery });
+  // Only chunks the store knows: a vector Chroma still holds for a chunk written there but not yet here is left out.
+  const chunks = src.store.chunks([...vector, ...lexical].map((s) => s.id));
+  const candidates: ReadonlyMap<string, Candidate> = chunks;
   const weights = mode === "vector" ? { vector: 1, lexical: 0, path: 0 } : mode === "lexical" ? { vector: 0, lexical: 1, path: 0 } : wordsOnly !== undefined ? { ...WEIGHTS, vector: 0, lexical: 1 } : WEIGHTS;
   const ranked = fuse(vector, lexical, candidates, new Set(terms), nameQuery, weights);
   const hits = ranked.slice(0, limit).flatMap((s) => {
-    const c = src.chunks.get(s.id);
+    const c = chunks.get(s.id);
     return c ? [{ path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, score: Number(s.score.toFixed(4)), snippet: snippetOf(c.text) }] : [];
   });
   return { hits, ...(wordsOnly !== undefined ? { wordsOnly } : {}) };
 }
 
 async function vectorCandidates(src: RankSources, query: string, allow: ((p: string) => boolean) | undefined): Promise<Scored[]> {
-  if (src.chunks.size === 0) return [];
+  const { chunks } = src.store.counts();
+  if (chunks === 0) return [];
   const embedding = await src.embedder.embedQuery(query);
   // With a path filter, ask for more and filter here: Chroma's where has no prefix match.
-  const nResults = Math.min(src.chunks.size, allow ? CANDIDATES * 5 : CANDIDATES);
+  const nResults = Math.min(chunks, allow ? CANDIDATES * 5 : CANDIDATES);
   const result = await src.collection.query({ queryEmbeddings: [embedding], nResults, include: ["distances", "metadatas"] });
   const ids = result.ids[0] ?? [];
   const distances = result.distances[0] ?? [];
+  const metadatas = result.metadatas[0] ?? [];
   return ids
-    .map((id, i) => ({ id, score: Math.max(0, 1 - (distances[i] ?? 1)) }))
-    .filter((s) => !allow || allow(src.chunks.get(s.id)?.path ?? ""))
-    .slice(0, CANDIDATES);
+    .map((id, i) => ({ id, score: Math.max(0, 1 - (distances[i] ?? 1)), path: metadatas[i]?.path }))
+    .filter((s) => !allow || (typeof s.path === "string" && allow(s.path)))
+    .slice(0, CANDIDATES)
+    .map(({ id, score }) => ({ id, score }));
 }

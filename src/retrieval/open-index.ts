@@ -37,16 +37,32 @@ export interface SharedChroma {
 export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
   const settings = o.settings ?? resolveMemoryStoreConfig(o.env);
   const embedder = createCodeEmbedder(settings.embeddings);
-  const modules = Promise.all([import("../memory/collection.js"), import("./code-collection.js"), import("./code-index.js")]);
+  const modules = Promise.all([import("../memory/collection.js"), import("./code-collection.js"), import("./code-index.js"), import("./index-store.js")]);
   modules.catch(() => undefined);
   const endpoint = o.shared?.endpoint ?? (await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds }));
   const stop = o.shared ? async () => undefined : () => endpoint.stop();
   try {
-    const [{ chromaClient, VectorWriter }, { openCodeCollection }, { CodeIndex }] = await modules;
+    const [{ chromaClient, VectorWriter }, { openCodeCollection }, { CodeIndex }, { indexStoreFile }] = await modules;
     const client = o.shared?.client ?? chromaClient(endpoint);
     const collection = await openCodeCollection(client, o.root, embedder);
-    const index = new CodeIndex({ root: o.root, collection, writer: new VectorWriter(client, endpoint), embedder, clock: o.clock, allowCredentialFiles: credentialFilesAllowed(o.env), home: o.env.HOME ?? os.homedir() });
-    return { index, endpoint, close: stop };
+    const index = new CodeIndex({
+      root: o.root,
+      collection,
+      writer: new VectorWriter(client, endpoint),
+      embedder,
+      clock: o.clock,
+      allowCredentialFiles: credentialFilesAllowed(o.env),
+      home: o.env.HOME ?? os.homedir(),
+      storeFile: indexStoreFile(settings.dataDir, o.root),
+    });
+    return {
+      index,
+      endpoint,
+      close: async () => {
+        await index.close();
+        await stop();
+      },
+    };
   } catch (error) {
     await stop();
     throw error;

@@ -12,6 +12,11 @@ export interface Chunk {
   text: string;
 }
 
+/** A chunk as the index stores it, with its id (src/retrieval/chunk-id.ts). */
+export interface StoredChunk extends Chunk {
+  id: string;
+}
+
 export type ChunkKind = "function" | "class" | "method" | "type" | "variable" | "module" | "text";
 
 /** A ranked search answer. */

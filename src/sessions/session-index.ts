@@ -5,7 +5,7 @@ import { ConfigError } from "../runtime/config-file.js";
 import { workspaceDataError } from "./data-errors.js";
 import { databasePath } from "./paths.js";
 import { SessionStore } from "./session-store.js";
-import { sqliteAddonPath } from "./sqlite-addon.js";
+import { sqliteAddonPath } from "../runtime/sqlite-addon.js";
 
 /**
  * The workspace's SQLite file opened for its session rows only. Plain better-sqlite3: listing rows (`sessions`,

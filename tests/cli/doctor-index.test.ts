@@ -25,7 +25,7 @@ afterAll(async () => {
 
 describe("doctor's index report", () => {
   it("counts the files and chunks a running local server holds for the workspace", async () => {
-    const opened = await openCodeIndex({ root: ws.root, env: { CHROMA_URL: chroma.url, HOME: "/nonexistent-home" }, clock: systemClock });
+    const opened = await openCodeIndex({ root: ws.root, env: { CHROMA_URL: chroma.url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: chroma.dataDir }, clock: systemClock });
     try {
       await opened.index.update();
       const { files, chunks } = opened.index.stats();

@@ -98,7 +98,7 @@ describe("a build through a rate-limited embeddings server", () => {
     await writeFile(path.join(ws.root, "src/m5.ts"), "/** BROKEN on purpose. */\nexport const m5 = () => 5;\n");
     await expect(index.update()).rejects.toThrow(/HTTP 400: input rejected/);
 
-    const env = { CHROMA_URL: fixture.chroma().url, HOME: "/nonexistent-home", MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
+    const env = { CHROMA_URL: fixture.chroma().url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: fixture.chroma().dataDir, MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
     const session = new SessionCodeIndex({ root: ws.root, env, clock: systemClock, settings: resolveMemoryStoreConfig(env) });
     try {
       session.begin();

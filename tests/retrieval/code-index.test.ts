@@ -1,4 +1,6 @@
+import fs from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
+import type { Collection } from "chromadb";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { chromaClient, VectorWriter } from "../../src/memory/collection.js";
@@ -7,6 +9,7 @@ import type { Embedder } from "../../src/memory/embeddings/types.js";
 import { codeCollectionName, indexCounts, openCodeCollection, readCodeCollection } from "../../src/retrieval/code-collection.js";
 import { CODE_INDEX_LOCAL_DIMENSION } from "../../src/retrieval/code-embedder.js";
 import { CodeIndex } from "../../src/retrieval/code-index.js";
+import { indexStoreFile } from "../../src/retrieval/index-store.js";
 import { openCodeIndex, type OpenedIndex } from "../../src/retrieval/open-index.js";
 import { startTestChroma, testChromaEndpoint, type TestChroma } from "../helpers/chroma.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
@@ -29,7 +32,8 @@ afterEach(async () => {
   await ws?.cleanup();
 });
 
-const env = (): NodeJS.ProcessEnv => ({ CHROMA_URL: chroma.url, HOME: "/nonexistent-home" });
+// The index's store goes to the data dir: the test Chroma's, never a home folder.
+const env = (): NodeJS.ProcessEnv => ({ CHROMA_URL: chroma.url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: chroma.dataDir });
 
 const FILES = {
   "src/timing.ts": `/**\n * Waits until the user stops typing before running the callback: each new call resets the timer.\n */\nexport function debounce(fn: () => void, wait: number) {\n  let timer: NodeJS.Timeout | undefined;\n  return () => {\n    clearTimeout(timer);\n    timer = setTimeout(fn, wait);\n  };\n}\n`,
@@ -96,7 +100,8 @@ describe("the codebase index against a real Chroma server", () => {
       // Counted from the ids (what index status and doctor report), before anything is loaded.
       const collection = await readCodeCollection(chromaClient(testChromaEndpoint(chroma)), ws.root);
       expect(collection && (await indexCounts(collection))).toEqual(opened.index.stats());
-      expect(again.index.stats()).toEqual({ files: 0, chunks: 0 });
+      // The store on disk is shared: a second session sees the first one's index before it checks anything.
+      expect(again.index.stats()).toEqual(opened.index.stats());
       const [a, b] = await Promise.all([again.index.search({ query: "parseVersion" }), again.index.search({ query: "blend" }), again.index.load()]);
       expect([a[0]?.path, b[0]?.path]).toEqual(["src/parse.ts", "src/colors.ts"]);
       expect(again.index.stats()).toEqual({ files: 4, chunks: opened.index.stats().chunks });
@@ -204,6 +209,109 @@ describe("what the index stores", () => {
       expect(hits[0]?.snippet).toContain("Formats a duration");
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe("the index's store on disk (SQLite, derived from the collection)", () => {
+  /** The workspace's collection with its reads of every chunk (get without ids) counted. */
+  async function counted(root: string): Promise<{ collection: Collection; reads: () => number }> {
+    const client = chromaClient(testChromaEndpoint(chroma));
+    const real = await openCodeCollection(client, root, createLocalHashEmbedder({ dimension: CODE_INDEX_LOCAL_DIMENSION }));
+    let reads = 0;
+    const collection = new Proxy(real, {
+      get(target, key, receiver) {
+        if (key === "get") return (args: Parameters<Collection["get"]>[0]) => ((reads += args?.ids === undefined ? 1 : 0), target.get(args));
+        const value: unknown = Reflect.get(target, key, receiver);
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+    return { collection, reads: () => reads };
+  }
+
+  function indexOn(root: string, collection: Collection, storeFile: string): CodeIndex {
+    const embedder = createLocalHashEmbedder({ dimension: CODE_INDEX_LOCAL_DIMENSION });
+    return new CodeIndex({ root, collection, writer: new VectorWriter(chromaClient(testChromaEndpoint(chroma)), testChromaEndpoint(chroma)), embedder, clock, allowCredentialFiles: false, storeFile });
+  }
+
+  it("lets a new session search without reading the chunks back from Chroma; a missing store is rebuilt from Chroma", async () => {
+    ws = await makeTempWorkspace(FILES);
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
+    await opened.index.update();
+    const built = opened.index.stats();
+    const storeFile = indexStoreFile(chroma.dataDir, ws.root);
+    expect(fs.existsSync(storeFile)).toBe(true);
+
+    const inStep = await counted(ws.root);
+    const next = indexOn(ws.root, inStep.collection, storeFile);
+    try {
+      expect((await next.search({ query: "postpone the callback until the user stops typing" }))[0]?.path).toBe("src/timing.ts");
+      expect(await next.update()).toMatchObject({ changed: 0, removed: 0, files: 4 });
+      expect(inStep.reads()).toBe(0);
+    } finally {
+      await next.close();
+    }
+
+    await opened.close();
+    opened = undefined;
+    for (const suffix of ["", "-wal", "-shm"]) fs.rmSync(`${storeFile}${suffix}`, { force: true });
+    const missing = await counted(ws.root);
+    const rebuilt = indexOn(ws.root, missing.collection, storeFile);
+    try {
+      expect((await rebuilt.search({ query: "parseVersion" }))[0]?.path).toBe("src/parse.ts");
+      expect(missing.reads()).toBeGreaterThan(0);
+      expect(rebuilt.stats()).toEqual(built);
+      // Rebuilt with the files' fingerprints: nothing is embedded again.
+      expect(await rebuilt.update()).toMatchObject({ changed: 0, removed: 0, files: 4 });
+    } finally {
+      await rebuilt.close();
+    }
+  });
+
+  it("rebuilds a store that holds other chunks than Chroma (a crash between the two writes) and then agrees with it", async () => {
+    ws = await makeTempWorkspace(FILES);
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
+    await opened.index.update();
+    await opened.close();
+    opened = undefined;
+    // What a crash after Chroma's write and before the store's leaves: a file's chunks in Chroma only.
+    const { collection, reads } = await counted(ws.root);
+    const embedder = createLocalHashEmbedder({ dimension: CODE_INDEX_LOCAL_DIMENSION });
+    const text = "/** Formats a duration in milliseconds as minutes and seconds. */\nexport function formatDuration(ms: number) {}";
+    await collection.upsert({
+      ids: ["src/duration.ts#crash-0"],
+      embeddings: await embedder.embedDocuments([text]),
+      metadatas: [{ text, path: "src/duration.ts", startLine: 1, endLine: 2, symbol: "formatDuration", kind: "function", fileHash: "h", size: 1, mtimeMs: 1 }],
+    });
+    const index = indexOn(ws.root, collection, indexStoreFile(chroma.dataDir, ws.root));
+    try {
+      expect((await index.search({ query: "formatDuration" }))[0]?.path).toBe("src/duration.ts");
+      expect(reads()).toBeGreaterThan(0);
+      expect(index.stats()).toEqual(await indexCounts(collection));
+      // The file is not in the workspace: the next update takes it out of both.
+      expect(await index.update()).toMatchObject({ removed: 1, files: 4 });
+      expect(index.stats()).toEqual(await indexCounts(collection));
+    } finally {
+      await index.close();
+    }
+  });
+
+  it("shows one session's update to another that shares the workspace, without an update of its own", async () => {
+    ws = await makeTempWorkspace(FILES);
+    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
+    await opened.index.update();
+    const other = await openCodeIndex({ root: ws.root, env: env(), clock });
+    try {
+      const question = { query: "interpolate between two colours of a gradient" };
+      expect((await other.index.search(question))[0]?.path).toBe("src/colors.ts");
+      await writeFile(path.join(ws.root, "src/parse.ts"), `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`);
+      await rm(path.join(ws.root, "src/colors.ts"));
+      await opened.index.update();
+      const hits = await other.index.search(question);
+      expect(hits[0]?.path).toBe("src/parse.ts");
+      expect(hits.map((h) => h.path)).not.toContain("src/colors.ts");
+    } finally {
+      await other.close();
     }
   });
 });

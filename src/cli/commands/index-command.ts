@@ -90,10 +90,11 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
   if (sub === "search" && !query) throw new UsageError('missing query: mini-cursor index search "<query>"');
   const settings = resolveMemoryStoreConfig(io.env);
 
-  const [{ openCodeIndex, connectIndexStore }, collections, { createCodeEmbedder }] = await Promise.all([
+  const [{ openCodeIndex, connectIndexStore }, collections, { createCodeEmbedder }, { deleteIndexStore }] = await Promise.all([
     import("../../retrieval/open-index.js"),
     import("../../retrieval/code-collection.js"),
     import("../../retrieval/code-embedder.js"),
+    import("../../retrieval/index-store.js"),
   ]);
   const unavailable = (error: unknown): number => {
     io.stderr.write(`mini-cursor: the index is unavailable: ${error instanceof Error ? error.message : String(error)}\n`);
@@ -109,7 +110,9 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
     }
     try {
       if (sub === "clear") {
+        // The collection first: the store is derived from it (and rebuilt from it if it were left alone).
         const removed = await collections.deleteCodeCollection(store.client, root);
+        deleteIndexStore(settings.dataDir, root);
         write(io, json, { workspace: root, removed }, removed ? `Cleared the index of ${root}.` : `${root} had no index.`);
         return EXIT.done;
       }

@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
-import { sqliteAddonPath } from "../../src/sessions/sqlite-addon.js";
+import { sqliteAddonPath } from "../../src/runtime/sqlite-addon.js";
 
 describe("sqliteAddonPath", () => {
   it("is better-sqlite3's compiled addon, which opens a database when passed as nativeBinding", () => {
