@@ -1,7 +1,9 @@
+import { existsSync } from "node:fs";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { codeCollectionName } from "../../src/retrieval/code-collection.js";
 import { runCli } from "../cli/cli-process.js";
 import { roleOf } from "../cli/task-script.js";
 import { startTestChroma, type TestChroma } from "../helpers/chroma.js";
@@ -114,8 +116,12 @@ describe("codebase retrieval through the built CLI (real Chroma, scripted model)
 
     const status = await runCli(["index", "status", "--json"], { cwd: ws.root, env: env() });
     expect(JSON.parse(status.stdout)).toMatchObject({ files: 3, embedder: "local-hash-v1" });
+    // The index's store (SQLite, derived from the collection) lives in the data dir, and goes with the index.
+    const store = path.join(dataDir, "code-index", `${codeCollectionName(ws.root)}.sqlite`);
+    expect(existsSync(store)).toBe(true);
     const cleared = await runCli(["index", "clear"], { cwd: ws.root, env: env() });
     expect(cleared.stdout).toContain("Cleared the index");
+    expect(existsSync(store)).toBe(false);
     const after = await runCli(["index", "status"], { cwd: ws.root, env: env() });
     expect(after.stdout).toContain("No index for");
 
