@@ -116,7 +116,7 @@ export class CodeIndex {
     for (let offset = 0; ; offset += page) {
       const got = await collection.get({ include: ["documents", "metadatas"], limit: page, offset });
       // The text is a metadata field; indexes written before that kept it as the document.
-      this.store.addFromCollection(got.ids.flatMap((id, i) => {
+      await this.store.addFromCollection(got.ids.flatMap((id, i) => {
         const meta = got.metadatas[i] ?? null;
         return fromMetadata(id, meta, typeof meta?.text === "string" ? meta.text : (got.documents[i] ?? ""));
       }));

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import Database from "better-sqlite3";
 import { sqliteAddonPath } from "../runtime/sqlite-addon.js";
 import { codeCollectionName } from "./code-collection.js";
@@ -15,8 +16,11 @@ export interface LexicalHit {
 /** Field weights (symbol, path, text): a name query counts a symbol or path hit more than a word deep in a body. */
 const NAME_BOOST = [3, 2, 1] as const;
 const PLAIN_WORDS_BOOST = [1, 1, 1] as const;
-/** Chunks written per transaction while the index is rebuilt from Chroma. */
-const REBUILD_SLICE = 500;
+/**
+ * Chunks written per transaction while the store is rebuilt from Chroma, with a turn of the event loop between two:
+ * a session rebuilding the store of a large repository must not freeze its own model calls, output and Ctrl-C.
+ */
+const REBUILD_SLICE = 200;
 
 /**
  * A term as FTS5's tokenizer keeps it whole: our terms are already split and stemmed (lexicalTerms), so the
@@ -148,8 +152,9 @@ export class IndexStore {
   }
 
   /** Adds chunks read back from Chroma (a rebuild), with the files they name; a slice per transaction. */
-  addFromCollection(rows: readonly { chunk: StoredChunk; file: Fingerprint }[]): void {
+  async addFromCollection(rows: readonly { chunk: StoredChunk; file: Fingerprint }[]): Promise<void> {
     for (let i = 0; i < rows.length; i += REBUILD_SLICE) {
+      if (i > 0) await nextTurn();
       const slice = rows.slice(i, i + REBUILD_SLICE);
       this.db.transaction(() => {
         for (const { chunk, file } of slice) {

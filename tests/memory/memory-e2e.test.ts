@@ -106,9 +106,11 @@ describe("long-term memory across sessions (real Chroma server)", () => {
     const listed = await runCli(["memory", "list", "--json", "--kind", "lesson"], { cwd: ws.root, env: remoteEnv });
     expect(listed.code).toBe(0);
     expect((JSON.parse(listed.stdout) as { text: string }[]).some((l) => l.text.includes(REVIEW_PROBLEM))).toBe(true);
-    // Nothing local: the session started no Chroma and wrote no memory data of its own.
+    // Nothing local but the codebase index's store (a cache derived from its collection, which is remote too): the
+    // session started no Chroma and wrote no memory data of its own, and the token is in no file.
     expect(chromaServerPids(dataDir)).toEqual([]);
-    await expect(fs.readdir(dataDir)).resolves.toEqual([]);
+    await expect(fs.readdir(dataDir)).resolves.toEqual(["code-index"]);
+    for (const file of await fs.readdir(path.join(dataDir, "code-index"))) expect(await fs.readFile(path.join(dataDir, "code-index", file), "latin1")).not.toContain(token);
     for (const text of [first.stdout, first.stderr, listed.stdout, listed.stderr, JSON.stringify(server.requests)]) expect(text).not.toContain(token);
     expect(remote.seen.filter((r) => r.token !== token)).toEqual([]);
     // Nor the session's own records (sessions database, recordings, logs).

@@ -19,6 +19,8 @@ async function cliEnv(decide: (n: number, inputs: string[]) => EmbeddingsReply |
   embeddings = server;
   return {
     CHROMA_URL: fixture.chroma().url,
+    // The index's store goes to the test Chroma's data dir, not the home folder runCli passes on.
+    MINI_CURSOR_DATA_DIR: fixture.chroma().dataDir,
     MINI_CURSOR_EMBEDDINGS: "openai",
     MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder",
     MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl,

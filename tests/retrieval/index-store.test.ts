@@ -95,11 +95,11 @@ describe("IndexStore", () => {
     expect(() => store.query(['"', "AND", "NEAR(", "*", "col:"], 3)).not.toThrow();
   });
 
-  it("lives in a file: a second connection (another session) sees the chunks, and its writes change the version", () => {
+  it("lives in a file: a second connection (another session) sees the chunks, and its writes change the version", async () => {
     const file = tempFile();
     const first = filled(file);
     first.reset("collection-1");
-    first.addFromCollection(DOCS.map((c) => ({ chunk: c, file: FILE })));
+    await first.addFromCollection(DOCS.map((c) => ({ chunk: c, file: FILE })));
     const second = open(file);
     expect(second.collectionId()).toBe("collection-1");
     expect(second.counts()).toEqual({ files: DOCS.length, chunks: DOCS.length });
@@ -108,6 +108,21 @@ describe("IndexStore", () => {
     second.replaceFile("src/compact.ts", undefined, []);
     expect(first.version()).not.toBe(before);
     expect(first.query(lexicalTerms("falsey"), 1)).toEqual([]);
+  });
+
+  it("rebuilds in slices, letting other work run between them (a session's model calls, output, Ctrl-C)", async () => {
+    const store = open();
+    const many = Array.from({ length: 1_000 }, (_, i) => ({ chunk: chunk(`m${i}`, `src/m${i}.ts`, `m${i}`, `/** Module ${i}. */\nexport const m${i} = ${i};`), file: FILE }));
+    const seen: number[] = [];
+    let timer = setTimeout(function look() {
+      seen.push(store.counts().chunks);
+      timer = setTimeout(look, 0);
+    }, 0);
+    await store.addFromCollection(many);
+    clearTimeout(timer);
+    expect(store.counts()).toEqual({ files: 1_000, chunks: 1_000 });
+    expect(seen.filter((n) => n > 0 && n < 1_000).length).toBeGreaterThanOrEqual(2);
+    expect(store.query(lexicalTerms("m737"), 1)[0]?.id).toBe("m737");
   });
 
   it("reset forgets every chunk and file and names the collection it will be rebuilt from", () => {
