@@ -48,6 +48,9 @@ export function deleteIndexStore(dataDir: string, root: string): boolean {
   return existed;
 }
 
+/** The store's file cannot be opened or created (a data dir that is not writable, say): the index is unavailable. */
+export class IndexStoreError extends Error {}
+
 interface ChunkRow {
   id: string;
   path: string;
@@ -76,9 +79,14 @@ export class IndexStore {
   private writes = 0;
 
   constructor(file: string) {
-    if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
     const addon = sqliteAddonPath();
-    this.db = new Database(file, addon ? { nativeBinding: addon } : {});
+    try {
+      if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
+      this.db = new Database(file, addon ? { nativeBinding: addon } : {});
+    } catch (error) {
+      const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+      throw new IndexStoreError(`cannot open the index's store ${file} (${reason})`);
+    }
     try {
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("synchronous = NORMAL");

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ftsToken, IndexStore } from "../../src/retrieval/index-store.js";
+import { ftsToken, IndexStore, IndexStoreError } from "../../src/retrieval/index-store.js";
 import { lexicalTerms } from "../../src/retrieval/lexical.js";
 import type { StoredChunk } from "../../src/retrieval/types.js";
 
@@ -123,6 +123,14 @@ describe("IndexStore", () => {
     expect(store.counts()).toEqual({ files: 1_000, chunks: 1_000 });
     expect(seen.filter((n) => n > 0 && n < 1_000).length).toBeGreaterThanOrEqual(2);
     expect(store.query(lexicalTerms("m737"), 1)[0]?.id).toBe("m737");
+  });
+
+  it("says which file it cannot open, in one line, when its folder cannot be made", () => {
+    const blocker = tempFile().replace("nested/index.sqlite", "a-file");
+    fs.writeFileSync(blocker, "");
+    const opening = () => new IndexStore(path.join(blocker, "index.sqlite"));
+    expect(opening).toThrow(IndexStoreError);
+    expect(opening).toThrow(/^cannot open the index's store \/\S+\/a-file\/index\.sqlite \((EEXIST|ENOTDIR)\)$/);
   });
 
   it("reset forgets every chunk and file and names the collection it will be rebuilt from", () => {
