@@ -1,4 +1,4 @@
-import { promises as fs } from "node:fs";
+import { rmSync, promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { launch, LaunchError, type Launched } from "../runtime/launcher/index.js";
@@ -13,10 +13,15 @@ export interface ProbeOptions {
   /** Probe again instead of returning this process's cached answer. */
   refresh?: boolean;
   timeoutMs?: number;
+  /** The clock that ages scratch folders left behind (default Date.now). */
+  now?: () => number;
 }
 
 const DEFAULT_TIMEOUT_MS = 10_000;
 const PROBE_FILE = "sandbox-probe";
+const SCRATCH_PREFIX = "mini-cursor-sandbox-probe-";
+/** A scratch folder this old is a probe's that was killed before it could remove it (a probe takes seconds). */
+const STALE_SCRATCH_MS = 60 * 60 * 1000;
 const cache = new Map<string, Promise<SandboxStatus>>();
 
 interface Ran {
@@ -81,21 +86,26 @@ export function probeSandbox(options: ProbeOptions = {}): Promise<SandboxStatus>
   const key = `${bwrap}\0${options.home ?? ""}`;
   const cached = cache.get(key);
   if (cached && !options.refresh) return cached;
-  const probe = runProbe(bwrap, options.home ?? os.homedir(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS).catch(
+  const probe = runProbe(bwrap, options.home ?? os.homedir(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.now ?? Date.now).catch(
     (error: unknown): SandboxStatus => ({ kind: "none", reason: `the sandbox probe failed: ${error instanceof Error ? error.message : String(error)}` }),
   );
   cache.set(key, probe);
   return probe;
 }
 
-async function runProbe(bwrap: string, home: string, timeoutMs: number): Promise<SandboxStatus> {
+async function runProbe(bwrap: string, home: string, timeoutMs: number, now: () => number): Promise<SandboxStatus> {
   if (process.platform !== "linux") return { kind: "none", reason: `bubblewrap needs Linux (this is ${process.platform})` };
   const versionRun = await run(bwrap, ["--version"], timeoutMs);
   if (versionRun.error?.code === "ENOENT") {
     return { kind: "none", reason: `bubblewrap is not installed (no "${bwrap}" found); install it with: apt-get install bubblewrap` };
   }
   const version = /(\d+\.\d+(?:\.\d+)?)/.exec(versionRun.stdout)?.[1];
-  const workspace = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "mini-cursor-sandbox-probe-")));
+  await sweepStaleScratch(os.tmpdir(), now());
+  const workspace = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), SCRATCH_PREFIX)));
+  // The probe runs beside a session's first model call: a session that ends meanwhile (a quick answer, Ctrl-C)
+  // exits before the finally below; the exit hook removes the folder then.
+  const onExit = () => rmSync(workspace, { recursive: true, force: true });
+  process.on("exit", onExit);
   try {
     const args = buildBwrapArgs({ workspace, allowNetwork: false, home, protectedPaths: [], readOnlyPaths: [] });
     const ran = await run(bwrap, [...args, "--", "bash", "-c", `: > ${PROBE_FILE}`], timeoutMs);
@@ -110,6 +120,29 @@ async function runProbe(bwrap: string, home: string, timeoutMs: number): Promise
       reason: `bubblewrap${version ? ` ${version}` : ""} works: commands see the system read-only, can write only the workspace and a private /tmp, hold no privileges, and get no network unless allowed`,
     });
   } finally {
+    process.off("exit", onExit);
     await fs.rm(workspace, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Removes scratch folders that probes killed with SIGKILL (no exit hook runs) left in the temporary folder, once they
+ * are an hour old; another user's, or one that is gone meanwhile, is left to its owner.
+ */
+async function sweepStaleScratch(tmp: string, now: number): Promise<void> {
+  let names: string[];
+  try {
+    names = (await fs.readdir(tmp)).filter((n) => n.startsWith(SCRATCH_PREFIX));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const dir = path.join(tmp, name);
+    try {
+      const stat = await fs.lstat(dir);
+      if (stat.isDirectory() && now - stat.mtimeMs > STALE_SCRATCH_MS) await fs.rm(dir, { recursive: true, force: true });
+    } catch {
+      // Not ours to remove, or already gone.
+    }
   }
 }

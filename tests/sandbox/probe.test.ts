@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -78,5 +79,44 @@ describe("probeSandbox", () => {
     const status = await probeSandbox({ bwrapPath: file, refresh: true, timeoutMs: 300 });
     expect(status.kind).toBe("none");
     expect(status.reason).toContain("timed out after 300 ms");
+  });
+
+  it("leaves no scratch folder behind when the process exits while the probe runs", async () => {
+    const tmp = path.join(dir, "tmp");
+    await fs.mkdir(tmp);
+    // A bwrap that answers --version, then takes its time: the process exits meanwhile, as a quick session does.
+    const slow = path.join(dir, "slow-bwrap");
+    await fs.writeFile(slow, '#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 0.8.0"; exit 0; fi\nsleep 5\n', { mode: 0o755 });
+    const script = [
+      `const { probeSandbox } = await import(${JSON.stringify(path.resolve("src/sandbox/probe.ts"))});`,
+      `void probeSandbox({ bwrapPath: ${JSON.stringify(slow)} });`,
+      `const fs = await import("node:fs");`,
+      `const started = () => fs.readdirSync(${JSON.stringify(tmp)}).some((n) => n.startsWith("mini-cursor-sandbox-probe-"));`,
+      "const wait = () => (started() ? process.exit(0) : setTimeout(wait, 10));",
+      "wait();",
+    ].join("\n");
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, TMPDIR: tmp }, encoding: "utf8", timeout: 20_000 });
+    expect(child.status, child.stderr).toBe(0);
+    // (tsx keeps its own cache there too.)
+    expect((await fs.readdir(tmp)).filter((n) => n.startsWith("mini-cursor-sandbox-probe-"))).toEqual([]);
+  });
+
+  it("removes scratch folders an hour old that killed probes left, and leaves a running probe's alone", async () => {
+    const tmp = path.join(dir, "tmp");
+    await fs.mkdir(tmp);
+    const stale = path.join(tmp, "mini-cursor-sandbox-probe-killed");
+    const fresh = path.join(tmp, "mini-cursor-sandbox-probe-running");
+    for (const d of [stale, fresh]) await fs.mkdir(path.join(d, ".mini-cursor"), { recursive: true });
+    const hourAgo = new Date(Date.now() - 60 * 60 * 1000 - 60_000);
+    await fs.utimes(stale, hourAgo, hourAgo);
+    const before = process.env.TMPDIR;
+    process.env.TMPDIR = tmp;
+    try {
+      await probeSandbox({ refresh: true, bwrapPath: await fakeBwrap("bwrap: something else went wrong") });
+    } finally {
+      if (before === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = before;
+    }
+    expect((await fs.readdir(tmp)).sort()).toEqual(["mini-cursor-sandbox-probe-running"]);
   });
 });
