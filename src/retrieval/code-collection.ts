@@ -22,11 +22,19 @@ async function create(client: ChromaClient, name: string, metadata: Record<strin
 
 /**
  * Opens (or creates) the workspace's code collection. An index built by another embedder is derived data that
- * cannot be compared with the current one, so unlike memory it is dropped and rebuilt rather than refused.
+ * cannot be compared with the current one, so unlike memory it is dropped and rebuilt rather than refused. An index
+ * this embedder built is opened as it is when the embedder cannot tell its vector length without a request (a
+ * remote one before its first answer): that request would be one more for a server that may be over its limits,
+ * and a failure there made the whole index unavailable, words-only search included.
  */
 export async function openCodeCollection(client: ChromaClient, root: string, embedder: Embedder): Promise<Collection> {
   const name = codeCollectionName(root);
-  const dimension = await embedder.dimension();
+  const known = embedder.knownDimension ? embedder.knownDimension() : await embedder.dimension();
+  if (known === undefined) {
+    const existing = await readCodeCollection(client, root);
+    if (existing?.metadata?.embedder === embedder.id && typeof existing.metadata.dimension === "number") return existing;
+  }
+  const dimension = known ?? (await embedder.dimension());
   const metadata = metadataFor(root, embedder, dimension);
   const collection = await create(client, name, metadata);
   if (collection.metadata?.embedder === embedder.id && collection.metadata.dimension === dimension) return collection;

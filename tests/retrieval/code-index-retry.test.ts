@@ -120,4 +120,30 @@ describe("a build through a rate-limited embeddings server", () => {
       await session.close();
     }
   });
+
+  it("opens an index it already has without asking the embeddings server, so one over its limit leaves words-only search", async () => {
+    const ws = await fixture.workspace(MODULES);
+    let overLimit = false;
+    const { server } = await startServer(() => (overLimit ? { ...rateLimited(0), headers: { "retry-after": "7200" } } : undefined));
+    const index = await indexOf(ws.root, server);
+    expect(await index.update()).toMatchObject({ changed: 200 });
+    await index.close();
+    overLimit = true;
+
+    const env = { CHROMA_URL: fixture.chroma().url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: fixture.chroma().dataDir, MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
+    const session = new SessionCodeIndex({ root: ws.root, env, clock: systemClock, settings: resolveMemoryStoreConfig(env) });
+    try {
+      session.begin();
+      let answer = await session.search({ query: "m137" });
+      for (let i = 0; i < 100 && answer.state === "building"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        answer = await session.search({ query: "m137" });
+      }
+      // Nothing changed, so the update embedded nothing; the question could not be embedded: words ranked it.
+      expect(answer).toMatchObject({ state: "ready", wordsOnly: true });
+      expect(answer.state === "ready" && answer.hits[0]?.path).toBe("src/m137.ts");
+    } finally {
+      await session.close();
+    }
+  });
 });

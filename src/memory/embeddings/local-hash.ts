@@ -112,6 +112,7 @@ export function createLocalHashEmbedder(options: LocalHashOptions = {}): Embedde
   return {
     id: LOCAL_HASH_ID,
     dimension: async () => dimension,
+    knownDimension: () => dimension,
     embedDocuments: async (texts) => texts.map((t) => embed(t, dimension)),
     // Queries and documents live in the same space: a query is just a short document.
     embedQuery: async (text) => embed(text, dimension),

@@ -171,6 +171,7 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
 
   return {
     id: `openai-compatible:${model}`,
+    knownDimension: () => knownDimension,
     async dimension() {
       if (knownDimension !== undefined) return knownDimension;
       // One real call tells the length; concurrent callers share it, and a failure is not cached.

@@ -7,6 +7,11 @@ export interface Embedder {
   readonly id: string;
   /** Vector length (a remote embedder learns it from its first answer). */
   dimension(): Promise<number>;
+  /**
+   * The vector length when it is known without asking anyone: always for the offline embedder, after a first answer
+   * for a remote one (undefined before). Absent: only dimension() tells.
+   */
+  knownDimension?(): number | undefined;
   embedDocuments(texts: string[]): Promise<number[][]>;
   embedQuery(text: string): Promise<number[]>;
 }
