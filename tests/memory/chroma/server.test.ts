@@ -132,8 +132,12 @@ describe("ensureChromaServer: local server", () => {
 
   it("refuses to start a second server next to a live one that does not answer", async () => {
     const dataDir = await tempDir();
-    await ensure(dataDir);
-    const pid = readServerState(dataDir)?.pid ?? -1;
+    const first = await ensure(dataDir);
+    const state = readServerState(dataDir);
+    // Never signal pid -1 (every process of this user) for a missing state file: fail with what there is instead.
+    expect(state, `no state file after starting a server on port ${first.port}`).not.toBeNull();
+    const pid = state?.pid ?? Number.NaN;
+    expect(processAlive(pid)).toBe(true);
     process.kill(pid, "SIGSTOP");
     try {
       const error = await ensureChromaServer({ dataDir }).catch((e: unknown) => e);
