@@ -1,6 +1,6 @@
 import { DeltaValue, MessagesDeltaValue, StateSchema, messagesDeltaReducer } from "@langchain/langgraph";
 import { z } from "zod";
-import { DEFAULT_LIMITS, limitsOf, safetyOf, safetyPolicySchema, usageBaseSchema } from "../core/index.js";
+import { DEFAULT_LIMITS, limitsOf, safetyOf, safetyPolicySchema, usageBaseSchema, workspaceOf } from "../core/index.js";
 
 /**
  * The transcript as per-step deltas with no periodic full copy. LangGraph's default (a snapshot of the whole list
@@ -73,14 +73,16 @@ export type AgentRunValue = typeof AgentRunState.State;
 export type AgentRunUpdate = typeof AgentRunState.Update;
 
 /**
- * The run state with the settings of the run's configurable (`safety`, `limits`) in place of its own: a session
- * resumed with new settings applies them to the sub-agent run it stopped in, whose own state still has the old ones
- * (src/core: safetyOf, limitsOf). Read-only: never returned as an update.
+ * The run state with the settings of the run's configurable (`safety`, `limits`, `runWorkspace`) in place of its
+ * own: a session resumed with new settings, or in another checkout, applies them to the sub-agent run it stopped in,
+ * whose own state still has the old ones (src/core: safetyOf, limitsOf, workspaceOf). Read-only: never returned as
+ * an update.
  */
 export function withRunSettings(state: AgentRunValue, configurable: Readonly<Record<string, unknown>> | undefined): AgentRunValue {
-  if (configurable?.safety === undefined && configurable?.limits === undefined) return state;
+  if (configurable?.safety === undefined && configurable?.limits === undefined && configurable?.runWorkspace === undefined) return state;
   const safety = safetyOf(configurable, state.safety);
   const own = { maxModelCallsPerRun: state.maxModelCalls, maxPromptTokens: state.maxPromptTokens };
   const limits = limitsOf(configurable, { ...DEFAULT_LIMITS, ...own });
-  return { ...state, safety, maxModelCalls: limits.maxModelCallsPerRun, maxPromptTokens: limits.maxPromptTokens };
+  const workspace = workspaceOf(configurable, state.workspace);
+  return { ...state, safety, workspace, maxModelCalls: limits.maxModelCallsPerRun, maxPromptTokens: limits.maxPromptTokens };
 }

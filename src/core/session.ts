@@ -35,6 +35,16 @@ export const sessionStatusSchema = z.enum(["running", "done", "failed", "limit_r
 export type SessionStatus = z.infer<typeof sessionStatusSchema>;
 
 /**
+ * The folder a run works in, from its configurable settings (`runWorkspace`) over `fallback` (the state's): the CLI
+ * passes it with every run, so a session resumed in another checkout (PostgreSQL) works there even in the sub-agent
+ * run it was stopped in, whose own state, restored from its checkpoint, still names the folder it started in.
+ */
+export function workspaceOf(configurable: Readonly<Record<string, unknown>> | undefined, fallback: string): string {
+  const raw = configurable?.runWorkspace;
+  return typeof raw === "string" && raw !== "" ? raw : fallback;
+}
+
+/**
  * The limits a run's configurable settings (`limits`) set, over `fallback` (the state's): the CLI passes a session's
  * current limits with every run, so a `resume` that changes them applies them mid-step too; Studio and API runs may
  * set some of them. Values that are not positive integers are ignored.

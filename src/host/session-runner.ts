@@ -163,9 +163,10 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     custom.agents,
   );
   const config = {
-    // The budget, safety policy and limits travel with the run (a resume may change them): src/cost/budget.ts
-    // budgetOf, src/core safetyOf and limitsOf; the graph prefers them over its state, even mid-step.
-    configurable: { thread_id: o.sessionId, budget: o.budget, safety: o.safety, limits: o.limits },
+    // The budget, safety policy, limits and folder travel with the run (a resume may change them, or move the
+    // session to another checkout): src/cost/budget.ts budgetOf, src/core safetyOf, limitsOf and workspaceOf; the
+    // graph prefers them over its state, even mid-step.
+    configurable: { thread_id: o.sessionId, budget: o.budget, safety: o.safety, limits: o.limits, runWorkspace: o.workspace },
     // Two supersteps per sub-agent run (agent, planner) plus the first plan and finish.
     recursionLimit: o.limits.maxAgentRuns * 2 + 10,
     signal: run.controller.signal,

@@ -14,10 +14,10 @@ import type { AgentDeps, ModelCallWrap } from "./deps.js";
  */
 export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "extensions" | "tools">): ModelCallWrap {
   return async (request, handler) => {
-    const { safety } = withRunSettings(request.state, request.runtime.configurable);
-    const offered = new Set([...offeredTools(deps.spec, safety, toolAvailability(deps.tools, deps.memory.enabled, request.state.workspace)), deps.spec.finishTool.name]);
-    await extensionsReady(deps.extensions, request.state.workspace);
-    const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions, request.state.workspace).map(extensionToolDefinition);
+    const { safety, workspace } = withRunSettings(request.state, request.runtime.configurable);
+    const offered = new Set([...offeredTools(deps.spec, safety, toolAvailability(deps.tools, deps.memory.enabled, workspace)), deps.spec.finishTool.name]);
+    await extensionsReady(deps.extensions, workspace);
+    const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions, workspace).map(extensionToolDefinition);
     return handler({
       ...request,
       model: deps.models.forRole(deps.spec.name),

@@ -1,7 +1,7 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, isCommand } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import { AgentRunState, type AgentRunUpdate, type AgentRunValue } from "../run-state.js";
+import { AgentRunState, withRunSettings, type AgentRunUpdate, type AgentRunValue } from "../run-state.js";
 import { approvalDecisions } from "./approval.js";
 import { askQuestions } from "./ask-user.js";
 import type { AgentDeps } from "./deps.js";
@@ -30,7 +30,7 @@ export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "for
   const gates = new WeakMap<AIMessage, Gate>();
   const judge = async (state: AgentRunValue, configurable: Readonly<Record<string, unknown>> | undefined): Promise<GateUpdate | undefined> => {
     // Whether an MCP tool asks depends on its annotations: on resume, its server must be up before judging again.
-    await deps.extensions?.ready(state.workspace);
+    await deps.extensions?.ready(withRunSettings(state, configurable).workspace);
     const approvals = approvalDecisions(state, deps, configurable);
     // Questions (ask_user) are asked after the approvals, like the order of the prompts a person sees.
     const questions = askQuestions(state, deps);

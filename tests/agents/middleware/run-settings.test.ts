@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { DEFAULT_LIMITS, DEFAULT_SAFETY } from "../../../src/core/index.js";
@@ -59,5 +62,36 @@ describe("run settings in the run's configurable win over the run state", () => 
     const final = await h.start();
     expect(h.outcome(final).stopReason).toBe("call_limit");
     expect(models.seen.coder).toHaveLength(1);
+  });
+
+  it("works in the configurable folder (a session resumed in another checkout), not the one its run state names", async () => {
+    const models = scriptedModels({
+      coder: [
+        calls({ name: "execute_command", args: { command: "touch ran-here.txt" } }),
+        calls({ name: "write_file", args: { path: "moved.txt", content: "written after the move\n" } }),
+        calls({ name: "read_file", args: { path: "a.txt" } }),
+        done(),
+      ],
+    });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
+    const paused = await h.start();
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch ran-here.txt" });
+    // The other checkout: the same project, another folder; the first one is gone.
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), "mc-run-settings-other-"));
+    try {
+      fs.writeFileSync(path.join(other, "a.txt"), "the other checkout\n");
+      const moved = { ...h.config, configurable: { ...h.config.configurable, runWorkspace: other, safety: { ...DEFAULT_SAFETY, approval: "auto" } } };
+      const final = await h.agent.invoke(null, moved);
+      expect(h.outcome(final).stopReason).toBe("finished");
+      expect(fs.existsSync(path.join(other, "ran-here.txt"))).toBe(true);
+      expect(fs.readFileSync(path.join(other, "moved.txt"), "utf8")).toBe("written after the move\n");
+      expect(await ws.exists("ran-here.txt")).toBe(false);
+      expect(await ws.exists("moved.txt")).toBe(false);
+      expect(text(toolMessages(final.messages)[2])).toContain("the other checkout");
+      // The run state keeps the folder it started in: nothing was copied into it.
+      expect(final.workspace).toBe(ws.root);
+    } finally {
+      fs.rmSync(other, { recursive: true, force: true });
+    }
   });
 });
