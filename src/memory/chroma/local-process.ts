@@ -6,6 +6,7 @@ import fs from "node:fs";
 import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { probeHeartbeat } from "./heartbeat.js";
+import { listensOn } from "./port-owner.js";
 import { launch, type LaunchExit, type Launched } from "../../runtime/launcher/index.js";
 import { chromaServerCommand, type IdleStop, type ServerCommand } from "./server-command.js";
 import { chromaServerEnv } from "./server-env.js";
@@ -49,6 +50,11 @@ export async function startLocalServer(options: StartOptions): Promise<LocalServ
     const server = await spawnServer(command, port, options);
     const outcome = await waitUntilUp(server, deadline);
     if (outcome === "up") return server;
+    if (outcome === "taken" && attempt < PORT_ATTEMPTS + (options.preferredPort ? 1 : 0)) {
+      // Another process's server answers on the port picked for ours (it took the port meanwhile): try another.
+      await stopLocalServer(server);
+      continue;
+    }
     if (outcome === "timeout") {
       await stopLocalServer(server);
       throw new ChromaUnavailableError(
@@ -115,7 +121,8 @@ async function spawnServer(command: ServerCommand, port: number, options: StartO
   return server;
 }
 
-async function waitUntilUp(server: LocalServer, deadline: number): Promise<"up" | "exited" | "timeout"> {
+/** "taken": something answers on the port, but not our server (see port-owner.ts). */
+async function waitUntilUp(server: LocalServer, deadline: number): Promise<"up" | "exited" | "timeout" | "taken"> {
   let exited = false;
   void server.exited.then(() => {
     exited = true;
@@ -123,7 +130,7 @@ async function waitUntilUp(server: LocalServer, deadline: number): Promise<"up" 
   const url = `http://${LOCAL_HOST}:${server.port}`;
   while (Date.now() < deadline) {
     if (exited || server.pid < 0) return "exited";
-    if ((await probeHeartbeat(url, PROBE_TIMEOUT_MS)).ok) return "up";
+    if ((await probeHeartbeat(url, PROBE_TIMEOUT_MS)).ok) return listensOn(server.pid, server.port) === false ? "taken" : "up";
     if (exited) return "exited";
     await sleep(POLL_MS);
   }
