@@ -1,4 +1,4 @@
-import { rmSync, promises as fs } from "node:fs";
+import { mkdtempSync, rmSync, promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { launch, LaunchError, type Launched } from "../runtime/launcher/index.js";
@@ -101,12 +101,14 @@ async function runProbe(bwrap: string, home: string, timeoutMs: number, now: () 
   }
   const version = /(\d+\.\d+(?:\.\d+)?)/.exec(versionRun.stdout)?.[1];
   await sweepStaleScratch(os.tmpdir(), now());
-  const workspace = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), SCRATCH_PREFIX)));
   // The probe runs beside a session's first model call: a session that ends meanwhile (a quick answer, Ctrl-C)
-  // exits before the finally below; the exit hook removes the folder then.
-  const onExit = () => rmSync(workspace, { recursive: true, force: true });
+  // exits before the finally below; the exit hook removes the folder then. Made and hooked in one synchronous
+  // stretch, so no exit can come between the two.
+  const scratch = mkdtempSync(path.join(os.tmpdir(), SCRATCH_PREFIX));
+  const onExit = () => rmSync(scratch, { recursive: true, force: true });
   process.on("exit", onExit);
   try {
+    const workspace = await fs.realpath(scratch);
     const args = buildBwrapArgs({ workspace, allowNetwork: false, home, protectedPaths: [], readOnlyPaths: [] });
     const ran = await run(bwrap, [...args, "--", "bash", "-c", `: > ${PROBE_FILE}`], timeoutMs);
     const withVersion = (status: SandboxStatus): SandboxStatus => (version ? { ...status, version } : status);
@@ -121,7 +123,7 @@ async function runProbe(bwrap: string, home: string, timeoutMs: number, now: () 
     });
   } finally {
     process.off("exit", onExit);
-    await fs.rm(workspace, { recursive: true, force: true });
+    await fs.rm(scratch, { recursive: true, force: true });
   }
 }
 
