@@ -7,7 +7,7 @@ import { createOpenAICompatibleEmbedder } from "../../src/memory/embeddings/open
 import { systemClock } from "../../src/runtime/clock.js";
 import { openCodeCollection } from "../../src/retrieval/code-collection.js";
 import { CodeIndex } from "../../src/retrieval/code-index.js";
-import { SessionCodeIndex } from "../../src/retrieval/session-index.js";
+import { SessionCodeIndex, type CodebaseAnswer } from "../../src/retrieval/session-index.js";
 import { createCodebaseSearchTool } from "../../src/tools/codebase-search.js";
 import type { BuildProgress } from "../../src/retrieval/types.js";
 import { testChromaEndpoint } from "../helpers/chroma.js";
@@ -21,6 +21,22 @@ import { oneChunkModules, rateLimited, useRemoteEmbedderFixture } from "./remote
 const fixture = useRemoteEmbedderFixture();
 const MODULES = oneChunkModules(200, "ts");
 const startServer = fixture.embeddings;
+
+/** A session's index of `root` through the embeddings server, as a session with that server configured opens it. */
+function remoteSession(root: string, server: EmbeddingsServer): SessionCodeIndex {
+  const env = { CHROMA_URL: fixture.chroma().url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: fixture.chroma().dataDir, MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
+  return new SessionCodeIndex({ root, env, clock: systemClock, settings: resolveMemoryStoreConfig(env) });
+}
+
+/** The session's answer once its first update is over (it says "building" until then). */
+async function answerWhenReady(session: SessionCodeIndex, query: string): Promise<CodebaseAnswer> {
+  let answer = await session.search({ query });
+  for (let i = 0; i < 100 && answer.state === "building"; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    answer = await session.search({ query });
+  }
+  return answer;
+}
 
 async function indexOf(root: string, server: EmbeddingsServer): Promise<CodeIndex> {
   const embedder = createOpenAICompatibleEmbedder({ baseUrl: server.baseUrl, apiKey: "k", model: "remote-embedder" });
@@ -98,15 +114,10 @@ describe("a build through a rate-limited embeddings server", () => {
     await writeFile(path.join(ws.root, "src/m5.ts"), "/** BROKEN on purpose. */\nexport const m5 = () => 5;\n");
     await expect(index.update()).rejects.toThrow(/HTTP 400: input rejected/);
 
-    const env = { CHROMA_URL: fixture.chroma().url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: fixture.chroma().dataDir, MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
-    const session = new SessionCodeIndex({ root: ws.root, env, clock: systemClock, settings: resolveMemoryStoreConfig(env) });
+    const session = remoteSession(ws.root, server);
     try {
       session.begin();
-      let answer = await session.search({ query: "src/m137.ts" });
-      for (let i = 0; i < 100 && answer.state === "building"; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        answer = await session.search({ query: "src/m137.ts" });
-      }
+      const answer = await answerWhenReady(session, "src/m137.ts");
       expect(answer.state).toBe("ready");
       expect(answer.state === "ready" && answer.hits[0]?.path).toBe("src/m137.ts");
       // Through the tool the researcher and the coder call.
@@ -130,15 +141,10 @@ describe("a build through a rate-limited embeddings server", () => {
     await index.close();
     overLimit = true;
 
-    const env = { CHROMA_URL: fixture.chroma().url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: fixture.chroma().dataDir, MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
-    const session = new SessionCodeIndex({ root: ws.root, env, clock: systemClock, settings: resolveMemoryStoreConfig(env) });
+    const session = remoteSession(ws.root, server);
     try {
       session.begin();
-      let answer = await session.search({ query: "m137" });
-      for (let i = 0; i < 100 && answer.state === "building"; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        answer = await session.search({ query: "m137" });
-      }
+      const answer = await answerWhenReady(session, "m137");
       // Nothing changed, so the update embedded nothing; the question could not be embedded: words ranked it.
       expect(answer).toMatchObject({ state: "ready", wordsOnly: true });
       expect(answer.state === "ready" && answer.hits[0]?.path).toBe("src/m137.ts");
