@@ -45,6 +45,20 @@ const FILES = {
   "public/app.min.js": `${"function a(b){return b};".repeat(300)}`,
 };
 
+/** The index of FILES built by one session, and a second session open on the same workspace for `check`, closed after it. */
+async function withSecondSession(check: (second: OpenedIndex, first: OpenedIndex, root: string) => Promise<void>): Promise<void> {
+  ws = await makeTempWorkspace(FILES);
+  const first = await openCodeIndex({ root: ws.root, env: env(), clock });
+  opened = first;
+  await first.index.update();
+  const second = await openCodeIndex({ root: ws.root, env: env(), clock });
+  try {
+    await check(second, first, ws.root);
+  } finally {
+    await second.close();
+  }
+}
+
 describe("the codebase index against a real Chroma server", () => {
   it("builds, finds code by plain words and by identifier, and skips ignored and minified files", async () => {
     ws = await makeTempWorkspace(FILES);
@@ -92,27 +106,21 @@ describe("the codebase index against a real Chroma server", () => {
   });
 
   it("answers callers that ask at the same time from one consistent load of the index", async () => {
-    ws = await makeTempWorkspace(FILES);
-    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
-    await opened.index.update();
-    const again = await openCodeIndex({ root: ws.root, env: env(), clock });
-    try {
+    await withSecondSession(async (again, first, root) => {
       // Counted from the ids (what index status and doctor report), before anything is loaded.
-      const collection = await readCodeCollection(chromaClient(testChromaEndpoint(chroma)), ws.root);
-      expect(collection && (await indexCounts(collection))).toEqual(opened.index.stats());
+      const collection = await readCodeCollection(chromaClient(testChromaEndpoint(chroma)), root);
+      expect(collection && (await indexCounts(collection))).toEqual(first.index.stats());
       // The store on disk is shared: a second session sees the first one's index before it checks anything.
-      expect(again.index.stats()).toEqual(opened.index.stats());
+      expect(again.index.stats()).toEqual(first.index.stats());
       const [a, b] = await Promise.all([again.index.search({ query: "parseVersion" }), again.index.search({ query: "blend" }), again.index.load()]);
       expect([a[0]?.path, b[0]?.path]).toEqual(["src/parse.ts", "src/colors.ts"]);
-      expect(again.index.stats()).toEqual({ files: 4, chunks: opened.index.stats().chunks });
+      expect(again.index.stats()).toEqual({ files: 4, chunks: first.index.stats().chunks });
       // Each file's chunks counted once: deleting one file removes exactly its chunks.
       const before = again.index.stats().chunks;
-      await rm(path.join(ws.root, "src/colors.ts"));
+      await rm(path.join(root, "src/colors.ts"));
       expect(await again.index.update()).toMatchObject({ removed: 1, files: 3 });
       expect(again.index.stats().chunks).toBe(before - 1);
-    } finally {
-      await again.close();
-    }
+    });
   });
 
   it("stops embedding when its time box runs out and continues on the next update", async () => {
@@ -297,21 +305,15 @@ describe("the index's store on disk (SQLite, derived from the collection)", () =
   });
 
   it("shows one session's update to another that shares the workspace, without an update of its own", async () => {
-    ws = await makeTempWorkspace(FILES);
-    opened = await openCodeIndex({ root: ws.root, env: env(), clock });
-    await opened.index.update();
-    const other = await openCodeIndex({ root: ws.root, env: env(), clock });
-    try {
+    await withSecondSession(async (other, first, root) => {
       const question = { query: "interpolate between two colours of a gradient" };
       expect((await other.index.search(question))[0]?.path).toBe("src/colors.ts");
-      await writeFile(path.join(ws.root, "src/parse.ts"), `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`);
-      await rm(path.join(ws.root, "src/colors.ts"));
-      await opened.index.update();
+      await writeFile(path.join(root, "src/parse.ts"), `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`);
+      await rm(path.join(root, "src/colors.ts"));
+      await first.index.update();
       const hits = await other.index.search(question);
       expect(hits[0]?.path).toBe("src/parse.ts");
       expect(hits.map((h) => h.path)).not.toContain("src/colors.ts");
-    } finally {
-      await other.close();
-    }
+    });
   });
 });
