@@ -5,7 +5,7 @@ import v8 from "node:v8";
  * generation's semi-spaces up to 16 MB each while loading the app and during a session, and keeps them: that was
  * about 20 MB of the CLI's peak memory, for little speed (the model is remote: the bench's 101-call session and
  * `index build` spent the same CPU within noise, 350 tool calls through the session graph in one process 1-2% more;
- * see README, Benchmarks). Node reads `--max-semi-space-size` only at start, but V8 reads its growth factor at every
+ * see docs/benchmarks.md). Node reads `--max-semi-space-size` only at start, but V8 reads its growth factor at every
  * resize, so setting that factor to 1 from inside works: a resize then keeps the size it has. (Given on the command
  * line, a factor below 2 is raised to 2 as V8 starts: `node --semi-space-growth-factor=1` still grew to 16 MB
  * semi-spaces, measured.)

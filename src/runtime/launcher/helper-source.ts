@@ -3,7 +3,7 @@
  * bundle). It spawns what the parent asks for and relays each child's output, exit and close over the IPC channel.
  * Why a helper: spawning forks the whole calling process. From a 150 MB CLI that blocks its event loop 11-15 ms,
  * and, worse in a VM, leaves all its memory copy-on-write, so every page it writes afterwards faults once more.
- * A small helper pays that instead (README "Benchmarks").
+ * A small helper pays that instead (docs/benchmarks.md).
  */
 export const HELPER_SOURCE = String.raw`"use strict";
 const { spawn } = require("node:child_process");
