@@ -1,17 +1,16 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { commandScript } from "../safety/approval-script.js";
-import { CLI, runCli } from "./cli-process.js";
+import { runCli, startWithOpenStdin, type OpenStdinRun } from "./cli-process.js";
 import { roleOf } from "./task-script.js";
 
 let server: ScriptedServer;
 let ws: TempWorkspace;
 let env: Record<string, string>;
-const cleanups: (() => void)[] = [];
+let running: OpenStdinRun<Event> | undefined;
 
 beforeEach(async () => {
   server = await startScriptedOpenAIServer(commandScript(["echo later > ran.txt"]));
@@ -20,35 +19,17 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  for (const cleanup of cleanups.splice(0)) cleanup();
+  running?.stop();
   await server.close();
   await ws.cleanup();
 });
 
 type Event = { type: string; status?: string; decision?: string; detail?: string; report?: string };
 
-/** The CLI with stdin a pipe the test keeps open: nothing ever answers or closes it. */
-function startWithOpenStdin(args: string[]) {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ws.root, env, stdio: ["pipe", "pipe", "pipe"] });
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  });
-  child.stderr.resume();
-  let out = "";
-  let asked = (): void => {};
-  const question = new Promise<void>((resolve) => (asked = resolve));
-  child.stdout.on("data", (d: Buffer) => {
-    out += d.toString();
-    if (out.includes('"type":"approval_requested"')) asked();
-  });
-  const done = new Promise<number | null>((resolve) => child.on("close", (code) => resolve(code)));
-  return { child, question, done, events: () => out.trim().split("\n").map((l) => JSON.parse(l) as Event) };
-}
-
 describe("a signal at an approval prompt", () => {
   it.each(["SIGINT", "SIGTERM"] as const)("%s exits 130 at once, leaving the approval pending for resume", async (signal) => {
-    const run = startWithOpenStdin(["run", "--json", "Run the checks"]);
-    await Promise.race([run.question, run.done.then(() => Promise.reject(new Error(`the CLI ended: ${JSON.stringify(run.events())}`)))]);
+    const run = (running = startWithOpenStdin<Event>(["run", "--json", "Run the checks"], { cwd: ws.root, env }, '"type":"approval_requested"'));
+    await run.reached;
     run.child.kill(signal);
     // No second signal, no closing of stdin: the test's own timeout bounds this wait.
     expect(await run.done).toBe(130);
