@@ -131,6 +131,7 @@ export async function benchRetrieval(): Promise<void> {
       ["search mean", ms(mean(latencies), 1), ""],
     ]);
     if (first.misses.length > 0) console.log(`Hybrid misses of the first set (answer rank: top 3 files):\n  ${first.misses.join("\n  ")}`);
+    if (second.misses.length > 0) console.log(`Hybrid misses of the second set:\n  ${second.misses.join("\n  ")}`);
   } finally {
     await endpoint.stop();
     await fs.rm(tmp, { recursive: true, force: true });
