@@ -68,7 +68,8 @@ Options:
 export const RESUME_HELP = `Usage: mini-cursor resume [SESSION] [options]
 
 Continues an interrupted session (Ctrl-C, crash, kill, a model endpoint that kept failing) without
-redoing completed steps. SESSION defaults to the most recently updated session of the workspace.
+redoing completed steps. SESSION defaults to the most recently updated session of the workspace (inside
+a run --worktree session's folder: that session, of the main checkout).
 A session that ended failed (the model made no valid plan or gave up) or stopped at a limit continues
 from its last checkpoint with fresh limits, optionally with another --model; one stopped by its budget
 needs a higher budget. A session that is done is left alone, unless given a follow-up:

@@ -37,9 +37,14 @@ export function startCli(args: string[], options: CliOptions): CliRun {
   let err = "";
   child.stdout?.on("data", (d: Buffer) => (out += d.toString()));
   child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
-    child.on("close", (code, signal) => resolve({ code, signal })),
-  );
+  const done = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    child.on("close", (code, signal) => resolve({ code, signal }));
+    // A CLI that cannot start (its cwd gone, say) fails the test at once instead of timing it out.
+    child.on("error", (error) => {
+      err += `could not start the CLI: ${error.message}\n`;
+      resolve({ code: null, signal: null });
+    });
+  });
   return { child, stdout: () => out, stderr: () => err, done };
 }
 

@@ -8,6 +8,7 @@ import { startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scrip
 import { freePort } from "../helpers/free-port.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { runCli, startCli, type CliRun } from "./cli-process.js";
+import { Gate } from "./request-gate.js";
 import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
 
 /*
@@ -17,33 +18,6 @@ import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
 
 /** No global or system git config: the commits must work without a person's git identity. */
 const NO_GIT_CONFIG = { GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: "1" };
-
-/** Holds the first request `when` matches until released (several sessions at once, a kill mid-session). */
-class Gate {
-  private when: ((req: ScriptedRequest) => boolean) | null = null;
-  private open: () => void = () => {};
-  private opened: Promise<void> = Promise.resolve();
-  private arrive: () => void = () => {};
-  reached: Promise<void> = Promise.resolve();
-
-  arm(when: (req: ScriptedRequest) => boolean): void {
-    this.when = when;
-    this.reached = new Promise((resolve) => (this.arrive = resolve));
-    this.opened = new Promise((resolve) => (this.open = resolve));
-  }
-
-  /** Waits when the request is the one held. */
-  async pass(req: ScriptedRequest): Promise<void> {
-    if (!this.when?.(req)) return;
-    this.when = null;
-    this.arrive();
-    await this.opened;
-  }
-
-  release(): void {
-    this.open();
-  }
-}
 
 let server: ScriptedServer;
 let ws: TempWorkspace;

@@ -3,9 +3,10 @@ import { InvalidSessionIdError, UnknownSessionError } from "../../undo/errors.js
 import { resolveSessionTarget, type SessionTarget } from "../../undo/session-target.js";
 import { ShadowStore } from "../../undo/shadow-store.js";
 import type { FileChange } from "../../undo/types.js";
-import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { COMMON_OPTIONS, parse } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
+import { sessionWorkspace } from "../session-workspace.js";
 import { DIFF_HELP } from "../undo-help.js";
 import { sessionPlace } from "./session-place.js";
 
@@ -32,9 +33,9 @@ export async function diffCommand(argv: string[], io: CliIo, clock: Clock): Prom
     return EXIT.done;
   }
   if (positionals.length > 1) throw new UsageError("diff takes at most one session id");
-  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const { workspace, worktreeSession } = sessionWorkspace(values.workspace, io.cwd);
   // A worktree session's undo store is in its worktree.
-  const place = await sessionPlace(workspace, positionals[0], io.env, clock);
+  const place = await sessionPlace(workspace, positionals[0] ?? worktreeSession, io.env, clock);
   const store = ShadowStore.open(place.files, { env: io.env, clock });
   const target = await targetOrUsage(workspace, place.wanted, store, clock, io.env);
   const changes = target.record ? await store.changes(target.id) : [];

@@ -4,10 +4,11 @@ import { openSessionRecords } from "../../sessions/open-records.js";
 import type { HeldSessionLock } from "../../sessions/session-records.js";
 import { SessionBusyError } from "../../sessions/session-lock.js";
 import { ShadowStore } from "../../undo/shadow-store.js";
-import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { COMMON_OPTIONS, parse } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { FORK_HELP } from "../help.js";
 import type { CliIo } from "../io.js";
+import { sessionWorkspace } from "../session-workspace.js";
 import { resumeCommandFor } from "../../host/resume-hint.js";
 
 /**
@@ -21,10 +22,10 @@ export async function forkCommand(argv: string[], io: CliIo, clock: Clock): Prom
     io.stdout.write(`${FORK_HELP}\n`);
     return EXIT.done;
   }
-  const [from, extra] = positionals;
+  const { workspace, worktreeSession } = sessionWorkspace(values.workspace, io.cwd);
+  const [from = worktreeSession, extra] = positionals;
   if (from === undefined) throw new UsageError("fork needs the session to copy (see mini-cursor sessions)");
   if (extra !== undefined) throw new UsageError(`fork takes one session id, got also "${extra}"`);
-  const workspace = resolveWorkspace(values.workspace, io.cwd);
   const index = await openSessionRecords(workspace, io.env, clock, { create: false });
   if (!index || !(await index.sessions.get(from))) {
     const where = index?.kind === "postgres" ? `the session database ${index.label}` : workspace;

@@ -15,10 +15,11 @@ import { newSessionId } from "../../sessions/session-id.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
 import { exportBaseline } from "../../undo/export-baseline.js";
 import { UndoError } from "../../undo/errors.js";
-import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { COMMON_OPTIONS, parse } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { REPLAY_HELP } from "../replay-help.js";
 import { makePrinter, type CliIo } from "../io.js";
+import { sessionWorkspace } from "../session-workspace.js";
 import { resumeCommandFor } from "../../host/resume-hint.js";
 import { readStoredOptions } from "../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
@@ -95,9 +96,9 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
   }
   if (positionals.length > 1) throw new UsageError("replay takes one session id");
   if (!values.into) throw new UsageError("replay needs --into DIR: a new or empty folder for the replayed workspace");
-  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const { workspace, worktreeSession } = sessionWorkspace(values.workspace, io.cwd);
   const into = path.resolve(io.cwd, values.into);
-  const source = await readSource(workspace, positionals[0], io.env, clock);
+  const source = await readSource(workspace, positionals[0] ?? worktreeSession, io.env, clock);
   const until = values.until;
   if (until !== undefined && !source.calls.some((c) => c.step === until && c.role !== "planner")) {
     const steps = [...new Set(source.calls.flatMap((c) => (c.step && c.role !== "planner" ? [c.step] : [])))];

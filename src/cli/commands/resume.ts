@@ -9,12 +9,13 @@ import { queueSettings } from "../../sessions/pending-settings.js";
 import type { HeldSessionLock } from "../../sessions/session-records.js";
 import { WorkspaceLock } from "../../sessions/workspace-lock.js";
 import type { Clock } from "../../runtime/clock.js";
-import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { COMMON_OPTIONS, MODEL_OPTIONS, parse } from "../args.js";
 import { BUDGET_OPTIONS, parseBudgetFlags, raiseBudget, requirePricesForCostBudget } from "../budget-setup.js";
 import { setupSessionConfig } from "../../host/config-setup.js";
 import { EXIT, UsageError, exitCodeForStatus } from "../exit-codes.js";
 import { RESUME_HELP } from "../help.js";
 import { makePrinter, type CliIo } from "../io.js";
+import { sessionWorkspace } from "../session-workspace.js";
 import { describeModels } from "../../host/model-setup.js";
 import { resumeCommandFor } from "../../host/resume-hint.js";
 import { runSession } from "../../host/session-runner.js";
@@ -45,9 +46,9 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
   const newLimits = limitFlags(values);
   const newTimeoutMs = commandTimeoutFlag(values);
   const newSafety = safetyFlags(values);
-  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const { workspace, worktreeSession } = sessionWorkspace(values.workspace, io.cwd);
   const message = followUpFlag(values.message);
-  const wanted = positionals[0];
+  const wanted = positionals[0] ?? worktreeSession;
   let where = workspace;
   const missing = () => new UsageError(wanted ? `no session "${wanted}" in ${where} (see mini-cursor sessions)` : `no sessions in ${workspace} yet`);
   // Only reads until it knows there is a session: a folder without one keeps no `.mini-cursor/`.

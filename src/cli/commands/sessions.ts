@@ -6,10 +6,11 @@ import type { SessionRecords } from "../../sessions/session-records.js";
 import type { SessionRow } from "../../sessions/session-store.js";
 // The leaf module, not the core barrel (which loads zod): listing rows stays a fast start.
 import { shownTask } from "../../core/text.js";
-import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { COMMON_OPTIONS, parse } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { SESSIONS_HELP } from "../help.js";
 import type { CliIo } from "../io.js";
+import { sessionWorkspace } from "../session-workspace.js";
 
 /**
  * A "running" row whose process is gone was interrupted (crash, kill, a lost database connection): show it as
@@ -32,7 +33,7 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     io.stdout.write(`${SESSIONS_HELP}\n`);
     return EXIT.done;
   }
-  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const { workspace } = sessionWorkspace(values.workspace, io.cwd);
   const [sub, id, extra] = positionals;
   if (sub !== undefined) {
     if (!DELETE_WORDS.includes(sub)) throw new UsageError(`unknown sessions command "${sub}"; mini-cursor sessions lists them, mini-cursor sessions delete SESSION deletes one`);

@@ -1,9 +1,10 @@
 import type { Clock } from "../../runtime/clock.js";
 import { ShadowStore } from "../../undo/shadow-store.js";
 import type { UndoReport } from "../../undo/types.js";
-import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
+import { COMMON_OPTIONS, parse } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
+import { sessionWorkspace } from "../session-workspace.js";
 import { UNDO_HELP } from "../undo-help.js";
 import { targetOrUsage } from "./diff.js";
 import { sessionPlace } from "./session-place.js";
@@ -30,9 +31,9 @@ export async function undoCommand(argv: string[], io: CliIo, clock: Clock): Prom
     return EXIT.done;
   }
   if (positionals.length > 1) throw new UsageError("undo takes at most one session id");
-  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const { workspace, worktreeSession } = sessionWorkspace(values.workspace, io.cwd);
   // A worktree session is undone in its worktree, and the undo is a commit on its branch.
-  const place = await sessionPlace(workspace, positionals[0], io.env, clock);
+  const place = await sessionPlace(workspace, positionals[0] ?? worktreeSession, io.env, clock);
   const store = ShadowStore.open(place.files, { env: io.env, clock });
   const target = await targetOrUsage(workspace, place.wanted, store, clock, io.env);
   if (target.running) {
