@@ -1,7 +1,7 @@
 import os from "node:os";
 import { getWriter } from "@langchain/langgraph";
 import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolveSafetyConfig, resolveSandboxConfig, resolveWebConfig } from "../config/index.js";
-import { ConfigError, resolveMcpConfig } from "../config/index.js";
+import { ConfigError, DIAGNOSTICS_DEFAULTS, resolveDiagnosticsConfig, resolveMcpConfig, type DiagnosticsSettings } from "../config/index.js";
 import { McpHub, WorkspaceHubs } from "../mcp/index.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory } from "../memory/open-memory.js";
@@ -12,6 +12,7 @@ import type { EventSink } from "../core/index.js";
 import { logger } from "../runtime/logger.js";
 import { safetyPolicyFrom } from "../safety/config.js";
 import { selectSandbox } from "../sandbox/select.js";
+import { createDiagnosticsHub, diagnosticsPerWorkspace } from "../tools/diagnostics/index.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
 import { runScopedModels } from "./run-models.js";
@@ -64,6 +65,32 @@ const mcp = new WorkspaceHubs((workspace) => {
   }
 });
 
+/** Each workspace's `diagnostics` settings (its mini-cursor.json, the user config, the environment), as in the CLI. */
+function diagnosticsSettings(workspace: string): DiagnosticsSettings {
+  try {
+    return resolveDiagnosticsConfig(loadConfigFiles(env, workspace), env);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    logger.warn(`diagnostics are off for ${workspace}: ${error.message}`);
+    return { ...DIAGNOSTICS_DEFAULTS, enabled: false };
+  }
+}
+
+/**
+ * Problems after edits and the reviewer's project_diagnostics, as in the CLI. A server has no session end to stop a
+ * workspace's language service at, so it stops after this long without a check (the next one starts it again).
+ */
+const DIAGNOSTICS_IDLE_MS = 5 * 60_000;
+const diagnostics = diagnosticsPerWorkspace({
+  idleMs: DIAGNOSTICS_IDLE_MS,
+  hubFor: (workspace) =>
+    createDiagnosticsHub({
+      settings: diagnosticsSettings(workspace),
+      sandbox: sandbox.kind === "bubblewrap" ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
+      parentEnv: env,
+    }),
+});
+
 const deps = wireGraphDeps({
   models: runScopedModels(env, ollama),
   prices: runScopedPrices(env, ollama),
@@ -75,6 +102,7 @@ const deps = wireGraphDeps({
   skills: createSkillLibrary(env, (message) => logger.warn(message)),
   // One server serves many workspaces: web settings come from the user config.
   web: resolveWebConfig(loadConfigFiles(env), env),
+  diagnostics,
   runSettings: {
     safety: (workspace, configurable) => {
       const { flags } = flagsFromRunConfig(configurable);

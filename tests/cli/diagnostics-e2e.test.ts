@@ -2,9 +2,10 @@ import { writeFile } from "node:fs/promises";
 import { addRepoPackage } from "../helpers/repo-packages.js";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";
+import { diagnosticsScript, TS_PROJECT } from "./diagnostics-script.js";
 import { roleOf } from "./task-script.js";
 
 /**
@@ -17,56 +18,9 @@ let model: ScriptedServer;
 let ws: TempWorkspace;
 let userConfig: TempWorkspace;
 
-function userText(req: ScriptedRequest): string {
-  return req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
-}
-
-function script(req: ScriptedRequest): ScriptedReply {
-  const role = roleOf(req);
-  if (role === "planner") {
-    if (userText(req).includes("There is no plan yet")) {
-      return {
-        toolCalls: [
-          {
-            name: "update_plan",
-            args: {
-              remainingSteps: [
-                { agent: "coder", goal: "Add src/count.ts exporting a number" },
-                { agent: "reviewer", goal: "Check the project type-checks" },
-              ],
-              finished: false,
-            },
-          },
-        ],
-      };
-    }
-    return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Added src/count.ts." } }] };
-  }
-  if (role === "coder") {
-    const steps = [
-      { name: "write_file", args: { path: "src/count.ts", content: 'export const count: number = "three";\n' } },
-      { name: "edit_file", args: { path: "src/count.ts", oldText: '"three"', newText: "3" } },
-      { name: "submit_work", args: { status: "done", summary: "Added src/count.ts; the type error the diagnostics showed is fixed." } },
-    ];
-    return { toolCalls: [steps[Math.min(toolResults(req).length, steps.length - 1)]!] };
-  }
-  if (role === "reviewer") {
-    const steps = [
-      { name: "project_diagnostics", args: {} },
-      { name: "submit_review", args: { decision: "approve", summary: "The project type-checks.", problems: [] } },
-    ];
-    return { toolCalls: [steps[Math.min(toolResults(req).length, steps.length - 1)]!] };
-  }
-  return { content: "Nothing to do." };
-}
-
 beforeEach(async () => {
-  model = await startScriptedOpenAIServer(script);
-  ws = await makeTempWorkspace({
-    "package.json": '{ "name": "demo", "type": "module" }\n',
-    "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", noEmit: true }, include: ["src"] }),
-    "src/index.ts": "export const name = 'demo';\n",
-  });
+  model = await startScriptedOpenAIServer(diagnosticsScript);
+  ws = await makeTempWorkspace(TS_PROJECT);
   addRepoPackage(ws.root, "typescript");
   userConfig = await makeTempWorkspace();
 });
