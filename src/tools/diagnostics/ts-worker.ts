@@ -7,7 +7,7 @@ import type * as TS from "typescript";
  * outer variables; Node's CommonJS `require` is passed in. Protocol: one JSON object per line each way.
  *
  *   → { id, type: "check", files: [{ file, before? }] }   before: the file's text before the change, null: it was new
- *   ← { id, ok: true, problems: Problem[] }               new problems in the files and their direct importers
+ *   ← { id, ok: true, problems: Problem[] }               new problems in the files and their importers (3 hops)
  *   → { id, type: "project" }
  *   ← { id, ok: true, problems: Problem[], total }         every problem of the project
  *   ← { type: "ready", version } or { type: "unavailable", reason }, once at the start
@@ -155,15 +155,37 @@ export function tsWorkerMain(req: NodeJS.Require, root: string): void {
     return targets;
   };
   const MAX_IMPORTERS = 30;
+  // Importers of importers too: a barrel (`export * from "./math.js"`) has no error of its own when math.ts drops an
+  // export, its importers do. Three hops cover chained barrels; nearer importers come first under the cap.
+  const IMPORT_HOPS = 3;
   const importersOf = (changed: Set<string>): string[] => {
     const program = service.getProgram();
     if (!program) return [];
-    const found: string[] = [];
+    const importers = new Map<string, string[]>();
     for (const sf of program.getSourceFiles()) {
-      if (found.length >= MAX_IMPORTERS) break;
       const f = sf.fileName;
-      if (changed.has(f) || !inside(f) || f.includes("/node_modules/") || sf.isDeclarationFile) continue;
-      if (importsOf(f, sf.text).some((t) => changed.has(t))) found.push(f);
+      if (!inside(f) || f.includes("/node_modules/") || sf.isDeclarationFile) continue;
+      for (const t of importsOf(f, sf.text)) {
+        const list = importers.get(t);
+        if (list) list.push(f);
+        else importers.set(t, [f]);
+      }
+    }
+    const found: string[] = [];
+    const seen = new Set(changed);
+    let hop = [...changed];
+    for (let depth = 0; depth < IMPORT_HOPS && hop.length > 0; depth++) {
+      const next: string[] = [];
+      for (const target of hop) {
+        for (const f of importers.get(target) ?? []) {
+          if (seen.has(f)) continue;
+          if (found.length >= MAX_IMPORTERS) return found;
+          seen.add(f);
+          found.push(f);
+          next.push(f);
+        }
+      }
+      hop = next;
     }
     return found;
   };

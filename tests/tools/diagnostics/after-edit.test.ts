@@ -68,6 +68,25 @@ describe("diagnostics after write_file and edit_file (real typescript, real sand
     expect(result.content).not.toContain("old.ts");
   });
 
+  it("reports importers two and three hops away, through barrels that re-export, nearest first", async () => {
+    ws = await makeTsProject({
+      "src/math.ts": MATH,
+      // Barrels: no error of their own when math.ts drops an export.
+      "src/lib/index.ts": 'export * from "../math.js";\n',
+      "src/index.ts": 'export * from "./lib/index.js";\n',
+      "src/app.ts": 'import { add } from "./lib/index.js";\n\nexport const five: number = add(2, 3);\n',
+      "src/main.ts": 'import { add } from "./index.js";\n\nexport const six: number = add(3, 3);\n',
+    });
+    diagnostics = hub();
+    const { edit } = tools(ws.root, diagnostics);
+    const result = await callTool(edit, { path: "src/math.ts", oldText: "export function add(", newText: "export function sum(" });
+    expect(result.artifact.ok).toBe(true);
+    expect(result.content).toContain("Diagnostics: 2 new problems");
+    expect(result.content).toMatch(/src\/app\.ts:1:10 TS2305 Module '"\.\/lib\/index\.js"' has no exported member 'add'\./);
+    expect(result.content).toMatch(/src\/main\.ts:1:10 TS2305 Module '"\.\/index\.js"' has no exported member 'add'\./);
+    expect(result.content.indexOf("src/app.ts")).toBeLessThan(result.content.indexOf("src/main.ts"));
+  });
+
   it("sees a top-level file replaced after the service started (the workspace is bound live)", async () => {
     ws = await makeTsProject({ "src/math.ts": MATH });
     diagnostics = hub();
