@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../runtime/gitignore-filter.js";
+import { readTextFile } from "../tools/text-file.js";
+import { isUsableRealPath, resolveWorkspacePath } from "../tools/workspace-path.js";
 
 /**
  * What every sub-agent should know about the project without spending tool calls: a small outline of the
@@ -58,15 +60,25 @@ export async function workspaceOutline(workspace: string): Promise<string> {
   return lines.join("\n");
 }
 
+/**
+ * The first rule file with text. Read by mini-cursor itself, outside the sandbox, as read_file reads: a rule file that
+ * is a symlink (committed, or planted by a command) must stay in the workspace and lead to no credential file and
+ * not into mini-cursor's state, or it is passed over.
+ */
 async function projectRules(workspace: string): Promise<{ file: string; text: string } | null> {
+  let root: string;
+  try {
+    root = await fs.realpath(workspace);
+  } catch {
+    return null;
+  }
   for (const file of RULE_FILES) {
-    try {
-      const text = (await fs.readFile(path.join(workspace, file), "utf8")).trim();
-      if (!text) continue;
-      return { file, text: text.length > MAX_RULES_CHARS ? `${text.slice(0, MAX_RULES_CHARS)}\n… (truncated; read ${file} for the rest)` : text };
-    } catch {
-      // Not there: try the next name.
-    }
+    const resolved = await resolveWorkspacePath(root, file);
+    if (!resolved.ok) continue;
+    const read = await readTextFile(resolved.abs, (real) => isUsableRealPath(root, real));
+    const text = read.ok ? read.text.trim() : "";
+    if (!text) continue;
+    return { file, text: text.length > MAX_RULES_CHARS ? `${text.slice(0, MAX_RULES_CHARS)}\n… (truncated; read ${file} for the rest)` : text };
   }
   return null;
 }

@@ -84,6 +84,13 @@ function isBelow(parent: string, child: string): boolean {
   return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
+/** The folders strictly between `parent` and `child` (`.claude` for `.claude/agents`), outermost first. */
+function foldersBetween(parent: string, child: string): string[] {
+  const folders: string[] = [];
+  for (let dir = path.dirname(child); isBelow(parent, dir); dir = path.dirname(dir)) folders.unshift(dir);
+  return folders;
+}
+
 /** Hides an existing path: an empty tmpfs over a folder, /dev/null over anything else. */
 function mask(p: string): string[] {
   return isDirectory(p) ? ["--tmpfs", p] : ["--ro-bind", "/dev/null", p];
@@ -154,10 +161,13 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
   else if (canCreate) args.push("--tmpfs", stateDir, "--remount-ro", stateDir);
   // The project's settings files are the person's: a command may read them but not plant servers or rules there.
   // Only existing ones can be bound (a missing one could still be created; the file tools ask before writing it).
-  for (const rel of PROJECT_CONFIG_PATHS) {
-    const real = realPath(path.join(workspace, rel));
-    if (real) args.push("--ro-bind", real, real);
+  const settings = PROJECT_CONFIG_PATHS.flatMap((rel) => realPath(path.join(workspace, rel)) ?? []);
+  // A folder on their way (.claude) is bound onto itself first: a mount point cannot be renamed or removed, so a
+  // command cannot move the settings aside and put its own in their place. (A read-only workspace needs none.)
+  if (opts.workspaceAccess !== "read-only") {
+    for (const dir of new Set(settings.flatMap((real) => foldersBetween(workspace, real)))) args.push("--bind", dir, dir);
   }
+  for (const real of settings) args.push("--ro-bind", real, real);
   for (const p of opts.readOnlyPaths) {
     const real = realPath(p);
     if (real) args.push("--ro-bind", real, real);

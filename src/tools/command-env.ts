@@ -9,6 +9,10 @@ const SECRET_NAME_PATTERNS: readonly RegExp[] = [
   /SECRET/i,
   /PASSWORD/i,
   /PASSWD/i,
+  // DB_PASS, SMTP_PASS; MYSQL_PWD (the mysql client's own password variable); npm_config__auth (npm's base64 login).
+  /_PASS$/i,
+  /_PWD$/i,
+  /_AUTH$/i,
   /CREDENTIAL/i,
   /PRIVATE_KEY/i,
   /_KEY$/i,
@@ -34,10 +38,20 @@ export function isSecretEnvName(name: string): boolean {
   return SECRET_NAME_PATTERNS.some((pattern) => pattern.test(name));
 }
 
+/**
+ * A URL with a password in it, whatever the variable is called: DATABASE_URL=postgres://app:pw@db/app,
+ * REDIS_URL=redis://:pw@cache, a proxy with a login. Several such URLs in one value (a list) count too.
+ */
+const URL_WITH_PASSWORD = /[a-z][a-z0-9+.-]*:\/\/[^\s/?#@:]*:[^\s@]+@/i;
+
+export function isSecretEnvValue(value: string): boolean {
+  return URL_WITH_PASSWORD.test(value);
+}
+
 export function buildCommandEnv(parentEnv: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
-    if (value === undefined || isSecretEnvName(name) || DROPPED_NAMES.has(name)) continue;
+    if (value === undefined || isSecretEnvName(name) || isSecretEnvValue(value) || DROPPED_NAMES.has(name)) continue;
     env[name] = value;
   }
   return { ...env, ...NON_INTERACTIVE };

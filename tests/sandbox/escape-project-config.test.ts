@@ -41,6 +41,32 @@ describe("bubblewrap sandbox: project settings files", () => {
     expect(await readIfExists(path.join(root, "notes.txt"))).toBe("ok\n");
   });
 
+  it("cannot move the folder holding agents and skills aside and plant its own in its place", async () => {
+    const root = ws().root;
+    await fs.mkdir(path.join(root, ".claude", "agents"), { recursive: true });
+    await fs.mkdir(path.join(root, ".claude", "skills"), { recursive: true });
+    await fs.writeFile(path.join(root, ".claude", "agents", "helper.md"), "---\nname: helper\n---\n");
+    await fs.writeFile(path.join(root, ".claude", "notes.md"), "n\n");
+    const { content } = await runSandboxed(
+      ws(),
+      [
+        "mv .claude .claude-old",
+        "rm -rf .claude",
+        "mkdir -p .claude/agents .claude/skills/evil",
+        "echo planted > .claude/agents/evil.md",
+        "echo planted > .claude/skills/evil/SKILL.md",
+        "echo changed > .claude/notes.md",
+        "echo end",
+      ].join("; "),
+    );
+    expect(content).toContain("end");
+    expect(await fs.readdir(path.join(root, ".claude", "agents"))).toEqual(["helper.md"]);
+    expect(await fs.readdir(path.join(root, ".claude", "skills"))).toEqual([]);
+    expect(await readIfExists(path.join(root, ".claude-old", "agents", "helper.md"))).toBeUndefined();
+    // The rest of .claude stays the project's to change.
+    expect(await readIfExists(path.join(root, ".claude", "notes.md"))).toBe("changed\n");
+  });
+
   it("binds only what exists: a workspace without them works as before", async () => {
     const { content } = await runSandboxed(ws(), "ls -A; echo end");
     expect(content).toContain("end");

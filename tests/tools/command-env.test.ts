@@ -54,3 +54,29 @@ describe("buildCommandEnv", () => {
     expect(isSecretEnvName("SSH_AUTH_SOCK")).toBe(false);
   });
 });
+
+describe("secrets under ordinary names", () => {
+  it("drop URLs that carry a password, and the common password and login variables", () => {
+    const env = buildCommandEnv({
+      DATABASE_URL: "postgres://app:s3cr3t@db.internal:5432/app",
+      REDIS_URL: "redis://:s3cr3t@cache:6379/0",
+      AMQP_URL: "amqps://user:p/ss@mq.example.com/vhost",
+      HTTPS_PROXY: "http://me:hunter2@proxy:3128",
+      DB_PASS: "s3cr3t",
+      MYSQL_PWD: "s3cr3t",
+      npm_config__auth: "dXNlcjpzM2NyM3Q=",
+      SERVICE_URL: "https://api.example.com:8443/v1",
+      GIT_REMOTE: "ssh://git@github.com/acme/app.git",
+      MAIL_FROM: "me@example.com",
+      PWD: "/work",
+      OLDPWD: "/",
+    });
+    expect(Object.keys(env).filter((name) => !["CI", "NO_COLOR", "TERM", "GIT_TERMINAL_PROMPT", "GIT_PAGER", "PAGER", "DEBIAN_FRONTEND"].includes(name)).sort()).toEqual([
+      "GIT_REMOTE",
+      "MAIL_FROM",
+      "OLDPWD",
+      "PWD",
+      "SERVICE_URL",
+    ]);
+  });
+});

@@ -1,4 +1,3 @@
-import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
@@ -9,6 +8,7 @@ import { approvalAnswerSchema, runsLaterReason, type ApprovalRequest, type Safet
 import { withRunSettings, type AgentRunUpdate, type AgentRunValue, type Decision } from "../run-state.js";
 import type { ToolArtifact } from "../../tools/types.js";
 import type { AgentDeps } from "./deps.js";
+import { landingRelative } from "./landing-path.js";
 
 const FILE_TOOLS = new Set(["write_file", "edit_file"]);
 /** Tools that run a shell command: the same rules and approvals (start_process starts one in the background). */
@@ -16,26 +16,6 @@ const COMMAND_TOOLS = new Set(["execute_command", "start_process"]);
 
 function str(value: unknown): string {
   return typeof value === "string" ? value : "";
-}
-
-/**
- * Where a path really lands, relative to the workspace (symlinks resolved as far as the path exists), so that a
- * link into `.git` is judged as `.git`. The tool itself confines the path; this only classifies it.
- */
-function realRelative(workspace: string, file: string): string {
-  if (!workspace || !file) return file;
-  const abs = path.resolve(workspace, file);
-  let existing = abs;
-  const rest: string[] = [];
-  while (!fs.existsSync(existing) && path.dirname(existing) !== existing) {
-    rest.unshift(path.basename(existing));
-    existing = path.dirname(existing);
-  }
-  try {
-    return path.relative(fs.realpathSync(workspace), path.join(fs.realpathSync(existing), ...rest));
-  } catch {
-    return path.relative(workspace, abs);
-  }
 }
 
 /** One grant per file however it is spelled: `./src/a.ts`, `src/a.ts` and `/ws/src/a.ts` are the same file. */
@@ -125,9 +105,11 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRunValue
   // Hooks and config in .git, and the project's settings files (.mcp.json, mini-cursor.json, agent and skill files),
   // take effect later outside the sandbox: a person decides, in ask and auto mode alike (read-only mode offers no
   // write tools at all).
-  const runsLater = FILE_TOOLS.has(name) && safety.approval !== "read-only" ? runsLaterReason(realRelative(state.workspace, str(args.path))) : undefined;
+  // Judged (and granted) where the write lands, symlinks followed as the tools follow them.
+  const landing = FILE_TOOLS.has(name) ? landingRelative(state.workspace, str(args.path)) : "";
+  const runsLater = FILE_TOOLS.has(name) && safety.approval !== "read-only" ? runsLaterReason(landing) : undefined;
   if (FILE_TOOLS.has(name) && (runsLater !== undefined || (safety.approval === "ask" && safety.approveFileChanges))) {
-    const pattern = filePattern(str(args.path), state.workspace);
+    const pattern = filePattern(landing, state.workspace);
     if (allowPatterns.includes(pattern)) return "approve";
     const preview = runsLater === undefined ? filePreview(name, args) : `asked even in auto mode: ${runsLater}\n${filePreview(name, args)}`;
     return { ask: { kind: "file_change", tool: name, subject: str(args.path), cwd: ".", preview, suggestedPattern: pattern } };
