@@ -2,6 +2,7 @@ import os from "node:os";
 import { ConfigError, resolveIndexConfig, resolveMcpConfig, resolveSandboxConfig, type McpServerSettings, type MemorySettings } from "../config/index.js";
 import type { EventSink } from "../core/index.js";
 import { LazyMcpHub } from "../mcp/lazy-hub.js";
+import { MCP_MAX_RESTARTS } from "../mcp/types.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory, type MemoryRuntime } from "../memory/open-memory.js";
 import { SessionCodeIndex } from "../retrieval/session-index.js";
@@ -142,7 +143,8 @@ function startableMcp(o: SessionServiceOptions): { hub: LazyMcpHub; start: () =>
     onFailure: (server, reason) =>
       o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" did not start: ${reason}. The session goes on without it.` }),
     onStopped: (server, reason) =>
-      o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" stopped: ${reason}. Its tools fail from now on (a resume starts it again).` }),
+      o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" stopped: ${reason}. It is started again at its next tool call (${MCP_MAX_RESTARTS} times at most in a session).` }),
+    onRestarted: (server, restarts) => o.events.emit({ type: "notice", level: "info", message: `MCP server "${server.name}" started again (${restarts} of ${MCP_MAX_RESTARTS}).` }),
   });
   let started = false;
   const start = () => {

@@ -5,8 +5,10 @@ import type { ExtensionCallOptions, ExtensionResult, ExtensionTool, ExtensionToo
 export interface McpHubOptions {
   /** One notice per server that fails to start; the session goes on without it. */
   onFailure?: (server: McpServerSettings, reason: string) => void;
-  /** A server that stopped by itself mid-session (its tools fail from then on). */
+  /** A server that stopped by itself mid-session (it is started again at its next call, up to MCP_MAX_RESTARTS times). */
   onStopped?: (server: McpServerSettings, reason: string) => void;
+  /** A server that had stopped by itself runs again (`restarts`: how many times in this session). */
+  onRestarted?: (server: McpServerSettings, restarts: number) => void;
   startTimeoutMs?: number;
 }
 
@@ -45,6 +47,7 @@ export class McpHub implements ExtensionTools {
     this.connections = servers.map((s) => {
       const connection = new McpServerConnection(s);
       connection.onStopped = (reason) => options.onStopped?.(s, reason);
+      connection.onRestarted = (restarts) => options.onRestarted?.(s, restarts);
       return connection;
     });
   }
@@ -83,6 +86,8 @@ export class McpHub implements ExtensionTools {
   async call(_workspace: string, name: string, args: Record<string, unknown>, options: ExtensionCallOptions): Promise<ExtensionResult> {
     const owner = this.connections.find((c) => c.tools.some((t) => t.name === name));
     if (!owner) return { ok: false, text: `no MCP tool is called ${name} in this session.` };
+    // A server that crashed since its last call is started again first (the call then goes to the new process).
+    if (owner.status.state === "failed") await owner.restart(this.options.startTimeoutMs);
     return owner.call(name, args, options);
   }
 

@@ -6,10 +6,11 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import type { McpServerSettings } from "../config/index.js";
 import { mcpToolName } from "./names.js";
 import { resultText } from "./result-text.js";
-import type { ExtensionCallOptions, ExtensionResult, ExtensionTool } from "./types.js";
+import { MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type ExtensionTool } from "./types.js";
 
 /** How long a server may take to start and list its tools. */
 export const MCP_START_TIMEOUT_MS = 30_000;
+
 
 export type ServerStatus =
   | { state: "idle" }
@@ -40,6 +41,8 @@ function describeError(error: unknown, settings: McpServerSettings, timeoutMs: n
   return `${message}${cause}`.replace(/\s+/g, " ").slice(0, 300);
 }
 
+type ListedTool = { name: string; description?: string; inputSchema: Record<string, unknown>; annotations?: { readOnlyHint?: boolean } };
+
 /**
  * One MCP server for one session, through the MCP SDK's Client (the LangChain adapter hides what we need here: each
  * tool's annotations, a per-server status and a per-call timeout). `start` and `call` never throw.
@@ -48,14 +51,20 @@ export class McpServerConnection {
   status: ServerStatus;
   tools: ExtensionTool[] = [];
   /** Our tool name → the server's. */
-  private readonly originals = new Map<string, string>();
+  private originals = new Map<string, string>();
   private client: Client | null = null;
   private transport: Transport | null = null;
   private stderrTail = "";
   private closing = false;
+  /** It connected, then stopped by itself: `restart` may start it again. */
+  private stoppedByItself = false;
+  private restarts = 0;
+  private restarting: Promise<boolean> | null = null;
 
-  /** Called once if the server stops by itself after it connected (it crashed, or closed the connection). */
+  /** Called each time the server stops by itself after it connected (it crashed, or closed the connection). */
   onStopped: ((reason: string) => void) | undefined;
+  /** Called when a server that had stopped by itself is running again (`restarts`: how many times so far). */
+  onRestarted: ((restarts: number) => void) | undefined;
 
   constructor(readonly settings: McpServerSettings) {
     this.status = settings.disabled ? { state: "disabled" } : { state: "idle" };
@@ -74,7 +83,12 @@ export class McpServerConnection {
       return;
     }
     this.status = { state: "starting" };
-    const client = new Client({ name: "mini-cursor", version: "1" });
+    // A server that says its tools changed (`notifications/tools/list_changed`) is asked for them again: the next
+    // model call sees the new list.
+    const client: Client = new Client(
+      { name: "mini-cursor", version: "1" },
+      { listChanged: { tools: { autoRefresh: false, onChanged: () => void this.refreshTools(client, startTimeoutMs) } } },
+    );
     const transport = this.makeTransport();
     this.client = client;
     this.transport = transport;
@@ -83,31 +97,14 @@ export class McpServerConnection {
       const said = this.stderrTail.trim().split("\n").at(-1);
       const reason = `the server stopped${said ? ` (${said.slice(0, 200)})` : ""}`;
       this.status = { state: "failed", reason };
+      this.stoppedByItself = true;
       this.onStopped?.(reason);
     };
     try {
       await client.connect(transport, { timeout: startTimeoutMs });
-      const listed: { name: string; description?: string; inputSchema: Record<string, unknown>; annotations?: { readOnlyHint?: boolean } }[] = [];
-      let cursor: string | undefined;
-      do {
-        const page = await client.listTools(cursor ? { cursor } : {}, { timeout: startTimeoutMs });
-        listed.push(...page.tools);
-        cursor = page.nextCursor;
-      } while (cursor);
+      const listed = await this.listTools(client, startTimeoutMs);
       if (this.closing) return;
-      for (const t of listed) {
-        const name = mcpToolName(settings.name, t.name);
-        if (this.originals.has(name)) continue;
-        this.originals.set(name, t.name);
-        this.tools.push({
-          name,
-          description: (t.description ?? `${t.name} from the MCP server ${settings.name}`).slice(0, 1024),
-          inputSchema: t.inputSchema,
-          readOnly: t.annotations?.readOnlyHint === true,
-          server: settings.name,
-          ...(settings.agents ? { agents: settings.agents } : {}),
-        });
-      }
+      this.useTools(listed);
       this.status = { state: "connected" };
     } catch (error) {
       if (this.closing) return;
@@ -116,6 +113,75 @@ export class McpServerConnection {
       this.status = { state: "failed", reason: said && /closed the connection/.test(reason) ? `the server exited: ${said.slice(0, 200)}` : reason };
       await this.stop();
     }
+  }
+
+  private async listTools(client: Client, timeoutMs: number): Promise<ListedTool[]> {
+    const listed: ListedTool[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await client.listTools(cursor ? { cursor } : {}, { timeout: timeoutMs });
+      listed.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor);
+    return listed;
+  }
+
+  /** Replaces the tools (the list is swapped whole: a model call in progress keeps the one it read). */
+  private useTools(listed: readonly ListedTool[]): void {
+    const { settings } = this;
+    const originals = new Map<string, string>();
+    const tools: ExtensionTool[] = [];
+    for (const t of listed) {
+      const name = mcpToolName(settings.name, t.name);
+      if (originals.has(name)) continue;
+      originals.set(name, t.name);
+      tools.push({
+        name,
+        description: (t.description ?? `${t.name} from the MCP server ${settings.name}`).slice(0, 1024),
+        inputSchema: t.inputSchema,
+        readOnly: t.annotations?.readOnlyHint === true,
+        server: settings.name,
+        ...(settings.agents ? { agents: settings.agents } : {}),
+      });
+    }
+    this.originals = originals;
+    this.tools = tools;
+  }
+
+  /** The server's tools changed: list them again; a listing that fails keeps the old list. */
+  private async refreshTools(client: Client, timeoutMs: number): Promise<void> {
+    try {
+      const listed = await this.listTools(client, timeoutMs);
+      if (this.client === client && this.status.state === "connected") this.useTools(listed);
+    } catch {
+      // The old list stays; a call of a tool that is gone is the server's error.
+    }
+  }
+
+  /**
+   * Starts again a server that stopped by itself, at most MCP_MAX_RESTARTS times in the session; true when it runs.
+   * Calls at once share one restart.
+   */
+  restart(startTimeoutMs = MCP_START_TIMEOUT_MS): Promise<boolean> {
+    if (this.restarting) return this.restarting;
+    if (this.status.state === "connected") return Promise.resolve(true);
+    if (!this.stoppedByItself || this.closing || this.restarts >= MCP_MAX_RESTARTS) return Promise.resolve(false);
+    this.restarting = (async () => {
+      this.restarts += 1;
+      this.stoppedByItself = false;
+      await this.stop();
+      this.closing = false;
+      this.stderrTail = "";
+      this.status = { state: "idle" };
+      await this.start(startTimeoutMs);
+      // start() changed the status (TypeScript still sees the "idle" set above).
+      const up = (this.status as ServerStatus).state === "connected";
+      if (up) this.onRestarted?.(this.restarts);
+      return up;
+    })().finally(() => {
+      this.restarting = null;
+    });
+    return this.restarting;
   }
 
   private makeTransport(): Transport {
@@ -135,7 +201,7 @@ export class McpServerConnection {
     const { settings } = this;
     const original = this.originals.get(name);
     if (!this.client || !original || this.status.state !== "connected") {
-      const why = this.status.state === "failed" ? this.status.reason : "it is not running";
+      const why = this.status.state === "failed" ? this.status.reason : this.status.state === "connected" ? "it no longer offers that tool" : "it is not running";
       return { ok: false, text: `the MCP server "${settings.name}" cannot run ${name}: ${why}.` };
     }
     try {

@@ -49,3 +49,6 @@ export const EXTENSION_PREFIX = "mcp__";
 export function isExtensionToolName(name: string): boolean {
   return name.startsWith(EXTENSION_PREFIX);
 }
+
+/** A server that stops by itself is started again at its next call, this many times in a session (a crash loop ends). */
+export const MCP_MAX_RESTARTS = 2;

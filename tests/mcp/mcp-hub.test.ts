@@ -1,6 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { McpHub } from "../../src/mcp/index.js";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { alive, EVERYTHING, stdioServer } from "./everything.js";
+
+/** A server of our own whose tools change while it runs (real MCP SDK, over stdio). */
+const CHANGING_TOOLS = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures/changing-tools-server.mjs");
 
 let hub: McpHub | undefined;
 afterEach(async () => {
@@ -52,16 +57,59 @@ describe("McpHub against the reference servers over stdio", () => {
     expect(hub.list().every((t) => t.server === "everything")).toBe(true);
   });
 
-  it("turns a server that dies mid-session into tool errors", async () => {
-    let stopped = (_: string): void => undefined;
-    const exited = new Promise<string>((resolve) => (stopped = resolve));
-    hub = new McpHub([stdioServer("everything", [EVERYTHING, "stdio"])], { onStopped: (server, reason) => stopped(`${server.name}: ${reason}`) });
+  it("starts a server that died mid-session again at its next call, twice at most in a session", async () => {
+    const stops: string[] = [];
+    const restarts: number[] = [];
+    let stopped = (): void => undefined;
+    const nextStop = () => new Promise<void>((resolve) => (stopped = resolve));
+    hub = new McpHub([stdioServer("everything", [EVERYTHING, "stdio"])], {
+      onStopped: (server, reason) => {
+        stops.push(`${server.name}: ${reason}`);
+        stopped();
+      },
+      onRestarted: (_server, n) => restarts.push(n),
+    });
     await hub.start();
-    const pid = hub.connections[0]?.pid ?? 0;
-    process.kill(pid, "SIGKILL");
-    expect(await exited).toMatch(/^everything: the server stopped/);
+    const pids = [hub.connections[0]?.pid ?? 0];
+    for (let crash = 1; crash <= 2; crash++) {
+      const stop = nextStop();
+      process.kill(pids.at(-1) ?? 0, "SIGKILL");
+      await stop;
+      // Two calls at once share one restart.
+      const [a, b] = await Promise.all([
+        hub.call("/ws", "mcp__everything__get-sum", { a: crash, b: 40 }, { outputLimitChars: 1000 }),
+        hub.call("/ws", "mcp__everything__echo", { message: "hi" }, { outputLimitChars: 1000 }),
+      ]);
+      expect(a).toMatchObject({ ok: true, text: expect.stringContaining(String(40 + crash)) as string });
+      expect(b.ok).toBe(true);
+      const pid = hub.connections[0]?.pid ?? 0;
+      expect(pids).not.toContain(pid);
+      expect(alive(pid)).toBe(true);
+      pids.push(pid);
+    }
+    expect(restarts).toEqual([1, 2]);
+    expect(stops).toHaveLength(2);
+    expect(stops[0]).toMatch(/^everything: the server stopped/);
+    // A third crash: no more restarts in this session; its tools are errors the model sees.
+    const stop = nextStop();
+    process.kill(pids.at(-1) ?? 0, "SIGKILL");
+    await stop;
     const result = await hub.call("/ws", "mcp__everything__echo", { message: "hi" }, { outputLimitChars: 1000 });
     expect(result.ok).toBe(false);
     expect(result.text).toMatch(/the MCP server "everything" cannot run mcp__everything__echo: the server stopped/);
+    expect(restarts).toEqual([1, 2]);
+  });
+
+  it("follows a server's tools/list_changed notices: a tool it adds is offered, one it removes is not", async () => {
+    hub = new McpHub([stdioServer("changing", [CHANGING_TOOLS])]);
+    await hub.start();
+    const names = () => hub?.list().map((t) => t.name).sort() ?? [];
+    expect(names()).toEqual(["mcp__changing__add_late", "mcp__changing__remove_late"]);
+    expect((await hub.call("/ws", "mcp__changing__add_late", {}, { outputLimitChars: 1000 })).ok).toBe(true);
+    await expect.poll(names, { timeout: 5_000 }).toContain("mcp__changing__late");
+    expect(await hub.call("/ws", "mcp__changing__late", {}, { outputLimitChars: 1000 })).toEqual({ ok: true, text: "late answers" });
+    expect((await hub.call("/ws", "mcp__changing__remove_late", {}, { outputLimitChars: 1000 })).ok).toBe(true);
+    await expect.poll(names, { timeout: 5_000 }).not.toContain("mcp__changing__late");
+    expect((await hub.call("/ws", "mcp__changing__late", {}, { outputLimitChars: 1000 })).ok).toBe(false);
   });
 });
