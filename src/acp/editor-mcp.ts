@@ -13,7 +13,8 @@ export function editorMcpServers(servers: readonly McpServer[], workspace: strin
   const skipped: string[] = [];
   for (const server of servers) {
     const name = server.name.replace(/[^A-Za-z0-9_-]/g, "_") || "editor";
-    const common = { name, source: EDITOR_SOURCE, disabled: false, timeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS };
+    // The editor passes the person's own servers: trusted like the user config's.
+    const common = { name, source: EDITOR_SOURCE, scope: "user" as const, trusted: true, declaration: "", disabled: false, timeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS };
     if ("type" in server && server.type === "http") {
       settled.push({ ...common, transport: "http", url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) });
     } else if ("type" in server && server.type === "sse") {

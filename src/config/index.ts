@@ -63,6 +63,7 @@ export {
   type SandboxSettings,
 } from "./resolve.js";
 export { DEFAULT_MCP_CALL_TIMEOUT_MS, expandVariables, mcpJsonPath, resolveMcpConfig, type McpServerSettings } from "./mcp-settings.js";
+export { mcpTrustPath, trustedMcpServers, updateTrustedMcpServers } from "./mcp-trust.js";
 export { resolveIndexConfig } from "./memory-settings.js";
 export { resolveWebConfig, WEB_DEFAULTS, type WebSearchSettings, type WebSettings } from "./web-settings.js";
 export { flagsFromRunConfig, type RunConfigInput } from "./run-config.js";

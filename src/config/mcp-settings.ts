@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { ConfigError, parseConfigJson } from "../runtime/config-file.js";
 import { mcpJsonSchema, type McpServerEntry } from "./mcp-schema.js";
+import { declarationHash, trustedMcpServers } from "./mcp-trust.js";
 import { loadConfigFiles, type ConfigFiles } from "./sources.js";
 
 /**
@@ -17,6 +18,12 @@ interface ServerCommon {
   name: string;
   /** The file it was declared in. */
   source: string;
+  /** The person's own (the user config, or the editor's): always trusted. A project's (`.mcp.json`, `mini-cursor.json`): see `trusted`. */
+  scope: "user" | "project";
+  /** Runs only when true: a project's server the person trusted in this very form (src/config/mcp-trust.ts). */
+  trusted: boolean;
+  /** The declaration's hash (what `mini-cursor mcp trust` records); "" for the person's own. */
+  declaration: string;
   agents?: string[];
   disabled: boolean;
   timeoutMs: number;
@@ -59,9 +66,19 @@ function expandAll(record: Record<string, string> | undefined, env: NodeJS.Proce
   return Object.fromEntries(Object.entries(record ?? {}).map(([k, v]) => [k, expandVariables(v, env, missing)]));
 }
 
-function settle(name: string, source: string, entry: McpServerEntry, env: NodeJS.ProcessEnv, workspace: string): McpServerSettings {
+interface Origin {
+  source: string;
+  scope: "user" | "project";
+  /** For a project's server: the trusted declaration hashes of the workspace. */
+  trusted: Readonly<Record<string, string>>;
+}
+
+function settle(name: string, origin: Origin, entry: McpServerEntry, env: NodeJS.ProcessEnv, workspace: string): McpServerSettings {
   const missing: string[] = [];
-  const common = { name, source, disabled: entry.disabled ?? false, timeoutMs: entry.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS, ...(entry.agents ? { agents: entry.agents } : {}) };
+  const { source, scope } = origin;
+  const declaration = scope === "user" ? "" : declarationHash(entry);
+  const trusted = scope === "user" || origin.trusted[name] === declaration;
+  const common = { name, source, scope, trusted, declaration, disabled: entry.disabled ?? false, timeoutMs: entry.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS, ...(entry.agents ? { agents: entry.agents } : {}) };
   const withProblem = <T extends object>(s: T) =>
     missing.length > 0 ? { ...s, problem: `${[...new Set(missing)].map((m) => `$${m}`).join(", ")} ${missing.length > 1 ? "are" : "is"} not set (${source})` } : s;
   if (entry.url !== undefined) {
@@ -80,18 +97,20 @@ function settle(name: string, source: string, entry: McpServerEntry, env: NodeJS
 }
 
 /**
- * Every declared MCP server, the workspace's over the user's. Throws ConfigError naming the file (and through the
- * path, the server) when one is malformed.
+ * Every declared MCP server, the workspace's over the user's, each marked trusted or not (a project's server runs only
+ * once trusted). Throws ConfigError naming the file (and through the path, the server) when one is malformed.
  */
 export function resolveMcpConfig(env: NodeJS.ProcessEnv, workspace: string, files: ConfigFiles = loadConfigFiles(env, workspace)): McpServerSettings[] {
-  const layers: { source: string; servers: Record<string, McpServerEntry> }[] = [
-    { source: files.user.path, servers: files.user.contents?.mcpServers ?? {} },
-    { source: mcpJsonPath(workspace), servers: readMcpJson(mcpJsonPath(workspace)) },
-    ...(files.project ? [{ source: files.project.path, servers: files.project.contents?.mcpServers ?? {} }] : []),
+  const projectServers = { ...readMcpJson(mcpJsonPath(workspace)) };
+  const trusted = Object.keys(projectServers).length > 0 || Object.keys(files.project?.contents?.mcpServers ?? {}).length > 0 ? trustedMcpServers(env, workspace) : {};
+  const layers: { origin: Origin; servers: Record<string, McpServerEntry> }[] = [
+    { origin: { source: files.user.path, scope: "user", trusted }, servers: files.user.contents?.mcpServers ?? {} },
+    { origin: { source: mcpJsonPath(workspace), scope: "project", trusted }, servers: projectServers },
+    ...(files.project ? [{ origin: { source: files.project.path, scope: "project" as const, trusted }, servers: files.project.contents?.mcpServers ?? {} }] : []),
   ];
   const byName = new Map<string, McpServerSettings>();
   for (const layer of layers) {
-    for (const [name, entry] of Object.entries(layer.servers)) byName.set(name, settle(name, layer.source, entry, env, workspace));
+    for (const [name, entry] of Object.entries(layer.servers)) byName.set(name, settle(name, layer.origin, entry, env, workspace));
   }
   return [...byName.values()];
 }

@@ -2,6 +2,7 @@ import os from "node:os";
 import { ConfigError, resolveIndexConfig, resolveMcpConfig, resolveSandboxConfig, type McpServerSettings, type MemorySettings } from "../config/index.js";
 import type { EventSink } from "../core/index.js";
 import { LazyMcpHub } from "../mcp/lazy-hub.js";
+import { trustedOnly, untrustedMessage } from "../mcp/trusted.js";
 import { MCP_MAX_RESTARTS } from "../mcp/types.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory, type MemoryRuntime } from "../memory/open-memory.js";
@@ -124,15 +125,19 @@ function startableIndex(o: SessionServiceOptions): SessionCodeIndex | undefined 
   return new SessionCodeIndex({ root: o.workspace, env: o.env, clock: o.clock, settings });
 }
 
+const capitalized = (text: string): string => `${text.charAt(0).toUpperCase()}${text.slice(1)}`;
+
 /**
  * The MCP servers as configured (user config, `.mcp.json`, `mini-cursor.json`). A file that cannot be used does not
  * stop the session: it is one notice when the servers would start, and the session goes on without them.
  */
 function startableMcp(o: SessionServiceOptions): { hub: LazyMcpHub; start: () => void } {
   let servers: McpServerSettings[] = [];
+  let untrusted: string[] = [];
   let problem: string | null = null;
   try {
-    servers = resolveMcpConfig(o.env, o.workspace);
+    // A project's servers run only once the person trusted them (src/config/mcp-trust.ts).
+    ({ servers, untrusted } = trustedOnly(resolveMcpConfig(o.env, o.workspace)));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     problem = error.message;
@@ -151,6 +156,7 @@ function startableMcp(o: SessionServiceOptions): { hub: LazyMcpHub; start: () =>
     if (started) return;
     started = true;
     if (problem) o.events.emit({ type: "notice", level: "warn", message: `MCP servers are off: ${problem}` });
+    if (untrusted.length > 0) o.events.emit({ type: "notice", level: "warn", message: `${capitalized(untrustedMessage(untrusted))}.` });
     void hub.start().then(() => {
       const up = hub.statuses().filter((s) => s.status.state === "connected");
       if (up.length > 0) o.events.emit({ type: "notice", level: "info", message: `MCP: ${up.map((s) => `${s.server.name} (${s.tools.length} tools)`).join(", ")}` });

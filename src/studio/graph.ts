@@ -3,6 +3,7 @@ import { getWriter } from "@langchain/langgraph";
 import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolveSafetyConfig, resolveSandboxConfig, resolveWebConfig } from "../config/index.js";
 import { ConfigError, DIAGNOSTICS_DEFAULTS, resolveDiagnosticsConfig, resolveMcpConfig, type DiagnosticsSettings } from "../config/index.js";
 import { McpHub, WorkspaceHubs } from "../mcp/index.js";
+import { trustedOnly, untrustedMessage } from "../mcp/trusted.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory } from "../memory/open-memory.js";
 import { probeOllama } from "../models/ollama-probe.js";
@@ -57,7 +58,10 @@ const mcp = new WorkspaceHubs((workspace) => {
   const onFailure = (server: { name: string }, reason: string) => logger.warn(`MCP server "${server.name}" (${workspace}) did not start: ${reason}`);
   try {
     const onStopped = (server: { name: string }, reason: string) => logger.warn(`MCP server "${server.name}" (${workspace}) stopped: ${reason}`);
-    return new McpHub(resolveMcpConfig(env, workspace), { onFailure, onStopped });
+    // A project's servers run only once trusted (mini-cursor mcp trust --workspace DIR, on the server's machine).
+    const { servers, untrusted } = trustedOnly(resolveMcpConfig(env, workspace));
+    if (untrusted.length > 0) logger.warn(`${workspace}: ${untrustedMessage(untrusted)} --workspace ${workspace}`);
+    return new McpHub(servers, { onFailure, onStopped });
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     logger.warn(`MCP servers are off for ${workspace}: ${error.message}`);

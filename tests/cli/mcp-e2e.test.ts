@@ -33,9 +33,14 @@ async function start(calls: McpCall[], onCoder?: (req: ScriptedRequest) => void)
   return server;
 }
 
+/** Writes a project file; one that declares MCP servers is then trusted as a person would (mini-cursor mcp trust). */
 async function writeJson(file: string, value: unknown): Promise<void> {
   await fs.mkdir(path.dirname(path.join(ws.root, file)), { recursive: true });
   await fs.writeFile(path.join(ws.root, file), JSON.stringify(value, null, 2));
+  if (typeof value === "object" && value !== null && "mcpServers" in value) {
+    const trusted = await runCli(["mcp", "trust"], { cwd: ws.root, env });
+    expect(trusted.code, trusted.stderr).toBe(0);
+  }
 }
 
 const everything = () => ({ command: process.execPath, args: [EVERYTHING, "stdio", marker] });
@@ -119,23 +124,74 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     expect(offered("reviewer")).toEqual(expect.arrayContaining(["mcp__everything__get-sum", "mcp__everything__toggle-simulated-logging"]));
   });
 
-  it("turns a server that dies mid-session into one notice and tool errors; the session goes on", async () => {
+  it("starts a server that died mid-session again at its next call, with a notice for each; the session goes on", async () => {
     const sum = { name: "mcp__everything__get-sum", args: { a: 1, b: 2 } };
-    const s = await start([sum, sum], (req) => {
+    const s = await start([sum, sum, { name: "mcp__everything__get-sum", args: { a: 2, b: 2 } }], (req) => {
       // The second call is made after the server was killed (SIGKILL: no goodbye on the protocol).
       if (toolResults(req).length === 1) spawnSync("pkill", ["-KILL", "-f", marker]);
     });
     await writeJson(".mcp.json", { mcpServers: { everything: everything() } });
-    const result = await runCli(["run", "--approval", "auto", "Add twice"], { cwd: ws.root, env });
+    const result = await runCli(["run", "--approval", "auto", "Add three times"], { cwd: ws.root, env });
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     const lastCoder = s.requests.filter((r) => roleOf(r) === "coder").at(-1);
     const sums = (lastCoder ? toolResults(lastCoder) : []).filter((t) => t.name === "mcp__everything__get-sum");
-    expect(sums).toHaveLength(2);
+    expect(sums, `${JSON.stringify(sums)}\n${result.stdout}`).toHaveLength(3);
     expect(sums[0]?.content).toMatch(/3/);
-    // Whether the hub saw the exit before the call or the call found the pipe closed, the model gets a tool error.
-    expect(sums[1]?.content).toMatch(/^Error: .*(the MCP server "everything" cannot run mcp__everything__get-sum: the server stopped|mcp__everything__get-sum failed: the server closed the connection)/);
-    expect(result.stdout.split("\n").filter((l) => l.includes('MCP server "everything" stopped'))).toHaveLength(1);
+    // The hub either saw the exit before the second call (then it started the server again for it) or the call found
+    // the pipe closed (a tool error: a call a server died in is not sent again); the third runs on a new server.
+    expect(sums[1]?.content).toMatch(/The sum of 1 and 2 is 3|^Error: .*mcp__everything__get-sum failed: the server closed the connection/);
+    expect(sums[2]?.content).toMatch(/The sum of 2 and 2 is 4/);
+    const lines = result.stdout.split("\n");
+    expect(lines.filter((l) => l.includes('MCP server "everything" stopped'))).toHaveLength(1);
+    expect(lines.filter((l) => l.includes('MCP server "everything" started again (1 of 2)'))).toHaveLength(1);
+    // The new server stopped with the session too.
+    expect(await processesWith(marker)).toEqual([]);
+  });
+
+  it("starts a project's servers only once trusted, and again only after a changed declaration is trusted again", async () => {
+    const s = await start([{ name: "mcp__everything__get-sum", args: { a: 19, b: 23 } }]);
+    const declare = (args: string[]) => fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args } } }));
+    const offered = () => s.requests.filter((r) => roleOf(r) === "coder").at(-1)?.toolNames.filter((n) => n.startsWith("mcp__")) ?? [];
+    const notice = '⚠ The project declares the MCP server "everything", not started until you trust it: see what it runs with mini-cursor mcp list, then mini-cursor mcp trust.';
+    await declare([EVERYTHING, "stdio", marker]);
+
+    // Not trusted: one notice, no server, no MCP tools.
+    const running: Promise<number[]>[] = [];
+    const first = startCli(["run", "Add two numbers"], { cwd: ws.root, env });
+    const seen = setInterval(() => running.push(processesWith(marker)), 100);
+    await first.done;
+    clearInterval(seen);
+    expect(first.stdout().split("\n").filter((l) => l.includes("MCP server"))).toEqual([notice]);
+    expect(offered()).toEqual([]);
+    expect((await Promise.all(running)).flat()).toEqual([]);
+
+    // Trusted: it runs. The trust lives in the user config folder, readable by its owner only.
+    const trusted = await runCli(["mcp", "trust", "--json"], { cwd: ws.root, env });
+    expect(trusted.code, trusted.stderr).toBe(0);
+    expect(JSON.parse(trusted.stdout)).toEqual({ workspace: ws.root, trusted: true, servers: [{ name: "everything", source: path.join(ws.root, ".mcp.json"), runs: `${process.execPath} ${EVERYTHING} stdio ${marker}` }] });
+    const trustFile = path.join(env.XDG_CONFIG_HOME ?? "", "mini-cursor", "trusted-mcp.json");
+    expect((await fs.stat(trustFile)).mode & 0o777).toBe(0o600);
+    expect((await runCli(["run", "Add two numbers"], { cwd: ws.root, env })).stdout).not.toContain("not started until you trust");
+    expect(offered()).toContain("mcp__everything__get-sum");
+
+    // A changed declaration is a new server as far as trust goes.
+    await declare([EVERYTHING, "stdio", marker, "--changed"]);
+    expect((await runCli(["run", "Add two numbers"], { cwd: ws.root, env })).stdout).toContain(notice);
+    expect(offered()).toEqual([]);
+    expect((await runCli(["mcp", "trust", "everything"], { cwd: ws.root, env })).code).toBe(0);
+    const untrust = await runCli(["mcp", "untrust"], { cwd: ws.root, env });
+    expect(untrust.stdout).toContain(`No longer trusted: 1 MCP server of ${ws.root}:`);
+    expect((await runCli(["run", "Add two numbers"], { cwd: ws.root, env })).stdout).toContain(notice);
+
+    // Names that are not the project's servers: one line, exit 2.
+    const unknown = await runCli(["mcp", "trust", "nosuch"], { cwd: ws.root, env });
+    expect([unknown.code, unknown.stderr]).toEqual([2, `mini-cursor: ${ws.root} declares no MCP server "nosuch" (its servers: everything)\n`]);
+    await fs.mkdir(path.join(env.XDG_CONFIG_HOME ?? "", "mini-cursor"), { recursive: true });
+    await fs.writeFile(path.join(env.XDG_CONFIG_HOME ?? "", "mini-cursor", "config.json"), JSON.stringify({ mcpServers: { mine: { command: "x" } } }));
+    const own = await runCli(["mcp", "trust", "mine"], { cwd: ws.root, env });
+    expect(own.code).toBe(2);
+    expect(own.stderr).toMatch(/^mini-cursor: the MCP server "mine" is your own \(.*config\.json\): it needs no trust\n$/);
   });
 
   it("goes on without a server that fails to start, after one notice", async () => {

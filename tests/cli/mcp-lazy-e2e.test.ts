@@ -32,6 +32,7 @@ describe("the MCP SDK loads only for sessions with MCP servers", () => {
     expect(without.some((m) => m.endsWith("/src/host/session-runner.ts"))).toBe(true);
     expect(without.filter((m) => SDK.test(m))).toEqual([]);
     await fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
+    expect((await runCli(["mcp", "trust"], { cwd: ws.root, env: { XDG_CONFIG_HOME: path.join(ws.root, "xdg") } })).code).toBe(0);
     const withServer = await session("with");
     expect(withServer.some((m) => SDK.test(m))).toBe(true);
   });

@@ -45,6 +45,24 @@ describe("mini-cursor mcp list", () => {
     const userConfig = path.join(ws.root, "xdg/mini-cursor/config.json");
     await fs.writeFile(userConfig, JSON.stringify({ mcpServers: { remote: { type: "http", url: proxy.url, headers: { Authorization: "Bearer ${MCP_TOKEN}" } }, off: { command: "x", disabled: true } } }));
 
+    // The project's servers are listed with what they run, not started, until trusted; the user's own run.
+    const before = await runCli(["mcp", "list", "--json"], { cwd: ws.root, env });
+    expect(before.code, before.stderr).toBe(0);
+    const untrusted = JSON.parse(before.stdout) as (Listed & { runs: string })[];
+    expect(untrusted.map((s) => [s.name, s.status])).toEqual([
+      ["remote", "connected"],
+      ["off", "disabled"],
+      ["local", "untrusted"],
+      ["broken", "untrusted"],
+    ]);
+    expect(untrusted[2]?.runs).toBe(`${process.execPath} ${EVERYTHING} stdio ${marker}`);
+    expect(untrusted[2]?.tools).toEqual([]);
+    const beforeText = await runCli(["mcp", "list"], { cwd: ws.root, env });
+    expect(beforeText.stdout).toContain(`  local  untrusted: not started (mini-cursor mcp trust)  (stdio, from ${mcpJson})\n    runs: ${process.execPath} ${EVERYTHING} stdio ${marker}\n`);
+    const trust = await runCli(["mcp", "trust"], { cwd: ws.root, env });
+    expect(trust.code, trust.stderr).toBe(0);
+    expect(trust.stdout).toContain(`Trusted 2 MCP servers of ${ws.root}:\n  local  ${process.execPath} ${EVERYTHING} stdio ${marker}  (from ${mcpJson})\n  broken  /nonexistent/server  (from ${mcpJson})\n`);
+
     const json = await runCli(["mcp", "list", "--json"], { cwd: ws.root, env });
     expect(json.stderr).toBe("");
     expect(json.code).toBe(0);
@@ -88,6 +106,7 @@ describe("mini-cursor mcp list", () => {
     try {
       const url = `${new URL(notMcp.baseUrl).origin}/mcp`;
       await fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { gh: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${GH_TOKEN}" } }, web: { url } } }));
+      expect((await runCli(["mcp", "trust", "gh", "web"], { cwd: ws.root, env })).code).toBe(0);
       const result = await runCli(["mcp", "list"], { cwd: ws.root, env });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`  gh  failed: $GH_TOKEN is not set (${path.join(ws.root, ".mcp.json")})  (http, from`);

@@ -9,10 +9,11 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { startScriptedOpenAIServer, toolResults, type ScriptedServer } from "../helpers/scripted-openai-server.js";
+import { startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { mcpScript } from "../cli/mcp-script.js";
 import { roleOf } from "../cli/task-script.js";
+import { runCli } from "../cli/cli-process.js";
 import { EVERYTHING } from "../mcp/everything.js";
 import { startDevServer, type DevServer } from "./dev-server.js";
 
@@ -23,6 +24,8 @@ const RUN_TIMEOUT_MS = 40_000;
 let model: ScriptedServer | undefined;
 let server: DevServer | undefined;
 let workspace: TempWorkspace | undefined;
+/** Declares the same server, never trusted: the server must not start it. */
+let untrustedWorkspace: TempWorkspace | undefined;
 let configHome = "";
 
 beforeAll(async () => {
@@ -30,33 +33,54 @@ beforeAll(async () => {
   workspace = await makeTempWorkspace({ "README.md": "# demo\n" });
   await writeFile(path.join(workspace.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
   configHome = await mkdtemp(path.join(os.tmpdir(), "mc-studio-config-"));
+  // A project's servers run once the person trusted them, on the server's machine (its user config).
+  const trusted = await runCli(["mcp", "trust"], { cwd: workspace.root, env: { XDG_CONFIG_HOME: configHome } });
+  if (trusted.code !== 0) throw new Error(`mcp trust failed: ${trusted.stderr}`);
+  untrustedWorkspace = await makeTempWorkspace({ "README.md": "# demo\n" });
+  await writeFile(path.join(untrustedWorkspace.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
   server = await startDevServer({ repoRoot: REPO_ROOT, readyTimeoutMs: READY_TIMEOUT_MS, env: { MINI_CURSOR_MEMORY: "off", XDG_CONFIG_HOME: configHome } });
 }, READY_TIMEOUT_MS + 15_000);
 
 afterAll(async () => {
-  const results = await Promise.allSettled([server?.stop(), model?.close(), workspace?.cleanup(), rm(configHome, { recursive: true, force: true })]);
+  const results = await Promise.allSettled([server?.stop(), model?.close(), workspace?.cleanup(), untrustedWorkspace?.cleanup(), rm(configHome, { recursive: true, force: true })]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
 }, 30_000);
+
+/** Runs the task in `root` through the dev server; the coder's requests of that run. */
+async function runIn(root: string): Promise<ScriptedRequest[]> {
+  if (!server || !model) throw new Error("beforeAll did not finish");
+  const dev = server;
+  onTestFailed(() => console.error(`langgraph dev output (last lines):\n${dev.logTail()}`));
+  const client = new Client({ apiUrl: dev.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
+  const [assistant] = await client.assistants.search({ graphId: "mini-cursor" });
+  if (!assistant) throw new Error("no assistant for the graph");
+  const thread = await client.threads.create();
+  const before = model.requests.length;
+  const config = { configurable: { workspace: root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test", approval: "auto" }, recursionLimit: 60 };
+  await client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { task: "add 40 and 2 with the MCP tool" }, config, signal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
+  const state = await client.threads.getState<WorkspaceStateValue>(thread.thread_id);
+  expect(state.values.status).toBe("done");
+  return model.requests.slice(before).filter((r) => roleOf(r) === "coder");
+}
 
 describe("MCP servers in Studio (langgraph dev)", () => {
   it(
     "offers the run's workspace MCP tools to the coder and runs its call",
     async () => {
-      if (!server || !model || !workspace) throw new Error("beforeAll did not finish");
-      const dev = server;
-      onTestFailed(() => console.error(`langgraph dev output (last lines):\n${dev.logTail()}`));
-      const client = new Client({ apiUrl: dev.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
-      const [assistant] = await client.assistants.search({ graphId: "mini-cursor" });
-      if (!assistant) throw new Error("no assistant for the graph");
-      const thread = await client.threads.create();
-      const config = { configurable: { workspace: workspace.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test", approval: "auto" }, recursionLimit: 60 };
-      await client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { task: "add 40 and 2 with the MCP tool" }, config, signal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
-      const state = await client.threads.getState<WorkspaceStateValue>(thread.thread_id);
-      expect(state.values.status).toBe("done");
-      const coder = model.requests.filter((r) => roleOf(r) === "coder");
+      const coder = await runIn(workspace?.root ?? "");
       expect(coder[0]?.toolNames).toContain("mcp__everything__get-sum");
       expect(coder.flatMap((r) => toolResults(r)).find((t) => t.name === "mcp__everything__get-sum")?.content).toMatch(/42/);
+    },
+    RUN_TIMEOUT_MS + 20_000,
+  );
+
+  it(
+    "does not start the servers of a workspace nobody trusted: its coder gets no MCP tools",
+    async () => {
+      const coder = await runIn(untrustedWorkspace?.root ?? "");
+      expect(coder[0]?.toolNames.some((n) => n.startsWith("mcp__"))).toBe(false);
+      expect(server?.logTail()).toContain('the project declares the MCP server "everything", not started until you trust it');
     },
     RUN_TIMEOUT_MS + 20_000,
   );

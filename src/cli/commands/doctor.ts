@@ -161,8 +161,16 @@ async function checkMcp(workspace: string, env: NodeJS.ProcessEnv): Promise<Doct
 function renderMcp(mcp: DoctorReport["mcp"]): string {
   if (!mcp.ok) return `warn  ${mcp.error}; sessions go on without MCP servers`;
   if (mcp.servers.length === 0) return "info  no servers configured";
-  const each = mcp.servers.map((s) => (s.status === "connected" ? `${s.name} starts (${s.tools.length} tools)` : s.status === "disabled" ? `${s.name} disabled` : `${s.name} failed: ${s.reason ?? ""}`));
-  return `${mcp.servers.every((s) => s.status !== "failed") ? "ok  " : "warn"}  ${each.join("; ")}`;
+  const each = mcp.servers.map((s) =>
+    s.status === "connected"
+      ? `${s.name} starts (${s.tools.length} tools)`
+      : s.status === "disabled"
+        ? `${s.name} disabled`
+        : s.status === "untrusted"
+          ? `${s.name} not trusted yet, not started (mini-cursor mcp list, then mini-cursor mcp trust)`
+          : `${s.name} failed: ${s.reason ?? ""}`,
+  );
+  return `${mcp.servers.every((s) => s.status === "connected" || s.status === "disabled") ? "ok  " : "warn"}  ${each.join("; ")}`;
 }
 
 export async function collectDoctorReport(workspace: string, env: NodeJS.ProcessEnv): Promise<DoctorReport> {
