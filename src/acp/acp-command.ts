@@ -7,6 +7,8 @@ export interface AcpStdio {
   stdin: Readable;
   stdout: Writable;
   env: NodeJS.ProcessEnv;
+  /** The folder the editor started the agent in. */
+  cwd: string;
   version: string;
 }
 
@@ -17,7 +19,7 @@ export interface AcpStdio {
  */
 export async function serveAcp(io: AcpStdio, clock: Clock): Promise<number> {
   const protocol = protocolStream(io.stdout);
-  const acp = createAcpAgent({ env: io.env, clock, version: io.version });
+  const acp = createAcpAgent({ env: io.env, cwd: io.cwd, clock, version: io.version });
   const onSignal = () => {
     void acp.shutdown().finally(() => process.exit(130));
   };

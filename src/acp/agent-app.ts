@@ -14,11 +14,14 @@ import { historyUpdates } from "./history-updates.js";
 import { promptText } from "./prompt-text.js";
 import { asRequestError, invalidParams, invalidRequest } from "./request-errors.js";
 import { runTurn } from "./run-turn.js";
+import { listSessions } from "./session-list.js";
 import { approvalModeOf, sessionModes } from "./session-modes.js";
 import { stopReasonOf } from "./stop-reason.js";
 
 export interface AcpAgentOptions {
   env: NodeJS.ProcessEnv;
+  /** The folder the editor started the agent in: `session/list` without a `cwd` lists its sessions. */
+  cwd: string;
   clock: Clock;
   version: string;
 }
@@ -83,6 +86,7 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
           protocolVersion: PROTOCOL_VERSION,
           agentCapabilities: {
             loadSession: true,
+            sessionCapabilities: { list: {} },
             promptCapabilities: { image: false, audio: false, embeddedContext: true },
             mcpCapabilities: { http: true, sse: false },
           },
@@ -125,6 +129,13 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
         session.sayNotes();
         await session.flush();
         return { modes: sessionModes(session.mode) };
+      }),
+    )
+    .onRequest(
+      "session/list",
+      guarded(({ params }) => {
+        const workspace = params.cwd ? workspaceOf(params.cwd) : o.cwd;
+        return listSessions(workspace, !params.cwd, params.cursor, o.env, o.clock);
       }),
     )
     .onRequest(

@@ -17,6 +17,6 @@ export function acpCommand(version: string) {
     }
     if (positionals.length > 0) throw new UsageError(`acp takes no arguments (got "${positionals.join(" ")}"); an editor starts it and speaks ACP on stdin/stdout`);
     const { serveAcp } = await import("../../acp/acp-command.js");
-    return serveAcp({ stdin: process.stdin, stdout: process.stdout, env: io.env, version }, clock);
+    return serveAcp({ stdin: process.stdin, stdout: process.stdout, env: io.env, cwd: io.cwd, version }, clock);
   };
 }
