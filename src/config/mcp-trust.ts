@@ -3,6 +3,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { ConfigError, parseConfigJson } from "../runtime/config-file.js";
+import { worktreeHome } from "../runtime/worktree-home.js";
 import { userConfigPath } from "./env.js";
 import type { McpServerEntry } from "./mcp-schema.js";
 
@@ -48,9 +49,17 @@ function readTrustFile(env: NodeJS.ProcessEnv): TrustFile {
   return parseConfigJson(file, text, trustFileSchema);
 }
 
+/**
+ * Whose trust a workspace has: its own, or for a `run --worktree` session's folder the checkout it was made from
+ * (the worktree holds that checkout's files: trusted there, trusted in its worktrees).
+ */
+function trustKey(workspace: string): string {
+  return worktreeHome(workspace)?.home ?? workspace;
+}
+
 /** The trusted declarations of a workspace's servers: name → declaration hash. */
 export function trustedMcpServers(env: NodeJS.ProcessEnv, workspace: string): Readonly<Record<string, string>> {
-  return readTrustFile(env).workspaces[workspace] ?? {};
+  return readTrustFile(env).workspaces[trustKey(workspace)] ?? {};
 }
 
 /**
@@ -59,11 +68,12 @@ export function trustedMcpServers(env: NodeJS.ProcessEnv, workspace: string): Re
  */
 export function updateTrustedMcpServers(env: NodeJS.ProcessEnv, workspace: string, change: (trusted: Record<string, string>) => Record<string, string>): void {
   const file = mcpTrustPath(env);
+  const key = trustKey(workspace);
   const current = readTrustFile(env);
-  const next = change({ ...(current.workspaces[workspace] ?? {}) });
+  const next = change({ ...(current.workspaces[key] ?? {}) });
   const workspaces = { ...current.workspaces };
-  if (Object.keys(next).length > 0) workspaces[workspace] = next;
-  else delete workspaces[workspace];
+  if (Object.keys(next).length > 0) workspaces[key] = next;
+  else delete workspaces[key];
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const temp = `${file}.${process.pid}.tmp`;
