@@ -67,7 +67,20 @@ async function nextPolls(): Promise<void> {
  * The prompt runs in raw mode (which is how a half-typed line becomes readable, and is discarded); Ctrl-C
  * there is a key, so it is turned back into SIGINT for the session runner.
  */
-export function createTerminalPrompter(input: TerminalInput, out: Output): ApprovalPrompter {
+/** The terminal's prompter: approvals and questions, plus a yes/no for the CLI's own questions before a session. */
+export interface TerminalPrompter extends ApprovalPrompter {
+  /** true for y/yes, false for n/no or a bare Enter; null when stdin ends. */
+  confirm(prompt: string): Promise<boolean | null>;
+}
+
+function yesNo(line: string): boolean | undefined {
+  const answer = line.trim().toLowerCase();
+  if (answer === "y" || answer === "yes") return true;
+  if (answer === "" || answer === "n" || answer === "no") return false;
+  return undefined;
+}
+
+export function createTerminalPrompter(input: TerminalInput, out: Output): TerminalPrompter {
   /** Ends the read in progress (close() during a question). */
   let cancel: (() => void) | null = null;
   let closed = false;
@@ -151,6 +164,7 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Appro
   return {
     ask: (request) => promptUntil(APPROVAL_PROMPT(request), (line) => parseAnswer(line, request), RETRY_LINE),
     askQuestion: (request) => promptUntil(QUESTION_PROMPT(request), (line) => parseQuestionAnswer(line, request), QUESTION_RETRY_LINE),
+    confirm: (prompt) => promptUntil(prompt, yesNo, "Answer y or n.\n"),
     close() {
       if (closed) return;
       closed = true;

@@ -15,6 +15,7 @@ import { setupSessionConfig } from "../../host/config-setup.js";
 import { EXIT, UsageError, exitCodeForStatus } from "../exit-codes.js";
 import { RESUME_HELP } from "../help.js";
 import { makePrinter, type CliIo } from "../io.js";
+import { offerMcpTrust } from "../mcp-trust-prompt.js";
 import { sessionWorkspace } from "../session-workspace.js";
 import { describeModels } from "../../host/model-setup.js";
 import { resumeCommandFor } from "../../host/resume-hint.js";
@@ -132,6 +133,8 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (checkpointed && (changesState || moved)) await queueSettings(database, session.id, { ...next, ...(moved ? { workspace } : {}) });
     if (moved) printer.emit({ type: "notice", level: "info", message: `Session ${session.id} was last run in ${found.workspace}; it goes on in ${workspace}.` });
     for (const message of changes) printer.emit({ type: "notice", level: "info", message });
+    // At a terminal, the project's MCP servers nobody trusted yet may be trusted now, before they would start.
+    if (!values.json) await offerMcpTrust(files, io);
     const worktree = session.worktree ? { folder: await worktreeTop(session.worktree, io.env), branch: session.branch ?? "", home: workspace, uncommittedLeftOut: false } : null;
     return await runSession({
       sessionId: session.id,

@@ -11,6 +11,7 @@ import { EXIT, UsageError } from "../exit-codes.js";
 import { RUN_HELP } from "../help.js";
 import { describeModels, setupModels } from "../../host/model-setup.js";
 import { makePrinter, type CliIo } from "../io.js";
+import { offerMcpTrust } from "../mcp-trust-prompt.js";
 import { startSessionServices } from "../../host/session-services.js";
 import { commandTimeoutFlag, limitFlags, SETTING_OPTIONS, switchFlag } from "../session-settings.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, type StoredRunOptions } from "../../host/stored-options.js";
@@ -68,6 +69,8 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   requirePricesForCostBudget(budget, prices, { describe: (role) => modelFor(config.model, role) });
   // A malformed MINI_CURSOR_DATABASE_URL is a usage error before anything starts.
   resolveDatabaseTarget(io.env, workspace);
+  // At a terminal, the project's MCP servers nobody trusted yet may be trusted now, before anything starts.
+  if (!values.json) await offerMcpTrust(workspace, io);
   const printer = makePrinter(values.json ?? false, io, clock);
   const modelLabel = describeModels(config.model);
 
