@@ -14,6 +14,7 @@ import type { WorkspaceStateValue } from "../graph/state.js";
 import type { Clock } from "../runtime/clock.js";
 import { loadConfigFiles, resolveDiagnosticsConfig, resolveWebConfig } from "../config/index.js";
 import { createDiagnosticsHub } from "../tools/diagnostics/index.js";
+import { keepFromCommands } from "../tools/command-env.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { errorLine } from "../models/model-errors.js";
 import type { RunStore } from "../sessions/run-store.js";
@@ -119,6 +120,8 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   // fetch_url and web_search: `web` of mini-cursor.json and the user config (validated when the session's config was).
   const configFiles = loadConfigFiles(o.env, o.workspace);
   const web = resolveWebConfig(configFiles, o.env);
+  // The search key may come in under any name (web.search.apiKeyEnv): commands never get it.
+  keepFromCommands(web.search?.apiKey);
   const sandboxStatus = await services.sandbox;
   // Problems after edits: the project's checkers run in the sandbox only (they are the project's code); the language
   // service starts with the first edit and stops with the session (finally, below).

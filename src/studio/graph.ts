@@ -14,6 +14,7 @@ import { logger } from "../runtime/logger.js";
 import { safetyPolicyFrom } from "../safety/config.js";
 import { selectSandbox } from "../sandbox/select.js";
 import { createDiagnosticsHub, diagnosticsPerWorkspace } from "../tools/diagnostics/index.js";
+import { keepFromCommands } from "../tools/command-env.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
 import { runScopedModels } from "./run-models.js";
@@ -95,6 +96,11 @@ const diagnostics = diagnosticsPerWorkspace({
     }),
 });
 
+// One server serves many workspaces: web settings come from the user config. The search key, whatever its variable
+// is called, never reaches a command.
+const web = resolveWebConfig(loadConfigFiles(env), env);
+keepFromCommands(web.search?.apiKey);
+
 const deps = wireGraphDeps({
   models: runScopedModels(env, ollama),
   prices: runScopedPrices(env, ollama),
@@ -104,8 +110,7 @@ const deps = wireGraphDeps({
   extensions: mcp,
   // Each run's workspace finds its skills on first use; a bad one is logged.
   skills: createSkillLibrary(env, (message) => logger.warn(message)),
-  // One server serves many workspaces: web settings come from the user config.
-  web: resolveWebConfig(loadConfigFiles(env), env),
+  web,
   diagnostics,
   runSettings: {
     safety: (workspace, configurable) => {

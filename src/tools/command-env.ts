@@ -48,10 +48,21 @@ export function isSecretEnvValue(value: string): boolean {
   return URL_WITH_PASSWORD.test(value);
 }
 
+/** Secrets this process uses under whatever variable name they came in (src/tools/command-env.ts keepFromCommands). */
+const secretValues = new Set<string>();
+
+/**
+ * A secret the session itself uses (a web search key, read from the variable `web.search.apiKeyEnv` names, which may
+ * be called anything): no command gets a variable holding it, from now on in this process.
+ */
+export function keepFromCommands(value: string | undefined): void {
+  if (value) secretValues.add(value);
+}
+
 export function buildCommandEnv(parentEnv: NodeJS.ProcessEnv): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(parentEnv)) {
-    if (value === undefined || isSecretEnvName(name) || isSecretEnvValue(value) || DROPPED_NAMES.has(name)) continue;
+    if (value === undefined || isSecretEnvName(name) || isSecretEnvValue(value) || secretValues.has(value) || DROPPED_NAMES.has(name)) continue;
     env[name] = value;
   }
   return { ...env, ...NON_INTERACTIVE };

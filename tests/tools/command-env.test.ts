@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buildCommandEnv, isSecretEnvName } from "../../src/tools/command-env.js";
+import { buildCommandEnv, keepFromCommands, isSecretEnvName } from "../../src/tools/command-env.js";
 
 describe("buildCommandEnv", () => {
   it("drops secrets and keeps ordinary variables", () => {
@@ -78,5 +78,18 @@ describe("secrets under ordinary names", () => {
       "PWD",
       "SERVICE_URL",
     ]);
+  });
+});
+
+describe("secrets the session uses, under any name", () => {
+  it("keeps a value handed to keepFromCommands out of every command's environment, whatever its variable is called", () => {
+    const key = "searx-7f3a9c1e5b";
+    expect(buildCommandEnv({ SEARX: key, OTHER: "fine" })).toMatchObject({ SEARX: key, OTHER: "fine" });
+    keepFromCommands(key);
+    keepFromCommands(undefined);
+    const env = buildCommandEnv({ SEARX: key, ALSO_SEARX: key, OTHER: "fine" });
+    expect(env.SEARX).toBeUndefined();
+    expect(env.ALSO_SEARX).toBeUndefined();
+    expect(env.OTHER).toBe("fine");
   });
 });
