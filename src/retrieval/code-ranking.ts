@@ -48,7 +48,8 @@ export async function rankChunks(src: RankSources, q: CodeSearchQuery, mode: Sea
   // Only chunks the store knows: a vector Chroma still holds for a chunk written there but not yet here is left out.
   const chunks = src.store.chunks([...vector, ...lexical].map((s) => s.id));
   const candidates: ReadonlyMap<string, Candidate> = chunks;
-  const weights = mode === "vector" ? { vector: 1, lexical: 0, path: 0 } : mode === "lexical" ? { vector: 0, lexical: 1, path: 0 } : wordsOnly !== undefined ? { ...WEIGHTS, vector: 0, lexical: 1 } : WEIGHTS;
+  // Vector or BM25 alone (the benchmark's baselines) have no file-level signals.
+  const weights = mode === "vector" ? { vector: 1, lexical: 0, path: 0, privateModule: 1 } : mode === "lexical" ? { vector: 0, lexical: 1, path: 0, privateModule: 1 } : wordsOnly !== undefined ? { ...WEIGHTS, vector: 0, lexical: 1 } : WEIGHTS;
   const ranked = fuse(vector, lexical, candidates, new Set(terms), nameQuery, weights);
   const hits = ranked.slice(0, limit).flatMap((s) => {
     const c = chunks.get(s.id);

@@ -1,7 +1,18 @@
 import { lexicalTerms } from "./lexical.js";
 
-/** How much each signal counts in the hybrid score (they are each normalized to [0, 1] first). */
-export const WEIGHTS = { vector: 0.7, lexical: 0.3, path: 0.15 } as const;
+/**
+ * How much each signal counts in the hybrid score (they are each normalized to [0, 1] first), and the file-level prior
+ * for a private module (below).
+ */
+export const WEIGHTS = { vector: 0.7, lexical: 0.3, path: 0.15, privateModule: 0.7 } as const;
+
+export interface Weights {
+  vector: number;
+  lexical: number;
+  path: number;
+  /** What a private module's score is multiplied by (1: no prior). */
+  privateModule: number;
+}
 
 export interface Candidate {
   id: string;
@@ -47,15 +58,25 @@ function normalized(scores: readonly Scored[]): Map<string, number> {
 
 /**
  * Hybrid ranking: vector similarity and BM25 (each min-max scaled over this answer, so neither scale
- * dominates) plus the path/symbol signal. A chunk found by only one side still ranks, with 0 for the other.
+ * dominates) plus the path/symbol signal, with private modules a step down. A chunk found by only one side still
+ * ranks, with 0 for the other.
  */
+/**
+ * A file named as private by the convention of JavaScript, TypeScript and Python (`_baseClone.js`, `_helpers.py`; not
+ * a dunder such as `__init__.py`): an implementation detail of the module a question in plain words is usually about.
+ */
+export function isPrivateModule(file: string): boolean {
+  const base = file.slice(file.lastIndexOf("/") + 1);
+  return base.startsWith("_") && !base.startsWith("__");
+}
+
 export function fuse(
   vector: readonly Scored[],
   lexical: readonly Scored[],
   candidates: ReadonlyMap<string, Candidate>,
   queryTerms: ReadonlySet<string>,
   nameQuery: boolean,
-  weights: { vector: number; lexical: number; path: number } = WEIGHTS,
+  weights: Weights = WEIGHTS,
 ): Scored[] {
   const v = normalized(vector);
   const l = normalized(lexical);
@@ -64,7 +85,9 @@ export function fuse(
   for (const id of ids) {
     const candidate = candidates.get(id);
     if (!candidate) continue;
-    const score = weights.vector * (v.get(id) ?? 0) + weights.lexical * (l.get(id) ?? 0) + (nameQuery ? weights.path * pathSignal(queryTerms, candidate) : 0);
+    const mixed = weights.vector * (v.get(id) ?? 0) + weights.lexical * (l.get(id) ?? 0) + (nameQuery ? weights.path * pathSignal(queryTerms, candidate) : 0);
+    // A prior, not a filter: a private module that matches clearly best still comes first.
+    const score = isPrivateModule(candidate.path) ? mixed * weights.privateModule : mixed;
     out.push({ id, score });
   }
   return out.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));
