@@ -14,7 +14,8 @@ export function editorMcpServers(servers: readonly McpServer[], workspace: strin
   for (const server of servers) {
     const name = server.name.replace(/[^A-Za-z0-9_-]/g, "_") || "editor";
     // The editor passes the person's own servers: trusted like the user config's.
-    const common = { name, source: EDITOR_SOURCE, scope: "user" as const, trusted: true, declaration: "", disabled: false, timeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS };
+    const runs = "url" in server ? server.url : [server.command, ...server.args].join(" ");
+    const common = { name, source: EDITOR_SOURCE, scope: "user" as const, trusted: true, declaration: "", runs, disabled: false, timeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS };
     if ("type" in server && server.type === "http") {
       settled.push({ ...common, transport: "http", url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) });
     } else if ("type" in server && server.type === "sse") {

@@ -24,6 +24,8 @@ interface ServerCommon {
   trusted: boolean;
   /** The declaration's hash (what `mini-cursor mcp trust` records); "" for the person's own. */
   declaration: string;
+  /** What it runs or reaches as declared, `${VAR}`s not filled in (so no secret is shown): the command line, or the URL. */
+  runs: string;
   agents?: string[];
   disabled: boolean;
   timeoutMs: number;
@@ -78,7 +80,8 @@ function settle(name: string, origin: Origin, entry: McpServerEntry, env: NodeJS
   const { source, scope } = origin;
   const declaration = scope === "user" ? "" : declarationHash(entry);
   const trusted = scope === "user" || origin.trusted[name] === declaration;
-  const common = { name, source, scope, trusted, declaration, disabled: entry.disabled ?? false, timeoutMs: entry.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS, ...(entry.agents ? { agents: entry.agents } : {}) };
+  const runs = entry.url ?? [entry.command ?? "", ...(entry.args ?? [])].join(" ");
+  const common = { name, source, scope, trusted, declaration, runs, disabled: entry.disabled ?? false, timeoutMs: entry.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS, ...(entry.agents ? { agents: entry.agents } : {}) };
   const withProblem = <T extends object>(s: T) =>
     missing.length > 0 ? { ...s, problem: `${[...new Set(missing)].map((m) => `$${m}`).join(", ")} ${missing.length > 1 ? "are" : "is"} not set (${source})` } : s;
   if (entry.url !== undefined) {

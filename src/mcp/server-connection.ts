@@ -11,7 +11,6 @@ import { MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type
 /** How long a server may take to start and list its tools. */
 export const MCP_START_TIMEOUT_MS = 30_000;
 
-
 export type ServerStatus =
   | { state: "idle" }
   | { state: "disabled" }

@@ -43,6 +43,11 @@ describe("trust in a project's MCP servers", () => {
       ["gh", "project", false],
       ["docs", "project", false],
     ]);
+    // What each runs is shown as declared: a variable's value (a token) is never printed.
+    expect(resolveMcpConfig(env, ws.root).map((s) => s.runs)).toEqual(["mine-server", "npx gh-server", "https://docs.example/mcp"]);
+    await declare(ws.root, ".mcp.json", { gh: { command: "npx", args: ["gh-server", "--token=${TOKEN}"] } });
+    expect(resolveMcpConfig(env, ws.root)[1]?.runs).toBe("npx gh-server --token=${TOKEN}");
+    await declare(ws.root, ".mcp.json", { gh: { command: "npx", args: ["gh-server"], env: { TOKEN: "${TOKEN}" } } });
     trustAll(ws.root);
     expect(marks(ws.root).map(([, , trusted]) => trusted)).toEqual([true, true, true]);
     // The same declaration in another workspace is not trusted there.

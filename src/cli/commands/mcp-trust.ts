@@ -2,9 +2,9 @@ import { resolveMcpConfig, updateTrustedMcpServers, type McpServerSettings } fro
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
 
-/** What a server runs or reaches, for a person deciding whether to trust it: the command line, or the URL. */
+/** What a server runs or reaches, for a person deciding whether to trust it: the command line, or the URL, as declared. */
 export function runsWhat(server: McpServerSettings): string {
-  return server.transport === "http" ? server.url : [server.command, ...server.args].join(" ");
+  return server.runs;
 }
 
 /** The project's servers `names` picks (all of them when empty); an unknown or user-config name is a usage error. */

@@ -51,7 +51,7 @@ function statusOf(status: ServerStatus): Pick<McpServerReport, "status" | "reaso
 export async function inspectMcpServers(env: NodeJS.ProcessEnv, workspace: string): Promise<McpServerReport[]> {
   const declared = resolveMcpConfig(env, workspace);
   // An untrusted server is listed, not started: listing must not run what trusting is meant to check first.
-  const hub = new McpHub(declared.filter((s) => s.trusted));
+  const hub = new McpHub(declared.filter((s) => s.trusted || s.disabled));
   try {
     await hub.start();
     const started = new Map(hub.statuses().map((s) => [s.server.name, s]));
