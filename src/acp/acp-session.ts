@@ -3,6 +3,7 @@ import type { AgentContext, SessionUpdate } from "@agentclientprotocol/sdk";
 import type { McpServerSettings } from "../config/index.js";
 import type { ApprovalMode, SafetyPolicy } from "../core/index.js";
 import { logger } from "../runtime/logger.js";
+import type { EditorSettings } from "./config-options.js";
 import { EventUpdates } from "./event-updates.js";
 
 /** Diffs show whole files; past this size an edit shows its result line only. */
@@ -19,8 +20,8 @@ function readText(file: string): string | null {
 }
 
 /**
- * One editor session: a mini-cursor session (same id) in a workspace, its approval mode, the MCP servers the editor
- * gave, and the turn running now. Updates are sent in order, one after another: a prompt's response waits for them.
+ * One editor session: a mini-cursor session (same id) in a workspace, the settings the editor sets (approval mode,
+ * network, file-change approvals, budget), the MCP servers the editor gave, and the turn running now. Updates are sent in order, one after another: a prompt's response waits for them.
  */
 export class AcpSession {
   readonly updates: EventUpdates;
@@ -32,7 +33,7 @@ export class AcpSession {
   constructor(
     readonly id: string,
     readonly workspace: string,
-    public mode: ApprovalMode,
+    public settings: EditorSettings,
     readonly mcpServers: McpServerSettings[],
     private readonly client: AgentContext,
   ) {
@@ -79,8 +80,24 @@ export class AcpSession {
     this.turn?.cancel.abort();
   }
 
+  get mode(): ApprovalMode {
+    return this.settings.approval;
+  }
+
+  /**
+   * New settings: the running turn's safety policy follows in place (the agents' next step reads it); a budget counts
+   * from the next prompt.
+   */
+  set(next: EditorSettings): void {
+    this.settings = next;
+    const safety = this.turn?.safety;
+    if (!safety) return;
+    safety.approval = next.approval;
+    safety.allowNetwork = next.allowNetwork;
+    safety.approveFileChanges = next.approveFileChanges;
+  }
+
   setMode(mode: ApprovalMode): void {
-    this.mode = mode;
-    if (this.turn?.safety) this.turn.safety.approval = mode;
+    this.set({ ...this.settings, approval: mode });
   }
 }

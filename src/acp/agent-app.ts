@@ -1,8 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { agent, PROTOCOL_VERSION, type AgentApp, type AgentContext, type McpServer, type SessionUpdate } from "@agentclientprotocol/sdk";
-import type { ApprovalMode } from "../core/index.js";
-import { resolveSessionConfig } from "../host/config-setup.js";
+import { resolveSessionConfig, setupSessionConfig } from "../host/config-setup.js";
 import { hasCheckpoint, readSessionState } from "../host/session-state.js";
 import { readStoredOptions } from "../host/stored-options.js";
 import type { Clock } from "../runtime/clock.js";
@@ -12,8 +11,9 @@ import { AcpSession } from "./acp-session.js";
 import { editorMcpServers } from "./editor-mcp.js";
 import { historyUpdates } from "./history-updates.js";
 import { promptText } from "./prompt-text.js";
+import { configOptions, editorSettings, withConfigOption, type EditorSettings } from "./config-options.js";
 import { asRequestError, invalidParams, invalidRequest } from "./request-errors.js";
-import { runTurn } from "./run-turn.js";
+import { budgetPriceProblem, runTurn } from "./run-turn.js";
 import { listSessions } from "./session-list.js";
 import { approvalModeOf, sessionModes } from "./session-modes.js";
 import { stopReasonOf } from "./stop-reason.js";
@@ -65,11 +65,11 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
   const turns = new Set<Promise<unknown>>();
   let elicitation = false;
 
-  const open = (id: string, workspace: string, mode: ApprovalMode, servers: readonly McpServer[], client: AgentContext): AcpSession => {
+  const open = (id: string, workspace: string, settings: EditorSettings, servers: readonly McpServer[], client: AgentContext): AcpSession => {
     const existing = sessions.get(id);
     if (existing?.running) throw invalidRequest(`session ${id} is running a prompt; cancel it first`);
     const mcp = editorMcpServers(servers, workspace);
-    const session = new AcpSession(id, workspace, mode, mcp.servers, client);
+    const session = new AcpSession(id, workspace, settings, mcp.servers, client);
     sessions.set(id, session);
     // Said with the session's first updates: before session/new answers, the editor does not know the id yet.
     session.notes.push(...mcp.skipped.map((line) => `⚠ ${line}`));
@@ -100,8 +100,8 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
       guarded(async ({ params, client }) => {
         const workspace = workspaceOf(params.cwd);
         const { safety } = await resolveSessionConfig({}, workspace, o.env);
-        const session = open(newSessionId(o.clock), workspace, safety.approval, params.mcpServers, client);
-        return { sessionId: session.id, modes: sessionModes(session.mode) };
+        const session = open(newSessionId(o.clock), workspace, editorSettings(safety, undefined), params.mcpServers, client);
+        return { sessionId: session.id, modes: sessionModes(session.mode), configOptions: configOptions(session.settings) };
       }),
     )
     .onRequest(
@@ -112,23 +112,23 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
         const database = await openRunStore(workspace, o.env, o.clock, { create: false });
         if (!database) throw missing();
         let history: SessionUpdate[];
-        let mode: ApprovalMode;
+        let settings: EditorSettings;
         try {
           const row = await database.sessions.get(params.sessionId);
           if (!row) throw missing();
           const { safety } = await resolveSessionConfig({}, workspace, o.env);
           const stored = readStoredOptions(row.options);
           const state = (await hasCheckpoint(database, row.id)) ? await readSessionState(database, row.id) : null;
-          mode = stored.safety?.approval ?? state?.safety.approval ?? safety.approval;
+          settings = editorSettings(stored.safety ?? state?.safety ?? safety, stored.budget.usd);
           history = historyUpdates(row.task, row.status, state, workspace);
         } finally {
           await database.close();
         }
-        const session = open(params.sessionId, workspace, mode, params.mcpServers, client);
+        const session = open(params.sessionId, workspace, settings, params.mcpServers, client);
         for (const update of history) session.send(update);
         session.sayNotes();
         await session.flush();
-        return { modes: sessionModes(session.mode) };
+        return { modes: sessionModes(session.mode), configOptions: configOptions(session.settings) };
       }),
     )
     .onRequest(
@@ -163,13 +163,38 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
     )
     .onRequest(
       "session/set_mode",
-      guarded(({ params }) => {
+      guarded(async ({ params }) => {
         const session = sessions.get(params.sessionId);
         if (!session) throw invalidParams(`unknown session "${params.sessionId}"`);
         const mode = approvalModeOf(params.modeId);
         if (!mode) throw invalidParams(`unknown mode "${params.modeId}"; modes: ${sessionModes(session.mode).availableModes.map((m) => m.id).join(", ")}`);
         session.setMode(mode);
+        // Editors that show the options rather than the modes see the change there too.
+        session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session.settings) });
+        await session.flush();
         return {};
+      }),
+    )
+    .onRequest(
+      "session/set_config_option",
+      guarded(async ({ params }) => {
+        const session = sessions.get(params.sessionId);
+        if (!session) throw invalidParams(`unknown session "${params.sessionId}"`);
+        const before = session.mode;
+        const next = withConfigOption(session.settings, params.configId, params.value);
+        if (next.budgetUsd !== null && next.budgetUsd !== session.settings.budgetUsd) {
+          // Refused now rather than at the next prompt: a budget in dollars needs the models' prices.
+          const { models, prices } = await setupSessionConfig({}, session.workspace, o.env);
+          const problem = budgetPriceProblem({ usd: next.budgetUsd }, prices, models.provider);
+          if (problem) throw invalidParams(problem);
+        }
+        session.set(next);
+        // The approval option is the session's mode: editors that show modes see the change there too.
+        if (session.mode !== before) {
+          session.send({ sessionUpdate: "current_mode_update", currentModeId: session.mode });
+          await session.flush();
+        }
+        return { configOptions: configOptions(session.settings) };
       }),
     )
     .onNotification("session/cancel", ({ params }) => {

@@ -7,12 +7,17 @@ import { describeModels } from "../host/model-setup.js";
 import { runSession, type SessionRunOptions } from "../host/session-runner.js";
 import { hasCheckpoint, readSessionState } from "../host/session-state.js";
 import { DEFAULT_COMMAND_TIMEOUT_MS, readStoredOptions, type StoredRunOptions } from "../host/stored-options.js";
+import type { Budget } from "../cost/budget.js";
+import type { PriceTable } from "../cost/prices.js";
+import type { ModelProvider } from "../models/chat-model.js";
 import type { Clock } from "../runtime/clock.js";
 import { openRunStore } from "../sessions/open-run-store.js";
 import { queueSettings } from "../sessions/pending-settings.js";
 import type { HeldSessionLock } from "../sessions/session-records.js";
 import { WorkspaceBusyError, WorkspaceLock } from "../sessions/workspace-lock.js";
+import { unpricedModels } from "../host/budget-prices.js";
 import { createAcpPrompter } from "./acp-prompter.js";
+import { invalidRequest } from "./request-errors.js";
 import type { AcpSession } from "./acp-session.js";
 import type { TurnOutcome } from "./stop-reason.js";
 
@@ -48,11 +53,18 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
       const row = await database.sessions.get(session.id);
       const limits = { ...DEFAULT_LIMITS, maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens };
       const stored: StoredRunOptions = row ? readStoredOptions(row.options) : { limits, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS, budget: {} };
-      // A fresh object: a mode switch during the turn changes it in place (src/acp/acp-session.ts).
-      const safety: SafetyPolicy = { ...(stored.safety ?? configured), approval: session.mode };
+      // A fresh object: a change from the editor during the turn changes it in place (src/acp/acp-session.ts).
+      const { approval, allowNetwork, approveFileChanges, budgetUsd } = session.settings;
+      const safety: SafetyPolicy = { ...(stored.safety ?? configured), approval, allowNetwork, approveFileChanges };
       session.useSafety(safety);
+      // The editor's budget per prompt (session/set_config_option), kept with the session like `resume --budget-usd`.
+      const budget: Budget = { ...stored.budget };
+      if (budgetUsd === null) delete budget.usd;
+      else budget.usd = budgetUsd;
+      const problem = budgetPriceProblem(budget, prices, models.provider);
+      if (problem) throw invalidRequest(problem);
       const modelLabel = describeModels(models.settings);
-      const options = JSON.stringify({ ...stored, safety });
+      const options = JSON.stringify({ ...stored, safety, budget });
       if (!row) await database.sessions.create({ id: session.id, task: t.text, workspace: session.workspace, model: modelLabel, options });
       const checkpointed = row ? await hasCheckpoint(database, session.id) : false;
       if (row && options !== row.options) {
@@ -62,7 +74,7 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
       let stop: StopReason | null = null;
       const run = async (how: { fresh: boolean; followUp?: string; answer?: string }) => {
         // Only a budget counts from the turn's start (src/graph/follow-up.ts); reading the state compiles a graph.
-        const budgeted = stored.budget.tokens !== undefined || stored.budget.usd !== undefined;
+        const budgeted = budget.tokens !== undefined || budget.usd !== undefined;
         const state = budgeted && (await hasCheckpoint(database, session.id)) ? await readSessionState(database, session.id) : null;
         const turnStart = turnStartFor(state, how.followUp !== undefined, prices);
         const prompter = createAcpPrompter({ client: t.client, sessionId: session.id, updates: session.updates, elicitation: t.elicitation, cancel: t.cancel, flush: () => session.flush(), ...(how.answer !== undefined ? { answer: how.answer } : {}) });
@@ -84,7 +96,7 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
           prompter,
           prices,
           memory: config.memory,
-          budget: budgetForTurn(stored.budget, turnStart),
+          budget: budgetForTurn(budget, turnStart),
           cwd: session.workspace,
           cancel: t.cancel,
           mcpServers: session.mcpServers,
@@ -113,6 +125,13 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
   } finally {
     workspaceLock.release();
   }
+}
+
+/** Why a budget in dollars cannot be counted for these models (no price for one of them); null when it can. */
+export function budgetPriceProblem(budget: Budget, prices: PriceTable, models: Pick<ModelProvider, "describe">): string | null {
+  const unpriced = unpricedModels(budget, prices, models);
+  if (unpriced.length === 0) return null;
+  return `a budget in dollars needs a price for ${unpriced.map((m) => `"${m}"`).join(", ")}: add it to "prices" in mini-cursor.json or MINI_CURSOR_PRICES, or choose no budget`;
 }
 
 /** One session runs in a workspace at a time, as with `run`; the editor has no --force, so the line ends differently. */

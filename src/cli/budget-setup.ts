@@ -1,6 +1,6 @@
-import { MODEL_ROLES } from "../config/index.js";
 import type { Budget } from "../cost/budget.js";
-import { findPrice, type PriceTable } from "../cost/prices.js";
+import type { PriceTable } from "../cost/prices.js";
+import { unpricedModels } from "../host/budget-prices.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import { positiveInt } from "./args.js";
 import { UsageError } from "./exit-codes.js";
@@ -46,8 +46,7 @@ export function raiseBudget(stored: Budget, flags: Budget): Budget {
 
 /** A cost budget cannot be kept without a price for every model the session uses: say so before starting. */
 export function requirePricesForCostBudget(budget: Budget, prices: PriceTable, models: Pick<ModelProvider, "describe">): void {
-  if (budget.usd === undefined) return;
-  const unpriced = [...new Set(MODEL_ROLES.map((role) => models.describe(role)))].filter((model) => !findPrice(model, prices));
+  const unpriced = unpricedModels(budget, prices, models);
   if (unpriced.length > 0) {
     throw new UsageError(
       `--budget-usd needs a price for ${unpriced.map((m) => `"${m}"`).join(", ")}: add it to "prices" in mini-cursor.json or MINI_CURSOR_PRICES (USD per 1M tokens, see README)`,

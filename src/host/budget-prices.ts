@@ -1,0 +1,10 @@
+import { MODEL_ROLES } from "../config/index.js";
+import type { Budget } from "../cost/budget.js";
+import { findPrice, type PriceTable } from "../cost/prices.js";
+import type { ModelProvider } from "../models/chat-model.js";
+
+/** The models a cost budget cannot be counted for (no price known for them); none without a cost budget. */
+export function unpricedModels(budget: Budget, prices: PriceTable, models: Pick<ModelProvider, "describe">): string[] {
+  if (budget.usd === undefined) return [];
+  return [...new Set(MODEL_ROLES.map((role) => models.describe(role)))].filter((model) => !findPrice(model, prices));
+}
