@@ -6,6 +6,7 @@ import { hasCheckpoint, readSessionState } from "../host/session-state.js";
 import { readStoredOptions } from "../host/stored-options.js";
 import type { Clock } from "../runtime/clock.js";
 import { openRunStore } from "../sessions/open-run-store.js";
+import { listEndpointModels } from "../models/model-list.js";
 import { newSessionId } from "../sessions/session-id.js";
 import { AcpSession } from "./acp-session.js";
 import { editorMcpServers } from "./editor-mcp.js";
@@ -99,8 +100,9 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
       "session/new",
       guarded(async ({ params, client }) => {
         const workspace = workspaceOf(params.cwd);
-        const { safety } = await resolveSessionConfig({}, workspace, o.env);
-        const session = open(newSessionId(o.clock), workspace, editorSettings(safety, undefined), params.mcpServers, client);
+        const { config, safety } = await resolveSessionConfig({}, workspace, o.env);
+        const listed = await listEndpointModels(config.model);
+        const session = open(newSessionId(o.clock), workspace, editorSettings({ safety }, config.model.model, listed), params.mcpServers, client);
         return { sessionId: session.id, modes: sessionModes(session.mode), configOptions: configOptions(session.settings) };
       }),
     )
@@ -116,10 +118,11 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
         try {
           const row = await database.sessions.get(params.sessionId);
           if (!row) throw missing();
-          const { safety } = await resolveSessionConfig({}, workspace, o.env);
           const stored = readStoredOptions(row.options);
+          const { config, safety } = await resolveSessionConfig(stored.baseUrl ? { baseUrl: stored.baseUrl } : {}, workspace, o.env);
           const state = (await hasCheckpoint(database, row.id)) ? await readSessionState(database, row.id) : null;
-          settings = editorSettings(stored.safety ?? state?.safety ?? safety, stored.budget.usd);
+          const listed = await listEndpointModels(config.model);
+          settings = editorSettings({ safety: stored.safety ?? state?.safety ?? safety, budgetUsd: stored.budget.usd, model: stored.model }, config.model.model, listed);
           history = historyUpdates(row.task, row.status, state, workspace);
         } finally {
           await database.close();
@@ -184,7 +187,7 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
         const next = withConfigOption(session.settings, params.configId, params.value);
         if (next.budgetUsd !== null && next.budgetUsd !== session.settings.budgetUsd) {
           // Refused now rather than at the next prompt: a budget in dollars needs the models' prices.
-          const { models, prices } = await setupSessionConfig({}, session.workspace, o.env);
+          const { models, prices } = await setupSessionConfig(next.model ? { model: next.model } : {}, session.workspace, o.env);
           const problem = budgetPriceProblem({ usd: next.budgetUsd }, prices, models.provider);
           if (problem) throw invalidParams(problem);
         }

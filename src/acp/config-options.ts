@@ -5,6 +5,11 @@ import { MODE_DESCRIPTIONS } from "./session-modes.js";
 
 /** What an editor session lets the person set from the editor (`session/set_config_option`), kept with the session. */
 export interface EditorSettings {
+  /** The model for every agent chosen in the editor (as `--model`); null: the configured ones. */
+  model: string | null;
+  /** The configured model, and the models the endpoint lists: what the editor may choose from. */
+  defaultModel: string;
+  models: readonly string[];
   approval: ApprovalMode;
   allowNetwork: boolean;
   approveFileChanges: boolean;
@@ -16,8 +21,18 @@ export interface EditorSettings {
 const BUDGETS = [0.25, 1, 5, 20];
 const NO_BUDGET = "none";
 
-export function editorSettings(safety: Pick<SafetyPolicy, "approval" | "allowNetwork" | "approveFileChanges">, budgetUsd: number | undefined): EditorSettings {
-  return { approval: safety.approval, allowNetwork: safety.allowNetwork, approveFileChanges: safety.approveFileChanges, budgetUsd: budgetUsd ?? null };
+export interface StoredChoices {
+  safety: Pick<SafetyPolicy, "approval" | "allowNetwork" | "approveFileChanges">;
+  budgetUsd?: number | undefined;
+  /** A model the session was given (`--model`, or earlier in the editor). */
+  model?: string | undefined;
+}
+
+export function editorSettings(stored: StoredChoices, defaultModel: string, listed: readonly string[]): EditorSettings {
+  const { safety } = stored;
+  const model = stored.model ?? null;
+  const models = [...new Set([defaultModel, ...(model !== null ? [model] : []), ...listed])];
+  return { model, defaultModel, models, approval: safety.approval, allowNetwork: safety.allowNetwork, approveFileChanges: safety.approveFileChanges, budgetUsd: stored.budgetUsd ?? null };
 }
 
 const usd = (value: number): string => `$${value}`;
@@ -26,6 +41,15 @@ const usd = (value: number): string => `$${value}`;
 export function configOptions(s: EditorSettings): SessionConfigOption[] {
   const budgets = [...new Set([...BUDGETS, ...(s.budgetUsd !== null ? [s.budgetUsd] : [])])].sort((a, b) => a - b);
   return [
+    {
+      id: "model",
+      name: "Model",
+      category: "model",
+      description: "The model for every agent, from the next prompt on",
+      type: "select",
+      currentValue: s.model ?? s.defaultModel,
+      options: s.models.map((m) => ({ value: m, name: m === s.defaultModel ? `${m} (configured)` : m })),
+    },
     {
       id: "approval",
       name: "Approval",
@@ -64,6 +88,10 @@ export function configOptions(s: EditorSettings): SessionConfigOption[] {
 export function withConfigOption(s: EditorSettings, configId: string, value: string | boolean): EditorSettings {
   const bad = () => invalidParams(`"${String(value)}" is not a value of the option "${configId}"`);
   switch (configId) {
+    case "model": {
+      if (typeof value !== "string" || !s.models.includes(value)) throw bad();
+      return { ...s, model: value };
+    }
     case "approval": {
       const mode = APPROVAL_MODES.find((m) => m === value);
       if (!mode) throw bad();

@@ -43,7 +43,9 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
   const { session } = t;
   const workspaceLock = acquireWorkspace(session.workspace);
   try {
-    const { config, models, safety: configured, prices } = await setupSessionConfig({}, session.workspace, t.env);
+    // The model chosen in the editor (or kept from `resume --model`), for every agent, as `--model` would.
+    const chosen = session.settings.model;
+    const { config, models, safety: configured, prices } = await setupSessionConfig(chosen ? { model: chosen } : {}, session.workspace, t.env);
     const database = await openRunStore(session.workspace, t.env, t.clock, { create: true });
     if (!database) throw new Error("no session store");
     let lock: HeldSessionLock | null = null;
@@ -64,11 +66,11 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
       const problem = budgetPriceProblem(budget, prices, models.provider);
       if (problem) throw invalidRequest(problem);
       const modelLabel = describeModels(models.settings);
-      const options = JSON.stringify({ ...stored, safety, budget });
+      const options = JSON.stringify({ ...stored, safety, budget, ...(chosen ? { model: chosen } : {}) });
       if (!row) await database.sessions.create({ id: session.id, task: t.text, workspace: session.workspace, model: modelLabel, options });
       const checkpointed = row ? await hasCheckpoint(database, session.id) : false;
       if (row && options !== row.options) {
-        await database.sessions.update(session.id, { options });
+        await database.sessions.update(session.id, { options, model: modelLabel });
         if (checkpointed) await queueSettings(database, session.id, { safety, limits: stored.limits });
       }
       let stop: StopReason | null = null;

@@ -41,7 +41,8 @@ function script(req: ScriptedRequest): ScriptedReply {
 }
 
 beforeEach(async () => {
-  server = await startScriptedOpenAIServer(script);
+  // The endpoint lists a second model the editor may pick.
+  server = await startScriptedOpenAIServer(script, { models: ["scripted", "scripted-large"] });
   ws = await makeTempWorkspace({ "package.json": "{}\n" });
 });
 afterEach(async () => {
@@ -69,11 +70,17 @@ function coderResults(): string[] {
 }
 
 describe("session config options from the editor", () => {
-  it("offers approval, network, file-change approvals and budget, and each setting reaches the next prompt's tools", async () => {
+  it("offers model, approval, network, file-change approvals and budget, and each setting reaches the next prompt's tools", async () => {
     const acp = await started();
     const created = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
-    expect(values(created.configOptions)).toEqual({ approval: "ask", allow_network: false, approve_file_changes: false, budget_usd: "none" });
+    expect(values(created.configOptions)).toEqual({ model: "scripted", approval: "ask", allow_network: false, approve_file_changes: false, budget_usd: "none" });
     expect(created.configOptions?.find((o) => o.id === "approval")?.category).toBe("mode");
+    const model = created.configOptions?.find((o) => o.id === "model");
+    expect(model?.category).toBe("model");
+    expect(model?.type === "select" ? model.options : []).toEqual([
+      { value: "scripted", name: "scripted (configured)" },
+      { value: "scripted-large", name: "scripted-large" },
+    ]);
     const set = (configId: string, value: string | boolean) =>
       acp.agent.request("session/set_config_option", { sessionId: created.sessionId, configId, ...(typeof value === "boolean" ? { type: "boolean" as const, value } : { value }) });
 
@@ -85,16 +92,21 @@ describe("session config options from the editor", () => {
     expect(first.stopReason).toBe("end_turn");
     expect(coderResults()[0]).toContain("unreachable");
     expect(acp.permissions).toHaveLength(0);
+    expect(new Set(server.requests.map((r) => r.model))).toEqual(new Set(["scripted"]));
 
     // Ask, network on, ask before file changes, a budget: the command asks and reaches the host, the write asks.
     await set("approval", "ask");
     expect(values((await set("allow_network", true)).configOptions).allow_network).toBe(true);
     await set("approve_file_changes", true);
-    expect(values((await set("budget_usd", "1")).configOptions)).toEqual({ approval: "ask", allow_network: true, approve_file_changes: true, budget_usd: "1" });
+    await set("model", "scripted-large");
+    expect(values((await set("budget_usd", "1")).configOptions)).toEqual({ model: "scripted-large", approval: "ask", allow_network: true, approve_file_changes: true, budget_usd: "1" });
+    const before = server.requests.length;
     const second = await acp.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "Probe and write again" }] });
     expect(second.stopReason).toBe("end_turn");
     expect(coderResults()[0], JSON.stringify(coderResults())).toMatch(/reached \d+/);
     expect(acp.permissions.map((p) => p.toolCall.kind)).toEqual(["execute", "edit"]);
+    // Every agent of that prompt asked the model chosen in the editor.
+    expect(new Set(server.requests.slice(before).map((r) => r.model))).toEqual(new Set(["scripted-large"]));
 
     // A mode switch shows in the options too.
     await acp.agent.request("session/set_mode", { sessionId: created.sessionId, modeId: "read-only" });
@@ -104,17 +116,18 @@ describe("session config options from the editor", () => {
     // Kept with the session: a new agent loading it shows them (the mode as the last prompt left it).
     const again = await started();
     const loaded = await again.agent.request("session/load", { sessionId: created.sessionId, cwd: ws.root, mcpServers: [] });
-    expect(values(loaded.configOptions)).toEqual({ approval: "ask", allow_network: true, approve_file_changes: true, budget_usd: "1" });
+    expect(values(loaded.configOptions)).toEqual({ model: "scripted-large", approval: "ask", allow_network: true, approve_file_changes: true, budget_usd: "1" });
     expect(await fs.readdir(ws.root)).toEqual(expect.arrayContaining(["notes.txt", "notes-again.txt"]));
   });
 
   it("answers an unknown option or value with one JSON-RPC error line, changing nothing", async () => {
     const acp = await started();
     const { sessionId } = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
-    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "model", value: "x" })).rejects.toThrow(/unknown option "model"; options: approval, allow_network, approve_file_changes, budget_usd/);
+    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "temperature", value: "x" })).rejects.toThrow(/unknown option "temperature"; options: model, approval, allow_network, approve_file_changes, budget_usd/);
+    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "model", value: "gpt-unlisted" })).rejects.toThrow(/"gpt-unlisted" is not a value of the option "model"/);
     await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "budget_usd", value: "3.5" })).rejects.toThrow(/"3\.5" is not a value of the option "budget_usd"/);
     await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "allow_network", value: "yes" })).rejects.toThrow(/"yes" is not a value of the option "allow_network"/);
     const unchanged = await acp.agent.request("session/set_config_option", { sessionId, configId: "approval", value: "ask" });
-    expect(values(unchanged.configOptions)).toEqual({ approval: "ask", allow_network: false, approve_file_changes: false, budget_usd: "none" });
+    expect(values(unchanged.configOptions)).toEqual({ model: "scripted", approval: "ask", allow_network: false, approve_file_changes: false, budget_usd: "none" });
   });
 });
