@@ -45,7 +45,7 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
   try {
     // The model chosen in the editor (or kept from `resume --model`), for every agent, as `--model` would.
     const chosen = session.settings.model;
-    const { config, models, safety: configured, prices } = await setupSessionConfig(chosen ? { model: chosen } : {}, session.workspace, t.env);
+    let setup = await setupSessionConfig(chosen ? { model: chosen } : {}, session.workspace, t.env);
     const database = await openRunStore(session.workspace, t.env, t.clock, { create: true });
     if (!database) throw new Error("no session store");
     let lock: HeldSessionLock | null = null;
@@ -53,8 +53,11 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
       // Held for the whole turn, before its settings change: a process resuming the session elsewhere is refused first.
       lock = await database.lockSession(session.id);
       const row = await database.sessions.get(session.id);
-      const limits = { ...DEFAULT_LIMITS, maxPromptTokens: config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens };
+      const limits = { ...DEFAULT_LIMITS, maxPromptTokens: setup.config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens };
       const stored: StoredRunOptions = row ? readStoredOptions(row.options) : { limits, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS, budget: {} };
+      // An endpoint the session was given (`resume --base-url`) stays its endpoint here too.
+      if (stored.baseUrl) setup = await setupSessionConfig({ ...(chosen ? { model: chosen } : {}), baseUrl: stored.baseUrl }, session.workspace, t.env);
+      const { config, models, safety: configured, prices } = setup;
       // A fresh object: a change from the editor during the turn changes it in place (src/acp/acp-session.ts).
       const { approval, allowNetwork, approveFileChanges, budgetUsd } = session.settings;
       const safety: SafetyPolicy = { ...(stored.safety ?? configured), approval, allowNetwork, approveFileChanges };
