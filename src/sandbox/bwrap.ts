@@ -168,6 +168,10 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
     for (const dir of new Set(settings.flatMap((real) => foldersBetween(workspace, real)))) args.push("--bind", dir, dir);
   }
   for (const real of settings) args.push("--ro-bind", real, real);
+  // A `.git` file (a worktree's or submodule's pointer) names the repository whose config git outside the sandbox uses
+  // (mini-cursor's worktree commits, the person's git): pointed at a folder of the command's, its filters would run.
+  const gitPointer = path.join(workspace, ".git");
+  if (fs.lstatSync(gitPointer, { throwIfNoEntry: false })?.isFile()) args.push("--ro-bind", gitPointer, gitPointer);
   for (const p of opts.readOnlyPaths) {
     const real = realPath(p);
     if (real) args.push("--ro-bind", real, real);

@@ -2,13 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { systemClock, type Clock } from "../runtime/clock.js";
 import { logger } from "../runtime/logger.js";
-import { UndoError, UnknownSessionError } from "./errors.js";
-import { GitRunner } from "./git-runner.js";
+import { GitCommandError, UndoError, UnknownSessionError } from "./errors.js";
+import { firstErrorLine, GitRunner } from "./git-runner.js";
 import { restoreSession } from "./restore.js";
 import { readMeta, removeMeta, writeMeta } from "./session-meta.js";
 import { assertSessionId, indexFile, prepareShadowRepo, pruneIndexes, recordIndexUse, seedIndex, shadowDir, snapshotRef, type SnapshotKind } from "./shadow-repo.js";
 import { withStoreLock } from "./store-lock.js";
-import { takeSnapshot } from "./snapshot-script.js";
+import { DROP_GITLINKS, takeSnapshot } from "./snapshot-script.js";
 import { diffTrees } from "./tree-diff.js";
 import type { FileChange, UndoReport } from "./types.js";
 
@@ -273,6 +273,8 @@ export class ShadowStore {
   private async stage(sessionId: string): Promise<string> {
     const index = this.index(sessionId);
     const { addConfig } = await this.seeded(index);
+    const dropped = await this.git.script(DROP_GITLINKS, [], { index });
+    if (dropped.code !== 0) throw new GitCommandError(`git update-index failed (exit ${dropped.code}): ${firstErrorLine(dropped.stderr)}`);
     // --ignore-errors: an unreadable file must not stop the snapshot of the others (git exits 1 then).
     const added = await this.git.run(["add", "--all", "--ignore-errors"], { index, config: addConfig, okCodes: [0, 1] });
     this.staged(index, added.code === 0 ? null : added.stderr.trim().split("\n")[0] ?? "");

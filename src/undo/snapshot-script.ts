@@ -28,6 +28,14 @@ export interface SnapshotResult {
   untracked: string[];
 }
 
+/**
+ * Drops the gitlinks (repositories inside the workspace, recorded as their HEAD) from a session's index before each
+ * `add --all`: for a gitlink already in the index, `add` runs `git status` inside that repository, with its own config,
+ * whose filters a command may have written. Not in the index, it is added as new, which runs nothing there. (`g` as
+ * in the script below; paths as `ls-files` quotes them, which `update-index --stdin` reads.)
+ */
+export const DROP_GITLINKS = "g ls-files --stage | grep '^160000 ' | cut -f2- | g update-index --force-remove --stdin";
+
 /*
  * $1 unlessTree, $2 parent, $3 message, $4 ref, $5 "check-old" or "", $6 "list" or "", then the add's -c settings.
  * A failing step names itself on stderr's last line ("@failed STEP"), so the error says which git command failed.
@@ -36,6 +44,7 @@ const SCRIPT = `unless=$1 parent=$2 message=$3 ref=$4 checkOld=$5 list=$6
 shift 6
 failed() { echo "@failed $1" >&2; exit 3; }
 for setting do set -- "$@" -c "$setting"; shift; done
+${DROP_GITLINKS} || failed update-index
 g "$@" add --all --ignore-errors; added=$?
 [ "$added" -le 1 ] || failed add
 tree=$(g write-tree) || failed write-tree

@@ -18,6 +18,34 @@ function secretFile(folder: string, file: string): boolean {
   return isCredentialPath(path.join(folder, file)) || (SECRET_NAMES.test(name) && !SECRET_EXAMPLES.test(name));
 }
 
+interface StagedEntry {
+  path: string;
+  oldMode: string;
+  newMode: string;
+}
+
+/** `git diff --cached --raw -z`: `:<old mode> <new mode> <old> <new> <status>` and the path, NUL-separated. */
+function stagedEntries(raw: string): StagedEntry[] {
+  const parts = raw.split("\0");
+  const entries: StagedEntry[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const [oldMode = "", newMode = ""] = (parts[i] ?? "").replace(/^:/, "").split(" ");
+    const file = parts[i + 1] ?? "";
+    if (file !== "") entries.push({ path: file, oldMode, newMode });
+  }
+  return entries;
+}
+
+/**
+ * A git repository a command made inside the worktree, staged as a gitlink: in the index, every later `git status` of
+ * the worktree (ours in `sessions delete --worktree`, `git worktree remove`'s, the person's) runs git inside it, with
+ * its own config, whose filters are the command's programs. It stays in the folder, untracked; a gitlink the branch
+ * already had (the project's submodule) is committed as before.
+ */
+function embeddedRepository(entry: StagedEntry): boolean {
+  return entry.newMode === "160000" && entry.oldMode !== "160000";
+}
+
 /** The author is mini-cursor (configurable); the committer is the person's git identity, or mini-cursor's without one. */
 async function identityEnv(folder: string, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   const who = worktreeGitIdentity(env);
@@ -30,7 +58,8 @@ async function identityEnv(folder: string, env: NodeJS.ProcessEnv): Promise<Reco
 
 /**
  * Commits everything changed in the worktree at `folder` with `message`, except mini-cursor's runtime folders and
- * credential files (the catalogue of src/safety, and `.env`, `.npmrc`, `*.pem`, `*.key` ...), which stay uncommitted in the folder. Returns the new
+ * credential files (the catalogue of src/safety, and `.env`, `.npmrc`, `*.pem`, `*.key` ...) and repositories made inside it,
+ * which stay uncommitted in the folder. Returns the new
  * commit, or null when there was nothing to commit. Throws one line when git fails.
  */
 export async function commitWorktree(folder: string, message: string, env: NodeJS.ProcessEnv): Promise<string | null> {
@@ -41,11 +70,11 @@ export async function commitWorktree(folder: string, message: string, env: NodeJ
     return r.stdout;
   };
   await check(["add", "--all", "--", ":/", RUNTIME]);
-  const staged = (await check(["diff", "--cached", "--name-only", "-z", "--no-renames"])).split("\0").filter((p) => p !== "");
-  const secret = staged.filter((p) => secretFile(folder, p));
+  const staged = stagedEntries(await check(["diff", "--cached", "--raw", "-z", "--no-renames", "--no-abbrev"]));
+  const leftOut = staged.filter((e) => secretFile(folder, e.path) || embeddedRepository(e)).map((e) => e.path);
   // Back to HEAD's entry (none for a new file): the file stays in the folder, out of the commit.
-  if (secret.length > 0) await check(["reset", "--quiet", "--", ...secret.map((p) => `:(literal)${p}`)]);
-  if (staged.length === secret.length) return null;
+  if (leftOut.length > 0) await check(["reset", "--quiet", "--", ...leftOut.map((p) => `:(literal)${p}`)]);
+  if (staged.length === leftOut.length) return null;
   const commit = await git(folder, ["commit", "--quiet", "--no-verify", "--cleanup=verbatim", "-m", message], gitEnv(env, await identityEnv(folder, env)));
   if (commit.code !== 0) throw new Error(`git commit failed in ${folder}: ${firstLine(commit)}`);
   return (await check(["rev-parse", "HEAD"])).trim();

@@ -52,6 +52,20 @@ describe("worktree commits", () => {
     expect(await commitWorktree(wt.folder, "again", env)).toBeNull();
   });
 
+  it("leaves a repository made inside the worktree out of the commit (git status would run git inside it), in the folder", async () => {
+    const wt = await worktree();
+    write(wt.folder, { "nested/f.txt": "f\n", "c.txt": "c\n" });
+    git(path.join(wt.folder, "nested"), ["init", "-q"]);
+    git(path.join(wt.folder, "nested"), ["add", "-A"]);
+    git(path.join(wt.folder, "nested"), ["commit", "-q", "-m", "n"]);
+    expect(await commitWorktree(wt.folder, "c", env)).toMatch(/^[0-9a-f]{40}$/);
+    expect(git(wt.folder, ["show", "--name-only", "--format=", "HEAD"]).trim().split("\n")).toEqual(["c.txt"]);
+    expect(git(wt.folder, ["ls-files", "--stage", "nested"])).toBe("");
+    expect(fs.existsSync(path.join(wt.folder, "nested", ".git"))).toBe(true);
+    // Only the nested repository changed: nothing to commit.
+    expect(await commitWorktree(wt.folder, "again", env)).toBeNull();
+  });
+
   it("takes the author from MINI_CURSOR_GIT_NAME/EMAIL and keeps the person's identity as committer when there is one", async () => {
     const wt = await worktree();
     git(wt.folder, ["config", "user.name", "Ada"]);
