@@ -48,7 +48,9 @@ const childProcess = (): typeof ChildProcess => createRequire(import.meta.url)("
 
 function git(workspace: string, args: string[]): string | null {
   // Time-boxed: a hung git (a lock, a network file system) must not hang the run; failing here only skips the exclude.
-  const result = childProcess().spawnSync("git", args, { cwd: workspace, encoding: "utf8", timeout: 5_000, stdio: ["ignore", "pipe", "ignore"] });
+  // The repository's config is the project's (a command may have written it): no fsmonitor or hook of its runs here.
+  const safe = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"];
+  const result = childProcess().spawnSync("git", [...safe, ...args], { cwd: workspace, encoding: "utf8", timeout: 5_000, stdio: ["ignore", "pipe", "ignore"] });
   return result.status === 0 ? result.stdout : null;
 }
 

@@ -42,6 +42,17 @@ describe(".mini-cursor/ and git", () => {
     expect(untracked()).toEqual([".mini-cursor/agents/docs-writer.md", "README.md"]);
   });
 
+  it("runs no fsmonitor program the repository's config names (a command may have written it)", () => {
+    git("init", "-q");
+    const marker = path.join(ws.root, "fsmonitor-ran");
+    put("monitor.sh", `#!/bin/sh\ntouch '${marker}'\n`);
+    fs.chmodSync(path.join(ws.root, "monitor.sh"), 0o755);
+    git("config", "core.fsmonitor", path.join(ws.root, "monitor.sh"));
+    ensureDataDir(ws.root);
+    expect(exclude()).toContain("/.mini-cursor/*");
+    expect(fs.existsSync(marker)).toBe(false);
+  });
+
   it("adds nothing when the project's own rules already ignore the runtime data", () => {
     git("init", "-q");
     put(".gitignore", ".mini-cursor/*\n!.mini-cursor/agents/\n");
