@@ -83,9 +83,29 @@ export interface RemovedWorktree {
   branchKept?: string;
 }
 
+/**
+ * The project's submodules whose folder in the worktree holds a repository (a `.git`). git status there runs in that
+ * repository with its own config, and a sandboxed command could have made one, filters and all; so mini-cursor's own
+ * git never looks inside them, and does not remove a worktree that has one. Reads the index only.
+ */
+export async function populatedSubmodules(folder: string, e: NodeJS.ProcessEnv): Promise<string[]> {
+  const staged = await git(folder, ["ls-files", "--stage", "-z"], e);
+  if (staged.code !== 0) return [];
+  return staged.stdout
+    .split("\0")
+    .filter((entry) => entry.startsWith("160000 "))
+    .map((entry) => entry.slice(entry.indexOf("\t") + 1))
+    .filter((sub) => fs.existsSync(path.join(folder, sub, ".git")));
+}
+
+export function populatedRefusal(folder: string, populated: readonly string[]): string {
+  return `the worktree ${folder} has a repository in its submodule folder ${populated.join(", ")}, whose own git config would run on removal; check it, then remove the worktree by hand (git worktree remove --force)`;
+}
+
 /** Uncommitted changes in the worktree (its runtime folder aside), as git status lists them; "" when clean. */
 export async function worktreeChanges(folder: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const status = await git(folder, ["status", "--porcelain", "--untracked-files=normal"], gitEnv(env));
+  // Not inside submodules: see populatedSubmodules.
+  const status = await git(folder, ["status", "--porcelain", "--untracked-files=normal", "--ignore-submodules=all"], gitEnv(env));
   if (status.code !== 0) throw new WorktreeUnavailableError(`git status failed in ${folder}: ${firstLine(status)}`);
   return status.stdout.trim();
 }
@@ -99,6 +119,9 @@ export async function removeWorktree(folder: string, branch: string, env: NodeJS
   const common = await git(folder, ["rev-parse", "--path-format=absolute", "--git-common-dir"], e);
   if (common.code !== 0) throw new WorktreeUnavailableError(`${folder} is not a git worktree: ${firstLine(common)}`);
   const repo = path.dirname(common.stdout.trim());
+  // git worktree remove checks the submodules' own status, which runs their config: not with a repository in one.
+  const populated = await populatedSubmodules(folder, e);
+  if (populated.length > 0) throw new WorktreeUnavailableError(populatedRefusal(folder, populated));
   const removed = await git(repo, ["worktree", "remove", "--", folder], e);
   if (removed.code !== 0) throw new WorktreeUnavailableError(`could not remove the worktree ${folder}: ${firstLine(removed)}`);
   const deleted = await git(repo, ["branch", "-d", "--", branch], e);

@@ -5,7 +5,8 @@ import type { HeldSessionLock } from "../../sessions/session-records.js";
 import { ShadowStore } from "../../undo/shadow-store.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
-import { removeWorktree, worktreeChanges, worktreeTop, WorktreeUnavailableError, type RemovedWorktree } from "../../worktree/repository.js";
+import { gitEnv } from "../../worktree/git.js";
+import { populatedRefusal, populatedSubmodules, removeWorktree, worktreeChanges, worktreeTop, WorktreeUnavailableError, type RemovedWorktree } from "../../worktree/repository.js";
 import { shellQuote } from "../../host/resume-hint.js";
 import fs from "node:fs";
 
@@ -38,6 +39,8 @@ export async function deleteSession(id: string, workspace: string, json: boolean
     }
     const top = files ? await worktreeTop(files, io.env) : null;
     if (alsoWorktree && top) {
+      const populated = await populatedSubmodules(top, gitEnv(io.env));
+      if (populated.length > 0) throw new UsageError(`${populatedRefusal(top, populated)}; nothing was deleted`);
       const changes = await worktreeChanges(top, io.env);
       if (changes) throw new UsageError(`the worktree ${top} of session ${id} has uncommitted changes, so nothing was deleted; commit or discard them first (git -C ${shellQuote(top)} status)`);
     }
