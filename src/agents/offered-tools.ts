@@ -13,7 +13,7 @@ export interface ToolAvailability {
   web?: Pick<WebSettings, "enabled" | "search">;
   /** The session's diagnostics hub (project_diagnostics). */
   diagnostics?: boolean;
-  /** The session's registry of background processes (src/host; not in Studio). */
+  /** Background processes: the session's registry (src/host), or each thread's (src/studio). */
   processes?: boolean;
   /** The session's codebase index (src/retrieval; codebase_search). */
   codeIndex?: boolean;

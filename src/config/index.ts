@@ -76,3 +76,4 @@ export {
   type DiagnosticsCommand,
   type DiagnosticsSettings,
 } from "./diagnostics-settings.js";
+export { DEFAULT_STUDIO_PROCESS_IDLE_SECONDS, resolveStudioProcessIdle } from "./studio-settings.js";

@@ -1,7 +1,7 @@
 import os from "node:os";
 import { getWriter } from "@langchain/langgraph";
 import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolveSafetyConfig, resolveSandboxConfig, resolveWebConfig } from "../config/index.js";
-import { ConfigError, DIAGNOSTICS_DEFAULTS, resolveDiagnosticsConfig, resolveMcpConfig, type DiagnosticsSettings } from "../config/index.js";
+import { ConfigError, DIAGNOSTICS_DEFAULTS, resolveDiagnosticsConfig, resolveMcpConfig, resolveStudioProcessIdle, type DiagnosticsSettings } from "../config/index.js";
 import { McpHub, WorkspaceHubs } from "../mcp/index.js";
 import { trustedOnly, untrustedMessage } from "../mcp/trusted.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
@@ -14,6 +14,7 @@ import { logger } from "../runtime/logger.js";
 import { safetyPolicyFrom } from "../safety/config.js";
 import { selectSandbox } from "../sandbox/select.js";
 import { createDiagnosticsHub, diagnosticsPerWorkspace } from "../tools/diagnostics/index.js";
+import { ThreadProcesses } from "../tools/processes/thread-processes.js";
 import { keepFromCommands } from "../tools/command-env.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
@@ -101,6 +102,13 @@ const diagnostics = diagnosticsPerWorkspace({
 const web = resolveWebConfig(loadConfigFiles(env), env);
 keepFromCommands(web.search?.apiKey);
 
+/**
+ * Background processes (start_process and friends) per thread, as the CLI has them per session. A run has no session
+ * end: a thread's processes stop after MINI_CURSOR_STUDIO_PROCESS_IDLE seconds (15 minutes) without a process tool or
+ * command of its, and all of them with the server.
+ */
+const processes = new ThreadProcesses({ idleMs: resolveStudioProcessIdle(env) * 1000, emit: (event) => customStream.emit(event) });
+
 const deps = wireGraphDeps({
   models: runScopedModels(env, ollama),
   prices: runScopedPrices(env, ollama),
@@ -112,6 +120,7 @@ const deps = wireGraphDeps({
   skills: createSkillLibrary(env, (message) => logger.warn(message)),
   web,
   diagnostics,
+  processes: processes.forRun,
   runSettings: {
     safety: (workspace, configurable) => {
       const { flags } = flagsFromRunConfig(configurable);

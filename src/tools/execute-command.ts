@@ -7,6 +7,7 @@ import { sandboxSpawnOptions } from "../sandbox/sandboxed-command.js";
 import { buildCommandEnv } from "./command-env.js";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 import { stripRedundantCd } from "./redundant-cd.js";
+import { processesFor } from "./processes/processes-source.js";
 import { runCommand, type RunCommandResult } from "./run-command.js";
 import { failure, type ToolResult } from "./tool-result.js";
 import type { ToolArtifact, ToolDeps } from "./types.js";
@@ -87,7 +88,7 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
         clock: deps.clock,
       });
       // Once a background process opened the session's loopback network, commands join it to reach the process.
-      const shared = deps.processes?.sharedNetwork();
+      const shared = processesFor(deps.processes, config)?.sharedNetwork();
       const run = await runCommand({
         command: stripped.command,
         cwd: resolved.abs,

@@ -7,7 +7,7 @@ import type { Clock } from "../runtime/clock.js";
 import type { WebSettings } from "../config/web-settings.js";
 import type { SkillLibrary } from "./skills/types.js";
 import type { Diagnostics } from "./diagnostics/diagnostics-hub.js";
-import type { BackgroundProcesses } from "./processes/background-processes.js";
+import type { ProcessesSource } from "./processes/processes-source.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);
@@ -36,8 +36,8 @@ export interface ToolDeps {
   skills?: SkillLibrary;
   /** Problems reported after write_file and edit_file, and project_diagnostics; absent: neither. */
   diagnostics?: Diagnostics;
-  /** The session's background processes (start_process and friends); absent: those tools say they are unavailable. */
-  processes?: BackgroundProcesses;
+  /** The background processes (start_process and friends): the session's, or its run's; absent: those tools say they are unavailable. */
+  processes?: ProcessesSource;
 }
 
 /** What happened, for the harness (not the model): files touched and commands run. */

@@ -7,7 +7,7 @@ import type { CodebaseSearch } from "../retrieval/session-index.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink } from "../core/index.js";
 import type { SandboxStatus } from "../sandbox/types.js";
-import type { BackgroundProcesses, Diagnostics, SkillLibrary } from "../tools/index.js";
+import type { Diagnostics, ProcessesSource, SkillLibrary } from "../tools/index.js";
 
 export interface WiringInput {
   /** The models: from resolved settings (CLI), resolved per run (Studio), or scripted (tests). */
@@ -32,8 +32,8 @@ export interface WiringInput {
   web?: WebSettings;
   /** Problems after write_file/edit_file and the reviewer's project_diagnostics (src/tools/diagnostics); absent: neither. */
   diagnostics?: Diagnostics;
-  /** The session's background processes (start_process and friends); absent (Studio): those tools are not offered. */
-  processes?: BackgroundProcesses;
+  /** The background processes (start_process and friends): the session's, or each run's (Studio); absent: not offered. */
+  processes?: ProcessesSource;
   /** The codebase index for codebase_search and the planner's brief (src/retrieval); absent: no index. */
   codeIndex?: CodebaseSearch;
 }

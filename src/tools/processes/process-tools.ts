@@ -2,7 +2,9 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { failure, success, type ToolResult } from "../tool-result.js";
 import type { ToolDeps } from "../types.js";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BackgroundProcesses, ProcessSummary } from "./background-processes.js";
+import { processesFor } from "./processes-source.js";
 import { NO_PROCESSES, outputBlock, stateLine } from "./start-process.js";
 
 export const DEFAULT_WAIT_SECONDS = 30;
@@ -15,15 +17,16 @@ function unknown(processes: BackgroundProcesses, ref: string): ToolResult {
   return failure(`no background process "${ref}" in this session. ${known.length > 0 ? `Known: ${known.join(", ")}.` : "None was started; use start_process."}`);
 }
 
-/** Runs `body` with the session's registry, or tells the model there is none. */
-function withProcesses(deps: ToolDeps, body: (processes: BackgroundProcesses) => Promise<ToolResult> | ToolResult): Promise<ToolResult> | ToolResult {
-  return deps.processes ? body(deps.processes) : failure(NO_PROCESSES);
+/** Runs `body` with the registry of the call's session (or run), or tells the model there is none. */
+function withProcesses(deps: ToolDeps, config: RunnableConfig | undefined, body: (processes: BackgroundProcesses) => Promise<ToolResult> | ToolResult): Promise<ToolResult> | ToolResult {
+  const processes = processesFor(deps.processes, config);
+  return processes ? body(processes) : failure(NO_PROCESSES);
 }
 
 export function createReadProcessOutputTool(deps: ToolDeps) {
   return tool(
-    ({ process: ref }): Promise<ToolResult> | ToolResult =>
-      withProcesses(deps, (processes) => {
+    ({ process: ref }, config): Promise<ToolResult> | ToolResult =>
+      withProcesses(deps, config, (processes) => {
         const read = processes.read(ref);
         if (!read) return unknown(processes, ref);
         const note = read.omitted > 0 ? [`Note: the new output was long; ${read.omitted} characters in its middle are left out.`] : [];
@@ -47,7 +50,7 @@ export function createWaitForProcessTool(deps: ToolDeps) {
   });
   return tool(
     async ({ process: ref, pattern, port, timeoutSeconds }, config): Promise<ToolResult> =>
-      withProcesses(deps, async (processes) => {
+      withProcesses(deps, config, async (processes) => {
         if (pattern === undefined && port === undefined) return failure("give a pattern (an output line to wait for) or a port (to wait until it accepts connections), or both.");
         let regex: RegExp | undefined;
         try {
@@ -83,8 +86,8 @@ export function createWaitForProcessTool(deps: ToolDeps) {
 
 export function createStopProcessTool(deps: ToolDeps) {
   return tool(
-    async ({ process: ref }): Promise<ToolResult> =>
-      withProcesses(deps, async (processes) => {
+    async ({ process: ref }, config): Promise<ToolResult> =>
+      withProcesses(deps, config, async (processes) => {
         const before = processes.find(ref);
         if (!before) return unknown(processes, ref);
         const last = processes.read(ref)?.output ?? "";
@@ -108,8 +111,8 @@ function row(p: ProcessSummary): string {
 
 export function createListProcessesTool(deps: ToolDeps) {
   return tool(
-    (): Promise<ToolResult> | ToolResult =>
-      withProcesses(deps, (processes) => {
+    (_input, config): Promise<ToolResult> | ToolResult =>
+      withProcesses(deps, config, (processes) => {
         const all = processes.list();
         return success(all.length === 0 ? "No background processes in this session." : ["Background processes of this session:", ...all.map(row)].join("\n"));
       }),

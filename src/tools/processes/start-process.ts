@@ -7,6 +7,7 @@ import { failure, success, type ToolResult } from "../tool-result.js";
 import type { ToolDeps } from "../types.js";
 import { resolveWorkspacePath } from "../workspace-path.js";
 import type { ProcessSummary } from "./background-processes.js";
+import { processesFor } from "./processes-source.js";
 
 export const NO_PROCESSES = "background processes are not available in this session; use execute_command for commands that exit on their own.";
 
@@ -34,8 +35,8 @@ export function createStartProcessTool(deps: ToolDeps, options: StartProcessOpti
     name: z.string().max(40).optional().describe('A short name to refer to it by (e.g. "web"); default its id (p1, p2, ...).'),
   });
   return tool(
-    async ({ command, cwd, name }): Promise<ToolResult> => {
-      const processes = deps.processes;
+    async ({ command, cwd, name }, config): Promise<ToolResult> => {
+      const processes = processesFor(deps.processes, config);
       if (!processes) return failure(NO_PROCESSES);
       const resolved = await resolveWorkspacePath(deps.root, cwd ?? ".");
       if (!resolved.ok) return failure(`cwd: ${resolved.error}`);
