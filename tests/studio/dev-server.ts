@@ -14,6 +14,8 @@ import { mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/pro
 import os from "node:os";
 import path from "node:path";
 import { freePort } from "../helpers/free-port.js";
+import { Client } from "@langchain/langgraph-sdk";
+import type { WorkspaceStateValue } from "../../src/graph/state.js";
 
 export interface DevServer {
   /** e.g. `http://127.0.0.1:PORT`: pass to the SDK `Client` as `apiUrl`. */
@@ -242,4 +244,24 @@ async function startOnce(options: DevServerOptions, fixedPort: number | undefine
     throw error;
   }
   return { url, pgid: pid, projectDir, logTail: () => logTail(), stop };
+}
+
+/** What a test runs on the dev server's graph: a task in a workspace, with the scripted model at `baseUrl`. */
+export interface ThreadRun {
+  workspace: string;
+  baseUrl: string;
+  task: string;
+  timeoutMs: number;
+  recursionLimit?: number;
+}
+
+/** Runs the task on a new thread of the `mini-cursor` graph (auto approval) and waits for it; the thread's final state. */
+export async function runOnNewThread(dev: DevServer, run: ThreadRun): Promise<WorkspaceStateValue> {
+  const client = new Client({ apiUrl: dev.url, apiKey: null, timeoutMs: run.timeoutMs, callerOptions: { maxRetries: 0 } });
+  const [assistant] = await client.assistants.search({ graphId: "mini-cursor" });
+  if (!assistant) throw new Error("no assistant for the graph");
+  const thread = await client.threads.create();
+  const config = { configurable: { workspace: run.workspace, model: "scripted", baseUrl: run.baseUrl, apiKey: "test", approval: "auto" }, recursionLimit: run.recursionLimit ?? 80 };
+  await client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { task: run.task }, config, signal: AbortSignal.timeout(run.timeoutMs) });
+  return (await client.threads.getState<WorkspaceStateValue>(thread.thread_id)).values;
 }

@@ -6,15 +6,13 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import type { WorkspaceStateValue } from "../../src/graph/state.js";
 import { addRepoPackage } from "../helpers/repo-packages.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { diagnosticsScript, TS_PROJECT } from "../cli/diagnostics-script.js";
 import { roleOf } from "../cli/task-script.js";
-import { startDevServer, type DevServer } from "./dev-server.js";
+import { runOnNewThread, startDevServer, type DevServer } from "./dev-server.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const READY_TIMEOUT_MS = 75_000;
@@ -49,15 +47,9 @@ async function runIn(root: string): Promise<{ coder: ScriptedRequest | undefined
   if (!server || !model) throw new Error("beforeAll did not finish");
   const dev = server;
   onTestFailed(() => console.error(`langgraph dev output (last lines):\n${dev.logTail()}`));
-  const client = new Client({ apiUrl: dev.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
-  const [assistant] = await client.assistants.search({ graphId: "mini-cursor" });
-  if (!assistant) throw new Error("no assistant for the graph");
-  const thread = await client.threads.create();
   const before = model.requests.length;
-  const config = { configurable: { workspace: root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test", approval: "auto" }, recursionLimit: 80 };
-  await client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { task: "Add a count" }, config, signal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
-  const state = await client.threads.getState<WorkspaceStateValue>(thread.thread_id);
-  expect(state.values.status).toBe("done");
+  const state = await runOnNewThread(dev, { workspace: root, baseUrl: model.baseUrl, task: "Add a count", timeoutMs: RUN_TIMEOUT_MS });
+  expect(state.status).toBe("done");
   const mine = model.requests.slice(before);
   return { coder: mine.filter((r) => roleOf(r) === "coder").at(-1), reviewer: mine.filter((r) => roleOf(r) === "reviewer").at(-1) };
 }

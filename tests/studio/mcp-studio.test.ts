@@ -6,16 +6,14 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import type { WorkspaceStateValue } from "../../src/graph/state.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { mcpScript } from "../cli/mcp-script.js";
 import { roleOf } from "../cli/task-script.js";
 import { runCli } from "../cli/cli-process.js";
 import { EVERYTHING } from "../mcp/everything.js";
-import { startDevServer, type DevServer } from "./dev-server.js";
+import { runOnNewThread, startDevServer, type DevServer } from "./dev-server.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const READY_TIMEOUT_MS = 75_000;
@@ -52,15 +50,9 @@ async function runIn(root: string): Promise<ScriptedRequest[]> {
   if (!server || !model) throw new Error("beforeAll did not finish");
   const dev = server;
   onTestFailed(() => console.error(`langgraph dev output (last lines):\n${dev.logTail()}`));
-  const client = new Client({ apiUrl: dev.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
-  const [assistant] = await client.assistants.search({ graphId: "mini-cursor" });
-  if (!assistant) throw new Error("no assistant for the graph");
-  const thread = await client.threads.create();
   const before = model.requests.length;
-  const config = { configurable: { workspace: root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test", approval: "auto" }, recursionLimit: 60 };
-  await client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { task: "add 40 and 2 with the MCP tool" }, config, signal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
-  const state = await client.threads.getState<WorkspaceStateValue>(thread.thread_id);
-  expect(state.values.status).toBe("done");
+  const state = await runOnNewThread(dev, { workspace: root, baseUrl: model.baseUrl, task: "add 40 and 2 with the MCP tool", timeoutMs: RUN_TIMEOUT_MS, recursionLimit: 60 });
+  expect(state.status).toBe("done");
   return model.requests.slice(before).filter((r) => roleOf(r) === "coder");
 }
 

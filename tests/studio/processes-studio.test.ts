@@ -9,15 +9,13 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
-import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
-import type { WorkspaceStateValue } from "../../src/graph/state.js";
 import { freePort } from "../helpers/free-port.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { roleOf } from "../cli/task-script.js";
 import { fetchCommand, processesWithCommandLine } from "../sandbox/helpers.js";
-import { startDevServer, type DevServer } from "./dev-server.js";
+import { runOnNewThread, startDevServer, type DevServer } from "./dev-server.js";
 
 const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 const READY_TIMEOUT_MS = 75_000;
@@ -82,14 +80,8 @@ describe("background processes in Studio (langgraph dev)", () => {
       if (!server || !model || !workspace) throw new Error("beforeAll did not finish");
       const dev = server;
       onTestFailed(() => console.error(`langgraph dev output (last lines):\n${dev.logTail()}`));
-      const client = new Client({ apiUrl: dev.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
-      const [assistant] = await client.assistants.search({ graphId: "mini-cursor" });
-      if (!assistant) throw new Error("no assistant for the graph");
-      const thread = await client.threads.create();
-      const config = { configurable: { workspace: workspace.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test", approval: "auto" }, recursionLimit: 80 };
-      await client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { task: "run the server" }, config, signal: AbortSignal.timeout(RUN_TIMEOUT_MS) });
-      const state = await client.threads.getState<WorkspaceStateValue>(thread.thread_id);
-      expect(state.values.status).toBe("done");
+      const state = await runOnNewThread(dev, { workspace: workspace.root, baseUrl: model.baseUrl, task: "run the server", timeoutMs: RUN_TIMEOUT_MS });
+      expect(state.status).toBe("done");
 
       const last = (role: string) => model?.requests.filter((r) => roleOf(r) === role).at(-1);
       const coder = last("coder");
