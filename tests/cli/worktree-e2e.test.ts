@@ -1,12 +1,11 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ScriptedRequest } from "../helpers/scripted-openai-server.js";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { freePort } from "../helpers/free-port.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { git as gitAs, initRepo, NO_GIT_CONFIG } from "./git-repo.js";
 import { runCli, startCli, type CliRun } from "./cli-process.js";
 import { Gate } from "./request-gate.js";
 import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
@@ -16,8 +15,6 @@ import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
  * its own worktree and branch, the main checkout stays as it was.
  */
 
-/** No global or system git config: the commits must work without a person's git identity. */
-const NO_GIT_CONFIG = { GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: "1" };
 
 let server: ScriptedServer;
 let ws: TempWorkspace;
@@ -41,17 +38,7 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-function git(cwd: string, args: string[]): string {
-  const r = spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: ws.root, ...NO_GIT_CONFIG } });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-  return r.stdout;
-}
-
-function initRepo(): void {
-  git(ws.root, ["init", "-q", "-b", "main"]);
-  git(ws.root, ["add", "-A"]);
-  git(ws.root, ["commit", "-q", "-m", "initial"]);
-}
+const git = (cwd: string, args: string[]): string => gitAs(cwd, args, ws.root);
 
 const cli = (args: string[]) => runCli(args, { cwd: ws.root, env });
 function start(args: string[]): CliRun {
@@ -83,7 +70,7 @@ const firstReviewerCall = (req: ScriptedRequest) => roleOf(req) === "reviewer" &
 
 describe("run --worktree", () => {
   it("works on its own branch in its own folder: the main checkout stays clean, each coder step is a commit", async () => {
-    initRepo();
+    initRepo(ws.root);
     const run = await cli(["run", "--worktree", "--json", "Add greet with a test"]);
     expect(run.code, run.stderr).toBe(0);
     const finished = finishedEvent(run.stdout);
@@ -119,7 +106,7 @@ describe("run --worktree", () => {
   });
 
   it("starts from HEAD when the main checkout has uncommitted changes, says so, and leaves them alone", async () => {
-    initRepo();
+    initRepo(ws.root);
     fs.writeFileSync(path.join(ws.root, "README.md"), "# demo, edited\n");
     fs.writeFileSync(path.join(ws.root, "notes.txt"), "mine\n");
     const run = await cli(["run", "--worktree", "Add greet with a test"]);
@@ -144,7 +131,7 @@ describe("run --worktree", () => {
   });
 
   it("a run that fails before its session exists leaves no worktree or branch behind", async () => {
-    initRepo();
+    initRepo(ws.root);
     // Nothing listens there: the session database cannot be opened, after the worktree was made.
     const port = await freePort();
     const run = await runCli(["run", "--worktree", "Add greet with a test"], { cwd: ws.root, env: { ...env, MINI_CURSOR_DATABASE_URL: `postgres://u:p@127.0.0.1:${port}/db` } });
@@ -157,7 +144,7 @@ describe("run --worktree", () => {
   });
 
   it("runs two worktree sessions on one repository at once", async () => {
-    initRepo();
+    initRepo(ws.root);
     // The first session is held at its reviewer's first model call, its coder step committed; the second runs whole.
     gate.arm(firstReviewerCall);
     const first = start(["run", "--worktree", "--json", "Add greet with a test"]);
@@ -180,7 +167,7 @@ describe("run --worktree", () => {
   });
 
   it("resumes, diffs and undoes a worktree session from the main checkout; the undo is a commit on its branch", async () => {
-    initRepo();
+    initRepo(ws.root);
     gate.arm(firstReviewerCall);
     const first = start(["run", "--worktree", "Add greet with a test"]);
     await gate.reached;
@@ -225,7 +212,7 @@ describe("run --worktree", () => {
   });
 
   it("sessions delete keeps the worktree and branch; with --worktree it removes them (a dirty worktree is refused first)", async () => {
-    initRepo();
+    initRepo(ws.root);
     const a = finishedEvent((await cli(["run", "--worktree", "--json", "Add greet with a test"])).stdout);
     const b = finishedEvent((await cli(["run", "--worktree", "--json", "Add greet with a test"])).stdout);
     const [folderA, folderB] = [a.worktree?.folder ?? "", b.worktree?.folder ?? ""];

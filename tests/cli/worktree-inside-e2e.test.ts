@@ -1,11 +1,10 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ScriptedRequest } from "../helpers/scripted-openai-server.js";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { git as gitAs, initRepo, NO_GIT_CONFIG } from "./git-repo.js";
 import { runCli, startCli, type CliRun } from "./cli-process.js";
 import { Gate } from "./request-gate.js";
 import { greetScript, roleOf } from "./task-script.js";
@@ -15,7 +14,6 @@ import { greetScript, roleOf } from "./task-script.js";
  * or run its tests) act on that session of the main checkout, as `--workspace <checkout> SESSION` would.
  */
 
-const NO_GIT_CONFIG = { GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: "1" };
 
 let server: ScriptedServer;
 let ws: TempWorkspace;
@@ -39,11 +37,7 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-function git(cwd: string, args: string[]): string {
-  const r = spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: ws.root, ...NO_GIT_CONFIG } });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-  return r.stdout;
-}
+const git = (cwd: string, args: string[]): string => gitAs(cwd, args, ws.root);
 
 const cliIn = (cwd: string, args: string[]) => runCli(args, { cwd, env });
 
@@ -57,9 +51,7 @@ const firstReviewerCall = (req: ScriptedRequest) => roleOf(req) === "reviewer" &
 
 describe("session commands from inside a worktree session's folder", () => {
   it("list, resume, diff and undo that session, even when the main checkout has a later one", async () => {
-    git(ws.root, ["init", "-q", "-b", "main"]);
-    git(ws.root, ["add", "-A"]);
-    git(ws.root, ["commit", "-q", "-m", "initial"]);
+    initRepo(ws.root);
     // Killed at its reviewer's first call, its coder step done and committed.
     gate.arm(firstReviewerCall);
     const first = startCli(["run", "--worktree", "Add greet with a test"], { cwd: ws.root, env });

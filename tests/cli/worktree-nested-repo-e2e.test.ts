@@ -1,11 +1,10 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { commandScript } from "../safety/approval-script.js";
+import { git as gitAs, initRepo, NO_GIT_CONFIG } from "./git-repo.js";
 import { runCli } from "./cli-process.js";
 
 /*
@@ -14,7 +13,6 @@ import { runCli } from "./cli-process.js";
  * make every later `git status` of the worktree run `git status` inside it, and so the filter: `sessions delete
  * --worktree` (its own status, then `git worktree remove`'s) ran the command's program outside the sandbox.
  */
-const NO_GIT_CONFIG = { GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: "1" };
 
 /** Run in the worktree folder `<main>/.mini-cursor/worktrees/<id>`: the filter, run in sub/, writes into the main checkout. */
 const ATTACK = [
@@ -36,17 +34,11 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-function git(cwd: string, args: string[]): string {
-  const r = spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: ws.root, ...NO_GIT_CONFIG } });
-  if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-  return r.stdout;
-}
+const git = (cwd: string, args: string[]): string => gitAs(cwd, args, ws.root);
 
 describe("run --worktree and a repository a command made inside the worktree", () => {
   it("is left out of the step's commit, so sessions delete --worktree never runs its filter", async () => {
-    git(ws.root, ["init", "-q", "-b", "main"]);
-    git(ws.root, ["add", "-A"]);
-    git(ws.root, ["commit", "-q", "-m", "initial"]);
+    initRepo(ws.root);
     const env = { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", ...NO_GIT_CONFIG };
     const run = await runCli(["run", "--worktree", "--json", "Run the checks"], { cwd: ws.root, env });
     expect(run.code, run.stderr).toBe(0);
