@@ -28,7 +28,19 @@ function runInput<T>(schema: z.ZodType<T>) {
 export const runStopSchema = z.object({ kind: z.enum(["loop", "budget", "call_limit"]), detail: z.string() });
 export type RunStop = z.infer<typeof runStopSchema>;
 
-export const decisionSchema = z.object({ decision: z.enum(["approve", "reject", "deny"]), reason: z.string() });
+/**
+ * One tool call's approval decision, made once (src/agents/middleware/approval.ts). "ask" is recorded when the reply
+ * arrives and becomes "approve" or "reject" with the person's answer.
+ */
+export const decisionSchema = z.object({
+  decision: z.enum(["approve", "reject", "deny", "ask"]),
+  /** Why it was denied or rejected; for an "ask", why it is asked in every mode (or the MCP server's name). */
+  reason: z.string(),
+  /** File tools: where the write was judged to land (workspace-relative); approved by a person, the only place it may. */
+  landing: z.string().optional(),
+  /** An "ask" only the approval mode makes (ask mode, or approve-file-changes); a face may answer it from the mode. */
+  modeOnly: z.boolean().optional(),
+});
 export type Decision = z.infer<typeof decisionSchema>;
 
 /**
@@ -49,7 +61,7 @@ export const AgentRunState = new StateSchema({
   maxPromptTokens: runInput(z.number().default(32_000)),
   /** Session usage before this run, summed (small: it is in every checkpoint of the run), for the budget and totals. */
   usageBase: runInput(usageBaseSchema.default(() => usageBaseSchema.parse({}))),
-  /** The approval gate's verdict per tool call id of the newest model reply. */
+  /** The approval decision per tool call id of the newest model reply that had calls to judge. */
   decisions: z.record(z.string(), decisionSchema).default(() => ({})),
   /** The person's answer per ask_user call id in this run (src/agents/middleware/ask-user.ts). */
   answers: z.record(z.string(), z.string()).default(() => ({})),

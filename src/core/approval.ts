@@ -36,6 +36,19 @@ export interface ApprovalRequest {
   preview: string;
   /** The pattern an "always" answer would allow for the rest of the session. */
   suggestedPattern: string;
+  /**
+   * Only the approval mode asks (ask mode for a command, --approve-file-changes for a file change): a face whose
+   * mode has changed since may answer it from the mode (modeAsks). False: asked in every mode.
+   */
+  modeOnly?: boolean;
+}
+
+/** Whether the approval mode asks a person before this kind of call (src/agents/middleware/approval.ts judges the rest). */
+export function modeAsks(safety: SafetyPolicy, kind: ApprovalRequest["kind"], forceAsk = false): boolean {
+  const approval = forceAsk && safety.approval === "auto" ? "ask" : safety.approval;
+  if (kind === "command") return approval === "ask";
+  if (kind === "file_change") return approval === "ask" && safety.approveFileChanges;
+  return true;
 }
 
 /** The answer that resumes the graph (LangGraph `Command({ resume })`). */

@@ -40,3 +40,31 @@ export function runsLaterReason(rel: string): string | undefined {
   if (isProjectConfig(rel)) return "later sessions read this file as settings (MCP servers there run outside the sandbox)";
   return undefined;
 }
+
+/**
+ * What a file write was approved for, bound to its tool call (src/agents/middleware/approval.ts): `landing` is the
+ * one place a person (or their "always" answer) approved; without it the write was approved by rule or mode, which
+ * never covers a place where a write runs later outside the sandbox.
+ */
+export interface WriteGrant {
+  landing?: string;
+}
+
+function normalRel(rel: string): string {
+  return parts(rel).join("/");
+}
+
+/**
+ * Why a write that lands at `landing` (workspace-relative, the real place the tool opened) is not covered by its
+ * grant, or undefined when it is. Checked by the file tools on what they actually opened, at the moment they write.
+ */
+export function writeGrantRefusal(grant: WriteGrant | undefined, landing: string, asked: string): string | undefined {
+  const where = normalRel(landing) || ".";
+  if (grant?.landing !== undefined) {
+    if (normalRel(grant.landing) === normalRel(landing)) return undefined;
+    return `the path changed while waiting for approval: "${asked}" now lands at "${where}", not at "${normalRel(grant.landing) || "."}" as approved; nothing was written. Call the tool again to be asked about the new place.`;
+  }
+  const reason = runsLaterReason(landing);
+  if (reason === undefined) return undefined;
+  return `the path changed after it was checked: "${asked}" now lands at "${where}", where a write needs a person's approval (${reason}); nothing was written. Call the tool again to ask for it.`;
+}

@@ -1,7 +1,7 @@
 import { projectContext } from "../agents/project-context.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { describeStop, type EventSink, type ProgressEvent, isBudgetStop, isQuestionRequest, type Limits, type SafetyPolicy, type StopReason } from "../core/index.js";
+import { describeStop, type EventSink, type ProgressEvent, isBudgetStop, isQuestionRequest, modeAsks, type Limits, type SafetyPolicy, type StopReason } from "../core/index.js";
 import type { ApprovalPrompter } from "./prompter.js";
 import type { McpServerSettings, MemorySettings } from "../config/index.js";
 import type { Budget } from "../cost/budget.js";
@@ -236,6 +236,13 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         }
         o.printer.emit({ type: "question_answered", answer: said });
         input = resumeWith({ answer: said });
+        continue;
+      }
+      // Asked only because of the approval mode, which has changed since (resume --approval auto, an editor's mode
+      // switch): the mode answers. The decision stays the agent's record of that call; nothing is judged again.
+      if (request.modeOnly === true && !modeAsks(o.safety, request.kind, sandboxStatus.kind !== "bubblewrap")) {
+        o.printer.emit({ type: "approval_answered", decision: "approve", detail: `by the approval mode (${o.safety.approval})` });
+        input = resumeWith({ decision: "approve" });
         continue;
       }
       // The graph paused before a command or file change: ask, then resume it with the answer.

@@ -12,14 +12,31 @@ export interface AtomicWriteResult {
   bytes: number;
 }
 
+/** A write refused by the landing check: what it would land on is not what was approved. */
+export class LandingRefusedError extends Error {
+  readonly code = "ELANDING";
+}
+
+/** Why the real path `abs` may not be written now (a sentence for the model), or undefined when it may. */
+export type LandingCheck = (abs: string) => string | undefined;
+
+async function checkLanding(dir: ConfinedDir, name: string, check: LandingCheck | undefined, at?: string): Promise<void> {
+  if (!check) return;
+  const refused = check(path.join(at ?? (await dir.current()), name));
+  if (refused !== undefined) throw new LandingRefusedError(refused);
+}
+
 /**
  * Writes `content` to `name` in the open folder `dir` so readers see either the old or the new file, never half
  * of one: the data goes to a temporary file in the same folder (same filesystem, so rename is atomic) and is then
  * renamed over the target. Both are addressed through the open folder, so a swapped path cannot redirect them.
  * An existing file keeps its permission bits; a symlink in its place means the path changed after it was checked.
  */
-export async function atomicWriteIn(dir: ConfinedDir, name: string, content: string): Promise<AtomicWriteResult> {
+export async function atomicWriteIn(dir: ConfinedDir, name: string, content: string, check?: LandingCheck): Promise<AtomicWriteResult> {
   const target = dir.entry(name);
+  // Judged on the folder actually held open, before anything is created in it, and again just before the rename: a
+  // folder moved meanwhile (renameat2 RENAME_EXCHANGE) is seen where it is by then.
+  await checkLanding(dir, name, check, dir.abs);
   let previous: { mode: number; size: number } | undefined;
   try {
     const stat = await fs.lstat(target);
@@ -41,6 +58,7 @@ export async function atomicWriteIn(dir: ConfinedDir, name: string, content: str
     } finally {
       await handle.close();
     }
+    await checkLanding(dir, name, check);
     await fs.rename(temp, target);
   } catch (error) {
     await fs.rm(temp, { force: true });
@@ -53,10 +71,10 @@ export async function atomicWriteIn(dir: ConfinedDir, name: string, content: str
  * atomicWriteIn for the real path `abs` inside `root` (as resolveWorkspacePath returns it): the parent folder is
  * opened and checked (missing ones are created one level at a time inside checked folders) before writing.
  */
-export async function atomicWriteFile(root: string, abs: string, content: string): Promise<AtomicWriteResult> {
+export async function atomicWriteFile(root: string, abs: string, content: string, check?: LandingCheck): Promise<AtomicWriteResult> {
   const dir = await openConfinedDir(root, path.dirname(abs), true);
   try {
-    return await atomicWriteIn(dir, path.basename(abs), content);
+    return await atomicWriteIn(dir, path.basename(abs), content, check);
   } finally {
     await dir.close();
   }

@@ -56,6 +56,8 @@ export interface ConfinedDir {
   readonly abs: string;
   /** A path to `name` (one component) inside this very folder, whatever its path string points at by now. */
   entry(name: string): string;
+  /** Where the folder is now (it may have been moved since it was opened); `abs` without /proc. */
+  current(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -66,7 +68,7 @@ export interface ConfinedDir {
 export async function openDir(dirAbs: string, flags = 0): Promise<ConfinedDir> {
   const handle = await fs.open(dirAbs, DIR_FLAGS | flags);
   const close = (): Promise<void> => handle.close();
-  if (!CAN_VERIFY_OPENED) return { abs: dirAbs, entry: (name) => path.join(dirAbs, name), close };
+  if (!CAN_VERIFY_OPENED) return { abs: dirAbs, entry: (name) => path.join(dirAbs, name), current: async () => dirAbs, close };
   let abs: string;
   try {
     abs = await openedPath(handle);
@@ -74,7 +76,7 @@ export async function openDir(dirAbs: string, flags = 0): Promise<ConfinedDir> {
     await handle.close();
     throw error;
   }
-  return { abs, entry: (name) => `${fdPath(handle)}/${name}`, close };
+  return { abs, entry: (name) => `${fdPath(handle)}/${name}`, current: () => openedPath(handle), close };
 }
 
 /** Opens a folder and checks it is exactly `dirAbs`; throws PathChangedError if it is not. */
@@ -117,7 +119,7 @@ async function openOrMakeChildDir(parent: FileHandle, name: string): Promise<Fil
 export async function openConfinedDir(root: string, dirAbs: string, create: boolean): Promise<ConfinedDir> {
   if (!CAN_VERIFY_OPENED) {
     if (create) await fs.mkdir(dirAbs, { recursive: true });
-    return { abs: dirAbs, entry: (name) => path.join(dirAbs, name), close: async () => undefined };
+    return { abs: dirAbs, entry: (name) => path.join(dirAbs, name), current: async () => dirAbs, close: async () => undefined };
   }
   try {
     return await openExactDir(dirAbs);
@@ -139,5 +141,5 @@ export async function openConfinedDir(root: string, dirAbs: string, create: bool
     throw error;
   }
   const held = current;
-  return { abs: dirAbs, entry: (name) => `${fdPath(held)}/${name}`, close: () => held.close() };
+  return { abs: dirAbs, entry: (name) => `${fdPath(held)}/${name}`, current: () => openedPath(held), close: () => held.close() };
 }

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { atomicWriteIn } from "./atomic-write.js";
+import { atomicWriteIn, LandingRefusedError, type LandingCheck } from "./atomic-write.js";
 import { openConfinedDir, PathChangedError, type ConfinedDir } from "./confined-fs.js";
 import { findClosestRegion } from "./closest-region.js";
 import { LineIndex, numberLines, splitLines } from "./lines.js";
@@ -9,6 +9,7 @@ import { readTextFile } from "./text-file.js";
 import { errorCode, errorMessage, failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
+import { landingCheck } from "./write-grant.js";
 
 /** Regions shown back to the model are cut to this many lines. */
 const MAX_SNIPPET_LINES = 40;
@@ -73,6 +74,7 @@ async function editIn(
   rel: string,
   request: { oldText: string; newText: string; replaceAll: boolean },
   changed: string,
+  check: LandingCheck,
 ): Promise<Edit | ToolResult> {
   const { oldText, newText, replaceAll } = request;
   const file = await readTextFile(dir.entry(name));
@@ -113,9 +115,10 @@ async function editIn(
   pieces.push(text.slice(last));
   const result = pieces.join("");
   try {
-    await atomicWriteIn(dir, name, result);
+    await atomicWriteIn(dir, name, result, check);
   } catch (error) {
     if (error instanceof PathChangedError) return failure(changed);
+    if (error instanceof LandingRefusedError) return failure(error.message);
     return failure(`could not write "${rel}" (${errorCode(error) ?? errorMessage(error)}); the file is unchanged. Check permissions.`);
   }
   return { text, found, find, replacement, result };
@@ -131,6 +134,10 @@ export function createEditFileTool(deps: ToolDeps) {
       const resolved = await resolveWorkspacePath(deps.root, inputPath);
       if (!resolved.ok) return failure(resolved.error);
       const { abs, rel } = resolved;
+      // Judged again where the edit really lands, when it lands: the path may have changed since it was approved.
+      const check = landingCheck(deps.root, config, inputPath);
+      const early = check(abs);
+      if (early !== undefined) return failure(early);
       const changed = `"${rel}" changed while it was being edited (a folder on its path was replaced, e.g. by a symlink); the file is unchanged. Call edit_file again once the path is stable.`;
       // Read and write through the parent folder held open, never through the path string again.
       let dir: ConfinedDir;
@@ -146,7 +153,7 @@ export function createEditFileTool(deps: ToolDeps) {
       }
       let edited: Edit | ToolResult;
       try {
-        edited = await editIn(dir, path.basename(abs), rel, { oldText, newText, replaceAll }, changed);
+        edited = await editIn(dir, path.basename(abs), rel, { oldText, newText, replaceAll }, changed, check);
       } finally {
         await dir.close();
       }

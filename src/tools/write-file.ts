@@ -2,12 +2,13 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { atomicWriteIn } from "./atomic-write.js";
+import { atomicWriteIn, LandingRefusedError } from "./atomic-write.js";
 import { openConfinedDir, openForReading, PathChangedError, type ConfinedDir } from "./confined-fs.js";
 import { countLines } from "./lines.js";
 import { errorCode, errorMessage, failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
+import { landingCheck } from "./write-grant.js";
 
 const schema = z.object({
   path: z.string().describe('File to write, relative to the workspace root (e.g. "src/util/math.ts"). Missing parent folders are created.'),
@@ -23,7 +24,12 @@ export function createWriteFileTool(deps: ToolDeps) {
       const resolved = await resolveWorkspacePath(deps.root, inputPath);
       if (!resolved.ok) return failure(resolved.error);
       const { abs, rel } = resolved;
+      // Judged again where the write really lands, when it lands: the path may have changed since it was approved.
+      const check = landingCheck(deps.root, config, inputPath);
+      const early = check(abs);
+      if (early !== undefined) return failure(early);
       const writeError = (error: unknown): ToolResult => {
+        if (error instanceof LandingRefusedError) return failure(error.message);
         const code = errorCode(error);
         if (code === "ENOTDIR" || code === "EEXIST") {
           return failure(`cannot create "${rel}": a parent of it is a file, not a folder. Choose another path (call list_directory to check).`);
@@ -64,7 +70,7 @@ export function createWriteFileTool(deps: ToolDeps) {
             });
           }
         }
-        const result = await atomicWriteIn(dir, name, content);
+        const result = await atomicWriteIn(dir, name, content, check);
         const summary = result.created
           ? `Created "${rel}" (${result.bytes} bytes, ${lines} lines).`
           : `Overwrote "${rel}" (was ${result.previousBytes} bytes; now ${result.bytes} bytes, ${lines} lines).`;

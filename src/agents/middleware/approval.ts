@@ -4,8 +4,8 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { isExtensionToolName } from "../../mcp/types.js";
 import { allowingPatterns, commandPatternFor, evaluateCommand, matchesText } from "../../safety/command-rules.js";
-import { approvalAnswerSchema, runsLaterReason, type ApprovalRequest, type SafetyPolicy } from "../../core/index.js";
-import { withRunSettings, type AgentRunUpdate, type AgentRunValue, type Decision } from "../run-state.js";
+import { approvalAnswerSchema, runsLaterReason, type ApprovalRequest, type SafetyPolicy, type WriteGrant } from "../../core/index.js";
+import type { AgentRunUpdate, AgentRunValue, Decision } from "../run-state.js";
 import type { ToolArtifact } from "../../tools/types.js";
 import type { AgentDeps } from "./deps.js";
 import { landingRelative } from "./landing-path.js";
@@ -13,6 +13,11 @@ import { landingRelative } from "./landing-path.js";
 const FILE_TOOLS = new Set(["write_file", "edit_file"]);
 /** Tools that run a shell command: the same rules and approvals (start_process starts one in the background). */
 const COMMAND_TOOLS = new Set(["execute_command", "start_process"]);
+
+/** The calls that get a recorded decision: they change files, run commands or run outside the sandbox. */
+export function needsDecision(name: string): boolean {
+  return FILE_TOOLS.has(name) || COMMAND_TOOLS.has(name) || isExtensionToolName(name);
+}
 
 function str(value: unknown): string {
   return typeof value === "string" ? value : "";
@@ -34,87 +39,67 @@ function filePreview(tool: string, args: Record<string, unknown>): string {
   return `edit ${str(args.path)}${args.replaceAll === true ? " (every occurrence)" : ""}:\n${clipLines(str(args.oldText), "- ")}\n${clipLines(str(args.newText), "+ ")}`;
 }
 
-/** Pauses for a person's answer; an answer that does not parse counts as a rejection saying so. */
-function ask(allowPatterns: string[], request: ApprovalRequest, workspace: string): Decision {
-  const raw: unknown = interrupt(request);
-  const answer = approvalAnswerSchema.safeParse(raw);
-  if (!answer.success) return { decision: "reject", reason: "the approval answer was not understood" };
-  if (answer.data.decision === "always") {
-    const { pattern } = answer.data;
-    allowPatterns.push(pattern.startsWith("file:") ? filePattern(pattern.slice(5), workspace) : pattern);
-    return { decision: "approve", reason: "" };
-  }
-  if (answer.data.decision === "reject") return { decision: "reject", reason: answer.data.reason };
-  return { decision: "approve", reason: "" };
-}
-
-type ApprovalDeps = Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "extensions">;
+export type ApprovalDeps = Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "extensions" | "commandRules">;
+type Call = { id?: string; name: string; args: Record<string, unknown> };
 
 /**
- * The approval gate between the model and the tools (run by middleware/reply-gate.ts for every reply with tool
- * calls). Hand-written rather than LangChain's humanInTheLoopMiddleware, which asks about all calls of a reply in one
- * request, drops the approved calls when one is rejected, and has no rule denials with a reason or "always" grants
- * that cover the rest of the session.
- *
- * It has no side effects, so when the run resumes after an answer it runs again safely: earlier `interrupt()` calls
- * return their recorded answers. Rules decide first (deny beats allow); in "ask" mode everything else pauses the
- * session for a person. The tools then refuse what was denied or rejected (refuseUnapproved).
+ * Approvals as one decision per tool call, made once and bound to the call (issue 37):
+ * 1. `judgeReply` judges every call of a model reply when the reply arrives (middleware/model-call.ts records the
+ *    verdicts with the reply, in the same step): allowed by rule or mode, denied by a rule, or "ask" a person. The
+ *    rules and the file system are consulted here and nowhere else.
+ * 2. `askRecorded` asks a person about each recorded "ask", in order, before any tool of the reply runs
+ *    (middleware/reply-gate.ts). Which calls it asks about is read from the record, never judged again, so the
+ *    sequence of LangGraph interrupts is the same on every re-run of the step and each answer reaches its call.
+ * 3. `refuseUnapproved` and `writeGrantOf` make execution obey the record; a file tool checks what it actually
+ *    opens against the grant when it writes (src/tools/write-grant.ts), so a path changed meanwhile is refused.
+ * Hand-written rather than LangChain's humanInTheLoopMiddleware, which judges again on every re-run, asks about all
+ * calls of a reply in one request and has no rule denials with a reason or "always" grants for the session.
  */
-export function approvalDecisions(
-  runState: AgentRunValue,
-  deps: ApprovalDeps,
-  configurable?: Readonly<Record<string, unknown>>,
-): Pick<AgentRunUpdate, "decisions" | "allowPatterns"> | undefined {
-  // The policy of the run's configurable wins: a pending approval is judged again under a policy changed on resume.
-  const state = withRunSettings(runState, configurable);
-  const last = state.messages.at(-1);
-  if (!last || !AIMessage.isInstance(last) || (last.tool_calls ?? []).length === 0) return undefined;
-  const invalid = new Set((last.invalid_tool_calls ?? []).map((c) => c.id));
+export function judgeReply(reply: AIMessage, state: AgentRunValue, deps: ApprovalDeps): Record<string, Decision> | undefined {
+  const calls = (reply.tool_calls ?? []).filter((c) => needsDecision(c.name));
+  if (calls.length === 0) return undefined;
+  const invalid = new Set((reply.invalid_tool_calls ?? []).map((c) => c.id));
+  const ids = (reply.tool_calls ?? []).map((c) => c.id ?? "");
   const decisions: Record<string, Decision> = {};
-  const allowPatterns = [...state.allowPatterns];
-  let recorded = false;
-  for (const call of last.tool_calls ?? []) {
+  for (const call of calls) {
     const id = call.id ?? "";
     if (invalid.has(id)) continue;
-    const verdict = judge(call.name, call.args, state, allowPatterns, deps);
-    if (verdict === "approve") continue;
-    decisions[id] = "ask" in verdict ? ask(allowPatterns, { type: "approval", agent: deps.spec.name, stepId: state.stepId, ...verdict.ask }, state.workspace) : verdict;
-    recorded = true;
+    // Decisions are bound to call ids: two calls sharing one could run on each other's decision.
+    if (ids.indexOf(id) !== ids.lastIndexOf(id)) {
+      decisions[id] = { decision: "deny", reason: `two tool calls of one reply share the id "${id}"; call them again one at a time.` };
+      continue;
+    }
+    decisions[id] = judge(call.name, call.args, state, deps);
   }
-  // Nothing but approvals by rule or mode: no update. Every update of a hook rewrites the whole run state (LangChain
-  // merges it into the state), and the tools judge these calls again the same way (refuseUnapproved).
-  return recorded ? { decisions, allowPatterns } : undefined;
+  return Object.keys(decisions).length > 0 ? decisions : undefined;
 }
 
-type Verdict = "approve" | Decision | { ask: Omit<ApprovalRequest, "type" | "agent" | "stepId"> };
-
 /** What the rules and the approval mode say about one call, without asking anyone. */
-function judge(name: string, args: Record<string, unknown>, state: AgentRunValue, allowPatterns: readonly string[], deps: ApprovalDeps): Verdict {
+function judge(name: string, args: Record<string, unknown>, state: AgentRunValue, deps: ApprovalDeps): Decision {
+  const approve: Decision = { decision: "approve", reason: "" };
   // Without a real sandbox nothing runs unasked.
   const safety: SafetyPolicy = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" } : state.safety;
-  if (isExtensionToolName(name)) return judgeExtension(name, args, state, safety, allowPatterns, deps);
+  if (isExtensionToolName(name)) return judgeExtension(name, state, safety, deps);
   if (COMMAND_TOOLS.has(name)) {
     const command = str(args.command);
     const cwd = str(args.cwd) || ".";
-    const rules = evaluateCommand(command, { workspace: state.workspace, home: os.homedir(), cwd, rules: { allow: safety.allow, deny: safety.deny } });
+    // Patterns approved "always" are allow rules of this session: they must cover every command of the line.
+    const rules = (deps.commandRules ?? evaluateCommand)(command, { workspace: state.workspace, home: os.homedir(), cwd, rules: { allow: [...safety.allow, ...state.allowPatterns], deny: safety.deny } });
     if (rules.decision === "deny") return { decision: "deny", reason: rules.reason };
-    // Patterns approved "always" must cover every command of the line, not just its start.
-    if (safety.approval !== "ask" || rules.decision === "allow" || allowingPatterns(command, [...allowPatterns]).length > 0) return "approve";
-    return { ask: { kind: "command", tool: name, subject: command, cwd, preview: command, suggestedPattern: commandPatternFor(command) } };
+    if (safety.approval !== "ask" || rules.decision === "allow") return approve;
+    return { decision: "ask", reason: "", modeOnly: true };
   }
+  if (!FILE_TOOLS.has(name) || safety.approval === "read-only") return approve;
   // Hooks and config in .git, and the project's settings files (.mcp.json, mini-cursor.json, agent and skill files),
   // take effect later outside the sandbox: a person decides, in ask and auto mode alike (read-only mode offers no
-  // write tools at all).
-  // Judged (and granted) where the write lands, symlinks followed as the tools follow them.
-  const landing = FILE_TOOLS.has(name) ? landingRelative(state.workspace, str(args.path)) : "";
-  const runsLater = FILE_TOOLS.has(name) && safety.approval !== "read-only" ? runsLaterReason(landing) : undefined;
-  if (FILE_TOOLS.has(name) && (runsLater !== undefined || (safety.approval === "ask" && safety.approveFileChanges))) {
-    const pattern = filePattern(landing, state.workspace);
-    if (allowPatterns.includes(pattern)) return "approve";
-    const preview = runsLater === undefined ? filePreview(name, args) : `asked even in auto mode: ${runsLater}\n${filePreview(name, args)}`;
-    return { ask: { kind: "file_change", tool: name, subject: str(args.path), cwd: ".", preview, suggestedPattern: pattern } };
-  }
-  return "approve";
+  // write tools at all). Judged (and granted) where the write lands, symlinks followed as the tools follow them; the
+  // tool checks again where it really lands when it writes.
+  const landing = landingRelative(state.workspace, str(args.path));
+  const runsLater = runsLaterReason(landing);
+  const askedByMode = safety.approval === "ask" && safety.approveFileChanges;
+  if (runsLater === undefined && !askedByMode) return approve;
+  if (state.allowPatterns.includes(filePattern(landing, state.workspace))) return { decision: "approve", reason: "", landing };
+  return { decision: "ask", reason: runsLater ?? "", landing, modeOnly: runsLater === undefined };
 }
 
 /**
@@ -122,33 +107,93 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRunValue
  * read-only runs; any other asks, in auto mode too, unless an allow rule or an "always" answer names it. Read-only
  * mode does not offer it (the tools refuse it), and neither is a tool that does not exist now.
  */
-function judgeExtension(name: string, args: Record<string, unknown>, state: AgentRunValue, safety: SafetyPolicy, allowPatterns: readonly string[], deps: ApprovalDeps): Verdict {
+function judgeExtension(name: string, state: AgentRunValue, safety: SafetyPolicy, deps: ApprovalDeps): Decision {
   const denied = safety.deny.find((p) => matchesText(name, p));
   if (denied !== undefined) return { decision: "deny", reason: `the tool ${name} matches the deny rule "${denied}" in the safety settings.` };
   const found = deps.extensions?.find(state.workspace, name);
-  if (!found || found.readOnly || safety.approval === "read-only") return "approve";
-  if ([...safety.allow, ...allowPatterns].some((p) => matchesText(name, p))) return "approve";
-  const json = JSON.stringify(args, null, 2);
-  const preview = `${name} (MCP server ${found.server}, not read-only)\n${json.length > 2000 ? `${json.slice(0, 2000)}…` : json}`;
-  return { ask: { kind: "tool", tool: name, subject: name, cwd: ".", preview, suggestedPattern: name } };
+  if (!found || found.readOnly || safety.approval === "read-only") return { decision: "approve", reason: "" };
+  if ([...safety.allow, ...state.allowPatterns].some((p) => matchesText(name, p))) return { decision: "approve", reason: "" };
+  return { decision: "ask", reason: found.server, modeOnly: false };
 }
 
-/** A call that was denied by a rule or rejected by the person does not run: the model gets the reason instead. */
-export function refuseUnapproved(
-  runState: AgentRunValue,
-  call: { id?: string; name: string; args: Record<string, unknown> },
-  deps: ApprovalDeps,
-  configurable?: Readonly<Record<string, unknown>>,
-): ToolMessage | null {
-  const state = withRunSettings(runState, configurable);
-  const callId = call.id ?? "";
+/** The request a person sees for a recorded "ask", rebuilt from the call and its record. */
+function requestFor(call: Call, asked: Decision, state: AgentRunValue, deps: ApprovalDeps): ApprovalRequest {
+  const base = { type: "approval" as const, agent: deps.spec.name, stepId: state.stepId, tool: call.name, modeOnly: asked.modeOnly === true };
+  if (COMMAND_TOOLS.has(call.name)) {
+    const command = str(call.args.command);
+    return { ...base, kind: "command", subject: command, cwd: str(call.args.cwd) || ".", preview: command, suggestedPattern: commandPatternFor(command) };
+  }
+  if (FILE_TOOLS.has(call.name)) {
+    const preview = asked.reason ? `asked even in auto mode: ${asked.reason}\n${filePreview(call.name, call.args)}` : filePreview(call.name, call.args);
+    return { ...base, kind: "file_change", subject: str(call.args.path), cwd: ".", preview, suggestedPattern: filePattern(asked.landing ?? str(call.args.path), state.workspace) };
+  }
+  const json = JSON.stringify(call.args, null, 2);
+  const preview = `${call.name} (MCP server ${asked.reason}, not read-only)\n${json.length > 2000 ? `${json.slice(0, 2000)}…` : json}`;
+  return { ...base, kind: "tool", subject: call.name, cwd: ".", preview, suggestedPattern: call.name };
+}
+
+/** Whether a pattern granted "always" covers this call (granted by an earlier answer about the same reply). */
+function coveredBy(patterns: readonly string[], call: Call, asked: Decision, workspace: string): boolean {
+  if (COMMAND_TOOLS.has(call.name)) return allowingPatterns(str(call.args.command), patterns).length > 0;
+  if (FILE_TOOLS.has(call.name)) return asked.landing !== undefined && patterns.includes(filePattern(asked.landing, workspace));
+  return patterns.some((p) => matchesText(call.name, p));
+}
+
+/**
+ * Asks the person about each call of the newest reply recorded as "ask", in reply order; an "always" answer covers
+ * the later calls it names. Side-effect free, so the tools step runs it again on every resume: earlier `interrupt()`
+ * calls return their recorded answers. Nothing to ask: no update.
+ */
+export function askRecorded(state: AgentRunValue, deps: ApprovalDeps): Pick<AgentRunUpdate, "decisions" | "allowPatterns"> | undefined {
+  const last = state.messages.at(-1);
+  if (!last || !AIMessage.isInstance(last)) return undefined;
+  const pending = (last.tool_calls ?? []).filter((c) => state.decisions[c.id ?? ""]?.decision === "ask");
+  if (pending.length === 0) return undefined;
+  const decisions = { ...state.decisions };
+  const allowPatterns = [...state.allowPatterns];
+  for (const call of pending) {
+    const id = call.id ?? "";
+    const asked = decisions[id];
+    if (!asked) continue;
+    const landing = asked.landing === undefined ? {} : { landing: asked.landing };
+    if (coveredBy(allowPatterns, call, asked, state.workspace)) {
+      decisions[id] = { decision: "approve", reason: "", ...landing };
+      continue;
+    }
+    const answer = approvalAnswerSchema.safeParse(interrupt(requestFor(call, asked, state, deps)));
+    if (!answer.success) decisions[id] = { decision: "reject", reason: "the approval answer was not understood" };
+    else if (answer.data.decision === "reject") decisions[id] = { decision: "reject", reason: answer.data.reason };
+    else {
+      if (answer.data.decision === "always") {
+        const { pattern } = answer.data;
+        allowPatterns.push(pattern.startsWith("file:") ? filePattern(pattern.slice(5), state.workspace) : pattern);
+      }
+      decisions[id] = { decision: "approve", reason: "", ...landing };
+    }
+  }
+  return { decisions, allowPatterns };
+}
+
+/** What a file tool call may write: exactly the place a person approved, or (approved by rule or mode) no protected place. */
+export function writeGrantOf(state: AgentRunValue, callId: string): WriteGrant {
+  const landing = state.decisions[callId]?.landing;
+  return landing === undefined ? {} : { landing };
+}
+
+/**
+ * A call runs only on its recorded decision: denied by a rule, rejected by the person, never asked about (a call
+ * whose reply was recorded before this version) or still unanswered, it is refused and the model gets the reason.
+ */
+export function refuseUnapproved(state: AgentRunValue, call: Call, deps: ApprovalDeps): ToolMessage | null {
   const name = call.name;
-  const judged = judge(name, call.args, state, state.allowPatterns, deps);
-  // A call the gate did not record was approved by rule or mode; judged again, anything else is a refusal.
-  const verdict: Decision = state.decisions[callId] ?? (judged === "approve" ? { decision: "approve", reason: "" } : "ask" in judged ? { decision: "reject", reason: "it was not approved" } : judged);
+  if (!needsDecision(name)) return null;
+  const callId = call.id ?? "";
+  const recorded = state.decisions[callId];
+  const verdict: Decision = recorded && recorded.decision !== "ask" ? recorded : { decision: "reject", reason: "it was not approved" };
   if (verdict.decision === "approve") return null;
-  const text =
-    verdict.decision === "deny"
+  const text = !recorded
+    ? `${name} was not run: this call has no approval decision recorded (its reply predates it); call it again.`
+    : verdict.decision === "deny"
       ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
       : `the user rejected this ${COMMAND_TOOLS.has(name) ? "command" : isExtensionToolName(name) ? "tool call" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
   deps.emit({ type: "tool_result", agent: deps.spec.name, stepId: state.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });

@@ -6,6 +6,7 @@ import type { MemoryStore } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
 import type { ProgressEvent } from "../../core/index.js";
 import type { ToolDeps } from "../../tools/types.js";
+import type { evaluateCommand } from "../../safety/command-rules.js";
 import type { ModelCallState } from "../run-state.js";
 import type { AgentSpec } from "../types.js";
 
@@ -24,6 +25,8 @@ export interface AgentDeps {
   callTimeoutMs: number;
   /** The session's MCP tools (src/mcp), offered beside the built-in ones (src/agents/extension-tools.ts). */
   extensions?: ExtensionTools;
+  /** The command rules (src/safety/command-rules.ts evaluateCommand unless given): consulted once per command call. */
+  commandRules?: typeof evaluateCommand;
 }
 
 /** The rest of a model call (the next wrap, then the model), as a wrap gets it. */

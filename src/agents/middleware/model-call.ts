@@ -3,6 +3,7 @@ import { Command, getCurrentTaskInput } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { budgetOf } from "../../cost/budget.js";
 import { withRunSettings, type AgentRunValue } from "../run-state.js";
+import { judgeReply } from "./approval.js";
 import { fitContext } from "./context-budget.js";
 import type { AgentDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
 import { finishReminder } from "./finish-reminder.js";
@@ -17,7 +18,8 @@ const MODEL_NODE = "model_request";
 /**
  * Everything around a model call as ONE middleware: the model and tools are chosen (model-select), the prompt is
  * fitted to the budget (context-budget), then the call is metered or not made (usage), nested in that order; the
- * reply then gets the one finish reminder when it owes structured output (finish-reminder).
+ * reply's tool calls are then judged for approval once (approval.ts judgeReply) and the reply gets the one finish
+ * reminder when it owes structured output (finish-reminder).
  * One rather than three, and with no state schema of its own, because LangChain rebuilds a zod schema from a wrapping
  * middleware's state schema and parses the state with it on every model call (0.2–0.6 ms a call, measured here):
  * the run state is the model node's own input, read from LangGraph (getCurrentTaskInput). The reminder is here rather
@@ -36,11 +38,13 @@ export function modelCallMiddleware(deps: AgentDeps) {
       const run = getCurrentTaskInput<AgentRunValue>();
       const reply = await step(0, { ...request, state: { ...run, messages: request.state.messages } });
       const state = withRunSettings({ ...run, messages: [...request.state.messages, reply] }, request.runtime.configurable);
+      // Each call of the reply is judged once, now, and the verdicts are checkpointed with the reply (approval.ts).
+      const decisions = judgeReply(reply, state, deps);
       const reminder = finishReminder(state, deps, budgetOf(request.runtime.configurable));
-      if (!reminder) return reply;
+      if (!reminder) return decisions ? new Command({ update: { decisions } }) : reply;
       // LangChain writes the reply first, then this update: the transcript reads reply, reminder.
       const { jumpTo, ...update } = reminder;
-      return new Command({ update, ...(jumpTo ? { goto: MODEL_NODE } : {}) });
+      return new Command({ update: { ...update, ...(decisions ? { decisions } : {}) }, ...(jumpTo ? { goto: MODEL_NODE } : {}) });
     },
   });
 }

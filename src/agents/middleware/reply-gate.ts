@@ -2,7 +2,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, isCommand } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { AgentRunState, withRunSettings, type AgentRunUpdate, type AgentRunValue } from "../run-state.js";
-import { approvalDecisions } from "./approval.js";
+import { askRecorded } from "./approval.js";
 import { askQuestions } from "./ask-user.js";
 import type { AgentDeps } from "./deps.js";
 
@@ -16,9 +16,9 @@ interface Gate {
 }
 
 /**
- * The gate between a model reply and its tools, at the start of the tools step: every tool call of the reply goes
- * through the approval gate (approval.ts) and every ask_user call is asked (ask-user.ts) before any tool of the reply
- * runs; then each call runs, or is refused when it was not approved (tool-calls.ts). It is the outermost tool wrap,
+ * The gate between a model reply and its tools, at the start of the tools step: the person is asked about every call
+ * of the reply recorded as "ask" when the reply arrived (approval.ts), and every ask_user call is asked (ask-user.ts),
+ * before any tool of the reply runs; then each call runs on its decision, or is refused (tool-calls.ts). It is the outermost tool wrap,
  * so the loop guard sees each call's own result, and the gate's outcome is added to one of the results afterwards.
  * Not an after-model hook: each hook is a graph step with a checkpoint of its own, ~4 ms of CPU per model call
  * (issue 11). When someone is asked, LangGraph interrupts the tools step and runs it again on resume; no tool ran
@@ -29,9 +29,11 @@ export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "for
   // Per reply object: a resumed step reads the state again, so it judges again (with the recorded answers).
   const gates = new WeakMap<AIMessage, Gate>();
   const judge = async (state: AgentRunValue, configurable: Readonly<Record<string, unknown>> | undefined): Promise<GateUpdate | undefined> => {
-    // Whether an MCP tool asks depends on its annotations: on resume, its server must be up before judging again.
-    await deps.extensions?.ready(withRunSettings(state, configurable).workspace);
-    const approvals = approvalDecisions(state, deps, configurable);
+    const run = withRunSettings(state, configurable);
+    // An approved MCP call runs in its server: on resume, the server must be up before the calls run.
+    await deps.extensions?.ready(run.workspace);
+    // The recorded "ask"s of the reply (judged when it arrived: approval.ts), asked in order; nothing is judged again.
+    const approvals = askRecorded(run, deps);
     // Questions (ask_user) are asked after the approvals, like the order of the prompts a person sees.
     const questions = askQuestions(state, deps);
     return approvals || questions ? Object.assign({}, approvals, questions) : undefined;

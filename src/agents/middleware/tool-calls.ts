@@ -10,7 +10,8 @@ import { AgentRunState, withRunSettings, type AgentRunValue } from "../run-state
 import { isArtifact } from "../transcript.js";
 import type { FinishToolSpec } from "../types.js";
 import { ASK_USER_TOOL_NAME } from "../../core/index.js";
-import { refuseUnapproved } from "./approval.js";
+import { refuseUnapproved, writeGrantOf } from "./approval.js";
+import { WRITE_GRANT_KEY } from "../../tools/write-grant.js";
 import { answerCall } from "./ask-user.js";
 import type { AgentDeps } from "./deps.js";
 
@@ -55,7 +56,7 @@ export function declaredTools(names: readonly ToolName[]): StructuredToolInterfa
  * the agent is not offered, arguments that are not JSON or fail the schema, and tool exceptions all come back as
  * tool errors the model can correct.
  */
-export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions" | "forceAsk">) {
+export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions" | "forceAsk" | "commandRules">) {
   const { spec } = deps;
   const instances = new Map<string, StructuredToolInterface>();
   // One tool result may take at most about a quarter of the prompt budget (4 characters per token).
@@ -81,8 +82,6 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
     wrapToolCall: async (request) => {
       const { toolCall } = request;
       // Denied by a rule or rejected by the person in the reply gate (reply-gate.ts): the model gets the reason.
-      const refused = refuseUnapproved(request.state, toolCall, deps, request.runtime.configurable);
-      if (refused) return refused;
       const state = withRunSettings(request.state, request.runtime.configurable);
       const id = toolCall.id ?? "";
       const name = toolCall.name;
@@ -93,6 +92,9 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         emitResult(false, "invalid JSON arguments");
         return errorMessage(id, name, `the arguments for ${name} were not valid JSON (${bad.error ?? "parse error"}). Call ${name} again with a valid JSON object.`);
       }
+      // Denied by a rule, rejected by the person, or never decided: the model gets the reason (approval.ts).
+      const refused = refuseUnapproved(state, toolCall, deps);
+      if (refused) return refused;
       // Answered by the person in the reply gate (ask-user.ts); never run as a function.
       if (name === ASK_USER_TOOL_NAME) return answerCall(state, toolCall);
       if (name === spec.finishTool.name) {
@@ -116,7 +118,9 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       }
       deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) });
       try {
-        const result: unknown = await instance(name as ToolName, state).invoke({ id, name, args: toolCall.args, type: "tool_call" }, { signal: request.runtime.signal });
+        // A file tool checks where it really writes against what the call was approved for (src/tools/write-grant.ts).
+        const configurable = { [WRITE_GRANT_KEY]: writeGrantOf(state, id) };
+        const result: unknown = await instance(name as ToolName, state).invoke({ id, name, args: toolCall.args, type: "tool_call" }, { signal: request.runtime.signal, configurable });
         const message = result instanceof ToolMessage ? result : new ToolMessage({ tool_call_id: id, name, content: typeof result === "string" ? result : JSON.stringify(result) });
         const artifact: unknown = message.artifact;
         const ok = isArtifact(artifact) ? artifact.ok : true;

@@ -79,6 +79,7 @@ describe("approval middleware", () => {
       cwd: ".",
       preview: command,
       suggestedPattern: "echo hi >> log.txt",
+      modeOnly: true,
     });
     expect(await h.pending()).toEqual([request]);
     expect(await ws.exists("log.txt")).toBe(false);

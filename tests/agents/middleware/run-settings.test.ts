@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { Command } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { DEFAULT_LIMITS, DEFAULT_SAFETY } from "../../../src/core/index.js";
@@ -18,15 +19,19 @@ const coder = AGENT_SPECS.coder;
 const done = () => calls({ name: "submit_work", args: { status: "done", summary: "ok" } });
 
 describe("run settings in the run's configurable win over the run state", () => {
-  it("judges a pending approval again under the configurable policy: auto runs it and the next command unasked", async () => {
+  it("keeps a pending approval pending under a new configurable policy (marked modeOnly for the face to answer), and judges the next call under it", async () => {
     const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch one.txt" } }), calls({ name: "execute_command", args: { command: "touch two.txt" } }), done()] });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
     const paused = await h.start();
-    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch one.txt" });
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch one.txt", modeOnly: true });
 
-    // Resumed without an answer, as `resume --approval auto` does.
+    // Resumed without an answer, as `resume --approval auto` does: the recorded decision is not judged again.
     const auto = { ...h.config, configurable: { ...h.config.configurable, safety: { ...DEFAULT_SAFETY, approval: "auto" } } };
-    const final = await h.agent.invoke(null, auto);
+    const again = await h.agent.invoke(null, auto);
+    expect(again.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch one.txt", modeOnly: true });
+    expect(await ws.exists("one.txt")).toBe(false);
+    // The face answers it from the mode (src/host/session-runner.ts); the next command is judged under auto: unasked.
+    const final = await h.agent.invoke(new Command({ resume: { decision: "approve" } }), auto);
     expect(final.__interrupt__).toBeUndefined();
     expect(h.outcome(final).stopReason).toBe("finished");
     expect(await ws.exists("one.txt")).toBe(true);
@@ -35,15 +40,17 @@ describe("run settings in the run's configurable win over the run state", () => 
     expect(final.safety.approval).toBe("ask");
   });
 
-  it("still denies a pending command that a deny rule of the configurable policy matches", async () => {
-    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch forbidden.txt" } }), done()] });
+  it("applies a deny rule of the configurable policy to the next call, not to a pending one a person still decides", async () => {
+    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch pending.txt" } }), calls({ name: "execute_command", args: { command: "touch forbidden.txt" } }), done()] });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
     await h.start();
     const policy = { ...DEFAULT_SAFETY, approval: "auto", deny: ["touch forbidden*"] };
-    const final = await h.agent.invoke(null, { ...h.config, configurable: { ...h.config.configurable, safety: policy } });
+    const final = await h.agent.invoke(new Command({ resume: { decision: "reject", reason: "not now" } }), { ...h.config, configurable: { ...h.config.configurable, safety: policy } });
     expect(final.__interrupt__).toBeUndefined();
+    expect(await ws.exists("pending.txt")).toBe(false);
     expect(await ws.exists("forbidden.txt")).toBe(false);
-    expect(text(toolMessages(final.messages)[0])).toContain('this is not allowed: This command matches the deny rule "touch forbidden*"');
+    expect(text(toolMessages(final.messages)[0])).toContain("the user rejected this command: not now");
+    expect(text(toolMessages(final.messages)[1])).toContain('this is not allowed: This command matches the deny rule "touch forbidden*"');
   });
 
   it("asks when the configurable policy says ask, though the run state says auto", async () => {
@@ -81,7 +88,7 @@ describe("run settings in the run's configurable win over the run state", () => 
     try {
       fs.writeFileSync(path.join(other, "a.txt"), "the other checkout\n");
       const moved = { ...h.config, configurable: { ...h.config.configurable, runWorkspace: other, safety: { ...DEFAULT_SAFETY, approval: "auto" } } };
-      const final = await h.agent.invoke(null, moved);
+      const final = await h.agent.invoke(new Command({ resume: { decision: "approve" } }), moved);
       expect(h.outcome(final).stopReason).toBe("finished");
       expect(fs.existsSync(path.join(other, "ran-here.txt"))).toBe(true);
       expect(fs.readFileSync(path.join(other, "moved.txt"), "utf8")).toBe("written after the move\n");
