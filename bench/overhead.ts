@@ -5,7 +5,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { buildAgent } from "../src/agents/build-agent.js";
 import { DEFAULT_PRICE_TABLE } from "../src/cost/prices.js";
 import { memoryOff } from "../src/memory/types.js";
-import { DEFAULT_SAFETY } from "../src/core/index.js";
+import { DEFAULT_SAFETY, usageBaseSchema } from "../src/core/index.js";
 import { benchModels } from "./scripted.js";
 import { openSessionDatabase } from "../src/sessions/database.js";
 import { countCheckpoints, makeWorkspace, removeWorkspace, runSession, type StepTiming } from "./session.js";
@@ -116,11 +116,19 @@ export async function benchSubAgentParts(iterations: number): Promise<void> {
       agent.invoke(
         {
           messages: [new SystemMessage(spec.systemPrompt(workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: "Task: bench\nYour step (s1): look around." })],
-          workspace,
-          stepId: "s1",
-          safety: { ...DEFAULT_SAFETY, approval: "auto" },
         },
-        {},
+        {
+          context: {
+            workspace,
+            stepId: "s1",
+            safety: { ...DEFAULT_SAFETY, approval: "auto" as const },
+            maxModelCalls: 30,
+            maxPromptTokens: 32_000,
+            usageBase: usageBaseSchema.parse({}),
+            questions: { asked: 0, max: 3 },
+            budget: {},
+          },
+        },
       );
     const time = async (fn: () => unknown): Promise<number[]> => {
       const out: number[] = [];

@@ -6,6 +6,7 @@ import { loopGuardMiddleware } from "./middleware/loop-guard.js";
 import { modelCallMiddleware } from "./middleware/model-call.js";
 import { replyGateMiddleware } from "./middleware/reply-gate.js";
 import { createFinishTool, declaredTools, toolCallsMiddleware } from "./middleware/tool-calls.js";
+import { agentRunContextSchema } from "./run-context.js";
 import { AgentRunState } from "./run-state.js";
 
 /**
@@ -25,6 +26,8 @@ export function buildAgent(deps: AgentDeps) {
     model: new PerRunModel({}),
     tools,
     stateSchema: AgentRunState,
+    // The run's inputs (workspace, step, safety, limits, budget): runtime context, given by src/graph/nodes/sub-agent.ts.
+    contextSchema: agentRunContextSchema,
     // One tools task per reply: the loop guard runs its calls in order (v2 would fan them out as parallel tasks).
     version: "v1",
     middleware: [

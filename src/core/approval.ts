@@ -65,8 +65,8 @@ export function isApprovalRequest(value: unknown): value is ApprovalRequest {
 
 /**
  * The safety policy a run's configurable settings (`safety`) set, over `fallback` (the state's): the CLI passes the
- * session's current policy with every run, so `resume --approval …` applies mid-step too (a pending approval is
- * judged again); Studio and API runs may set some fields. Malformed: the fallback.
+ * session's current policy with every run, so `resume --approval …` applies mid-step too (the stopped sub-agent run
+ * gets it in its runtime context); Studio and API runs may set some fields. Malformed: the fallback.
  */
 export function safetyOf(configurable: Readonly<Record<string, unknown>> | undefined, fallback: SafetyPolicy): SafetyPolicy {
   const raw = configurable?.safety;

@@ -4,6 +4,7 @@ import { buildAgent } from "../../src/agents/build-agent.js";
 import type { AgentDeps } from "../../src/agents/middleware/deps.js";
 import { readOutcome } from "../../src/agents/transcript.js";
 import type { AgentRunValue } from "../../src/agents/run-state.js";
+import type { AgentRunContext } from "../../src/agents/run-context.js";
 import type { AgentSpec } from "../../src/agents/types.js";
 import type { Budget } from "../../src/cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
@@ -47,26 +48,33 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
   const maxModelCalls = o.maxModelCalls ?? 5;
   const safety = { ...DEFAULT_SAFETY, approval: "auto" as const, ...o.safety };
   const tools = offeredTools(spec, safety, { memory: false });
-  const config = { configurable: { thread_id: "agent", budget: o.budget ?? {} }, recursionLimit: 200 };
-  const input = {
-    messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: o.brief ?? "Your step (s1): the goal" })],
+  // The run's context, as src/graph/nodes/sub-agent.ts gives it; a test may change it between invocations (a resume
+  // with new settings), as the adapter does.
+  const context: AgentRunContext = {
     workspace: o.workspace,
     stepId: "s1",
     safety,
-    allowPatterns: o.allowPatterns ?? [],
     maxModelCalls,
     maxPromptTokens: o.maxPromptTokens ?? 32_000,
+    questions: { asked: 0, max: 3 },
     usageBase: usageBaseOf(o.usageBase ?? {}, o.deps?.prices ?? DEFAULT_PRICE_TABLE),
+    budget: o.budget ?? {},
+  };
+  const config = { configurable: { thread_id: "agent" }, recursionLimit: 200, context };
+  const input = {
+    messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: o.brief ?? "Your step (s1): the goal" })],
+    allowPatterns: o.allowPatterns ?? [],
   };
   const outcome = (final: Pick<AgentRunValue, "messages" | "stop">) => readOutcome(final.messages, spec.finishTool.name, final.stop);
   return {
     agent,
     events,
     config,
+    context,
     start: () => agent.invoke(input, config),
     /** Another run of the same compiled agent on a thread of its own, with its own model-call limit. */
     startOn: (threadId: string, runMaxModelCalls: number) =>
-      agent.invoke({ ...input, maxModelCalls: runMaxModelCalls }, { ...config, configurable: { ...config.configurable, thread_id: threadId } }),
+      agent.invoke(input, { ...config, context: { ...context, maxModelCalls: runMaxModelCalls }, configurable: { ...config.configurable, thread_id: threadId } }),
     resume: (answer: ApprovalAnswer | Record<string, unknown>) => agent.invoke(new Command({ resume: answer }), config),
     /** The approval requests the thread is paused on (empty when it is not paused). */
     pending: async (): Promise<ApprovalRequest[]> => {

@@ -7,8 +7,9 @@ import { afterEach, describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../src/agents/index.js";
 import { buildAgent } from "../../src/agents/build-agent.js";
 import type { AgentRunValue } from "../../src/agents/run-state.js";
+import type { AgentRunContext } from "../../src/agents/run-context.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
-import { DEFAULT_SAFETY } from "../../src/core/index.js";
+import { DEFAULT_SAFETY, usageBaseSchema } from "../../src/core/index.js";
 import { memoryOff } from "../../src/memory/types.js";
 import type { ModelProvider } from "../../src/models/chat-model.js";
 import { useTempWorkspace } from "../helpers/temp-workspace.js";
@@ -67,15 +68,23 @@ function agentOn(saver: SqliteSaver, models: ModelProvider) {
 function input(workspace: string) {
   return {
     messages: [new SystemMessage(spec.systemPrompt(workspace, ["read_file", spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: "Your step (s1): read every file under src/." })],
+  };
+}
+
+/** The run's context, as src/graph/nodes/sub-agent.ts gives it. */
+function configFor(workspace: string) {
+  const context: AgentRunContext = {
     workspace,
     stepId: "s1",
     safety: { ...DEFAULT_SAFETY, approval: "auto" as const },
     maxModelCalls: CALLS + 5,
     maxPromptTokens: 1_000_000,
+    usageBase: usageBaseSchema.parse({}),
+    questions: { asked: 0, max: 3 },
+    budget: {},
   };
+  return { configurable: { thread_id: "long-run" }, recursionLimit: CALLS * 8 + 20, context };
 }
-
-const config = { configurable: { thread_id: "long-run" }, recursionLimit: CALLS * 8 + 20 };
 
 /** The tool results of a transcript, in order: each must be the next file, once. */
 function readResults(messages: readonly BaseMessage[]): string[] {
@@ -90,7 +99,7 @@ describe("a long sub-agent run on a SqliteSaver file", () => {
 
   it("writes about the same bytes per step late in the run as early: nothing that grows with the run is copied", async () => {
     const { db, saver } = saverOn(path.join(ws.root, "checkpoints.sqlite"));
-    const final = (await agentOn(saver, readerModels()).invoke(input(ws.root), config)) as AgentRunValue;
+    const final = (await agentOn(saver, readerModels()).invoke(input(ws.root), configFor(ws.root))) as AgentRunValue;
     expect(readResults(final.messages)).toEqual(allMarkers);
 
     // Bytes each checkpoint stored: its blob and metadata, and the writes of the step that followed it.
@@ -118,19 +127,19 @@ describe("a long sub-agent run on a SqliteSaver file", () => {
     // Stop while the model is asked for its 111th reply: more than 200 transcript updates are already stored.
     const first = saverOn(file);
     const stopping = agentOn(first.saver, readerModels((n) => n === 110 && !controller.signal.aborted && controller.abort()));
-    await expect(stopping.invoke(input(ws.root), { ...config, signal: controller.signal })).rejects.toThrow();
+    await expect(stopping.invoke(input(ws.root), { ...configFor(ws.root), signal: controller.signal })).rejects.toThrow();
     first.db.close();
 
     // A new connection and a freshly compiled agent, as a new process would have: only the file carries the run.
     const second = saverOn(file);
-    const partial = (await agentOn(second.saver, readerModels()).getState(config)).values as AgentRunValue;
+    const partial = (await agentOn(second.saver, readerModels()).getState(configFor(ws.root))).values as AgentRunValue;
     expect(readResults(partial.messages)).toEqual(allMarkers.slice(0, 110));
-    const final = (await agentOn(second.saver, readerModels()).invoke(null, config)) as AgentRunValue;
+    const final = (await agentOn(second.saver, readerModels()).invoke(null, configFor(ws.root))) as AgentRunValue;
     expect(readResults(final.messages)).toEqual(allMarkers);
     expect(final.messages.filter((m) => AIMessage.isInstance(m))).toHaveLength(CALLS + 1);
 
     const third = saverOn(file);
-    const read = (await agentOn(third.saver, readerModels()).getState(config)).values as AgentRunValue;
+    const read = (await agentOn(third.saver, readerModels()).getState(configFor(ws.root))).values as AgentRunValue;
     expect(read.messages.map((m) => m.id)).toEqual(final.messages.map((m) => m.id));
 
     // Each file's content is in exactly one stored row (its tool result's write), never in a copy of the transcript.

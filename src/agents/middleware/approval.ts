@@ -5,7 +5,8 @@ import { interrupt } from "@langchain/langgraph";
 import { isExtensionToolName } from "../../mcp/types.js";
 import { allowingPatterns, commandPatternFor, evaluateCommand, matchesText } from "../../safety/command-rules.js";
 import { approvalAnswerSchema, runsLaterReason, type ApprovalRequest, type SafetyPolicy, type WriteGrant } from "../../core/index.js";
-import type { AgentRunUpdate, AgentRunValue, Decision } from "../run-state.js";
+import type { AgentRunUpdate, Decision } from "../run-state.js";
+import type { AgentRun } from "../run-context.js";
 import type { ToolArtifact } from "../../tools/types.js";
 import type { AgentDeps } from "./deps.js";
 import { landingRelative } from "./landing-path.js";
@@ -55,7 +56,7 @@ type Call = { id?: string; name: string; args: Record<string, unknown> };
  * Hand-written rather than LangChain's humanInTheLoopMiddleware, which judges again on every re-run, asks about all
  * calls of a reply in one request and has no rule denials with a reason or "always" grants for the session.
  */
-export function judgeReply(reply: AIMessage, state: AgentRunValue, deps: ApprovalDeps): Record<string, Decision> | undefined {
+export function judgeReply(reply: AIMessage, state: AgentRun, deps: ApprovalDeps): Record<string, Decision> | undefined {
   const calls = (reply.tool_calls ?? []).filter((c) => needsDecision(c.name));
   if (calls.length === 0) return undefined;
   const invalid = new Set((reply.invalid_tool_calls ?? []).map((c) => c.id));
@@ -75,7 +76,7 @@ export function judgeReply(reply: AIMessage, state: AgentRunValue, deps: Approva
 }
 
 /** What the rules and the approval mode say about one call, without asking anyone. */
-function judge(name: string, args: Record<string, unknown>, state: AgentRunValue, deps: ApprovalDeps): Decision {
+function judge(name: string, args: Record<string, unknown>, state: AgentRun, deps: ApprovalDeps): Decision {
   const approve: Decision = { decision: "approve", reason: "" };
   // Without a real sandbox nothing runs unasked.
   const safety: SafetyPolicy = deps.forceAsk && state.safety.approval === "auto" ? { ...state.safety, approval: "ask" } : state.safety;
@@ -107,7 +108,7 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRunValue
  * read-only runs; any other asks, in auto mode too, unless an allow rule or an "always" answer names it. Read-only
  * mode does not offer it (the tools refuse it), and neither is a tool that does not exist now.
  */
-function judgeExtension(name: string, state: AgentRunValue, safety: SafetyPolicy, deps: ApprovalDeps): Decision {
+function judgeExtension(name: string, state: AgentRun, safety: SafetyPolicy, deps: ApprovalDeps): Decision {
   const denied = safety.deny.find((p) => matchesText(name, p));
   if (denied !== undefined) return { decision: "deny", reason: `the tool ${name} matches the deny rule "${denied}" in the safety settings.` };
   const found = deps.extensions?.find(state.workspace, name);
@@ -117,7 +118,7 @@ function judgeExtension(name: string, state: AgentRunValue, safety: SafetyPolicy
 }
 
 /** The request a person sees for a recorded "ask", rebuilt from the call and its record. */
-function requestFor(call: Call, asked: Decision, state: AgentRunValue, deps: ApprovalDeps): ApprovalRequest {
+function requestFor(call: Call, asked: Decision, state: AgentRun, deps: ApprovalDeps): ApprovalRequest {
   const base = { type: "approval" as const, agent: deps.spec.name, stepId: state.stepId, tool: call.name, modeOnly: asked.modeOnly === true };
   if (COMMAND_TOOLS.has(call.name)) {
     const command = str(call.args.command);
@@ -144,7 +145,7 @@ function coveredBy(patterns: readonly string[], call: Call, asked: Decision, wor
  * the later calls it names. Side-effect free, so the tools step runs it again on every resume: earlier `interrupt()`
  * calls return their recorded answers. Nothing to ask: no update.
  */
-export function askRecorded(state: AgentRunValue, deps: ApprovalDeps): Pick<AgentRunUpdate, "decisions" | "allowPatterns"> | undefined {
+export function askRecorded(state: AgentRun, deps: ApprovalDeps): Pick<AgentRunUpdate, "decisions" | "allowPatterns"> | undefined {
   const last = state.messages.at(-1);
   if (!last || !AIMessage.isInstance(last)) return undefined;
   const pending = (last.tool_calls ?? []).filter((c) => state.decisions[c.id ?? ""]?.decision === "ask");
@@ -175,7 +176,7 @@ export function askRecorded(state: AgentRunValue, deps: ApprovalDeps): Pick<Agen
 }
 
 /** What a file tool call may write: exactly the place a person approved, or (approved by rule or mode) no protected place. */
-export function writeGrantOf(state: AgentRunValue, callId: string): WriteGrant {
+export function writeGrantOf(state: AgentRun, callId: string): WriteGrant {
   const landing = state.decisions[callId]?.landing;
   return landing === undefined ? {} : { landing };
 }
@@ -184,7 +185,7 @@ export function writeGrantOf(state: AgentRunValue, callId: string): WriteGrant {
  * A call runs only on its recorded decision: denied by a rule, rejected by the person, never asked about (a call
  * whose reply was recorded before this version) or still unanswered, it is refused and the model gets the reason.
  */
-export function refuseUnapproved(state: AgentRunValue, call: Call, deps: ApprovalDeps): ToolMessage | null {
+export function refuseUnapproved(state: AgentRun, call: Call, deps: ApprovalDeps): ToolMessage | null {
   const name = call.name;
   if (!needsDecision(name)) return null;
   const callId = call.id ?? "";

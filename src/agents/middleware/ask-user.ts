@@ -2,6 +2,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { answeredText, answerOf, ASK_USER_TOOL_NAME, askUserArgsSchema, questionLimitText, type QuestionRequest } from "../../core/index.js";
 import type { AgentRunUpdate, AgentRunValue } from "../run-state.js";
+import type { AgentRun } from "../run-context.js";
 import type { AgentDeps } from "./deps.js";
 
 /**
@@ -11,7 +12,7 @@ import type { AgentDeps } from "./deps.js";
  * safely on resume: earlier `interrupt()` calls return their recorded answers, and no model is called before the
  * answer. Calls past the turn's limit are not asked (their tool result says so).
  */
-export function askQuestions(state: AgentRunValue, deps: Pick<AgentDeps, "spec">): Pick<AgentRunUpdate, "answers"> | undefined {
+export function askQuestions(state: AgentRun, deps: Pick<AgentDeps, "spec">): Pick<AgentRunUpdate, "answers"> | undefined {
   const last = state.messages.at(-1);
   if (!last || !AIMessage.isInstance(last)) return undefined;
   const calls = (last.tool_calls ?? []).filter((c) => c.name === ASK_USER_TOOL_NAME && c.id && state.answers[c.id] === undefined);
@@ -31,7 +32,7 @@ export function askQuestions(state: AgentRunValue, deps: Pick<AgentDeps, "spec">
 }
 
 /** The result of an ask_user call: the person's answer, or why it was not asked. */
-export function answerCall(state: AgentRunValue, call: { id?: string; args: Record<string, unknown> }): ToolMessage {
+export function answerCall(state: AgentRun, call: { id?: string; args: Record<string, unknown> }): ToolMessage {
   const id = call.id ?? "";
   const done = (content: string, ok: boolean) => new ToolMessage({ tool_call_id: id, name: ASK_USER_TOOL_NAME, content, status: ok ? "success" : "error" });
   const args = askUserArgsSchema.safeParse(call.args);

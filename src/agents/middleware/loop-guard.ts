@@ -2,6 +2,7 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { afterCall, beforeCall, type LoopGuardState } from "../loop-guard.js";
+import { contextOf } from "../run-context.js";
 import { AgentRunState } from "../run-state.js";
 import { guardFromTranscript, outcomeOf, textOf } from "../transcript.js";
 import type { AgentDeps } from "./deps.js";
@@ -29,6 +30,7 @@ export function loopGuardMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
     stateSchema: AgentRunState,
     wrapToolCall: (request, handler) => {
       const { toolCall, state } = request;
+      const { stepId } = contextOf(request.runtime.context);
       const reply = state.messages.findLast((m): m is AIMessage => AIMessage.isInstance(m));
       if (!reply) return handler(request);
       let batch = batches.get(reply);
@@ -46,7 +48,7 @@ export function loopGuardMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
         let note = "";
         if (!invalid) {
           const repeat = beforeCall(current.guard, name, toolCall.args);
-          if (repeat.kind === "stop") return stop(current, id, name, repeat.reason, `Error: not run: you ${repeat.reason}, so this run is stopped and the planner will decide what to do next.`, state.stepId);
+          if (repeat.kind === "stop") return stop(current, id, name, repeat.reason, `Error: not run: you ${repeat.reason}, so this run is stopped and the planner will decide what to do next.`, stepId);
           if (repeat.kind === "warn") note = repeat.note;
         }
         const result = await handler(request);
@@ -56,7 +58,7 @@ export function loopGuardMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
         if (verdict.kind === "warn") message = withNote(message, verdict.note);
         if (verdict.kind === "stop") {
           current.stopped = verdict.reason;
-          deps.emit({ type: "limit_reached", limit: "loop", detail: `${deps.spec.name} ${state.stepId}: ${verdict.reason}` });
+          deps.emit({ type: "limit_reached", limit: "loop", detail: `${deps.spec.name} ${stepId}: ${verdict.reason}` });
           return new Command({ update: { messages: [message], stop: { kind: "loop", detail: verdict.reason } } });
         }
         return message;

@@ -1,8 +1,8 @@
 import type { AIMessage } from "@langchain/core/messages";
 import { Command, getCurrentTaskInput } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import { budgetOf } from "../../cost/budget.js";
-import { withRunSettings, type AgentRunValue } from "../run-state.js";
+import { runOf } from "../run-context.js";
+import type { AgentRunValue } from "../run-state.js";
 import { judgeReply } from "./approval.js";
 import { fitContext } from "./context-budget.js";
 import type { AgentDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
@@ -37,10 +37,10 @@ export function modelCallMiddleware(deps: AgentDeps) {
       // The model node's input is the whole run state; the transcript is the request's (a wrap may have changed it).
       const run = getCurrentTaskInput<AgentRunValue>();
       const reply = await step(0, { ...request, state: { ...run, messages: request.state.messages } });
-      const state = withRunSettings({ ...run, messages: [...request.state.messages, reply] }, request.runtime.configurable);
+      const state = runOf({ ...run, messages: [...request.state.messages, reply] }, request.runtime.context);
       // Each call of the reply is judged once, now, and the verdicts are checkpointed with the reply (approval.ts).
       const decisions = judgeReply(reply, state, deps);
-      const reminder = finishReminder(state, deps, budgetOf(request.runtime.configurable));
+      const reminder = finishReminder(state, deps, state.budget);
       if (!reminder) return decisions ? new Command({ update: { decisions } }) : reply;
       // LangChain writes the reply first, then this update: the transcript reads reply, reminder.
       const { jumpTo, ...update } = reminder;

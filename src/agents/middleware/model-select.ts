@@ -1,7 +1,7 @@
 import { askUserTool } from "../../tools/ask-user.js";
 import { extensionsReady, extensionToolDefinition, offeredExtensionTools } from "../extension-tools.js";
 import { offeredTools, toolAvailability } from "../offered-tools.js";
-import { withRunSettings } from "../run-state.js";
+import { contextOf } from "../run-context.js";
 import type { AgentDeps, ModelCallWrap } from "./deps.js";
 
 /**
@@ -14,7 +14,7 @@ import type { AgentDeps, ModelCallWrap } from "./deps.js";
  */
 export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "extensions" | "tools">): ModelCallWrap {
   return async (request, handler) => {
-    const { safety, workspace } = withRunSettings(request.state, request.runtime.configurable);
+    const { safety, workspace } = contextOf(request.runtime.context);
     const offered = new Set([...offeredTools(deps.spec, safety, toolAvailability(deps.tools, deps.memory.enabled, workspace)), deps.spec.finishTool.name]);
     await extensionsReady(deps.extensions, workspace);
     const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions, workspace).map(extensionToolDefinition);

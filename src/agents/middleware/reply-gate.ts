@@ -1,7 +1,8 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, isCommand } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import { AgentRunState, withRunSettings, type AgentRunUpdate, type AgentRunValue } from "../run-state.js";
+import { runOf } from "../run-context.js";
+import { AgentRunState, type AgentRunUpdate, type AgentRunValue } from "../run-state.js";
 import { askRecorded } from "./approval.js";
 import { askQuestions } from "./ask-user.js";
 import type { AgentDeps } from "./deps.js";
@@ -28,14 +29,14 @@ interface Gate {
 export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "extensions">) {
   // Per reply object: a resumed step reads the state again, so it judges again (with the recorded answers).
   const gates = new WeakMap<AIMessage, Gate>();
-  const judge = async (state: AgentRunValue, configurable: Readonly<Record<string, unknown>> | undefined): Promise<GateUpdate | undefined> => {
-    const run = withRunSettings(state, configurable);
+  const judge = async (state: AgentRunValue, context: unknown): Promise<GateUpdate | undefined> => {
+    const run = runOf(state, context);
     // An approved MCP call runs in its server: on resume, the server must be up before the calls run.
     await deps.extensions?.ready(run.workspace);
     // The recorded "ask"s of the reply (judged when it arrived: approval.ts), asked in order; nothing is judged again.
     const approvals = askRecorded(run, deps);
     // Questions (ask_user) are asked after the approvals, like the order of the prompts a person sees.
-    const questions = askQuestions(state, deps);
+    const questions = askQuestions(run, deps);
     return approvals || questions ? Object.assign({}, approvals, questions) : undefined;
   };
   return createMiddleware({
@@ -46,7 +47,7 @@ export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "for
       let gate = reply ? gates.get(reply) : undefined;
       if (!gate) {
         // The tools step starts every call of the reply at once: the first one starts the gate, the others wait for it.
-        gate = { outcome: judge(request.state, request.runtime.configurable), written: false };
+        gate = { outcome: judge(request.state, request.runtime.context), written: false };
         if (reply) gates.set(reply, gate);
       }
       const update = await gate.outcome;

@@ -6,7 +6,8 @@ import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
 import { isExtensionToolName } from "../../mcp/types.js";
 import { offeredExtensionTools } from "../extension-tools.js";
 import { offeredTools, toolAvailability } from "../offered-tools.js";
-import { AgentRunState, withRunSettings, type AgentRunValue } from "../run-state.js";
+import { runOf, type AgentRun } from "../run-context.js";
+import { AgentRunState } from "../run-state.js";
 import { isArtifact } from "../transcript.js";
 import type { FinishToolSpec } from "../types.js";
 import { ASK_USER_TOOL_NAME } from "../../core/index.js";
@@ -60,8 +61,8 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
   const { spec } = deps;
   const instances = new Map<string, StructuredToolInterface>();
   // One tool result may take at most about a quarter of the prompt budget (4 characters per token).
-  const outputLimit = (state: AgentRunValue) => Math.min(deps.tools?.outputLimitChars ?? 20_000, state.maxPromptTokens);
-  const instance = (name: ToolName, state: AgentRunValue): StructuredToolInterface => {
+  const outputLimit = (state: AgentRun) => Math.min(deps.tools?.outputLimitChars ?? 20_000, state.maxPromptTokens);
+  const instance = (name: ToolName, state: AgentRun): StructuredToolInterface => {
     const network = state.safety.allowNetwork;
     const outputLimitChars = outputLimit(state);
     const key = `${name}\0${state.workspace}\0${network}\0${outputLimitChars}`;
@@ -82,7 +83,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
     wrapToolCall: async (request) => {
       const { toolCall } = request;
       // Denied by a rule or rejected by the person in the reply gate (reply-gate.ts): the model gets the reason.
-      const state = withRunSettings(request.state, request.runtime.configurable);
+      const state = runOf(request.state, request.runtime.context);
       const id = toolCall.id ?? "";
       const name = toolCall.name;
       const emitResult = (ok: boolean, detail: string) => deps.emit({ type: "tool_result", agent: spec.name, stepId: state.stepId, tool: name, ok, detail });

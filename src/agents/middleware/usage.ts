@@ -1,10 +1,11 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import type { UsageTotals } from "../../core/index.js";
-import { budgetExceededBy, budgetOf, type Budget } from "../../cost/budget.js";
+import { budgetExceededBy, type Budget } from "../../cost/budget.js";
 import { measureCall, type CallUsage } from "../../cost/estimate.js";
 import { costUsd, findPrice } from "../../cost/prices.js";
 import { toolsOverhead } from "../context-budget.js";
-import { withRunSettings, type AgentRunValue, type RunStop } from "../run-state.js";
+import { runOf, type AgentRun } from "../run-context.js";
+import type { AgentRunValue, RunStop } from "../run-state.js";
 import { ESTIMATED_USAGE, RUN_STOP, runUsage, textOf, type RunUsage } from "../transcript.js";
 import type { AgentDeps, ModelCallWrap } from "./deps.js";
 
@@ -16,7 +17,7 @@ import type { AgentDeps, ModelCallWrap } from "./deps.js";
 type UsageDeps = Pick<AgentDeps, "spec" | "models" | "prices">;
 
 /** The session's totals: what it had used before this run plus this run's calls so far (from the transcript). */
-function sessionTotals(deps: UsageDeps, state: AgentRunValue, run: RunUsage, extra?: CallUsage): UsageTotals & { knownCostUsd: number } {
+function sessionTotals(deps: UsageDeps, state: AgentRun, run: RunUsage, extra?: CallUsage): UsageTotals & { knownCostUsd: number } {
   const inputTokens = run.inputTokens + (extra?.inputTokens ?? 0);
   const outputTokens = run.outputTokens + (extra?.outputTokens ?? 0);
   const price = findPrice(deps.models.describe(deps.spec.name), deps.prices);
@@ -34,7 +35,7 @@ function sessionTotals(deps: UsageDeps, state: AgentRunValue, run: RunUsage, ext
 }
 
 /** Why the session's budget is used up, or null while there is room (checked before every model call). */
-export function sessionBudgetSpent(deps: UsageDeps, state: AgentRunValue, budget: Budget, run: RunUsage = runUsage(state.messages)): string | null {
+export function sessionBudgetSpent(deps: UsageDeps, state: AgentRun, budget: Budget, run: RunUsage = runUsage(state.messages)): string | null {
   if (budget.tokens === undefined && budget.usd === undefined) return null;
   const totals = sessionTotals(deps, state, run);
   return budgetExceededBy({ tokens: totals.inputTokens + totals.outputTokens, knownCostUsd: totals.knownCostUsd }, budget)?.detail ?? null;
@@ -55,7 +56,8 @@ export function meterUsage(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeo
     // Checked here rather than in a before-model hook: every hook is a graph step with a checkpoint of its own.
     // This run's usage so far, read from the transcript once per call.
     const run = runUsage(request.state.messages);
-    const stop = stopBeforeCall(deps, withRunSettings(request.state, request.runtime.configurable), budgetOf(request.runtime.configurable), run);
+    const state = runOf(request.state, request.runtime.context);
+    const stop = stopBeforeCall(deps, state, state.budget, run);
     if (stop) return stopReply(stop);
     const raw = await withDeadline(Promise.resolve(handler(request)), deps.callTimeoutMs);
     const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));
@@ -67,7 +69,7 @@ export function meterUsage(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeo
       reply.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
     }
     const model = deps.models.describe(deps.spec.name);
-    const { knownCostUsd: _known, ...total } = sessionTotals(deps, request.state, run, { inputTokens, outputTokens, estimated });
+    const { knownCostUsd: _known, ...total } = sessionTotals(deps, state, run, { inputTokens, outputTokens, estimated });
     deps.emit({
       type: "model_call",
       agent: deps.spec.name,
@@ -91,7 +93,7 @@ export function meterUsage(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeo
  * tools while "continue" leaves stopping to the model. Tool calls are bounded by this model-call limit, the budget and
  * the loop guard.)
  */
-function stopBeforeCall(deps: UsageDeps, state: AgentRunValue, budget: Budget, run: RunUsage): RunStop | { kind: "finished"; detail: string } | null {
+function stopBeforeCall(deps: UsageDeps, state: AgentRun, budget: Budget, run: RunUsage): RunStop | { kind: "finished"; detail: string } | null {
   if (state.stop) return state.stop;
   if (finishedNow(state, deps.spec.finishTool.name)) return { kind: "finished", detail: "" };
   const calls = run.modelCalls;

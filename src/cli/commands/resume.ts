@@ -128,8 +128,8 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     }
     const updated: StoredRunOptions = { ...stored, ...next, budget, ...(model ? { model } : {}), ...(baseUrl ? { baseUrl } : {}) };
     await database.sessions.update(session.id, { options: JSON.stringify(updated), ...(moved ? { workspace } : {}) });
-    // They travel with the run (configurable, preferred over the state even by the step it stopped in: a pending
-    // approval is judged again under the new policy); the state gets them too, for what reads it later.
+    // They travel with the run (configurable, made into the stopped step's runtime context when it runs again; a
+    // pending approval only the mode asked is answered by the new mode); the state gets them too, for what reads it later.
     if (checkpointed && (changesState || moved)) await queueSettings(database, session.id, { ...next, ...(moved ? { workspace } : {}) });
     if (moved) printer.emit({ type: "notice", level: "info", message: `Session ${session.id} was last run in ${found.workspace}; it goes on in ${workspace}.` });
     for (const message of changes) printer.emit({ type: "notice", level: "info", message });

@@ -11,7 +11,9 @@ import type { WorkspaceAccess } from "../../sandbox/types.js";
 import { DEFAULT_PRICE_TABLE } from "../../cost/prices.js";
 import { usageBaseOf, usageKey } from "../../cost/usage.js";
 import type { GraphDeps } from "../deps.js";
-import { clip, limitsOf, safetyOf, type AgentReport } from "../../core/index.js";
+import { clip, limitsOf, safetyOf, workspaceOf, type AgentReport } from "../../core/index.js";
+import { budgetOf } from "../../cost/budget.js";
+import type { AgentRunContext } from "../../agents/run-context.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
 
 /**
@@ -41,44 +43,54 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     // The run's configurable settings win over the state's: `resume` may have changed them (src/core safetyOf, limitsOf).
     const safety = safetyOf(config.configurable, state.safety);
     const limits = limitsOf(config.configurable, state.limits);
-    const tools = offeredTools(spec, safety, toolAvailability(deps.tools, deps.memory.enabled, state.workspace));
+    // Another checkout of the same session (src/core workspaceOf): the run works there.
+    const workspace = workspaceOf(config.configurable, state.workspace);
+    const tools = offeredTools(spec, safety, toolAvailability(deps.tools, deps.memory.enabled, workspace));
     const brief = spec.brief({
       task: state.task,
-      workspace: state.workspace,
+      workspace,
       step,
       plan: state.plan,
       findings: state.findings,
       filesChanged: state.filesChanged,
       lastReview: state.reviews.at(-1) ?? null,
-      skills: tools.includes("load_skill") ? (deps.tools?.skills?.catalogue(state.workspace).skills ?? []) : [],
+      skills: tools.includes("load_skill") ? (deps.tools?.skills?.catalogue(workspace).skills ?? []) : [],
     });
     const maxModelCalls = limits.maxModelCallsPerRun;
     // The planner (or a budget continuation) announced the step and computed the project context when it routed
     // here, so this node can run again after an approval without doing either twice. Computed here only as a fallback.
     const startOf = async (s: typeof step): Promise<string> =>
-      state.stepStart?.stepId === s.id ? state.stepStart.context : projectContext(state.workspace);
+      state.stepStart?.stepId === s.id ? state.stepStart.context : projectContext(workspace);
     await deps.beforeStep?.();
     // Its MCP tools are named in its prompt too ("Your tools: …"), once the servers are up.
-    await extensionsReady(deps.extensions, state.workspace);
-    const mcpTools = offeredExtensionTools(spec, safety, deps.extensions, state.workspace).map((t) => t.name);
+    await extensionsReady(deps.extensions, workspace);
+    const mcpTools = offeredExtensionTools(spec, safety, deps.extensions, workspace).map((t) => t.name);
     const final = await agent.invoke(
       {
         messages: [
-          new SystemMessage(spec.systemPrompt(state.workspace, [...tools, ...mcpTools, spec.finishTool.name])),
+          new SystemMessage(spec.systemPrompt(workspace, [...tools, ...mcpTools, spec.finishTool.name])),
           new HumanMessage({ id: `brief-${step.id}`, content: brief }),
           new HumanMessage({ id: `context-${step.id}`, content: await startOf(step) }),
         ],
-        workspace: state.workspace,
-        stepId: step.id,
-        safety,
         allowPatterns: state.approvedPatterns,
-        maxModelCalls,
-        maxPromptTokens: limits.maxPromptTokens,
-        questions: { asked: state.counters.questions, max: limits.maxQuestions },
-        usageBase: usageBaseOf(state.usage, deps.prices ?? DEFAULT_PRICE_TABLE),
       },
-      // Each model call is at most a handful of graph steps (hooks, model, approval, tools).
-      { recursionLimit: maxModelCalls * 8 + 20, signal: config.signal },
+      {
+        // The run's inputs are its runtime context, made again from the session's state and settings whenever this
+        // node runs (a resume with new settings applies them to the run it stopped in); none of it is checkpointed.
+        context: {
+          workspace,
+          stepId: step.id,
+          safety,
+          maxModelCalls,
+          maxPromptTokens: limits.maxPromptTokens,
+          questions: { asked: state.counters.questions, max: limits.maxQuestions },
+          usageBase: usageBaseOf(state.usage, deps.prices ?? DEFAULT_PRICE_TABLE),
+          budget: budgetOf(config.configurable),
+        } satisfies AgentRunContext,
+        // Each model call is at most a handful of graph steps (hooks, model, approval, tools).
+        recursionLimit: maxModelCalls * 8 + 20,
+        signal: config.signal,
+      },
     );
     const outcome = readOutcome(final.messages, spec.finishTool.name, final.stop);
     // The undo snapshot after a step costs git processes: taken only when the step may have changed the workspace.

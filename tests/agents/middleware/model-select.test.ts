@@ -68,10 +68,10 @@ describe("model-select middleware", () => {
     expect(models.offered.reviewer).toEqual([["read_file", "list_directory", "search_code", "submit_review", "ask_user"]]);
   });
 
-  it("takes the mode from the run's configurable settings over the run state (a resumed or Studio run)", async () => {
+  it("takes the mode from the run's context as given now (a resumed or Studio run)", async () => {
     const models = scriptedModels({ coder: [submitWork()] });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
-    h.config.configurable = { ...h.config.configurable, ...{ safety: { ...DEFAULT_SAFETY, approval: "read-only" } } };
+    h.config.context = { ...h.context, safety: { ...DEFAULT_SAFETY, approval: "read-only" } };
     await h.start();
     expect(models.offered.coder).toEqual([CODER_READ_ONLY]);
   });
