@@ -1,11 +1,11 @@
-import type { ClientTool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import { PerRunModel } from "./per-run-model.js";
 import type { AgentDeps } from "./middleware/deps.js";
 import { loopGuardMiddleware } from "./middleware/loop-guard.js";
 import { modelCallMiddleware } from "./middleware/model-call.js";
 import { replyGateMiddleware } from "./middleware/reply-gate.js";
-import { createFinishTool, declaredTools, toolCallsMiddleware } from "./middleware/tool-calls.js";
+import { toolCallsMiddleware } from "./middleware/tool-calls.js";
+import { buildAgentTools } from "./agent-tools.js";
 import { agentRunContextSchema } from "./run-context.js";
 import { AgentRunState } from "./run-state.js";
 
@@ -20,7 +20,7 @@ import { AgentRunState } from "./run-state.js";
  */
 export function buildAgent(deps: AgentDeps) {
   const { spec } = deps;
-  const tools: ClientTool[] = [...declaredTools(spec.tools), createFinishTool(spec.finishTool)];
+  const { tools, asDescribed } = buildAgentTools(deps);
   const agent = createAgent({
     name: spec.name,
     model: new PerRunModel({}),
@@ -36,7 +36,7 @@ export function buildAgent(deps: AgentDeps) {
       loopGuardMiddleware(deps),
       // Model choice, the context budget and metering; retries (5xx, resets, malformed replies, rate limits) belong to
       // the model client: src/models/checked-completions.ts.
-      modelCallMiddleware(deps),
+      modelCallMiddleware({ ...deps, asDescribed }),
       toolCallsMiddleware(deps),
     ] as const,
   });

@@ -10,6 +10,7 @@ import { errorCode, errorMessage, failure, success, type ToolResult } from "./to
 import type { ToolDeps } from "./types.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 import { landingCheck } from "./write-grant.js";
+import { scopeOf } from "./tool-scope.js";
 
 /** Regions shown back to the model are cut to this many lines. */
 const MAX_SNIPPET_LINES = 40;
@@ -124,9 +125,10 @@ async function editIn(
   return { text, found, find, replacement, result };
 }
 
-export function createEditFileTool(deps: ToolDeps) {
+export function createEditFileTool(base: ToolDeps) {
   return tool(
     async ({ path: inputPath, oldText, newText, replaceAll }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
       if (oldText === "") {
         return failure("oldText is empty. To create a file or replace its whole content use write_file; otherwise pass the exact text to replace.");
       }

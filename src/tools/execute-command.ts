@@ -12,6 +12,7 @@ import { runCommand, type RunCommandResult } from "./run-command.js";
 import { failure, type ToolResult } from "./tool-result.js";
 import type { ToolArtifact, ToolDeps } from "./types.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
+import { scopeOf } from "./tool-scope.js";
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 export const MAX_COMMAND_TIMEOUT_MS = 600_000;
@@ -44,11 +45,11 @@ export interface ExecuteCommandOptions {
   parentEnv?: NodeJS.ProcessEnv;
 }
 
-export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommandOptions = {}) {
-  const maxMs = deps.maxCommandTimeoutMs ?? MAX_COMMAND_TIMEOUT_MS;
-  const defaultMs = Math.min(deps.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, maxMs);
-  const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
-  const sandbox = sandboxSpawnOptions(deps.root, deps.sandbox);
+export function createExecuteCommandTool(base: ToolDeps, options: ExecuteCommandOptions = {}) {
+  const maxMs = base.maxCommandTimeoutMs ?? MAX_COMMAND_TIMEOUT_MS;
+  const defaultMs = Math.min(base.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, maxMs);
+  // What the model is told about the sandbox (an agent builds one per network setting: src/agents/agent-tools.ts).
+  const described = sandboxSpawnOptions(base.root, base.sandbox);
   const schema = z.object({
     command: z
       .string()
@@ -67,6 +68,9 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
 
   return tool(
     async ({ command, cwd, timeoutSeconds }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
+      const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
+      const sandbox = sandboxSpawnOptions(deps.root, deps.sandbox);
       const resolved = await resolveWorkspacePath(deps.root, cwd ?? ".");
       if (!resolved.ok) return failure(`cwd: ${resolved.error}`);
       const isDir = await fs.stat(resolved.abs).then((s) => s.isDirectory(), () => false);
@@ -133,7 +137,7 @@ export function createExecuteCommandTool(deps: ToolDeps, options: ExecuteCommand
         "Returns the exit code, duration and combined stdout+stderr (long output keeps its beginning and end). " +
         "Commands cannot read input and must exit on their own; anything still running at the end or after the timeout is killed. " +
         "Secrets are removed from the environment; CI=1 and NO_COLOR=1 are set. Use cwd instead of a leading cd." +
-        (sandbox ? ` ${sandboxDescription(sandbox)}` : ""),
+        (described ? ` ${sandboxDescription(described)}` : ""),
       schema,
       responseFormat: "content_and_artifact",
     },

@@ -7,6 +7,7 @@ import { openDir, type ConfinedDir } from "./confined-fs.js";
 import { errorCode, failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
 import { isUsableRealPath, resolveWorkspacePath } from "./workspace-path.js";
+import { scopeOf } from "./tool-scope.js";
 
 export const DEFAULT_LIST_DEPTH = 2;
 export const MAX_LIST_DEPTH = 6;
@@ -111,9 +112,10 @@ function render(entries: readonly Entry[], indent: string, out: string[]): void 
   }
 }
 
-export function createListDirectoryTool(deps: ToolDeps) {
+export function createListDirectoryTool(base: ToolDeps) {
   return tool(
-    async ({ path: inputPath, depth: askedDepth }): Promise<ToolResult> => {
+    async ({ path: inputPath, depth: askedDepth }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
       const resolved = await resolveWorkspacePath(deps.root, inputPath);
       if (!resolved.ok) return failure(resolved.error);
       const { abs, rel } = resolved;

@@ -6,6 +6,7 @@ import { parseSkillMarkdown } from "./skills/frontmatter.js";
 import { skillPathOf, SKILL_FILE } from "./skills/index.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
+import { scopeOf } from "./tool-scope.js";
 
 const schema = z.object({
   name: z.string().describe("The skill's name, as listed under Skills in your brief."),
@@ -15,10 +16,11 @@ const schema = z.object({
  * Returns a skill's instructions (the body of its SKILL.md, capped like other tool output) and its other files as
  * `skill://` paths for read_file. Skills cost tokens only once loaded: the brief lists names and descriptions.
  */
-export function createLoadSkillTool(deps: ToolDeps) {
-  const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
+export function createLoadSkillTool(base: ToolDeps) {
   return tool(
-    async ({ name }): Promise<ToolResult> => {
+    async ({ name }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
+      const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
       const wanted = name.trim();
       const skill = deps.skills?.catalogue(deps.root).find(wanted);
       if (!skill) {

@@ -4,6 +4,7 @@ import { formatHit } from "../memory/format.js";
 import { MEMORY_KINDS } from "../memory/types.js";
 import { errorMessage, failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
+import { scopeOf } from "./tool-scope.js";
 
 const schema = z.object({
   query: z.string().min(1).describe("What you want to know, in plain words (e.g. 'how are the tests run', 'why did the build fail')."),
@@ -19,9 +20,10 @@ const schema = z.object({
  * Searches long-term memory: what earlier sessions learned (lessons, decisions, findings, user notes).
  * Results are data from the past, possibly outdated: the model is told to verify them in the code.
  */
-export function createMemorySearchTool(deps: ToolDeps) {
+export function createMemorySearchTool(base: ToolDeps) {
   return tool(
-    async (args): Promise<ToolResult> => {
+    async (args, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
       const memory = deps.memory;
       if (!memory?.enabled) return failure("long-term memory is off in this session; use search_code and read_file instead.");
       try {

@@ -9,6 +9,7 @@ import { CAN_VERIFY_OPENED } from "./confined-fs.js";
 import { isUsableRealPath, resolveWorkspacePath, toDisplayPath } from "./workspace-path.js";
 import { openSkillFile } from "./skills/skill-file.js";
 import { isSkillPath } from "./skills/skill-path.js";
+import { scopeOf } from "./tool-scope.js";
 
 export const DEFAULT_OUTPUT_LIMIT_CHARS = 20_000;
 
@@ -74,10 +75,11 @@ async function openNamedFile(root: string, inputPath: string): Promise<{ rel: st
   return { rel: resolved.rel, file: await readTextFile(resolved.abs, allowed) };
 }
 
-export function createReadFileTool(deps: ToolDeps) {
-  const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
+export function createReadFileTool(base: ToolDeps) {
   return tool(
-    async ({ path: inputPath, startLine, endLine }): Promise<ToolResult> => {
+    async ({ path: inputPath, startLine, endLine }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
+      const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
       // A skill's files (the paths load_skill lists) are read from the skill's own folder, confined to it.
       const opened = isSkillPath(inputPath) ? await openSkillFile(deps.skills, deps.root, inputPath) : await openNamedFile(deps.root, inputPath);
       if ("error" in opened) return failure(opened.error);

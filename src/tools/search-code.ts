@@ -13,6 +13,7 @@ import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
 import { keepVerifiedMatches } from "./verified-matches.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
+import { scopeOf } from "./tool-scope.js";
 
 export const SEARCH_TIMEOUT_MS = 20_000;
 const MAX_MATCH_LINE_CHARS = 300;
@@ -171,10 +172,11 @@ async function showVerified(root: string, matches: readonly RgMatch[], limit: nu
   return shown;
 }
 
-export function createSearchCodeTool(deps: ToolDeps) {
-  const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
+export function createSearchCodeTool(base: ToolDeps) {
   return tool(
-    async ({ pattern, glob, path: inputPath, caseSensitive, maxResults }): Promise<ToolResult> => {
+    async ({ pattern, glob, path: inputPath, caseSensitive, maxResults }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
+      const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
       const guardCredentials = !credentialFilesAllowed();
       const credentialAt = credentialMatcher();
       const rootCredential = guardCredentials ? credentialAt(deps.root) : undefined;

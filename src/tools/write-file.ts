@@ -9,6 +9,7 @@ import { errorCode, errorMessage, failure, success, type ToolResult } from "./to
 import type { ToolDeps } from "./types.js";
 import { resolveWorkspacePath } from "./workspace-path.js";
 import { landingCheck } from "./write-grant.js";
+import { scopeOf } from "./tool-scope.js";
 
 const schema = z.object({
   path: z.string().describe('File to write, relative to the workspace root (e.g. "src/util/math.ts"). Missing parent folders are created.'),
@@ -18,9 +19,10 @@ const schema = z.object({
 /** A file bigger than this is not read back for the diagnostics' baseline (its problems count as new the first time). */
 const MAX_BEFORE_BYTES = 2_000_000;
 
-export function createWriteFileTool(deps: ToolDeps) {
+export function createWriteFileTool(base: ToolDeps) {
   return tool(
     async ({ path: inputPath, content }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
       const resolved = await resolveWorkspacePath(deps.root, inputPath);
       if (!resolved.ok) return failure(resolved.error);
       const { abs, rel } = resolved;

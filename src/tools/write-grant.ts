@@ -3,14 +3,18 @@ import { writeGrantRefusal, type WriteGrant } from "../core/index.js";
 import type { LandingCheck } from "./atomic-write.js";
 import { isUsableRealPath } from "./workspace-path.js";
 
-/** The key of a file tool call's config that carries what the call was approved for (src/agents/middleware/tool-calls.ts). */
-export const WRITE_GRANT_KEY = "writeGrant";
-
+/**
+ * What this call was approved for: the call's approval decision in the agent's state (src/agents/middleware/approval.ts
+ * records it by tool-call id; LangChain's tool node hands a tool the state and its call id). A landing there is the
+ * one place a person approved; none means approved by rule or mode.
+ */
 function grantOf(config: unknown): WriteGrant | undefined {
-  const configurable: unknown = typeof config === "object" && config !== null ? (config as { configurable?: unknown }).configurable : undefined;
-  const grant: unknown = typeof configurable === "object" && configurable !== null ? (configurable as Record<string, unknown>)[WRITE_GRANT_KEY] : undefined;
-  if (typeof grant !== "object" || grant === null) return undefined;
-  const landing: unknown = (grant as { landing?: unknown }).landing;
+  if (typeof config !== "object" || config === null) return undefined;
+  const { state, toolCallId } = config as { state?: unknown; toolCallId?: unknown };
+  if (typeof state !== "object" || state === null || typeof toolCallId !== "string") return undefined;
+  const decisions: unknown = (state as { decisions?: unknown }).decisions;
+  const decision: unknown = typeof decisions === "object" && decisions !== null ? (decisions as Record<string, unknown>)[toolCallId] : undefined;
+  const landing: unknown = typeof decision === "object" && decision !== null ? (decision as { landing?: unknown }).landing : undefined;
   return typeof landing === "string" ? { landing } : {};
 }
 

@@ -1,6 +1,6 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { ToolInputParsingException, tool, type StructuredToolInterface } from "@langchain/core/tools";
-import { createMiddleware } from "langchain";
+import { createMiddleware, ToolInvocationError } from "langchain";
 import { z } from "zod";
 import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
 import { isExtensionToolName } from "../../mcp/types.js";
@@ -11,8 +11,7 @@ import { AgentRunState } from "../run-state.js";
 import { isArtifact } from "../transcript.js";
 import type { FinishToolSpec } from "../types.js";
 import { ASK_USER_TOOL_NAME } from "../../core/index.js";
-import { refuseUnapproved, writeGrantOf } from "./approval.js";
-import { WRITE_GRANT_KEY } from "../../tools/write-grant.js";
+import { refuseUnapproved } from "./approval.js";
 import { answerCall } from "./ask-user.js";
 import type { AgentDeps } from "./deps.js";
 
@@ -46,41 +45,32 @@ export function createFinishTool(spec: FinishToolSpec): StructuredToolInterface 
   return tool(async () => "Recorded. Your run is complete.", { name: spec.name, description: spec.description, schema: spec.schema, returnDirect: true });
 }
 
-/** The agent's tools as the model sees them; the calls run on per-run instances (see toolCallsMiddleware). */
+/** The named tools' definitions (their prompt cost is measured from these); an agent's own are agent-tools.ts'. */
 export function declaredTools(names: readonly ToolName[]): StructuredToolInterface[] {
   return names.map((name) => TOOL_FACTORIES[name]({ root: "/" }));
 }
 
+/** The error a tool threw, as LangChain's tool node passes it on (schema errors arrive wrapped). */
+function toolError(error: unknown): unknown {
+  return ToolInvocationError.isInstance(error) ? error.toolError : error;
+}
+
 /**
- * Runs each tool call on the run's own workspace, sandbox and limits (the compiled agent serves every run, so the
- * tool instances are made per run, from the run state, and reused). Nothing the model sends can crash the run: a tool
- * the agent is not offered, arguments that are not JSON or fail the schema, and tool exceptions all come back as
- * tool errors the model can correct.
+ * Runs each tool call on its recorded approval decision, through LangChain's tool node (the handler), where the
+ * agent's tools are built once and read the run's workspace, sandbox and limits from the runtime context
+ * (agent-tools.ts). Nothing the model sends can crash the run: a tool the agent is not offered, arguments that are
+ * not JSON or fail the schema, and tool exceptions all come back as tool errors the model can correct. MCP tools are
+ * not in the tool node: they run in their servers (src/mcp).
  */
 export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions" | "forceAsk" | "commandRules">) {
   const { spec } = deps;
-  const instances = new Map<string, StructuredToolInterface>();
   // One tool result may take at most about a quarter of the prompt budget (4 characters per token).
   const outputLimit = (state: AgentRun) => Math.min(deps.tools?.outputLimitChars ?? 20_000, state.maxPromptTokens);
-  const instance = (name: ToolName, state: AgentRun): StructuredToolInterface => {
-    const network = state.safety.allowNetwork;
-    const outputLimitChars = outputLimit(state);
-    const key = `${name}\0${state.workspace}\0${network}\0${outputLimitChars}`;
-    let made = instances.get(key);
-    if (!made) {
-      const configured = deps.tools?.sandbox;
-      const sandbox = configured?.kind === "bubblewrap" ? { ...configured, allowNetwork: network, workspaceAccess: spec.commandAccess } : configured;
-      made = TOOL_FACTORIES[name]({ ...deps.tools, outputLimitChars, sandbox, root: state.workspace, emit: deps.emit, memory: deps.memory });
-      if (instances.size > 64) instances.clear();
-      instances.set(key, made);
-    }
-    return made;
-  };
 
   return createMiddleware({
     name: "ToolCalls",
     stateSchema: AgentRunState,
-    wrapToolCall: async (request) => {
+    wrapToolCall: async (request, handler) => {
       const { toolCall } = request;
       // Denied by a rule or rejected by the person in the reply gate (reply-gate.ts): the model gets the reason.
       const state = runOf(request.state, request.runtime.context);
@@ -119,17 +109,16 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       }
       deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) });
       try {
-        // A file tool checks where it really writes against what the call was approved for (src/tools/write-grant.ts).
-        const configurable = { [WRITE_GRANT_KEY]: writeGrantOf(state, id) };
-        const result: unknown = await instance(name as ToolName, state).invoke({ id, name, args: toolCall.args, type: "tool_call" }, { signal: request.runtime.signal, configurable });
-        const message = result instanceof ToolMessage ? result : new ToolMessage({ tool_call_id: id, name, content: typeof result === "string" ? result : JSON.stringify(result) });
-        const artifact: unknown = message.artifact;
-        const ok = isArtifact(artifact) ? artifact.ok : true;
+        const result = await handler(request);
+        if (!ToolMessage.isInstance(result)) return result;
+        const artifact: unknown = result.artifact;
+        const ok = isArtifact(artifact) ? artifact.ok : result.status !== "error";
         // The artifact stays with the result: the run's report is read from it (src/agents/transcript.ts).
-        const out = new ToolMessage({ tool_call_id: id, name, content: message.content, artifact, status: ok ? "success" : "error" });
-        emitResult(ok, firstLine(message.content));
+        const out = new ToolMessage({ tool_call_id: id, name, content: result.content, artifact, status: ok ? "success" : "error" });
+        emitResult(ok, firstLine(result.content));
         return out;
-      } catch (error) {
+      } catch (thrown) {
+        const error = toolError(thrown);
         const text =
           error instanceof ToolInputParsingException
             ? `invalid arguments for ${name}: ${error.message.replace(/\s+/g, " ")}. Check the tool's schema and call it again.`

@@ -2,11 +2,13 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { failure, success, type ToolResult } from "../tool-result.js";
 import type { ToolDeps } from "../types.js";
+import { scopeOf } from "../tool-scope.js";
 
 /** The reviewer's check: every problem the project's checkers (TypeScript, ESLint, configured commands) report. */
-export function createProjectDiagnosticsTool(deps: ToolDeps) {
+export function createProjectDiagnosticsTool(base: ToolDeps) {
   return tool(
     async (_input, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
       if (!deps.diagnostics) return failure("diagnostics are not available in this session; run the project's checks with execute_command instead.");
       const text = await deps.diagnostics.project(deps.root, config?.signal);
       return text.startsWith("Error: ") ? failure(text) : success(text);

@@ -8,6 +8,7 @@ import type { ToolDeps } from "../types.js";
 import { resolveWorkspacePath } from "../workspace-path.js";
 import type { ProcessSummary } from "./background-processes.js";
 import { processesFor } from "./processes-source.js";
+import { scopeOf } from "../tool-scope.js";
 
 export const NO_PROCESSES = "background processes are not available in this session; use execute_command for commands that exit on their own.";
 
@@ -27,8 +28,7 @@ export interface StartProcessOptions {
   parentEnv?: NodeJS.ProcessEnv;
 }
 
-export function createStartProcessTool(deps: ToolDeps, options: StartProcessOptions = {}) {
-  const sandbox = sandboxSpawnOptions(deps.root, deps.sandbox);
+export function createStartProcessTool(base: ToolDeps, options: StartProcessOptions = {}) {
   const schema = z.object({
     command: z.string().min(1).describe("Shell command (bash -c) that keeps running, e.g. a dev server: `npm run dev`, `node server.js`."),
     cwd: z.string().optional().describe('Folder to run in, relative to the workspace root (e.g. "app"). Default: the workspace root.'),
@@ -36,6 +36,8 @@ export function createStartProcessTool(deps: ToolDeps, options: StartProcessOpti
   });
   return tool(
     async ({ command, cwd, name }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
+      const sandbox = sandboxSpawnOptions(deps.root, deps.sandbox);
       const processes = processesFor(deps.processes, config);
       if (!processes) return failure(NO_PROCESSES);
       const resolved = await resolveWorkspacePath(deps.root, cwd ?? ".");

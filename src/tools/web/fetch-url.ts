@@ -6,6 +6,7 @@ import type { ToolDeps } from "../types.js";
 import { contentKind, decodeText, mediaType, sniff } from "./content-kind.js";
 import { guardedGet } from "./guarded-get.js";
 import type { Resolver } from "./ssrf-guard.js";
+import { scopeOf } from "../tool-scope.js";
 
 const schema = z.object({
   url: z.string().min(1).describe("The http(s) URL to fetch, e.g. https://nodejs.org/api/fs.html"),
@@ -40,10 +41,11 @@ export interface FetchUrlOptions {
  * text, JSON is pretty-printed, text passes through, anything else is described. Every problem is a tool error the
  * model can act on.
  */
-export function createFetchUrlTool(deps: ToolDeps, options: FetchUrlOptions = {}) {
-  const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
+export function createFetchUrlTool(base: ToolDeps, options: FetchUrlOptions = {}) {
   return tool(
     async ({ url, startChar }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
+      const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
       const web = deps.web;
       if (!web?.enabled) return failure("web access is off in this session (web.enabled is false); work from the workspace instead.");
       const result = await guardedGet(url.trim(), {

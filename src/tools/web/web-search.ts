@@ -5,6 +5,7 @@ import { failure, success, type ToolResult } from "../tool-result.js";
 import type { ToolDeps } from "../types.js";
 import { sendRequest } from "./http-request.js";
 import { parseResults, providerRequest } from "./search-providers.js";
+import { scopeOf } from "../tool-scope.js";
 
 const schema = z.object({
   query: z.string().min(1).max(400).describe("What to search the web for, e.g. 'vitest fake timers setSystemTime'."),
@@ -27,10 +28,11 @@ function redact(text: string, key: string | undefined): string {
  * offered when one is configured (src/agents/offered-tools.ts). The provider's address is the user's choice, so the
  * SSRF guard does not apply to it; the results' pages are fetched with fetch_url, which guards them.
  */
-export function createWebSearchTool(deps: ToolDeps) {
-  const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
+export function createWebSearchTool(base: ToolDeps) {
   return tool(
     async ({ query, count }, config): Promise<ToolResult> => {
+      const deps = scopeOf(base, config);
+      const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
       const web = deps.web;
       const search = web?.enabled ? web.search : undefined;
       if (!web || !search) return failure("web search is not configured in this session; use fetch_url on a known URL or work from the workspace.");
