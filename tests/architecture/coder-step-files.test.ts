@@ -1,0 +1,87 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Session } from "node:inspector/promises";
+import { fileURLToPath } from "node:url";
+import { Command, MemorySaver } from "@langchain/langgraph";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder } from "../../src/core/index.js";
+import { calls, finishPlan, plan, scriptedModels } from "../graph/scripted-models.js";
+import { testGraph } from "../graph/wire.js";
+
+/**
+ * Issue 37's measure of how the agent runtime is put together: the source files of ours whose code runs during one
+ * coder step (planner → coder → write_file → execute_command with an approval → report, then the session's final review with no
+ * tool call), found with V8's precise
+ * coverage (functions called during the step, not module loading). docs/architecture.md lists them; this test keeps
+ * the count from growing. Lower MAX_FILES when a change brings it down.
+ */
+const MAX_FILES = 94;
+const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src");
+
+let root = "";
+beforeEach(async () => {
+  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "mc-step-files-")));
+});
+afterEach(async () => {
+  await fs.rm(root, { recursive: true, force: true });
+});
+
+function sourceFile(url: string): string | null {
+  const file = url.startsWith("file://") ? fileURLToPath(url) : url;
+  return file.startsWith(`${SRC}${path.sep}`) ? path.relative(SRC, file).split(path.sep).join("/") : null;
+}
+
+async function oneCoderStep(root: string) {
+  const models = scriptedModels({
+    planner: [plan([{ agent: "coder", goal: "add a greeting" }]), finishPlan("done"), finishPlan("done")],
+    coder: [
+      calls({ name: "write_file", args: { path: "greet.js", content: "export const greet = (n) => `hi ${n}`;\n" } }),
+      calls({ name: "execute_command", args: { command: "node -e \"import('./greet.js').then((m) => console.log(m.greet('x')))\"" } }),
+      calls({ name: "submit_work", args: { status: "done", summary: "added greet" } }),
+    ],
+    // The session's final review of the change, with no tool call of its own.
+    reviewer: [calls({ name: "submit_review", args: { decision: "approve", summary: "greet works" } })],
+  });
+  const graph = testGraph({ models, events: new EventRecorder(), checkpointer: new MemorySaver() });
+  const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
+  return { graph, config, input: { task: "add a greeting", workspace: root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "ask" as const } } };
+}
+
+describe("one coder step", () => {
+  it(`passes through at most ${MAX_FILES} source files of ours`, async () => {
+    // A first step loads every module and warms the caches; only the second one is measured.
+    const warm = await oneCoderStep(root);
+    await warm.graph.invoke(warm.input, warm.config);
+    await warm.graph.invoke(new Command({ resume: { decision: "approve" } }), warm.config);
+
+    const session = new Session();
+    session.connect();
+    try {
+      await session.post("Profiler.enable");
+      await session.post("Profiler.startPreciseCoverage", { callCount: true, detailed: false });
+      const { graph, config, input } = await oneCoderStep(root);
+      await session.post("Profiler.takePreciseCoverage");
+      const paused: unknown = await graph.invoke(input, config);
+      expect(paused).toHaveProperty("__interrupt__");
+      const final = await graph.invoke(new Command({ resume: { decision: "approve" } }), config);
+      expect(final.status).toBe("done");
+      const { result } = await session.post("Profiler.takePreciseCoverage");
+      const files = new Set<string>();
+      for (const script of result) {
+        const file = sourceFile(script.url);
+        // The first function of a script is its top level (module loading): only the functions it defines count.
+        if (file && script.functions.slice(1).some((f) => f.ranges[0] !== undefined && f.ranges[0].count > 0)) files.add(file);
+      }
+      const sorted = [...files].sort();
+      // Printed for docs/architecture.md.
+      console.log(`coder step: ${sorted.length} files\n${sorted.join("\n")}`);
+      expect(sorted).toContain("agents/middleware/approval.ts");
+      expect(sorted).toContain("tools/write-file.ts");
+      expect(sorted.length).toBeLessThanOrEqual(MAX_FILES);
+    } finally {
+      await session.post("Profiler.stopPreciseCoverage").catch(() => undefined);
+      session.disconnect();
+    }
+  });
+});
