@@ -6,6 +6,7 @@ import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
 import { agentHarness, text, toolMessages } from "../agent-harness.js";
+import { BackgroundProcesses } from "../../../src/tools/processes/background-processes.js";
 
 /**
  * Issue 37's race, as the red-team ran it: a real process swaps a plain folder and a symlink into .git/hooks with
@@ -24,9 +25,12 @@ while True:
 
 const ws = useTempWorkspace({ ".git/config": "[core]\n", ".git/hooks/README": "hooks\n" });
 let swapper: ChildProcess | undefined;
-afterEach(() => {
+let processes: BackgroundProcesses | undefined;
+afterEach(async () => {
   swapper?.kill("SIGKILL");
   swapper = undefined;
+  await processes?.stopAll();
+  processes = undefined;
 });
 
 async function startSwapper(a: string, b: string): Promise<void> {
@@ -75,5 +79,47 @@ describe("approvals under a concurrent folder swapper", () => {
     expect(outcomes.asked).toBeGreaterThan(0);
     expect(outcomes.written).toBeGreaterThan(0);
     expect(landed).toHaveLength(outcomes.written);
+  });
+
+  it("lets no write into .git/hooks through when the coder starts the swapper itself in the sandbox (start_process)", async () => {
+    await fs.mkdir(path.join(ws.root, "hk"));
+    await fs.symlink(".git/hooks", path.join(ws.root, "hk-alt"));
+    await fs.writeFile(path.join(ws.root, "swap.py"), SWAPPER);
+    processes = new BackgroundProcesses();
+    const deps = { tools: { sandbox: { kind: "bubblewrap" as const, allowNetwork: false }, processes } };
+    // The coder's first run starts the swapper in the sandbox; it keeps running for the runs after it (one session).
+    const starter = scriptedModels({
+      coder: [
+        calls({ name: "start_process", args: { command: "python3 swap.py hk hk-alt", name: "swapper" } }),
+        calls({ name: "wait_for_process", args: { process: "swapper", pattern: "ready", timeoutSeconds: 20 } }),
+        calls({ name: "submit_work", args: { status: "done", summary: "started" } }),
+      ],
+    });
+    const first = await agentHarness(coder, starter, { workspace: ws.root, safety: { approval: "auto" }, deps }).start();
+    expect(text(toolMessages(first.messages).find((m) => m.name === "start_process"))).toContain("Started in the background");
+    const rejected = new Set<string>();
+    const outcomes = { written: 0, refused: 0 };
+    for (let run = 0; run < 20; run += 1) {
+      const names = Array.from({ length: WRITES_PER_RUN }, (_, j) => `pre-push-${run}-${j}`);
+      const replies = names.map((name) => calls({ name: "write_file", args: { path: `hk/${name}`, content: "#!/bin/sh\necho pwned\n" } }));
+      const models = scriptedModels({ coder: [...replies, calls({ name: "submit_work", args: { status: "done", summary: "ok" } })] });
+      const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "auto" }, maxModelCalls: WRITES_PER_RUN + 2, deps });
+      let result = await h.start();
+      for (let value = result.__interrupt__?.[0]?.value; value !== undefined; value = result.__interrupt__?.[0]?.value) {
+        rejected.add(path.basename((value as { subject: string }).subject));
+        result = await h.resume({ decision: "reject", reason: "not in hooks" });
+      }
+      for (const message of toolMessages(result.messages).filter((m) => m.name === "write_file")) {
+        if (message.status === "error") outcomes.refused += 1;
+        else outcomes.written += 1;
+      }
+    }
+    expect((await fs.readdir(path.join(ws.root, ".git/hooks"))).sort()).toEqual(["README"]);
+    await processes.stopAll();
+    const plain = (await fs.lstat(path.join(ws.root, "hk"))).isDirectory() ? "hk" : "hk-alt";
+    expect((await fs.readdir(path.join(ws.root, plain))).filter((name) => rejected.has(name))).toEqual([]);
+    // The writes raced both ways: some landed, some were refused or asked about.
+    expect(outcomes.written).toBeGreaterThan(0);
+    expect(outcomes.refused + rejected.size).toBeGreaterThan(0);
   });
 });
