@@ -20,7 +20,7 @@ import { AgentRunState } from "./run-state.js";
  */
 export function buildAgent(deps: AgentDeps) {
   const { spec } = deps;
-  const { tools, asDescribed } = buildAgentTools(deps);
+  const tools = buildAgentTools(deps);
   const agent = createAgent({
     name: spec.name,
     model: new PerRunModel({}),
@@ -36,7 +36,7 @@ export function buildAgent(deps: AgentDeps) {
       loopGuardMiddleware(deps),
       // Model choice, the context budget and metering; retries (5xx, resets, malformed replies, rate limits) belong to
       // the model client: src/models/checked-completions.ts.
-      modelCallMiddleware({ ...deps, asDescribed }),
+      modelCallMiddleware(deps),
       toolCallsMiddleware(deps),
     ] as const,
   });

@@ -5,8 +5,12 @@ import type { SandboxSpawnOptions } from "./sandboxed-command.js";
  * What the model is told about the sandbox: once in the tool description, and as a note when a command's
  * output shows it ran into a limit, so it changes approach instead of retrying the same thing.
  */
-export function sandboxDescription(sandbox: SandboxSpawnOptions): string {
-  const network = sandbox.allowNetwork ? "network access is allowed" : "there is no network access (only a private loopback)";
+export function sandboxDescription(sandbox: SandboxSpawnOptions, statesNetwork = true): string {
+  const network = !statesNetwork
+    ? "network access is as your instructions say"
+    : sandbox.allowNetwork
+      ? "network access is allowed"
+      : "there is no network access (only a private loopback)";
   if (sandbox.workspaceAccess === "read-only") {
     return (
       "Commands run in a sandbox that sees the workspace read-only: they can run tests and checks but cannot change any project file " +

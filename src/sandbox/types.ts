@@ -20,6 +20,11 @@ export type CommandSandbox =
       kind: "bubblewrap";
       /** Share the host network; otherwise the command sees only its own loopback. */
       allowNetwork: boolean;
+      /**
+       * The network is each run's setting (an agent's tools are built once: src/tools/tool-scope.ts), so the tool's
+       * description does not state it; the agent's instructions do (src/graph/nodes/sub-agent.ts).
+       */
+      networkFromRun?: boolean;
       /** Home folder whose credential locations are hidden; default os.homedir(). */
       home?: string;
       /** Extra paths (files or folders) to hide, e.g. a secrets folder in the workspace. */

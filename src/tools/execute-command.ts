@@ -48,7 +48,7 @@ export interface ExecuteCommandOptions {
 export function createExecuteCommandTool(base: ToolDeps, options: ExecuteCommandOptions = {}) {
   const maxMs = base.maxCommandTimeoutMs ?? MAX_COMMAND_TIMEOUT_MS;
   const defaultMs = Math.min(base.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, maxMs);
-  // What the model is told about the sandbox (an agent builds one per network setting: src/agents/agent-tools.ts).
+  // What the model is told about the sandbox (an agent's tools leave the network to its instructions: networkFromRun).
   const described = sandboxSpawnOptions(base.root, base.sandbox);
   const schema = z.object({
     command: z
@@ -137,7 +137,7 @@ export function createExecuteCommandTool(base: ToolDeps, options: ExecuteCommand
         "Returns the exit code, duration and combined stdout+stderr (long output keeps its beginning and end). " +
         "Commands cannot read input and must exit on their own; anything still running at the end or after the timeout is killed. " +
         "Secrets are removed from the environment; CI=1 and NO_COLOR=1 are set. Use cwd instead of a leading cd." +
-        (described ? ` ${sandboxDescription(described)}` : ""),
+        (described ? ` ${sandboxDescription(described, !(base.sandbox?.kind === "bubblewrap" && base.sandbox.networkFromRun === true))}` : ""),
       schema,
       responseFormat: "content_and_artifact",
     },

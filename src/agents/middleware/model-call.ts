@@ -5,7 +5,6 @@ import { runOf } from "../run-context.js";
 import type { AgentRunValue } from "../run-state.js";
 import { judgeReply } from "./approval.js";
 import { fitContext } from "./context-budget.js";
-import type { AgentTools } from "../agent-tools.js";
 import type { AgentDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
 import { finishReminder } from "./finish-reminder.js";
 import { selectModel } from "./model-select.js";
@@ -26,7 +25,7 @@ const MODEL_NODE = "model_request";
  * the run state is the model node's own input, read from LangGraph (getCurrentTaskInput). The reminder is here rather
  * than in an after-model hook because each hook is a graph step with a checkpoint of its own (~4 ms a model call).
  */
-export function modelCallMiddleware(deps: AgentDeps & Pick<AgentTools, "asDescribed">) {
+export function modelCallMiddleware(deps: AgentDeps) {
   const wraps: readonly ModelCallWrap[] = [selectModel(deps), fitContext(deps), meterUsage(deps)];
   return createMiddleware({
     name: "ModelCall",

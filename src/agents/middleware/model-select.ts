@@ -2,7 +2,6 @@ import { askUserTool } from "../../tools/ask-user.js";
 import { extensionsReady, extensionToolDefinition, offeredExtensionTools } from "../extension-tools.js";
 import { offeredTools, toolAvailability } from "../offered-tools.js";
 import { contextOf } from "../run-context.js";
-import type { AgentTools } from "../agent-tools.js";
 import type { AgentDeps, ModelCallWrap } from "./deps.js";
 
 /**
@@ -13,7 +12,7 @@ import type { AgentDeps, ModelCallWrap } from "./deps.js";
  * waited for a while (extensionsReady), so the first sub-agent call usually sees every server; a slower one's tools
  * are offered from the next call on.
  */
-export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "extensions" | "tools"> & Partial<Pick<AgentTools, "asDescribed">>): ModelCallWrap {
+export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "extensions" | "tools">): ModelCallWrap {
   return async (request, handler) => {
     const { safety, workspace } = contextOf(request.runtime.context);
     const offered = new Set([...offeredTools(deps.spec, safety, toolAvailability(deps.tools, deps.memory.enabled, workspace)), deps.spec.finishTool.name]);
@@ -23,8 +22,7 @@ export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" |
       ...request,
       model: deps.models.forRole(deps.spec.name),
       // ask_user in every mode: asking changes nothing (the reply gate asks: ask-user.ts).
-      // The command tools are described with this run's network setting (agent-tools.ts).
-      tools: [...request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)).map((t) => (deps.asDescribed ? deps.asDescribed(t, safety.allowNetwork) : t)), ...extensions, askUserTool],
+      tools: [...request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)), ...extensions, askUserTool],
     });
   };
 }

@@ -1,6 +1,7 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentGraph } from "../../agents/build-agent.js";
+import { networkLine } from "../../agents/agent-tools.js";
 import { extensionsReady, offeredExtensionTools } from "../../agents/extension-tools.js";
 import { offeredTools, toolAvailability } from "../../agents/offered-tools.js";
 import { projectContext } from "../../agents/project-context.js";
@@ -68,7 +69,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     const final = await agent.invoke(
       {
         messages: [
-          new SystemMessage(spec.systemPrompt(workspace, [...tools, ...mcpTools, spec.finishTool.name])),
+          new SystemMessage([spec.systemPrompt(workspace, [...tools, ...mcpTools, spec.finishTool.name]), networkLine(deps, tools, safety.allowNetwork)].filter(Boolean).join("\n\n")),
           new HumanMessage({ id: `brief-${step.id}`, content: brief }),
           new HumanMessage({ id: `context-${step.id}`, content: await startOf(step) }),
         ],
