@@ -27,11 +27,20 @@ const ws = useTempWorkspace({ ".git/config": "[core]\n", ".git/hooks/README": "h
 let swapper: ChildProcess | undefined;
 let processes: BackgroundProcesses | undefined;
 afterEach(async () => {
-  swapper?.kill("SIGKILL");
+  await stopSwapper();
   swapper = undefined;
   await processes?.stopAll();
   processes = undefined;
 });
+
+/** Stops the swapper and waits until it is gone: the names must hold still while the test reads them. */
+async function stopSwapper(): Promise<void> {
+  const child = swapper;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGKILL");
+  await exited;
+}
 
 async function startSwapper(a: string, b: string): Promise<void> {
   const child = spawn("python3", ["-c", SWAPPER, a, b], { cwd: ws.root, stdio: ["ignore", "pipe", "inherit"] });
@@ -70,7 +79,7 @@ describe("approvals under a concurrent folder swapper", () => {
         else if (text(message).startsWith("Created")) outcomes.written += 1;
       }
     }
-    swapper?.kill("SIGKILL");
+    await stopSwapper();
     expect((await fs.readdir(path.join(ws.root, ".git/hooks"))).sort()).toEqual(["README"]);
     const plain = (await fs.lstat(path.join(ws.root, "hk"))).isDirectory() ? "hk" : "hk-alt";
     const landed = await fs.readdir(path.join(ws.root, plain));
