@@ -21,6 +21,11 @@ function runContextOf(config: unknown): ToolRunContext | undefined {
   return typeof workspace === "string" && workspace !== "" ? (context as ToolRunContext) : undefined;
 }
 
+/** Characters one tool result may take in a run: at most the prompt budget (4 characters a token, over a quarter of it). */
+export function resultCharsFor(outputLimitChars: number | undefined, maxPromptTokens: number | undefined): number {
+  return Math.min(outputLimitChars ?? DEFAULT_RESULT_CHARS, maxPromptTokens ?? Number.POSITIVE_INFINITY);
+}
+
 const scoped = new WeakMap<ToolDeps, WeakMap<object, ToolDeps>>();
 
 /**
@@ -39,7 +44,7 @@ export function scopeOf(deps: ToolDeps, config: unknown): ToolDeps {
   if (!byContext) scoped.set(deps, (byContext = new WeakMap()));
   const known = byContext.get(context);
   if (known) return known;
-  const outputLimitChars = Math.min(deps.outputLimitChars ?? DEFAULT_RESULT_CHARS, context.maxPromptTokens ?? Number.POSITIVE_INFINITY);
+  const outputLimitChars = resultCharsFor(deps.outputLimitChars, context.maxPromptTokens);
   const network = context.safety?.allowNetwork;
   const sandbox: CommandSandbox | undefined = deps.sandbox?.kind === "bubblewrap" && network !== undefined ? { ...deps.sandbox, allowNetwork: network } : deps.sandbox;
   const made: ToolDeps = { ...deps, root: context.workspace, outputLimitChars, ...(sandbox ? { sandbox } : {}) };

@@ -19,15 +19,16 @@ interface Gate {
 /**
  * The gate between a model reply and its tools, at the start of the tools step: the person is asked about every call
  * of the reply recorded as "ask" when the reply arrived (approval.ts), and every ask_user call is asked (ask-user.ts),
- * before any tool of the reply runs; then each call runs on its decision, or is refused (tool-calls.ts). It is the outermost tool wrap,
- * so the loop guard sees each call's own result, and the gate's outcome is added to one of the results afterwards.
+ * before any tool of the reply runs; then each call runs on its decision, or is refused (tool-calls.ts). It is the
+ * outermost tool wrap, so the loop guard sees each call's own result, and the gate's outcome is added to one of the results afterwards.
  * Not an after-model hook: each hook is a graph step with a checkpoint of its own, ~4 ms of CPU per model call
  * (issue 11). When someone is asked, LangGraph interrupts the tools step and runs it again on resume; no tool ran
  * before the questions, the gate has no side effects, and the earlier `interrupt()` calls return their recorded
  * answers, so nothing runs twice.
  */
 export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "extensions">) {
-  // Per reply object: a resumed step reads the state again, so it judges again (with the recorded answers).
+  // Per reply object: a resumed step reads the state again and asks the recorded "ask"s again (interrupt() returns
+  // the answers already given).
   const gates = new WeakMap<AIMessage, Gate>();
   const judge = async (state: AgentRunValue, context: unknown): Promise<GateUpdate | undefined> => {
     const run = runOf(state, context);

@@ -6,7 +6,8 @@ import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
 import { isExtensionToolName } from "../../mcp/types.js";
 import { offeredExtensionTools } from "../extension-tools.js";
 import { offeredTools, toolAvailability } from "../offered-tools.js";
-import { runOf, type AgentRun } from "../run-context.js";
+import { runOf } from "../run-context.js";
+import { resultCharsFor } from "../../tools/tool-scope.js";
 import { AgentRunState } from "../run-state.js";
 import { isArtifact } from "../transcript.js";
 import type { FinishToolSpec } from "../types.js";
@@ -64,15 +65,12 @@ function toolError(error: unknown): unknown {
  */
 export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions" | "forceAsk" | "commandRules">) {
   const { spec } = deps;
-  // One tool result may take at most about a quarter of the prompt budget (4 characters per token).
-  const outputLimit = (state: AgentRun) => Math.min(deps.tools?.outputLimitChars ?? 20_000, state.maxPromptTokens);
 
   return createMiddleware({
     name: "ToolCalls",
     stateSchema: AgentRunState,
     wrapToolCall: async (request, handler) => {
       const { toolCall } = request;
-      // Denied by a rule or rejected by the person in the reply gate (reply-gate.ts): the model gets the reason.
       const state = runOf(request.state, request.runtime.context);
       const id = toolCall.id ?? "";
       const name = toolCall.name;
@@ -98,7 +96,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       if (isExtensionToolName(name) && deps.extensions && extensions.some((t) => t.name === name)) {
         // An MCP tool: it runs in its server (outside our sandbox); failures and timeouts come back as tool errors.
         deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) || firstLine(toolCall.args) });
-        const result = await deps.extensions.call(state.workspace, name, toolCall.args, { outputLimitChars: outputLimit(state), ...(request.runtime.signal ? { signal: request.runtime.signal } : {}) });
+        const result = await deps.extensions.call(state.workspace, name, toolCall.args, { outputLimitChars: resultCharsFor(deps.tools?.outputLimitChars, state.maxPromptTokens), ...(request.runtime.signal ? { signal: request.runtime.signal } : {}) });
         emitResult(result.ok, firstLine(result.text));
         return new ToolMessage({ tool_call_id: id, name, content: result.ok ? result.text : `Error: ${result.text}`, status: result.ok ? "success" : "error" });
       }
