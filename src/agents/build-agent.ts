@@ -3,6 +3,7 @@ import { PerRunModel } from "./per-run-model.js";
 import type { AgentDeps } from "./middleware/deps.js";
 import { loopGuardMiddleware } from "./middleware/loop-guard.js";
 import { modelCallMiddleware } from "./middleware/model-call.js";
+import { selectModel } from "./middleware/model-select.js";
 import { replyGateMiddleware } from "./middleware/reply-gate.js";
 import { toolCallsMiddleware } from "./middleware/tool-calls.js";
 import { buildAgentTools } from "./agent-tools.js";
@@ -36,7 +37,7 @@ export function buildAgent(deps: AgentDeps) {
       loopGuardMiddleware(deps),
       // Model choice, the context budget and metering; retries (5xx, resets, malformed replies, rate limits) belong to
       // the model client: src/models/checked-completions.ts.
-      modelCallMiddleware(deps),
+      modelCallMiddleware(deps, selectModel(deps)),
       toolCallsMiddleware(deps),
     ] as const,
   });

@@ -3,7 +3,6 @@ import { describe, expect, it } from "vitest";
 import { measureCall } from "../../src/cost/estimate.js";
 import { compactTokens, formatUsd, runningTotal, usageReportLines } from "../../src/cost/format.js";
 import { priceRules, type PriceTable } from "../../src/cost/prices.js";
-import { UsageMeter } from "../../src/cost/usage-meter.js";
 import { addUsage, splitUsageKey, summarizeUsage, usageKey } from "../../src/cost/usage.js";
 
 const prices: PriceTable = priceRules({ cheap: { input: 1, output: 2 }, "pricey-*": { input: 10, output: 40 } }, "test");
@@ -58,27 +57,6 @@ describe("usage accounting", () => {
     expect(s.knownCostUsd).toBe(1);
     expect(s.unpricedModels).toEqual(["mystery", "reviewer (model not recorded)"]);
     expect(summarizeUsage({}, prices)).toMatchObject({ costUsd: 0, calls: 0 });
-  });
-});
-
-describe("UsageMeter", () => {
-  it("stamps model calls with the model and the session's running totals", () => {
-    const meter = new UsageMeter({ "planner:cheap": u(1000, 100) }, prices);
-    const first = meter.record({ type: "model_call", agent: "coder", inputTokens: 2000, outputTokens: 200 }, "cheap");
-    expect(first).toEqual({
-      type: "model_call",
-      agent: "coder",
-      model: "cheap",
-      inputTokens: 2000,
-      outputTokens: 200,
-      estimated: false,
-      total: { inputTokens: 3000, outputTokens: 300, calls: 2, costUsd: 0.0036, estimated: false },
-    });
-    const second = meter.record({ type: "model_call", agent: "coder", inputTokens: 10, outputTokens: 1, estimated: true }, "cheap");
-    expect(second.total).toMatchObject({ inputTokens: 3010, calls: 3, estimated: true });
-    expect(meter.estimatedCalls).toBe(1);
-    const unknown = meter.record({ type: "model_call", agent: "reviewer", inputTokens: 1, outputTokens: 1 }, "mystery");
-    expect(unknown.total?.costUsd).toBeNull();
   });
 });
 

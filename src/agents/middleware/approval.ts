@@ -8,7 +8,7 @@ import { approvalAnswerSchema, runsLaterReason, type ApprovalRequest, type Safet
 import type { AgentRunUpdate, Decision } from "../run-state.js";
 import type { AgentRun } from "../run-context.js";
 import type { ToolArtifact } from "../../tools/types.js";
-import type { AgentDeps } from "./deps.js";
+import type { ModelCallDeps } from "./deps.js";
 import { landingRelative } from "./landing-path.js";
 
 const FILE_TOOLS = new Set(["write_file", "edit_file"]);
@@ -40,7 +40,7 @@ function filePreview(tool: string, args: Record<string, unknown>): string {
   return `edit ${str(args.path)}${args.replaceAll === true ? " (every occurrence)" : ""}:\n${clipLines(str(args.oldText), "- ")}\n${clipLines(str(args.newText), "+ ")}`;
 }
 
-export type ApprovalDeps = Pick<AgentDeps, "spec" | "emit" | "forceAsk" | "extensions" | "commandRules">;
+export type ApprovalDeps = Pick<ModelCallDeps, "spec" | "emit" | "forceAsk" | "extensions" | "commandRules">;
 type Call = { id?: string; name: string; args: Record<string, unknown> };
 
 /**

@@ -3,7 +3,7 @@ import type { BaseLanguageModel } from "@langchain/core/language_models/base";
 import { fitToBudget, toolsOverhead } from "../context-budget.js";
 import { runOf } from "../run-context.js";
 import { COMPACTED, wasCompacted } from "../transcript.js";
-import type { AgentDeps, ModelCallWrap } from "./deps.js";
+import type { ModelCallDeps, ModelCallWrap } from "./deps.js";
 
 /**
  * Keeps every prompt under the run's token budget (src/agents/context-budget.ts: large arguments and replies of
@@ -13,7 +13,7 @@ import type { AgentDeps, ModelCallWrap } from "./deps.js";
  * and edits the state's own message list in place; and its summarization middleware spends a model call and loses
  * exit codes.
  */
-export function fitContext(deps: Pick<AgentDeps, "spec" | "emit">): ModelCallWrap {
+export function fitContext(deps: Pick<ModelCallDeps, "spec" | "emit">): ModelCallWrap {
   return async (request, handler) => {
     const { maxPromptTokens: budget, stepId } = runOf(request.state, request.runtime.context);
     const view = await fitToBudget(request.messages, budget, toolsOverhead(request.tools), request.model as BaseLanguageModel);

@@ -29,6 +29,17 @@ export interface AgentDeps {
   commandRules?: typeof evaluateCommand;
 }
 
+/** What the model-call wraps know of the agent they serve: a sub-agent's spec, or the planner's (src/graph/nodes/planner). */
+export interface RoleSpec {
+  name: AgentSpec["name"];
+  finishTool: { name: string };
+  /** A prose reply gets one reminder to call the finish tool. */
+  requireFinishTool: boolean;
+}
+
+/** What the model-call middleware needs: a sub-agent's deps, or the planner's with its role. */
+export type ModelCallDeps = Pick<AgentDeps, "models" | "emit" | "prices" | "callTimeoutMs" | "forceAsk" | "extensions" | "commandRules"> & { spec: RoleSpec };
+
 /** The rest of a model call (the next wrap, then the model), as a wrap gets it. */
 type ModelCallHandler = WrapModelCallHandler<typeof ModelCallState>;
 /** One wrap of a model call, with the run state typed: it may change the request and must call `handler` or reply itself. */

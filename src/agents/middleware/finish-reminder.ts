@@ -3,7 +3,7 @@ import type { Budget } from "../../cost/budget.js";
 import type { AgentRunUpdate } from "../run-state.js";
 import type { AgentRun } from "../run-context.js";
 import { isModelReply, runUsage } from "../transcript.js";
-import type { AgentDeps } from "./deps.js";
+import type { ModelCallDeps } from "./deps.js";
 import { sessionBudgetSpent } from "./usage.js";
 
 /**
@@ -12,7 +12,7 @@ import { sessionBudgetSpent } from "./usage.js";
  * force a tool call on every turn instead, which would also take away plain-text endings from the agents that may
  * use them.
  */
-export function finishReminder(state: AgentRun, deps: Pick<AgentDeps, "spec" | "models" | "prices">, budget: Budget): (AgentRunUpdate & { jumpTo?: "model" }) | undefined {
+export function finishReminder(state: AgentRun, deps: Pick<ModelCallDeps, "spec" | "models" | "prices">, budget: Budget): (AgentRunUpdate & { jumpTo?: "model" }) | undefined {
   const { spec } = deps;
   const last = state.messages.at(-1);
   // Only a real prose reply: not tool calls, not the note of a run that was ended without a model call.

@@ -1,4 +1,4 @@
-import { AIMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { UsageTotals } from "../../core/index.js";
 import { budgetExceededBy, type Budget } from "../../cost/budget.js";
 import { measureCall, type CallUsage } from "../../cost/estimate.js";
@@ -7,14 +7,14 @@ import { toolsOverhead } from "../context-budget.js";
 import { runOf, type AgentRun } from "../run-context.js";
 import type { AgentRunValue, RunStop } from "../run-state.js";
 import { ESTIMATED_USAGE, RUN_STOP, runUsage, textOf, type RunUsage } from "../transcript.js";
-import type { AgentDeps, ModelCallWrap } from "./deps.js";
+import type { ModelCallDeps, ModelCallWrap } from "./deps.js";
 
 /**
  * Meters every model call (provider usage, or a chars/4 estimate stamped on the reply so the transcript is the
  * record), tells the watchers with the session's running totals, and ends the run instead of calling the model once
  * the session's budget or the run's model-call limit is reached. The per-call deadline also lives here.
  */
-type UsageDeps = Pick<AgentDeps, "spec" | "models" | "prices">;
+type UsageDeps = Pick<ModelCallDeps, "spec" | "models" | "prices">;
 
 /** The session's totals: what it had used before this run plus this run's calls so far (from the transcript). */
 function sessionTotals(deps: UsageDeps, state: AgentRun, run: RunUsage, extra?: CallUsage): UsageTotals & { knownCostUsd: number } {
@@ -51,7 +51,7 @@ export function finishedNow(state: AgentRunValue, finishTool: string): boolean {
   return false;
 }
 
-export function meterUsage(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeoutMs">): ModelCallWrap {
+export function meterUsage(deps: UsageDeps & Pick<ModelCallDeps, "emit" | "callTimeoutMs">): ModelCallWrap {
   return async (request, handler) => {
     // Checked here rather than in a before-model hook: every hook is a graph step with a checkpoint of its own.
     // This run's usage so far, read from the transcript once per call.
@@ -59,8 +59,11 @@ export function meterUsage(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeo
     const state = runOf(request.state, request.runtime.context);
     const stop = stopBeforeCall(deps, state, state.budget, run);
     if (stop) return stopReply(stop);
-    const raw = await withDeadline(Promise.resolve(handler(request)), deps.callTimeoutMs);
-    const reply = normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw) }));
+    const raw: unknown = await withDeadline(Promise.resolve(handler(request)), deps.callTimeoutMs);
+    // A structured answer (the planner's responseFormat) arrives as LangChain's { structuredResponse, messages }: the
+    // model's reply is its first message, metered in place.
+    const structured = structuredAnswer(raw);
+    const reply = structured ? structured.messages[0] : normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw as BaseMessage) }));
     const { inputTokens, outputTokens, estimated } = measureCall(request.messages, reply, toolsOverhead(request.tools));
     if (estimated) {
       reply.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
@@ -79,8 +82,15 @@ export function meterUsage(deps: UsageDeps & Pick<AgentDeps, "emit" | "callTimeo
       estimated,
       total,
     });
-    return reply;
+    return structured ? (structured as unknown as AIMessage) : reply;
   };
+}
+
+/** LangChain's structured answer, as a wrap of a model call with `responseFormat` gets it from its handler. */
+function structuredAnswer(value: unknown): { structuredResponse: unknown; messages: [AIMessage, ...BaseMessage[]] } | undefined {
+  if (typeof value !== "object" || value === null || !("structuredResponse" in value) || !("messages" in value)) return undefined;
+  const { messages } = value as { messages: unknown };
+  return Array.isArray(messages) && AIMessage.isInstance(messages[0]) ? (value as { structuredResponse: unknown; messages: [AIMessage, ...BaseMessage[]] }) : undefined;
 }
 
 /**

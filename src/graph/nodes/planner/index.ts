@@ -5,10 +5,9 @@ import { answerOf, type QuestionRequest, type AgentReport, BUILTIN_AGENT_NAMES, 
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
 import { budgetExceeded, budgetOf } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
-import { UsageMeter } from "../../../cost/usage-meter.js";
-import { addUsage, usageKey } from "../../../cost/usage.js";
+import { addUsage, usageBaseOf, usageKey } from "../../../cost/usage.js";
 import { projectContext } from "../../../agents/project-context.js";
-import { askPlanner, type PlannerQuestion, type ToolChoiceRefusals } from "./ask-planner.js";
+import { askPlanner, buildPlannerAgent, PLANNER_MAX_CALLS, plannerInput, type PlannerQuestion } from "./planner-agent.js";
 import { createPlanTool } from "./plan-tool.js";
 import { plannerSystemPrompt, type PlannerAgentEntry } from "./prompt.js";
 import { renderPlannerContext } from "./context.js";
@@ -60,13 +59,23 @@ function workspaceFrom(state: WorkspaceStateValue, config: LangGraphRunnableConf
  */
 export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILTIN_ONLY) {
   const planTool = createPlanTool(agents.names);
-  const systemPrompt = plannerSystemPrompt(agents.custom);
   const editors = new Set(agents.editors);
   const emit = deps.events.emit.bind(deps.events);
-  const callTimeoutMs = deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const prices = deps.prices ?? DEFAULT_PRICE_TABLE;
-  // Per compiled graph: a CLI session (or a Studio server) pays for an endpoint's refusal of tool_choice once.
-  const refusals: ToolChoiceRefusals = new WeakSet();
+  // Compiled once per session graph: a CLI session (or a Studio server) pays for an endpoint's refusal of tool_choice once.
+  const agent = buildPlannerAgent(
+    {
+      models: deps.models,
+      emit,
+      prices,
+      callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
+      forceAsk: deps.forceAsk ?? false,
+      onToolChoiceRefused: (said) =>
+        emit({ type: "notice", level: "info", message: `The model endpoint refused tool_choice${said ? ` ("${said}")` : ""}; the planner asks without it from now on.` }),
+    },
+    planTool,
+    plannerSystemPrompt(agents.custom),
+  );
 
   return async (state: WorkspaceStateValue, config: LangGraphRunnableConfig): Promise<WorkspaceStateUpdate> => {
     const update: WorkspaceStateUpdate = {};
@@ -170,23 +179,25 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
       return stop("failed", { kind: "no_verdict", detail }, "", report);
     }
     const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety }, report, await relevantFiles(deps.tools?.codeIndex, state.task));
-    const model = deps.models.describe("planner");
-    const meter = new UsageMeter(state.usage, prices);
-    const answer = await askPlanner(deps.models.forRole("planner"), context, {
-      callTimeoutMs,
-      runSignal: config.signal,
-      onCall: (call) => emit(meter.record({ type: "model_call", agent: "planner", ...call }, model)),
-      refusals,
+    const answer = await askPlanner(
+      agent,
       planTool,
-      systemPrompt,
-      mayAsk: counters.questions < limits.maxQuestions,
-      maxQuestions: limits.maxQuestions,
-      ...(answered ? { answered } : {}),
-      onFallback: (said) =>
-        emit({ type: "notice", level: "info", message: `The model endpoint refused tool_choice${said ? ` ("${said}")` : ""}; the planner asks without it from now on.` }),
-    });
+      plannerInput(context, answered),
+      {
+        workspace,
+        stepId: "",
+        safety,
+        maxModelCalls: PLANNER_MAX_CALLS,
+        maxPromptTokens: limits.maxPromptTokens,
+        usageBase: usageBaseOf(state.usage, prices),
+        questions: { asked: counters.questions, max: limits.maxQuestions },
+        budget,
+      },
+      config.signal,
+    );
+    const { usage } = answer;
     const plannerUsage = {
-      [usageKey("planner", model)]: { inputTokens: answer.inputTokens, outputTokens: answer.outputTokens, calls: answer.calls, estimatedCalls: answer.estimatedCalls },
+      [usageKey("planner", deps.models.describe("planner"))]: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, calls: usage.modelCalls, estimatedCalls: usage.estimatedCalls },
     };
     update.usage = plannerUsage;
     spent = addUsage(state.usage, plannerUsage);
@@ -201,7 +212,7 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
       return { ...kept, usage: plannerUsage, plannerQuestion: answer.question, counters: { ...state.counters, questions: state.counters.questions + 1 }, route: "planner" };
     }
     if (isRevision) counters.planRevisions += 1;
-    if (!answer.args) return stop("failed", { kind: "no_plan", detail: `the planner gave none after ${answer.calls} attempts (${answer.error})` }, "", report);
+    if (!answer.args) return stop("failed", { kind: "no_plan", detail: `the planner gave none after ${usage.modelCalls} attempts (${answer.error})` }, "", report);
 
     const args = answer.args;
     const beforeRevision = plan;
