@@ -32,7 +32,7 @@ const text = (value: string) => ({ type: "text" as const, text: value });
  * The session's progress events as ACP `session/update`s: the plan, tool calls with their kind, title, files, live
  * command output, the diff of each file edit and how each ended, and the planner's words (the final report, stops
  * and warnings) as agent messages; step starts, results and reviews as thoughts. Tool calls of one reply run one
- * after another (src/agents/loop-guard.ts), so at most one is open. An approval is announced as a pending tool call
+ * after another (src/agents/middleware/loop-guard.ts), so at most one is open. An approval is announced as a pending tool call
  * (its id is what `session/request_permission` names); the call that runs once it is approved keeps that id.
  */
 export class EventUpdates implements EventSink {

@@ -2,13 +2,12 @@ import { createAgent } from "langchain";
 import { PerRunModel } from "./per-run-model.js";
 import type { AgentDeps } from "./middleware/deps.js";
 import { loopGuardMiddleware } from "./middleware/loop-guard.js";
-import { modelCallMiddleware } from "./middleware/model-call.js";
-import { selectModel } from "./middleware/model-select.js";
+import { modelCallMiddleware, selectModel } from "./middleware/model-call.js";
 import { replyGateMiddleware } from "./middleware/reply-gate.js";
 import { toolCallsMiddleware } from "./middleware/tool-calls.js";
 import { buildAgentTools } from "./agent-tools.js";
-import { agentRunContextSchema } from "./run-context.js";
-import { AgentRunState } from "./run-state.js";
+import { agentRunContextSchema } from "./run.js";
+import { AgentRunState } from "./run.js";
 
 /**
  * One sub-agent as a LangChain agent (model → tools loop) compiled once, to be mounted in the session graph as a

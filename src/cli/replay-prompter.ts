@@ -23,7 +23,7 @@ export function replayPrompter(provider: ReplayProvider, person: ApprovalPrompte
     },
     askQuestion(request: QuestionRequest): Promise<string | null> {
       // The asking call is the last answered one, and the next request holds its ask_user result: for a sub-agent
-      // the next call of its run, for the planner its next call (src/graph/nodes/planner/ask-planner.ts puts the
+      // the next call of its run, for the planner its next call (src/graph/nodes/planner/planner-agent.ts puts the
       // question and the answer after its prompt).
       const recorded = provider.recordedResult(ASK_USER_TOOL_NAME, request.question);
       const prefix = answeredText("");

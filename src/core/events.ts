@@ -10,7 +10,7 @@ import type { UsageSummary, UsageTotals } from "./usage.js";
  */
 /**
  * One model call. The model node reports its tokens (`estimated` when the reply carried no usage data); the graph
- * node that ran it adds `model` and the session's running `total` (src/cost/usage-meter.ts), so every event the
+ * node that ran it adds `model` and the session's running `total` (src/agents/middleware/model-call.ts), so every event the
  * printers see has them.
  */
 export interface ModelCallEvent {

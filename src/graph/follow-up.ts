@@ -24,7 +24,7 @@ function reopen(plan: PlanStep[]): PlanStep[] {
  * The input that starts a follow-up turn (`resume --message`) of a session, whatever its state: done, failed, stopped
  * at a limit, or killed mid-run. Given as a new graph input (not a state update), LangGraph discards any task a killed
  * run left pending and runs the planner from START, which sees the instruction with the work already done
- * (src/graph/nodes/planner/context.ts). The counters that limit a run start from zero, the stop and the previous
+ * (src/graph/nodes/planner/planner-agent.ts). The counters that limit a run start from zero, the stop and the previous
  * summary are cleared (the outcome is kept in `turn`), and the reducer channels (findings, files, reviews, usage)
  * are not touched: the earlier work stays as it is, nothing is copied.
  */

@@ -1,9 +1,9 @@
-import { projectContext } from "../agents/project-context.js";
+import { projectContext } from "../agents/brief.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "../wiring/graph-deps.js";
-import { describeStop, type EventSink, type ProgressEvent, isBudgetStop, isQuestionRequest, modeAsks, type Limits, type SafetyPolicy, type StopReason } from "../core/index.js";
+import { describeStop, type EventSink, isBudgetStop, isQuestionRequest, type Limits, modeAsks, type ProgressEvent, type SafetyPolicy, type StopReason } from "../core/index.js";
 import type { ApprovalPrompter } from "./prompter.js";
-import type { McpServerSettings, MemorySettings } from "../config/index.js";
+import { loadConfigFiles, type McpServerSettings, type MemorySettings, resolveDiagnosticsConfig, resolveWebConfig } from "../config/index.js";
 import type { Budget } from "../cost/budget.js";
 import { budgetHint } from "../graph/budget-resume.js";
 import { planContinuation } from "../graph/continue-session.js";
@@ -12,7 +12,6 @@ import { summarizeUsage } from "../cost/usage.js";
 import { renderFinalReport } from "../graph/report.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
 import type { Clock } from "../runtime/clock.js";
-import { loadConfigFiles, resolveDiagnosticsConfig, resolveWebConfig } from "../config/index.js";
 import { createDiagnosticsHub } from "../tools/diagnostics/index.js";
 import { keepFromCommands } from "../tools/command-env.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
@@ -29,11 +28,11 @@ import { pendingRequest } from "./pending-request.js";
 import { RunInterrupts } from "./run-interrupts.js";
 import { sessionNotices } from "./session-notices.js";
 import { processesLine, takeEarlierProcesses } from "./background-record.js";
-import { startSessionServices, type SessionServices } from "./session-services.js";
+import { type SessionServices, startSessionServices } from "./session-services.js";
 import { followUpInput } from "./follow-up-turn.js";
 import { afterFirstRequest } from "./first-request.js";
 import { turnUsage } from "../graph/follow-up.js";
-import { WorktreeSession, type WorktreeRun } from "./worktree-session.js";
+import { type WorktreeRun, WorktreeSession } from "./worktree-session.js";
 
 /** Memory and the index start after this when no model request goes out first (a resumed session that asks a person first). */
 const FIRST_REQUEST_FALLBACK_MS = 500;

@@ -17,6 +17,8 @@ export interface SandboxSpawnOptions extends Omit<BwrapOptions, "cwd"> {
 
 /** The file descriptor on which the wrapper reports how many processes the command left behind. */
 export const STRAY_REPORT_FD = 3;
+/** What the wrapper writes on the report fd before it starts the command. */
+const SANDBOX_STARTED = "started";
 /** The file descriptor on which bwrap reports its pid namespace (`--json-status-fd`); not passed to the command. */
 export const SANDBOX_STATUS_FD = 4;
 
@@ -28,6 +30,8 @@ export const SANDBOX_STATUS_FD = 4;
  * Only builtins run after the command, so the count is not disturbed by the wrapper's own children.
  */
 const WRAPPER = [
+  // First: the command is about to start (bwrap's mounts are done), so a failure before this line ran nothing.
+  `echo ${SANDBOX_STARTED} >&${STRAY_REPORT_FD} 2>/dev/null`,
   // The wrapper's own stderr goes to /dev/null meanwhile: bash would print "Killed" when the command dies
   // of a signal, which a plain `bash -c` does not.
   `{ bash -c "$1" 2>&4 4>&- ${STRAY_REPORT_FD}>&-; } 4>&2 2>/dev/null`,
@@ -53,6 +57,11 @@ export function sandboxedSpawn(command: string, cwd: string, sandbox: SandboxSpa
   const bwrap = [...args, "--json-status-fd", String(SANDBOX_STATUS_FD), "--", "bash", "-c", WRAPPER, "mini-cursor-sandbox", command];
   if (!joins) return { file: bwrapPath ?? "bwrap", args: bwrap };
   return { file: network.nsenterPath ?? "nsenter", args: [`--net=${network.path}`, "--", bwrapPath ?? "bwrap", ...bwrap] };
+}
+
+/** Whether the wrapper started the command: bwrap failing before it (a mount it could not make) ran nothing. */
+export function sandboxStarted(report: string): boolean {
+  return report.startsWith(SANDBOX_STARTED);
 }
 
 /** The wrapper's count, or undefined when it did not report (killed, timed out). */

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import {
   parseSandboxStatus,
   parseStrayReport,
+  sandboxStarted,
   SANDBOX_STATUS_FD,
   sandboxedSpawn,
   STRAY_REPORT_FD,
@@ -76,6 +77,14 @@ function collect(stream: unknown): { text: () => string; ended: Promise<void> } 
  * makes the kernel kill what is left; the sandbox reports how many that were on an extra pipe.
  */
 export async function runCommand(options: RunCommandOptions): Promise<RunCommandResult> {
+  const first = await runOnce(options);
+  if (!first.setupFailed) return first.result;
+  // bwrap stopped before the command started, on a mount of a path gone since the mounts were listed (a credential
+  // file removed meanwhile): nothing ran, so the command runs once more, with the mounts listed again.
+  return (await runOnce(options)).result;
+}
+
+async function runOnce(options: RunCommandOptions): Promise<{ result: RunCommandResult; setupFailed: boolean }> {
   const marker = { name: COMMAND_MARKER_VAR, value: randomUUID() };
   const started = performance.now();
   const buffer = new HeadTailBuffer(options.outputLimitChars);
@@ -93,7 +102,10 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
     });
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
-    return { exitCode: null, signal: null, timedOut: false, aborted: false, durationMs, output: "", omittedChars: 0, strayProcesses: 0, spawnError: (error as Error).message };
+    return {
+      result: { exitCode: null, signal: null, timedOut: false, aborted: false, durationMs, output: "", omittedChars: 0, strayProcesses: 0, spawnError: (error as Error).message },
+      setupFailed: false,
+    };
   }
   const { closed, exited } = child;
   for (const [name, stream] of [["stdout", child.stdout], ["stderr", child.stderr]] as const) {
@@ -155,5 +167,9 @@ export async function runCommand(options: RunCommandOptions): Promise<RunCommand
     omittedChars: buffer.omittedChars,
     strayProcesses: timedOut || aborted ? 0 : options.sandbox ? (parseStrayReport(strayReport.text()) ?? strays.length) : strays.length,
   };
-  return { ...common, exitCode: exit.code, signal: exit.signal };
+  const setupFailed = options.sandbox !== undefined && !sandboxStarted(strayReport.text()) && exit.code === 1 && MOUNT_VANISHED.test(common.output);
+  return { result: { ...common, exitCode: exit.code, signal: exit.signal }, setupFailed };
 }
+
+/** bwrap's words when a path it was told to mount (or mount over) is not there any more. */
+const MOUNT_VANISHED = /^bwrap: Can't (create file at|find source path|mkdir) /m;

@@ -5,7 +5,7 @@ import type { ToolDeps } from "./types.js";
 const DEFAULT_RESULT_CHARS = 20_000;
 
 /**
- * What a tool reads of the agent run it serves, from LangGraph's runtime context (src/agents/run-context.ts gives
+ * What a tool reads of the agent run it serves, from LangGraph's runtime context (src/agents/run.ts gives
  * more; this is what the tools need). Typed here, not imported, so the tools stay below the agents.
  */
 interface ToolRunContext {

@@ -2,15 +2,15 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { buildAgent } from "../../src/agents/build-agent.js";
 import type { AgentDeps } from "../../src/agents/middleware/deps.js";
-import { readOutcome } from "../../src/agents/transcript.js";
-import type { AgentRunValue } from "../../src/agents/run-state.js";
-import type { AgentRunContext } from "../../src/agents/run-context.js";
+import { readOutcome } from "../../src/agents/run.js";
+import type { AgentRunValue } from "../../src/agents/run.js";
+import type { AgentRunContext } from "../../src/agents/run.js";
 import type { AgentSpec } from "../../src/agents/types.js";
 import type { Budget } from "../../src/cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
 import { type ApprovalAnswer, type ApprovalRequest, DEFAULT_SAFETY, EventRecorder, isApprovalRequest, type ProgressEvent, type SafetyPolicy, type UsageByKey } from "../../src/core/index.js";
 import { memoryOff } from "../../src/memory/types.js";
-import { offeredTools } from "../../src/agents/offered-tools.js";
+import { offeredTools } from "../../src/agents/agent-tools.js";
 import { usageBaseOf } from "../../src/cost/usage.js";
 import type { ModelProvider } from "../../src/models/chat-model.js";
 

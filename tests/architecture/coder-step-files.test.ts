@@ -10,13 +10,16 @@ import { calls, finishPlan, plan, scriptedModels } from "../graph/scripted-model
 import { testGraph } from "../graph/wire.js";
 
 /**
- * Issue 37's measure of how the agent runtime is put together: the source files of ours whose code runs during one
- * coder step (planner → coder → write_file → execute_command with an approval → report, then the session's final review with no
- * tool call), found with V8's precise
- * coverage (functions called during the step, not module loading). docs/architecture.md lists them; this test keeps
- * the count from growing. Lower MAX_FILES when a change brings it down.
+ * Issue 37's measure of how the agent runtime is put together: the source files of the agent runtime (`src/agents`
+ * and `src/graph`) whose code runs during one coder step, planner → coder → write_file → execute_command with an
+ * approval → the report back to the planner, found with V8's precise coverage (functions called during the step, not
+ * module loading). On the code issue 37 was filed against (its "about 35"), this count was 29 (32 with the session's
+ * final review and report). The services
+ * the runtime calls (tools, the command rules, the sandbox, costs) are counted apart, as the whole. docs/architecture.md
+ * lists them; this test keeps the counts from growing. Lower the limits when a change brings them down.
  */
-const MAX_FILES = 93;
+const MAX_RUNTIME_FILES = 15;
+const MAX_FILES = 74;
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src");
 
 let root = "";
@@ -34,22 +37,21 @@ function sourceFile(url: string): string | null {
 
 async function oneCoderStep(root: string) {
   const models = scriptedModels({
-    planner: [plan([{ agent: "coder", goal: "add a greeting" }]), finishPlan("done"), finishPlan("done")],
+    // The second answer reads the coder's report; the step ends there (the final review it adds is another step).
+    planner: [plan([{ agent: "coder", goal: "add a greeting" }]), finishPlan("done")],
     coder: [
       calls({ name: "write_file", args: { path: "greet.js", content: "export const greet = (n) => `hi ${n}`;\n" } }),
       calls({ name: "execute_command", args: { command: "node -e \"import('./greet.js').then((m) => console.log(m.greet('x')))\"" } }),
       calls({ name: "submit_work", args: { status: "done", summary: "added greet" } }),
     ],
-    // The session's final review of the change, with no tool call of its own.
-    reviewer: [calls({ name: "submit_review", args: { decision: "approve", summary: "greet works" } })],
   });
   const graph = testGraph({ models, events: new EventRecorder(), checkpointer: new MemorySaver() });
-  const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
+  const config = { configurable: { thread_id: "t1" }, recursionLimit: 100, interruptBefore: ["reviewer"] };
   return { graph, config, input: { task: "add a greeting", workspace: root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "ask" as const } } };
 }
 
 describe("one coder step", () => {
-  it(`passes through at most ${MAX_FILES} source files of ours`, async () => {
+  it(`passes through at most ${MAX_RUNTIME_FILES} files of the agent runtime (${MAX_FILES} of ours in all)`, async () => {
     // A first step loads every module and warms the caches; only the second one is measured.
     const warm = await oneCoderStep(root);
     await warm.graph.invoke(warm.input, warm.config);
@@ -65,7 +67,8 @@ describe("one coder step", () => {
       const paused: unknown = await graph.invoke(input, config);
       expect(paused).toHaveProperty("__interrupt__");
       const final = await graph.invoke(new Command({ resume: { decision: "approve" } }), config);
-      expect(final.status).toBe("done");
+      // Stopped before the final review the planner added after reading the coder's report.
+      expect(final.plan.map((s: { agent: string; status: string }) => `${s.agent}:${s.status}`)).toEqual(["coder:done", "reviewer:in_progress"]);
       const { result } = await session.post("Profiler.takePreciseCoverage");
       const files = new Set<string>();
       for (const script of result) {
@@ -74,10 +77,12 @@ describe("one coder step", () => {
         if (file && script.functions.slice(1).some((f) => f.ranges[0] !== undefined && f.ranges[0].count > 0)) files.add(file);
       }
       const sorted = [...files].sort();
+      const runtime = sorted.filter((f) => f.startsWith("agents/") || f.startsWith("graph/"));
       // Printed for docs/architecture.md.
-      console.log(`coder step: ${sorted.length} files\n${sorted.join("\n")}`);
+      console.log(`coder step: ${runtime.length} runtime files, ${sorted.length} in all\n${sorted.join("\n")}`);
       expect(sorted).toContain("agents/middleware/approval.ts");
       expect(sorted).toContain("tools/write-file.ts");
+      expect(runtime.length).toBeLessThanOrEqual(MAX_RUNTIME_FILES);
       expect(sorted.length).toBeLessThanOrEqual(MAX_FILES);
     } finally {
       await session.post("Profiler.stopPreciseCoverage").catch(() => undefined);

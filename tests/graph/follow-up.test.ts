@@ -3,7 +3,7 @@ import type { PlanStep } from "../../src/core/index.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
 import { budgetExceededBy } from "../../src/cost/budget.js";
 import { budgetForTurn, planFollowUp, turnStartFor } from "../../src/graph/follow-up.js";
-import { renderPlannerContext } from "../../src/graph/nodes/planner/context.js";
+import { renderPlannerContext } from "../../src/graph/nodes/planner/planner-agent.js";
 import { sessionState } from "./state-fixture.js";
 
 /** How a follow-up turn starts (pure; the e2e side is tests/cli/follow-up-e2e.test.ts). */

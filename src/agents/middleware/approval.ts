@@ -4,12 +4,12 @@ import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
 import { isExtensionToolName } from "../../mcp/types.js";
 import { allowingPatterns, commandPatternFor, evaluateCommand, matchesText } from "../../safety/command-rules.js";
-import { approvalAnswerSchema, runsLaterReason, type ApprovalRequest, type SafetyPolicy, type WriteGrant } from "../../core/index.js";
-import type { AgentRunUpdate, Decision } from "../run-state.js";
-import type { AgentRun } from "../run-context.js";
+import { approvalAnswerSchema, type ApprovalRequest, runsLaterReason, type SafetyPolicy, type WriteGrant } from "../../core/index.js";
+import type { AgentRunUpdate, Decision } from "../run.js";
+import type { AgentRun } from "../run.js";
 import type { ToolArtifact } from "../../tools/types.js";
 import type { ModelCallDeps } from "./deps.js";
-import { landingRelative } from "./landing-path.js";
+import fs from "node:fs";
 
 const FILE_TOOLS = new Set(["write_file", "edit_file"]);
 /** Tools that run a shell command: the same rules and approvals (start_process starts one in the background). */
@@ -198,9 +198,61 @@ export function refuseUnapproved(state: AgentRun, call: Call, deps: ApprovalDeps
       ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
       : `the user rejected this ${COMMAND_TOOLS.has(name) ? "command" : isExtensionToolName(name) ? "tool call" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
   deps.emit({ type: "tool_result", agent: deps.spec.name, stepId: state.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
-  // A refused command is still one the session tried: the final report lists it (src/agents/transcript.ts).
+  // A refused command is still one the session tried: the final report lists it (src/agents/run.ts).
   const refused = verdict.decision === "deny" ? ("denied" as const) : ("rejected" as const);
   const artifact: ToolArtifact | undefined =
     COMMAND_TOOLS.has(name) ? { ok: false, command: { command: str(call.args.command), cwd: str(call.args.cwd) || ".", exitCode: null, timedOut: false, durationMs: 0, refused } } : undefined;
   return new ToolMessage({ tool_call_id: callId, name, content: `Error: ${text}`, status: "error", artifact });
+}
+
+/** Same limit as Linux's MAXSYMLINKS (and src/tools/workspace-path.ts). */
+const MAX_SYMLINK_HOPS = 40;
+
+function components(p: string): string[] {
+  return p.split(path.sep).filter((part) => part !== "" && part !== ".");
+}
+
+function linkTarget(p: string): string | undefined {
+  try {
+    return fs.lstatSync(p).isSymbolicLink() ? fs.readlinkSync(p) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Where a write to `file` lands, relative to the workspace, resolved as the kernel and the file tools resolve it:
+ * one component at a time, each symlink followed before a later `..` (so `q/link/../.mcp.json` is judged where it
+ * lands, not as `q/.mcp.json`), dangling symlinks followed too (a write through one creates its target). Only
+ * classifies a path; the tools confine it themselves. A symlink loop gives the path as spelled.
+ */
+export function landingRelative(workspace: string, file: string): string {
+  if (!workspace || !file) return file;
+  let root = workspace;
+  try {
+    root = fs.realpathSync.native(workspace);
+  } catch {
+    // Judged against the path as given.
+  }
+  const start = path.isAbsolute(file) ? file : `${workspace}${path.sep}${file}`;
+  const pending = components(start);
+  let current = path.parse(start).root;
+  let hops = 0;
+  for (let part = pending.shift(); part !== undefined; part = pending.shift()) {
+    if (part === "..") {
+      current = path.dirname(current);
+      continue;
+    }
+    const next = path.join(current, part);
+    const target = linkTarget(next);
+    if (target === undefined) {
+      current = next;
+      continue;
+    }
+    hops += 1;
+    if (hops > MAX_SYMLINK_HOPS) return path.relative(workspace, path.resolve(workspace, file));
+    if (path.isAbsolute(target)) current = path.parse(target).root;
+    pending.unshift(...components(target));
+  }
+  return path.relative(root, current);
 }

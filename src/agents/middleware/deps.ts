@@ -7,7 +7,7 @@ import type { ModelProvider } from "../../models/chat-model.js";
 import type { ProgressEvent } from "../../core/index.js";
 import type { ToolDeps } from "../../tools/types.js";
 import type { evaluateCommand } from "../../safety/command-rules.js";
-import type { ModelCallState } from "../run-state.js";
+import type { ModelCallState } from "../run.js";
 import type { AgentSpec } from "../types.js";
 
 /** What an agent's middleware needs from outside; fixed for the process, while per-run values live in the run state. */
@@ -23,7 +23,7 @@ export interface AgentDeps {
   prices: PriceTable;
   /** Upper bound for one model call including retries. */
   callTimeoutMs: number;
-  /** The session's MCP tools (src/mcp), offered beside the built-in ones (src/agents/extension-tools.ts). */
+  /** The session's MCP tools (src/mcp), offered beside the built-in ones (src/agents/agent-tools.ts). */
   extensions?: ExtensionTools;
   /** The command rules (src/safety/command-rules.ts evaluateCommand unless given): consulted once per command call. */
   commandRules?: typeof evaluateCommand;

@@ -1,19 +1,17 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
-import { ToolInputParsingException, tool, type StructuredToolInterface } from "@langchain/core/tools";
+import { type StructuredToolInterface, ToolInputParsingException } from "@langchain/core/tools";
 import { createMiddleware, ToolInvocationError } from "langchain";
 import { z } from "zod";
 import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
 import { isExtensionToolName } from "../../mcp/types.js";
-import { offeredExtensionTools } from "../extension-tools.js";
-import { offeredTools, toolAvailability } from "../offered-tools.js";
-import { runOf } from "../run-context.js";
+import { offeredExtensionTools, offeredTools, toolAvailability } from "../agent-tools.js";
+import { runOf } from "../run.js";
 import { resultCharsFor } from "../../tools/tool-scope.js";
-import { AgentRunState } from "../run-state.js";
-import { isArtifact } from "../transcript.js";
-import type { FinishToolSpec } from "../types.js";
+import { AgentRunState } from "../run.js";
+import { isArtifact } from "../run.js";
 import { ASK_USER_TOOL_NAME } from "../../core/index.js";
 import { refuseUnapproved } from "./approval.js";
-import { answerCall } from "./ask-user.js";
+import { answerCall } from "./reply-gate.js";
 import type { AgentDeps } from "./deps.js";
 
 /** The argument a person watching wants to see for each call. */
@@ -39,11 +37,6 @@ function formatZodIssues(error: z.ZodError): string {
 
 function errorMessage(callId: string, name: string, text: string): ToolMessage {
   return new ToolMessage({ tool_call_id: callId, name, content: `Error: ${text}`, status: "error" });
-}
-
-/** The structured "finish" tool: calling it with valid arguments ends the run (returnDirect); they become the report. */
-export function createFinishTool(spec: FinishToolSpec): StructuredToolInterface {
-  return tool(async () => "Recorded. Your run is complete.", { name: spec.name, description: spec.description, schema: spec.schema, returnDirect: true });
 }
 
 /** The named tools' definitions (their prompt cost is measured from these); an agent's own are agent-tools.ts'. */
@@ -84,7 +77,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       // Denied by a rule, rejected by the person, or never decided: the model gets the reason (approval.ts).
       const refused = refuseUnapproved(state, toolCall, deps);
       if (refused) return refused;
-      // Answered by the person in the reply gate (ask-user.ts); never run as a function.
+      // Answered by the person in the reply gate (reply-gate.ts); never run as a function.
       if (name === ASK_USER_TOOL_NAME) return answerCall(state, toolCall);
       if (name === spec.finishTool.name) {
         const parsed = spec.finishTool.schema.safeParse(toolCall.args);
@@ -111,7 +104,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         if (!ToolMessage.isInstance(result)) return result;
         const artifact: unknown = result.artifact;
         const ok = isArtifact(artifact) ? artifact.ok : result.status !== "error";
-        // The artifact stays with the result: the run's report is read from it (src/agents/transcript.ts).
+        // The artifact stays with the result: the run's report is read from it (src/agents/run.ts).
         const out = new ToolMessage({ tool_call_id: id, name, content: result.content, artifact, status: ok ? "success" : "error" });
         emitResult(ok, firstLine(result.content));
         return out;

@@ -1,20 +1,18 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentGraph } from "../../agents/build-agent.js";
-import { networkLine } from "../../agents/agent-tools.js";
-import { extensionsReady, offeredExtensionTools } from "../../agents/extension-tools.js";
-import { offeredTools, toolAvailability } from "../../agents/offered-tools.js";
-import { projectContext } from "../../agents/project-context.js";
-import { answeredQuestions, questionsAsked } from "../../agents/middleware/ask-user.js";
-import { readOutcome, runUsage } from "../../agents/transcript.js";
+import { extensionsReady, networkLine, offeredExtensionTools, offeredTools, toolAvailability } from "../../agents/agent-tools.js";
+import { projectContext } from "../../agents/brief.js";
+import { answeredQuestions, questionsAsked } from "../../agents/middleware/reply-gate.js";
+import { readOutcome, runUsage } from "../../agents/run.js";
 import type { AgentSpec } from "../../agents/types.js";
 import type { WorkspaceAccess } from "../../sandbox/types.js";
 import { DEFAULT_PRICE_TABLE } from "../../cost/prices.js";
 import { usageBaseOf, usageKey } from "../../cost/usage.js";
 import type { GraphDeps } from "../deps.js";
-import { clip, limitsOf, safetyOf, workspaceOf, type AgentReport } from "../../core/index.js";
+import { type AgentReport, clip, limitsOf, safetyOf, workspaceOf } from "../../core/index.js";
 import { budgetOf } from "../../cost/budget.js";
-import type { AgentRunContext } from "../../agents/run-context.js";
+import type { AgentRunContext } from "../../agents/run.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
 
 /**

@@ -1,9 +1,10 @@
 import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
-import { countTokens, toolsOverhead } from "../../../src/agents/context-budget.js";
+import { countTokens, toolsOverhead } from "../../../src/agents/middleware/context-budget.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
-import { createFinishTool, declaredTools } from "../../../src/agents/middleware/tool-calls.js";
-import { COMPACTED } from "../../../src/agents/transcript.js";
+import { declaredTools } from "../../../src/agents/middleware/tool-calls.js";
+import { createFinishTool } from "../../../src/agents/agent-tools.js";
+import { COMPACTED } from "../../../src/agents/run.js";
 import { PROCESS_TOOLS } from "../../../src/tools/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
@@ -17,7 +18,7 @@ afterEach(async () => {
 
 const coder = AGENT_SPECS.coder;
 const BUDGET = 6_000;
-// The harness keeps no background processes and no codebase index, so those tools are not offered (src/agents/offered-tools.ts).
+// The harness keeps no background processes and no codebase index, so those tools are not offered (src/agents/agent-tools.ts).
 const overhead = toolsOverhead([...declaredTools(coder.tools.filter((t) => !(PROCESS_TOOLS as readonly string[]).includes(t) && t !== "codebase_search")), createFinishTool(coder.finishTool)]);
 
 /** `count` files of about `chars` characters each, every line naming its file. */

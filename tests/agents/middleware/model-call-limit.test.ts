@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { markedStop } from "../../../src/agents/transcript.js";
+import { markedStop } from "../../../src/agents/run.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { countTokens, toolsOverhead } from "../../../src/agents/context-budget.js";
+import { countTokens, toolsOverhead } from "../../../src/agents/middleware/context-budget.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
-import { createFinishTool, declaredTools } from "../../../src/agents/middleware/tool-calls.js";
-import { offeredTools } from "../../../src/agents/offered-tools.js";
+import { declaredTools } from "../../../src/agents/middleware/tool-calls.js";
+import { createFinishTool } from "../../../src/agents/agent-tools.js";
+import { offeredTools } from "../../../src/agents/agent-tools.js";
 import type { ToolName } from "../../../src/tools/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, say, scriptedModels } from "../../graph/scripted-models.js";

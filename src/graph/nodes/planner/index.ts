@@ -1,30 +1,16 @@
-import { relevantFiles } from "./relevant-files.js";
+import { relevantFiles, renderPlannerContext } from "./planner-agent.js";
 import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
-import { answerOf, type QuestionRequest, type AgentReport, BUILTIN_AGENT_NAMES, clip, describeStop, limitsOf, type PlanStep, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
+import { type AgentReport, answerOf, BUILTIN_AGENT_NAMES, clip, describeStop, limitsOf, type PlanStep, type QuestionRequest, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
 import { budgetExceeded, budgetOf } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
 import { addUsage, usageBaseOf, usageKey } from "../../../cost/usage.js";
-import { projectContext } from "../../../agents/project-context.js";
+import { projectContext } from "../../../agents/brief.js";
 import { askPlanner, buildPlannerAgent, PLANNER_MAX_CALLS, plannerInput, type PlannerQuestion } from "./planner-agent.js";
-import { createPlanTool } from "./plan-tool.js";
-import { plannerSystemPrompt, type PlannerAgentEntry } from "./prompt.js";
-import { renderPlannerContext } from "./context.js";
-import {
-  applyReport,
-  finalReviewStep,
-  foldFinished,
-  hasUnreviewedChanges,
-  insertReviewFix,
-  markInProgress,
-  MAX_REVIEWS_WITHOUT_VERDICT,
-  nextPendingStep,
-  pendingChanged,
-  replacePending,
-  reviewsWithoutVerdictAfter,
-  skipPending,
-} from "./plan-ops.js";
+import { createPlanTool } from "./planner-agent.js";
+import { type PlannerAgentEntry, plannerSystemPrompt } from "./prompt.js";
+import { applyReport, finalReviewStep, foldFinished, hasUnreviewedChanges, insertReviewFix, markInProgress, MAX_REVIEWS_WITHOUT_VERDICT, nextPendingStep, pendingChanged, replacePending, reviewsWithoutVerdictAfter, skipPending } from "./plan-ops.js";
 
 /** Answers to the planner's questions kept in the state (the limit of questions keeps it smaller anyway). */
 const MAX_KEPT_ANSWERS = 10;

@@ -1,5 +1,5 @@
 import { caps, clip, type AgentReport, type FoldedSteps, type PlanStep, type Review } from "../../../core/index.js";
-import type { PlanToolArgs } from "./plan-tool.js";
+import type { PlanToolArgs } from "./planner-agent.js";
 
 const CODER_ONLY: ReadonlySet<string> = new Set(["coder"]);
 

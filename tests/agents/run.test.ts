@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AgentRunState, ModelCallState } from "../../src/agents/run-state.js";
+import { AgentRunState, ModelCallState } from "../../src/agents/run.js";
 
 describe("ModelCallState", () => {
   it("is the run state without the transcript, field for field the same definitions", () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { coderSpec } from "../../src/agents/coder/index.js";
-import { offeredTools } from "../../src/agents/offered-tools.js";
+import { offeredTools } from "../../src/agents/agent-tools.js";
 import { researcherSpec } from "../../src/agents/researcher/index.js";
 import { reviewerSpec } from "../../src/agents/reviewer/index.js";
 import { PROCESS_TOOLS } from "../../src/tools/index.js";

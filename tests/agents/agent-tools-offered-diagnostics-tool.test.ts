@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { reviewerSpec } from "../../src/agents/reviewer/index.js";
-import { offeredTools } from "../../src/agents/offered-tools.js";
+import { offeredTools } from "../../src/agents/agent-tools.js";
 
 describe("offered project_diagnostics", () => {
   it("offers the reviewer project_diagnostics only when the session has diagnostics, also in read-only mode", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { afterCall, beforeCall, callSignature, type LoopGuardState } from "../../src/agents/loop-guard.js";
+import { afterCall, beforeCall, callSignature, type LoopGuardState } from "../../../src/agents/middleware/loop-guard.js";
 
 const fresh = (): LoopGuardState => ({ callCounts: {}, failStreak: 0, warned: false });
 const failed = { ok: false, changedFiles: false };

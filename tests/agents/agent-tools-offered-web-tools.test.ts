@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { researcherSpec } from "../../src/agents/researcher/index.js";
-import { offeredTools } from "../../src/agents/offered-tools.js";
+import { offeredTools } from "../../src/agents/agent-tools.js";
 import { WEB_DEFAULTS } from "../../src/config/index.js";
 
 const searxng = { provider: "searxng" as const, url: "http://127.0.0.1:8888", maxResults: 8 };

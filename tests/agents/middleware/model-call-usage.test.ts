@@ -1,11 +1,12 @@
 import { AIMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { toolsOverhead } from "../../../src/agents/context-budget.js";
+import { toolsOverhead } from "../../../src/agents/middleware/context-budget.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
-import { createFinishTool, declaredTools } from "../../../src/agents/middleware/tool-calls.js";
-import { offeredTools } from "../../../src/agents/offered-tools.js";
+import { declaredTools } from "../../../src/agents/middleware/tool-calls.js";
+import { createFinishTool } from "../../../src/agents/agent-tools.js";
+import { offeredTools } from "../../../src/agents/agent-tools.js";
 import type { ToolName } from "../../../src/tools/index.js";
-import { ESTIMATED_USAGE, runUsage, markedStop } from "../../../src/agents/transcript.js";
+import { ESTIMATED_USAGE, runUsage, markedStop } from "../../../src/agents/run.js";
 import { estimateTokens, messageChars } from "../../../src/cost/estimate.js";
 import { priceRules } from "../../../src/cost/prices.js";
 import { useTempWorkspace } from "../../helpers/temp-workspace.js";

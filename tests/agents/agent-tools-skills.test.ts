@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { renderBrief } from "../../src/agents/brief.js";
 import { AGENT_SPECS } from "../../src/agents/index.js";
-import { offeredTools } from "../../src/agents/offered-tools.js";
-import { renderSkillList } from "../../src/agents/skill-list.js";
+import { offeredTools, renderSkillList } from "../../src/agents/agent-tools.js";
 import type { BriefContext } from "../../src/agents/types.js";
 
 const ctx: BriefContext = {

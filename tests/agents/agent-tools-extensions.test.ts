@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { agentHasTool } from "../../src/agents/extension-tools.js";
+import { agentHasTool } from "../../src/agents/agent-tools.js";
 import type { ExtensionTool } from "../../src/mcp/index.js";
 
 const tool = (name: string, readOnly: boolean, agents?: string[]): ExtensionTool => ({

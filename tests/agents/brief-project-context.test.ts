@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { projectContext, workspaceOutline } from "../../src/agents/project-context.js";
+import { projectContext, workspaceOutline } from "../../src/agents/brief.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 
 let ws: TempWorkspace | null = null;

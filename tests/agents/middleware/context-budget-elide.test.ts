@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { elideLarge, elisionLimit } from "../../src/agents/elide-large.js";
-import { formatSize } from "../../src/core/index.js";
+import { elideLarge, elisionLimit } from "../../../src/agents/middleware/context-budget.js";
+import { formatSize } from "../../../src/core/index.js";
 
 const MB = "0123456789".repeat(100_000);
 const LIMIT = elisionLimit(32_000);

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { projectContext } from "../../src/agents/project-context.js";
+import { projectContext } from "../../src/agents/brief.js";
 import { makeWorkspace, type TempWorkspace } from "../tools/helpers.js";
 
 /**
