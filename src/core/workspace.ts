@@ -32,12 +32,42 @@ export function isProjectConfig(rel: string): boolean {
 }
 
 /**
+ * Other developer tools' configuration that runs commands on the person's machine, outside our sandbox: Claude Code's
+ * settings (its hooks), VS Code's tasks, launch and settings files, dev containers, direnv's `.envrc`, CI workflows,
+ * git hook managers (husky, pre-commit) and git attributes (which pick the filters git runs). Relative to the
+ * workspace root; folders cover everything below them.
+ */
+export const TOOL_CONFIG_PATHS: readonly string[] = [
+  ".claude/settings.json",
+  ".claude/settings.local.json",
+  ".vscode/settings.json",
+  ".vscode/tasks.json",
+  ".vscode/launch.json",
+  ".devcontainer",
+  ".envrc",
+  ".github/workflows",
+  ".husky",
+  ".pre-commit-config.yaml",
+  ".gitattributes",
+];
+/** Read in every folder, not just at the root: direnv loads a folder's `.envrc`, git every `.gitattributes`. */
+const TOOL_CONFIG_NAMES: ReadonlySet<string> = new Set([".envrc", ".gitattributes"]);
+
+/** Whether a workspace-relative path is another tool's configuration (TOOL_CONFIG_PATHS) or inside one of its folders. */
+export function isToolConfig(rel: string): boolean {
+  const segments = parts(rel);
+  const p = segments.join("/");
+  return TOOL_CONFIG_NAMES.has(segments.at(-1) ?? "") || TOOL_CONFIG_PATHS.some((config) => p === config || p.startsWith(`${config}/`));
+}
+
+/**
  * Why a write to this path needs a person even under `--approval auto`, or undefined when it does not: what is
  * written there takes effect later, outside the sandbox.
  */
 export function runsLaterReason(rel: string): string | undefined {
   if (isGitInternal(rel)) return "git runs hooks and reads config from .git outside the sandbox";
   if (isProjectConfig(rel)) return "later sessions read this file as settings (MCP servers there run outside the sandbox)";
+  if (isToolConfig(rel)) return "another developer tool runs what this file says (hooks, tasks, workflows) outside the sandbox";
   return undefined;
 }
 

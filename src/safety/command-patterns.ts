@@ -1,9 +1,10 @@
-import { operands } from "./command-wrappers.js";
 import { SHELLS } from "./nested-commands.js";
+import { isKnownReadOnly, writesNoFile } from "./read-only-commands.js";
 import { parseShell, type ParsedShell, type SimpleCommand } from "./shell-words.js";
 
 /**
- * "Always allow" patterns: a glob over the command text where `*` is any characters (`npm test*`), or a regular
+ * "Always allow" patterns: a glob over the command text where `*` is any characters (`npm test*`) and a final ` *`
+ * is "with or without arguments" (`npm test *` allows `npm test` and `npm test -- x`, not `npm tester`), or a regular
  * expression written `/…/flags`. A pattern allows a command line only when it matches each command in it — every
  * part of a `&&`, `;` or `|` chain and every command inside `$( … )` or `bash -c` — so `npm test*` allows
  * `npm test -- --run foo` but not `npm test && curl … | sh`. Harmless parts (`cd dir`, `echo`, and filters such
@@ -42,27 +43,27 @@ export function matchesText(text: string, pattern: string): boolean {
       return false;
     }
   }
-  const glob = collapse(pattern).split("*").map(escapeRegExp).join(".*");
-  return new RegExp(`^${glob}$`, "s").test(collapse(text));
+  const collapsed = collapse(pattern);
+  // `git log *`: the command alone or with arguments, never a longer word (`git logout`).
+  const [body, tail] = collapsed.endsWith(" *") ? [collapsed.slice(0, -2), "(?: .*)?"] : [collapsed, ""];
+  const glob = body.split("*").map(escapeRegExp).join(".*");
+  return new RegExp(`^${glob}${tail}$`, "s").test(collapse(text));
 }
 
 const ALWAYS_HARMLESS = new Set(["cd", "pushd", "popd", "true", "false", ":", "pwd", "echo", "printf"]);
 const PIPE_FILTERS = new Set(["head", "tail", "grep", "egrep", "fgrep", "wc", "cut", "tr", "nl", "tac", "cat", "sort", "uniq", "column"]);
 
-function writesNoFile(command: SimpleCommand): boolean {
-  return command.redirects.every((r) => /^[<]/.test(r.op) || r.target === "/dev/null" || /^(?:\d+|-)$/.test(r.target));
-}
-
-/** Commands that change nothing and run nothing by themselves, so they need no allow pattern. */
-function isHarmless(command: SimpleCommand): boolean {
-  if (!writesNoFile(command)) return false;
-  const [name, ...args] = command.argv;
+/**
+ * Commands that change nothing and run nothing by themselves, so they need no allow pattern: `cd`, `echo`, … and, at
+ * the end of a pipe, filters with read-only options (`| sort -n`, not `| sort -o out` or `--compress-program=x`; the
+ * filters' options are judged as the read-only class judges them).
+ */
+function isHarmless(command: SimpleCommand, parsed: ParsedShell): boolean {
+  if (!writesNoFile(command) || command.wrappers.length > 0 || command.words.length !== command.argv.length) return false;
+  const [name] = command.argv;
   if (name === undefined || ALWAYS_HARMLESS.has(name)) return true;
   const readsPipe = (command.pipes[0]?.stage ?? 0) > 0;
-  if (!readsPipe || !PIPE_FILTERS.has(name)) return false;
-  if (name === "sort") return !args.some((a) => a === "-o" || a.startsWith("--output"));
-  if (name === "uniq") return operands(args).length <= 1;
-  return true;
+  return readsPipe && PIPE_FILTERS.has(name) && isKnownReadOnly({ ...parsed, commands: [command] });
 }
 
 /** Whether `pattern` allows the whole command line (see the module comment). */
@@ -80,9 +81,12 @@ export function allowingPatterns(command: string, patterns: readonly string[], p
   if (!parsed.complete || parsed.commands.length === 0) return [];
   const used = new Set<string>();
   for (const part of parsed.commands) {
-    const pattern = patterns.find((p) => matchesText(part.text, p));
+    // A redirection into a file is a write the pattern does not name (`git log*` does not allow `git log > x`),
+    // unless the pattern itself names a redirection.
+    const named = writesNoFile(part) ? patterns : patterns.filter((p) => p.includes(">"));
+    const pattern = named.find((p) => matchesText(part.text, p));
     if (pattern !== undefined) used.add(pattern);
-    else if (!isHarmless(part)) return [];
+    else if (!isHarmless(part, parsed)) return [];
   }
   return [...used];
 }
@@ -103,9 +107,10 @@ function exactPattern(command: string): string {
 }
 
 /**
- * A pattern to offer for "always allow": `npm test -- --run foo` → `npm test*`, `git status` → `git status`,
- * `npm run lint -- --fix` → `npm run lint*`. Compound lines, wrapped commands and programs whose arguments matter
- * (rm, curl, bash -c, …) get the exact command. git gets its subcommand: `git log --oneline` → `git log*`.
+ * A pattern to offer for "always allow": `npm test -- --run foo` → `npm test *`, `git status` → `git status`,
+ * `npm run lint -- --fix` → `npm run lint *`. Compound lines, wrapped commands and programs whose arguments matter
+ * (rm, curl, bash -c, …) get the exact command. git gets its subcommand: `git log --oneline` → `git log *`, which
+ * keeps the word boundary (`git logout` is another command).
  */
 export function commandPatternFor(command: string): string {
   const parsed = parseShell(command);
@@ -125,5 +130,5 @@ export function commandPatternFor(command: string): string {
     if (SUBCOMMAND_RUNNERS.has(second) && third !== undefined && !third.startsWith("-")) prefix.push(third);
   }
   if (prefix.length === words.length || prefix.some((w) => /[*'"\\$`]/.test(w))) return exactPattern(command);
-  return `${prefix.join(" ")}*`;
+  return `${prefix.join(" ")} *`;
 }

@@ -3,6 +3,7 @@ import { allowingPatterns, matchesText } from "./command-patterns.js";
 import { resolvePath, type PathContext } from "./command-paths.js";
 import { operands } from "./command-wrappers.js";
 import { credentialRead } from "./credential-rule.js";
+import { isKnownReadOnly } from "./read-only-commands.js";
 import { findDelete, gitClean, recursiveDelete, syncDelete, xargsDelete } from "./delete-rules.js";
 import { gitPush, imagePush, packagePublish, releasePublish } from "./publish-rules.js";
 import { powershellDownloadExec, remoteCodeExec } from "./remote-exec-rule.js";
@@ -121,6 +122,7 @@ function evaluate(command: string, ctx: CommandRulesContext): CommandEvaluation 
     const quoted = allowing.map((p) => `"${p}"`).join(", ");
     return { decision: "allow", reason: `Allowed by the rule${allowing.length > 1 ? "s" : ""} ${quoted}.`, rule: "user-allow", pattern: allowing[0] };
   }
+  if (isKnownReadOnly(parsed)) return { decision: "allow", reason: "A read-only command (every part of it only reads): it runs without asking.", rule: "read-only" };
   if (!parsed.complete) return { decision: "ask", reason: "The command could not be read completely (unbalanced quotes or brackets, or too deeply nested); ask the user." };
   return { decision: "ask", reason: "No rule allows or denies this command; ask the user." };
 }

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { PROJECT_CONFIG_PATHS, STATE_DIR_NAME } from "../core/index.js";
+import { PROJECT_CONFIG_PATHS, STATE_DIR_NAME, TOOL_CONFIG_PATHS } from "../core/index.js";
 import { sandboxCredentialMounts } from "../safety/credential-sandbox.js";
 import type { WorkspaceAccess } from "./types.js";
 
@@ -159,9 +159,10 @@ export function buildBwrapArgs(opts: BwrapOptions): string[] {
   // Missing: an empty read-only folder, so a command cannot create the agent's state for it to find later.
   // (A workspace that is read-only as a whole needs none, and bwrap could not create it there.)
   else if (canCreate) args.push("--tmpfs", stateDir, "--remount-ro", stateDir);
-  // The project's settings files are the person's: a command may read them but not plant servers or rules there.
+  // The project's settings files, and other tools' files that run commands on the host, are the person's: a command
+  // may read them but not plant servers, rules or hooks there.
   // Only existing ones can be bound (a missing one could still be created; the file tools ask before writing it).
-  const settings = PROJECT_CONFIG_PATHS.flatMap((rel) => realPath(path.join(workspace, rel)) ?? []);
+  const settings = [...PROJECT_CONFIG_PATHS, ...TOOL_CONFIG_PATHS].flatMap((rel) => realPath(path.join(workspace, rel)) ?? []);
   // A folder on their way (.claude) is bound onto itself first: a mount point cannot be renamed or removed, so a
   // command cannot move the settings aside and put its own in their place. (A read-only workspace needs none.)
   if (opts.workspaceAccess !== "read-only") {

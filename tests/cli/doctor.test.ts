@@ -73,6 +73,8 @@ describe("mini-cursor doctor", () => {
     expect(report.node).toEqual({ ok: true, version: process.version, required: ">=20" });
     expect(report.sandbox).toMatchObject({ kind: "bubblewrap", version: expect.stringMatching(/^\d+\.\d+/), effect: "commands run inside the bubblewrap sandbox" });
     expect(report.ripgrep).toMatchObject({ ok: true, version: expect.stringMatching(/^ripgrep \d+/) });
+    // The known-read-only class (issue 38), as the README lists it.
+    expect(report.commands.readOnly).toEqual(expect.arrayContaining(["ls", "cat", expect.stringMatching(/^find \(without -exec/), expect.stringMatching(/^git status\|log\|diff\|show/)]));
     expect(report.config).toEqual({ ok: true, files: [] });
     expect(report.model).toEqual({
       ok: true,

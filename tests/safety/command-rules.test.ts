@@ -235,37 +235,15 @@ describe("near misses that are not denied (they ask, since nothing allows them)"
     "rm -rf \"$BUILD_DIR\"",
     "cd app && rm -rf *",
     "(cd /tmp && rm -rf *)",
-    "git status",
-    "git log --oneline -5",
-    "git log --grep=push",
     "git stash push -m wip",
-    "git diff HEAD~1",
     "git commit -m \"rm -rf .\"",
     "git commit -m 'git push later'",
     "git clean -n -d",
     "git clean -fdx build/",
     "cd app && git clean -fdx",
     "git rm -r --cached .",
-    "cat README.md",
-    "cat .env",
-    "cat .env.example",
-    "cat .npmrc",
-    "cat ~/.ssh/id_rsa.pub",
-    "cat ~/.ssh/known_hosts",
-    "cat ~/.ssh/config",
-    "ls ~/.ssh",
-    "ls -la ~/.aws",
     "test -f ~/.aws/credentials",
-    "cat ~/.gitconfig",
-    "cat /etc/passwd",
-    "echo \"git push\"",
-    "echo 'rm -rf /'",
-    "echo '$(rm -rf /)'",
     "printf '%s\\n' 'curl x | sh'",
-    "grep -r \"rm -rf .\" src",
-    "grep -rn TODO src",
-    'grep -r "id_rsa" src',
-    "cat ~/.config/nvim/init.lua",
     "cat > src/notes.md <<'EOF'\nrm -rf /\ngit push\nEOF",
     "tmp=$(mktemp -d) && rm -rf \"$tmp\"",
     "curl https://example.com -o file.tgz",
@@ -281,7 +259,6 @@ describe("near misses that are not denied (they ask, since nothing allows them)"
     "npx vitest run tests/safety",
     "npm install",
     "docker build -t app .",
-    "find . -name \"*.ts\"",
     "find . -name '*.pyc' -delete",
     "find . -name node_modules -type d -prune -exec rm -rf {} +",
     "find dist -type f -delete",
@@ -298,8 +275,38 @@ describe("near misses that are not denied (they ask, since nothing allows them)"
     "sh -c 'npm test'",
     "node -e \"console.log(1)\"",
     "python3 -c 'print(1)'",
-    "echo ok > /dev/null",
   ])("%s → ask", (command) => expectAsk(command));
+});
+
+describe("read-only commands run without asking (src/safety/read-only-commands.ts)", () => {
+  it.each([
+    "git status",
+    "git log --oneline -5",
+    "git log --grep=push",
+    "git diff HEAD~1",
+    "cat README.md",
+    "cat .env",
+    "cat .env.example",
+    "cat .npmrc",
+    "cat ~/.ssh/id_rsa.pub",
+    "cat ~/.ssh/known_hosts",
+    "cat ~/.ssh/config",
+    "ls ~/.ssh",
+    "ls -la ~/.aws",
+    "cat ~/.gitconfig",
+    "cat /etc/passwd",
+    "echo \"git push\"",
+    "echo 'rm -rf /'",
+    "echo '$(rm -rf /)'",
+    "grep -r \"rm -rf .\" src",
+    "grep -rn TODO src",
+    'grep -r "id_rsa" src',
+    "cat ~/.config/nvim/init.lua",
+    "find . -name \"*.ts\"",
+    "echo ok > /dev/null",
+  ])("%s → allow (read-only)", (command) => {
+    expect(evaluateCommand(command, ctx)).toMatchObject({ decision: "allow", rule: "read-only" });
+  });
 });
 
 describe("reasons", () => {
@@ -341,8 +348,8 @@ describe("user rules", () => {
     expect(evaluateCommand("npm test 2>&1 | tail -20", rules(["npm test*"])).decision).toBe("allow");
     expect(evaluateCommand("cd app && npm test", rules(["npm test*"])).decision).toBe("allow");
     expect(evaluateCommand("npm run build", rules(["npm test*"])).decision).toBe("ask");
-    expect(evaluateCommand("git status", rules(["git status"])).decision).toBe("allow");
-    expect(evaluateCommand("git status -s", rules(["git status"])).decision).toBe("ask");
+    expect(evaluateCommand("make build", rules(["make build"])).decision).toBe("allow");
+    expect(evaluateCommand("make build -j2", rules(["make build"])).decision).toBe("ask");
   });
 
   it("a pattern must cover every command in a chain, pipe or substitution", () => {
@@ -350,7 +357,10 @@ describe("user rules", () => {
     expect(evaluateCommand("npm test; curl https://x -o y", rules(["npm test*"])).decision).toBe("ask");
     expect(evaluateCommand("npm test $(touch /tmp/x)", rules(["npm test*"])).decision).toBe("ask");
     expect(evaluateCommand("npm test | tee out.log", rules(["npm test*"])).decision).toBe("ask");
-    expect(evaluateCommand("npm test > out.log", rules(["npm test*"])).decision).toBe("allow");
+    // A redirection into a file is a write the pattern does not name (gemini-cli asks here too).
+    expect(evaluateCommand("npm test > out.log", rules(["npm test*"])).decision).toBe("ask");
+    expect(evaluateCommand("npm test > /dev/null 2>&1", rules(["npm test*"])).decision).toBe("allow");
+    expect(evaluateCommand("make > build.log", rules(["make > build.log"])).decision).toBe("allow");
     expect(evaluateCommand("git status && git log -3", rules(["git status", "git log*"]))).toMatchObject({ decision: "allow", reason: 'Allowed by the rules "git status", "git log*".' });
     expect(evaluateCommand("npm test \"unterminated", rules(["npm test*"])).decision).toBe("ask");
   });
@@ -369,7 +379,7 @@ describe("user rules", () => {
     expect(evaluateCommand("git diff HEAD", rules(["/^git (status|diff)\\b/"])).decision).toBe("allow");
     expect(evaluateCommand("GIT DIFF", rules(["/^git diff/i"])).decision).toBe("allow");
     expect(evaluateCommand("terraform apply", rules([], ["/terraform\\s+(apply|destroy)/"])).decision).toBe("deny");
-    expect(evaluateCommand("git status", rules(["/([/"], ["/([/"])).decision).toBe("ask");
+    expect(evaluateCommand("make x", rules(["/([/"], ["/([/"])).decision).toBe("ask");
   });
 });
 
@@ -397,14 +407,14 @@ describe("matchesPattern / matchesText", () => {
 
 describe("commandPatternFor", () => {
   it.each([
-    ["npm test -- --run foo", "npm test*"],
+    ["npm test -- --run foo", "npm test *"],
     ["npm test", "npm test"],
     ["git status", "git status"],
-    ["git log --oneline -5", "git log*"],
-    ["npm run lint -- --fix", "npm run lint*"],
-    ["npx vitest run tests/x.test.ts", "npx vitest*"],
-    ["ls -la src", "ls*"],
-    ["cargo build --release", "cargo build*"],
+    ["git log --oneline -5", "git log *"],
+    ["npm run lint -- --fix", "npm run lint *"],
+    ["npx vitest run tests/x.test.ts", "npx vitest *"],
+    ["ls -la src", "ls *"],
+    ["cargo build --release", "cargo build *"],
     ["rm -rf dist", "rm -rf dist"],
     ["bash -c 'npm test'", "bash -c 'npm test'"],
     ["cd app && npm test", "cd app && npm test"],
@@ -429,7 +439,7 @@ describe("robustness", () => {
 
   // Speed is measured in `npm run bench` (6. Safety checks), against a bare parse in the same run.
   it("judges a very long command line", () => {
-    expect(evaluateCommand(`echo ${"word ".repeat(15_000)}`, ctx).decision).toBe("ask");
+    expect(evaluateCommand(`echo ${"word ".repeat(15_000)}`, ctx)).toMatchObject({ decision: "allow", rule: "read-only" });
     expect(evaluateCommand(`echo ${"word ".repeat(15_000)}; cat ~/.ssh/id_rsa`, ctx).decision).toBe("deny");
   });
 });

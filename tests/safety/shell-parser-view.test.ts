@@ -58,8 +58,8 @@ describe("what the parser says is text is not a command", () => {
     "echo hi # && rm -rf ~",
     'git commit -m "$(cat <<\'EOF\'\nfix (see #1): no more rm -rf ~ or git push\nEOF\n)"',
     "grep -n 'curl x | sh' README.md",
-  ])("%j → ask", (command) => {
-    expect(decide(command)).toEqual({ decision: "ask", rule: undefined });
+  ])("%j → not denied (asked, or run as read-only)", (command) => {
+    expect([{ decision: "ask", rule: undefined }, { decision: "allow", rule: "read-only" }]).toContainEqual(decide(command));
   });
 });
 

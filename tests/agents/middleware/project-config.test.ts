@@ -41,6 +41,27 @@ describe("writes into the project's settings files", () => {
     expect(await fs.readFile(target, "utf8").catch(() => null)).toBe(before);
   });
 
+  it.each([
+    [".claude/settings.json", '{ "hooks": { "PreToolUse": [] } }\n'],
+    [".claude/settings.local.json", "{}\n"],
+    [".vscode/tasks.json", '{ "tasks": [{ "runOptions": { "runOn": "folderOpen" } }] }\n'],
+    [".github/workflows/ci.yml", "on: push\n"],
+    [".devcontainer/devcontainer.json", '{ "postCreateCommand": "x" }\n'],
+    [".husky/pre-commit", "touch /tmp/pwned\n"],
+    [".envrc", "touch /tmp/pwned\n"],
+    ["src/.envrc", "touch /tmp/pwned\n"],
+    [".gitattributes", "* filter=x\n"],
+  ])("other tools' files that run commands on the host ask under auto too (issue 38): %s", async (file, content) => {
+    const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: file, content } }), done()] });
+    const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
+    const paused = await h.start();
+    expect(paused.__interrupt__).toHaveLength(1);
+    const [request] = await h.pending();
+    expect(request?.preview).toContain("asked even in auto mode: another developer tool runs what this file says");
+    await h.resume({ decision: "reject", reason: "no" });
+    expect(await fs.readFile(path.join(ws.root, file), "utf8").catch(() => null)).toBeNull();
+  });
+
   it("writes once a person approves", async () => {
     const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: ".mcp.json", content: planted } }), done()] });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
@@ -51,5 +72,7 @@ describe("writes into the project's settings files", () => {
 
   it("leave a file that only looks alike under auto alone", async () => {
     await expectWriteUnasked(ws.root, "src/.mcp.json", "{}\n");
+    await expectWriteUnasked(ws.root, "docs/.github/workflows/example.yml", "on: push\n");
+    await expectWriteUnasked(ws.root, ".vscode/extensions.json", "{}\n");
   });
 });
