@@ -19,7 +19,7 @@ describe("the planner's clarifying question", () => {
     const second = cli.server.requests[1]!;
     expect(toolResults(second)).toEqual([expect.objectContaining({ name: "ask_user", content: "The person answered: 8080" })]);
     // While the session may ask, the planner must call a tool (either), not update_plan by name.
-    expect(cli.server.requests[0]?.toolNames).toEqual(["update_plan", "ask_user"]);
+    expect(cli.server.requests[0]?.toolNames).toEqual(["ask_user", "update_plan"]);
     expect(cli.server.requests[0]?.toolChoice).toBe("required");
     expect(all.at(-1)).toMatchObject({ type: "session_finished", status: "done" });
   });

@@ -1,4 +1,5 @@
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCommand } from "../../src/tools/run-command.js";
@@ -10,11 +11,12 @@ import { runCommand } from "../../src/tools/run-command.js";
  */
 let dir = "";
 beforeEach(async () => {
-  // Not under /tmp or /var/tmp: those are the sandbox's own, where bwrap could create the missing mount point; the
-  // rest of the host (this checkout's git-ignored cache folder here) is read-only there, as /etc is.
-  const cache = path.resolve("node_modules/.cache");
+  // Not under /tmp, /var/tmp or /run (a checkout may be there): those are the sandbox's own, where bwrap could create
+  // the missing mount point; the rest of the host (a cache folder in the home here) is read-only there, as /etc is.
+  const cache = path.join(os.homedir(), ".cache");
   await fs.mkdir(cache, { recursive: true });
   dir = await fs.realpath(await fs.mkdtemp(path.join(cache, "mc-vanished-")));
+  expect(["/tmp", "/var/tmp", "/run", "/var/run"].some((p) => dir.startsWith(`${p}/`))).toBe(false);
 });
 afterEach(async () => {
   await fs.rm(dir, { recursive: true, force: true });

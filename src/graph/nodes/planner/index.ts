@@ -1,4 +1,4 @@
-import { relevantFiles, renderPlannerContext } from "./planner-agent.js";
+import { askPlanner, buildPlannerAgent, plannerInput, plannerMaxCalls, type PlannerQuestion, relevantFiles, renderPlannerContext } from "./planner-agent.js";
 import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
 import { type AgentReport, answerOf, BUILTIN_AGENT_NAMES, clip, describeStop, limitsOf, type PlanStep, type QuestionRequest, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
@@ -7,10 +7,8 @@ import { budgetExceeded, budgetOf } from "../../../cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
 import { addUsage, usageBaseOf, usageKey } from "../../../cost/usage.js";
 import { projectContext } from "../../../agents/brief.js";
-import { askPlanner, buildPlannerAgent, PLANNER_MAX_CALLS, plannerInput, type PlannerQuestion } from "./planner-agent.js";
-import { createPlanTool } from "./planner-agent.js";
+import { applyReport, createPlanTool, finalReviewStep, foldFinished, hasUnreviewedChanges, insertReviewFix, markInProgress, MAX_REVIEWS_WITHOUT_VERDICT, nextPendingStep, pendingChanged, replacePending, reviewsWithoutVerdictAfter, skipPending } from "./plan-ops.js";
 import { type PlannerAgentEntry, plannerSystemPrompt } from "./prompt.js";
-import { applyReport, finalReviewStep, foldFinished, hasUnreviewedChanges, insertReviewFix, markInProgress, MAX_REVIEWS_WITHOUT_VERDICT, nextPendingStep, pendingChanged, replacePending, reviewsWithoutVerdictAfter, skipPending } from "./plan-ops.js";
 
 /** Answers to the planner's questions kept in the state (the limit of questions keeps it smaller anyway). */
 const MAX_KEPT_ANSWERS = 10;
@@ -164,7 +162,7 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
       const detail = `the reviewer ended ${withoutVerdict} reviews in a row without a verdict (approve or changes requested), so the changes are unreviewed; resume gives it another review (perhaps with another model)`;
       return stop("failed", { kind: "no_verdict", detail }, "", report);
     }
-    const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety }, report, await relevantFiles(deps.tools?.codeIndex, state.task));
+    const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety, limits }, report, await relevantFiles(deps.tools?.codeIndex, state.task));
     const answer = await askPlanner(
       agent,
       planTool,
@@ -173,11 +171,12 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
         workspace,
         stepId: "",
         safety,
-        maxModelCalls: PLANNER_MAX_CALLS,
+        maxModelCalls: plannerMaxCalls(state.task, limits.maxPromptTokens),
         maxPromptTokens: limits.maxPromptTokens,
         usageBase: usageBaseOf(state.usage, prices),
         questions: { asked: counters.questions, max: limits.maxQuestions },
         budget,
+        task: state.task,
       },
       config.signal,
     );

@@ -1,66 +1,19 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
-import { createAgent, type StructuredOutputParsingError, toolStrategy } from "langchain";
+import { createAgent } from "langchain";
 import type { ModelCallDeps, ModelCallWrap, RoleSpec } from "../../../agents/middleware/deps.js";
 import { modelCallMiddleware } from "../../../agents/middleware/model-call.js";
 import { PerRunModel } from "../../../agents/per-run-model.js";
-import { type AgentRunContext, agentRunContextSchema, AgentRunState, contextOf, runUsage, type RunUsage } from "../../../agents/run.js";
-import { type AgentReport, answeredText, ASK_USER_TOOL_NAME, askUserArgsSchema, BUILTIN_AGENT_NAMES, clip, describeStop, questionLimitText } from "../../../core/index.js";
+import { agentRunContextSchema, AgentRunState, contextOf, runUsage, type RunUsage } from "../../../agents/run.js";
+import { type AgentReport, answeredText, ASK_USER_TOOL_NAME, askUserArgsSchema, clip, describeStop, questionLimitText, textPreview } from "../../../core/index.js";
 import { ForcedToolReplies } from "../../../models/forced-tool-replies.js";
 import { askUserTool } from "../../../tools/ask-user.js";
 import { PLAN_TOOL_REMINDER } from "./prompt.js";
+import { PLAN_TOOL_NAME, type PlanTool, type PlanToolArgs } from "./plan-ops.js";
 import { z } from "zod";
 import type { WorkspaceStateValue } from "../../state.js";
 import type { CodebaseSearch } from "../../../retrieval/session-index.js";
-
-export const PLAN_TOOL_NAME = "update_plan";
-
-/** The validation error as the model reads it (LangChain's structured output sends it back as the call's result). */
-function invalidPlan(error: Error): string {
-  const all = (error as Partial<StructuredOutputParsingError>).errors ?? [error.message];
-  // The validator also names every enclosing level ("Property "x" does not match schema."): keep what is wrong.
-  const leaves = all.filter((p) => !/(does|did) not match schema\.?$/.test(p));
-  const problems = (leaves.length > 0 ? leaves : all).map((p) => p.replace(/\.$/, ""));
-  return `Error: invalid ${PLAN_TOOL_NAME} arguments (${problems.join("; ")}). Call ${PLAN_TOOL_NAME} again with valid arguments.`;
-}
-
-/**
- * The planner's answer for a session's agents (built-in and custom): the zod schema that gives the arguments their
- * defaults, and LangChain's tool strategy that offers it to the model as the `update_plan` tool (createAgent's
- * `responseFormat`), validates each call against its JSON schema and sends an invalid one back as a tool error for the
- * model to correct. A step's `agent` is an enum of the session's agents in the schema the model reads.
- */
-export function createPlanTool(agentNames: readonly string[] = BUILTIN_AGENT_NAMES) {
-  const names = [...new Set(agentNames)];
-  const schema = z.object({
-    remainingSteps: z
-      .array(
-        z.object({
-          agent: z.enum(names as [string, ...string[]]).describe(`The sub-agent that does this step: one of ${names.join(", ")}.`),
-          goal: z.string().min(1).describe("What the step must achieve, self-contained."),
-          acceptanceCriteria: z.array(z.string()).default([]).describe("Concrete, checkable conditions for the step to be done."),
-        }),
-      )
-      .max(12)
-      .describe("The steps still to do, in order (at most 12). Replaces all pending steps. Empty when finished."),
-    finished: z.boolean().default(false).describe("true when the task is complete or cannot be completed."),
-    outcome: z.enum(["done", "failed"]).optional().describe('When finished: "done" or "failed".'),
-    summary: z.string().optional().describe("When finished: what was achieved, or why the task failed."),
-  });
-  // The input schema: fields with defaults may be left out, and extra fields are ignored, as zod parses them.
-  const parameters = {
-    ...schema.toJSONSchema({ io: "input" }),
-    title: PLAN_TOOL_NAME,
-    description: "Set the remaining plan steps, or finish the session. Call this on every turn.",
-  };
-  const strategy = toolStrategy(parameters, { handleError: invalidPlan, toolMessageContent: "Plan recorded." });
-  return { schema, strategy };
-}
-
-export type PlanTool = ReturnType<typeof createPlanTool>;
-export type PlanToolArgs = z.infer<PlanTool["schema"]>;
-
 
 /** A question the planner's model asked; kept in the session state while it waits for the answer. */
 export interface PlannerQuestion {
@@ -79,6 +32,13 @@ export interface PlannerAnswer {
 
 /** The model calls of one planner run: an invalid or prose answer is sent back with why, twice at most. */
 export const PLANNER_MAX_CALLS = 3;
+/** More for a task too long to show whole: the planner may read parts of it first. */
+const READ_TASK_CALLS = 6;
+
+/** The model calls a planner run may make for this task and prompt budget. */
+export function plannerMaxCalls(task: string, maxPromptTokens: number): number {
+  return PLANNER_MAX_CALLS + (task.length > taskCharsFor(maxPromptTokens) ? READ_TASK_CALLS : 0);
+}
 
 const PLANNER_ROLE: RoleSpec = { name: "planner", finishTool: { name: PLAN_TOOL_NAME }, requireFinishTool: true };
 
@@ -108,6 +68,37 @@ const plannerAskTool = tool(
   { name: ASK_USER_TOOL_NAME, description: askUserTool.description, schema: askUserArgsSchema, returnDirect: true },
 );
 
+const READ_TASK_TOOL_NAME = "read_task";
+/** Characters one read_task call returns at most. */
+const READ_TASK_MAX = 12_000;
+
+/** A planner run's context: a sub-agent run's, and the whole task (the prompt may show only its start). */
+const plannerContextSchema = agentRunContextSchema.extend({ task: z.string() });
+export type PlannerRunContext = z.infer<typeof plannerContextSchema>;
+
+/** How much of the task the planner's prompt shows: 40% of the prompt budget (about 4 characters a token). */
+export function taskCharsFor(maxPromptTokens: number): number {
+  return Math.max(4_000, Math.floor(maxPromptTokens * 4 * 0.4));
+}
+
+/** Reads a part of a task too long to show whole (offered only then): the prompt shows its start and an outline. */
+const readTaskTool = tool(
+  ({ offset, length }, config): string => {
+    const task = plannerContextSchema.shape.task.parse((config.context as { task?: unknown } | undefined)?.task);
+    if (offset >= task.length) return `Error: the task has ${task.length} characters; offset ${offset} is past its end.`;
+    const end = Math.min(task.length, offset + Math.min(length, READ_TASK_MAX));
+    return `Task characters ${offset}–${end} of ${task.length}:\n${task.slice(offset, end)}`;
+  },
+  {
+    name: READ_TASK_TOOL_NAME,
+    description: `Read part of the task when the prompt shows only its start: from a character offset (the outline gives offsets), at most ${READ_TASK_MAX} characters.`,
+    schema: z.object({
+      offset: z.number().int().min(0).describe("The character to start at."),
+      length: z.number().int().min(1).default(8_000).describe(`How many characters (at most ${READ_TASK_MAX}).`),
+    }),
+  },
+);
+
 export interface PlannerAgentDeps extends Omit<ModelCallDeps, "spec"> {
   /** Told once per model client, with the endpoint's words, when it refuses `tool_choice`. */
   onToolChoiceRefused: (said: string) => void;
@@ -116,8 +107,8 @@ export interface PlannerAgentDeps extends Omit<ModelCallDeps, "spec"> {
 /**
  * The planner's model loop as a LangChain agent: its answer is createAgent's structured response (`responseFormat`:
  * the plan tool's strategy validates it and sends an invalid one back to the model), its model calls go through the
- * same model-call middleware as the sub-agents' (metering, budget, the call limit, the prose reminder), and ask_user
- * is its one tool. Compiled once per session graph, run without a checkpointer: the planner node around it is the
+ * same model-call middleware as the sub-agents' (metering, budget, the call limit, the prose reminder); its tools are
+ * ask_user and, for a task too long to show whole, read_task. Compiled once per session graph, run without a checkpointer: the planner node around it is the
  * checkpointed step, and a planner run is a few calls that a resumed session simply makes again.
  */
 export function buildPlannerAgent(deps: PlannerAgentDeps, planTool: PlanTool, systemPrompt: string) {
@@ -131,20 +122,24 @@ export function buildPlannerAgent(deps: PlannerAgentDeps, planTool: PlanTool, sy
     }
     return adapter;
   };
-  // ask_user is offered while the turn may still ask, or once asked (its call is in the messages).
+  // ask_user is offered while the turn may still ask, or once asked (its call is in the messages); read_task while
+  // the prompt shows only the start of the task.
   const select: ModelCallWrap = async (request, handler) => {
-    const { questions } = contextOf(request.runtime.context);
+    const { questions, maxPromptTokens } = contextOf(request.runtime.context);
+    const { task } = plannerContextSchema.pick({ task: true }).parse(request.runtime.context);
     const offerAsk = questions.asked < questions.max || askedThisTurn(request.state.messages);
-    return handler({ ...request, model: adapterOf(deps.models.forRole("planner")), tools: offerAsk ? request.tools : [] });
+    const offerRead = task.length > taskCharsFor(maxPromptTokens);
+    const tools = request.tools.filter((t) => (t.name === ASK_USER_TOOL_NAME ? offerAsk : t.name === READ_TASK_TOOL_NAME ? offerRead : false));
+    return handler({ ...request, model: adapterOf(deps.models.forRole("planner")), tools });
   };
   return createAgent({
     name: "planner",
     model: new PerRunModel({}),
-    tools: [plannerAskTool],
+    tools: [plannerAskTool, readTaskTool],
     systemPrompt,
     responseFormat: planTool.strategy,
     stateSchema: AgentRunState,
-    contextSchema: agentRunContextSchema,
+    contextSchema: plannerContextSchema,
     checkpointer: false,
     middleware: [modelCallMiddleware({ ...deps, spec: PLANNER_ROLE }, select)] as const,
   }).graph;
@@ -169,7 +164,7 @@ export async function askPlanner(
   agent: PlannerAgent,
   planTool: PlanTool,
   input: { messages: BaseMessage[] },
-  context: AgentRunContext,
+  context: PlannerRunContext,
   signal: AbortSignal | undefined,
 ): Promise<PlannerAnswer> {
   const inputCount = input.messages.length;
@@ -208,12 +203,28 @@ function renderFollowUp(state: WorkspaceStateValue): string[] {
   return lines;
 }
 
+/** The task, or for one too long for the prompt budget its start, an outline of the rest and how to read more. */
+function renderTask(task: string, maxPromptTokens: number): string[] {
+  const view = textPreview(task, taskCharsFor(maxPromptTokens));
+  if (view.complete) return [`Task: ${task}`];
+  const lines = [
+    `Task (its first ${view.start.length.toLocaleString("en-US")} of ${task.length.toLocaleString("en-US")} characters; read the rest with ${READ_TASK_TOOL_NAME} where the plan depends on it, and put what each step needs into its goal):`,
+    view.start,
+    "[…]",
+  ];
+  if (view.outline.length > 0) {
+    lines.push(`Outline of the rest (character offsets for ${READ_TASK_TOOL_NAME}):`);
+    for (const o of view.outline) lines.push(`- ${o.offset}: ${o.line}`);
+  }
+  return lines;
+}
+
 /**
  * The planner's whole view of the session, rebuilt from the state on every turn: it has no growing
  * transcript, so its prompt stays small however long the session runs.
  */
 export function renderPlannerContext(state: WorkspaceStateValue, report: AgentReport | null, relevantFiles: readonly string[] = []): string {
-  const lines: string[] = [`Task: ${state.task}`, `Workspace: ${state.workspace}`];
+  const lines: string[] = [...renderTask(state.task, state.limits.maxPromptTokens), `Workspace: ${state.workspace}`];
   if (state.continued) {
     lines.push(`The user continued this session after it stopped (${clip(describeStop(state.continued.after), 300)}). The limits count from zero again; decide afresh what is left to do.`);
   }
