@@ -54,7 +54,9 @@ const io: CliIo = {
  * commands that do not): one line and exit 130, instead of dying silently. Exiting runs the 'exit' hooks, which
  * remove the locks this process holds (src/runtime/file-lock.ts).
  */
+let signalled = false;
 function onSignal(signal: NodeJS.Signals): void {
+  signalled = true;
   // A listener added after this one (the session runner) owns the signal now: it stops the graph cleanly.
   if (process.listenerCount(signal) > 1) return;
   io.stderr.write(`mini-cursor: ${interruptedLine(signal)}\n`);
@@ -64,7 +66,18 @@ process.on("SIGINT", onSignal);
 process.on("SIGTERM", onSignal);
 
 // Exit explicitly once output is flushed: keep-alive sockets of the HTTP client must not hold the process.
-const exit = (code: number) => process.stdout.write("", () => process.exit(code));
+let settled = false;
+const exit = (code: number) => {
+  settled = true;
+  process.stdout.write("", () => process.exit(code));
+};
+// Never a silent exit 0 for a command that did not finish: if nothing is left to wait for while it still waits (a
+// helper process killed under it), say so and exit 130 after a signal, 1 otherwise.
+process.on("beforeExit", () => {
+  if (settled) return;
+  io.stderr.write("mini-cursor: stopped before the command finished (a process it was waiting for is gone)\n");
+  process.exit(signalled ? EXIT.interrupted : EXIT.failed);
+});
 main(process.argv.slice(2), io).then(exit, (error: unknown) => {
   // Only what main() itself could not catch (its own output failing): one line, never a stack trace.
   io.stderr.write(`mini-cursor: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import { ConfigError } from "../runtime/config-file.js";
+import { damagedDatabaseLine } from "../sessions/data-errors.js";
 import { closest } from "./did-you-mean.js";
 import { EXIT, UnknownOptionError, UsageError } from "./exit-codes.js";
 import { ACP_HELP, AGENTS_HELP, FORK_HELP, INDEX_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
@@ -61,6 +62,11 @@ export function answerTopLevel(argv: readonly string[], io: CliIo): number | und
  * message names the source (exit 2); anything else is one line and exit 1, never a stack trace.
  */
 export function reportFailure(error: unknown, command: string, io: CliIo): number {
+  const damaged = damagedDatabaseLine(error);
+  if (damaged !== undefined) {
+    io.stderr.write(`mini-cursor: ${damaged}\n`);
+    return EXIT.usage;
+  }
   if (error instanceof UsageError || error instanceof ConfigError) {
     const line = error instanceof UnknownOptionError ? error.forCommand(command) : error.message;
     io.stderr.write(`mini-cursor: ${line}\n`);

@@ -19,6 +19,7 @@ import { errorLine } from "../models/model-errors.js";
 import type { RunStore } from "../sessions/run-store.js";
 import type { HeldSessionLock } from "../sessions/session-records.js";
 import { EXIT, exitCodeForStatus } from "./session-exit.js";
+import { damagedDatabaseLine } from "../sessions/data-errors.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import { recordSession } from "./session-recording.js";
 import type { ModelSetup } from "./model-setup.js";
@@ -200,7 +201,13 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     // running). MCP servers start at once: a resumed approval judges an MCP call by its server's annotations.
     const requestOut = afterFirstRequest(FIRST_REQUEST_FALLBACK_MS);
     for (;;) {
-      const running = graph.invoke(input, config);
+      // A signal of its own for each invoke, following the run's: LangGraph leaves a listener on the signal of every
+      // invoke, and a session resumes once per approval (eleven on one signal made Node warn of a leak).
+      const round = new AbortController();
+      const follow = () => round.abort(run.controller.signal.reason);
+      run.controller.signal.addEventListener("abort", follow, { once: true });
+      if (run.controller.signal.aborted) follow();
+      const running = graph.invoke(input, { ...config, signal: round.signal }).finally(() => run.controller.signal.removeEventListener("abort", follow));
       // The undo baseline (git processes, spawned by the launcher helper) starts while the first planner call is on
       // its way, not before it: the first sub-agent's tools wait for it (beforeStep). The planner's first turn goes
       // ahead without memories unless memory is open by then.
@@ -271,6 +278,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     await finish({ type: "session_finished", sessionId: o.sessionId, status, report, usage });
     return exitCodeForStatus(status);
   } catch (error) {
+    // A damaged database can record nothing more: say which file and what to do, and stop (exit 2).
+    const damaged = damagedDatabaseLine(error);
+    if (damaged !== undefined) {
+      o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${damaged}` });
+      return EXIT.usage;
+    }
     await recordProgress(graph, config, o);
     const lostLine = run.lostDatabase ?? o.database.connectionProblem(error);
     if (lostLine !== null) {

@@ -30,3 +30,30 @@ export function workspaceDataError(workspace: string, error: unknown): unknown {
     `workspace ${workspace} is not writable (${REASONS[code] ?? code}): mini-cursor keeps its sessions in ${STATE_DIR_NAME}/ there; use a writable folder (--workspace DIR)`,
   );
 }
+
+/** The session database files this process opened: a damaged one is named in the error (src/sessions/session-index.ts). */
+const openedDatabases: string[] = [];
+
+export function noteOpenedDatabase(file: string): void {
+  if (!openedDatabases.includes(file)) openedDatabases.push(file);
+}
+
+/** A SQLite error that says the file itself is damaged (not locked, not unwritable), anywhere in the cause chain. */
+function damagedCode(error: unknown): string | undefined {
+  for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
+    const code = (e as { code?: unknown }).code;
+    if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB") return (e as Error).message || code;
+  }
+  return undefined;
+}
+
+/**
+ * A damaged session database as one line that names the file and the way out (exit 2), or undefined for any other
+ * error. Moving the file aside keeps the undo store (`.mini-cursor/shadow.git`), which lives beside it.
+ */
+export function damagedDatabaseLine(error: unknown): string | undefined {
+  const said = damagedCode(error);
+  if (said === undefined) return undefined;
+  const file = openedDatabases.at(-1) ?? `the workspace's ${STATE_DIR_NAME}/sessions.sqlite`;
+  return `the session database ${file} is damaged (${said}). To start afresh, move it and its -wal and -shm files aside (mv "${file}" "${file}.damaged"); the undo store beside it is kept, the sessions in it are gone from \`sessions\` (sqlite3's .recover may save some).`;
+}

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import Database from "better-sqlite3";
 import type { Clock } from "../runtime/clock.js";
 import { ConfigError } from "../runtime/config-file.js";
-import { workspaceDataError } from "./data-errors.js";
+import { damagedDatabaseLine, noteOpenedDatabase, workspaceDataError } from "./data-errors.js";
 import { databasePath } from "./paths.js";
 import { SessionStore } from "./session-store.js";
 import { sqliteAddonPath } from "../runtime/sqlite-addon.js";
@@ -26,6 +26,7 @@ export function openSessionIndex(workspace: string, clock: Clock): SessionIndex 
   let db: Database.Database | undefined;
   try {
     const nativeBinding = sqliteAddonPath();
+    noteOpenedDatabase(databasePath(workspace));
     db = new Database(databasePath(workspace), nativeBinding ? { nativeBinding } : {});
     db.pragma("journal_mode = WAL");
     // Every graph step commits a checkpoint: in WAL mode NORMAL skips the fsync per commit. A killed or crashed
@@ -43,6 +44,8 @@ export function openSessionIndex(workspace: string, clock: Clock): SessionIndex 
     if (typeof code === "string" && SQLITE_UNWRITABLE.test(code)) {
       throw new ConfigError(`workspace ${workspace} is not writable: cannot open ${databasePath(workspace)} (${code}); use a writable folder (--workspace DIR)`);
     }
+    const damaged = damagedDatabaseLine(error);
+    if (damaged !== undefined) throw new ConfigError(damaged);
     throw workspaceDataError(workspace, error);
   }
 }

@@ -27,6 +27,19 @@ afterEach(async () => {
 type Event = { type: string; status?: string; decision?: string; detail?: string; report?: string };
 
 describe("a signal at an approval prompt", () => {
+  it("SIGTERM to the whole process group (timeout, docker stop, CI cancellation) exits 130 every time, with nothing after the final status", async () => {
+    for (let round = 0; round < 6; round += 1) {
+      const run = (running = startWithOpenStdin<Event>(["run", "--json", "Run the checks"], { cwd: ws.root, env, ownGroup: true }, '"type":"approval_requested"'));
+      await run.reached;
+      process.kill(-(run.child.pid ?? 0), "SIGTERM");
+      const code = await run.done;
+      expect(code, `round ${round}`).toBe(130);
+      const events = run.events();
+      expect(events.at(-1), `round ${round}`).toMatchObject({ type: "session_finished", status: "awaiting_approval" });
+      expect(JSON.stringify(events)).not.toContain("Undo is off");
+    }
+  });
+
   it.each(["SIGINT", "SIGTERM"] as const)("%s exits 130 at once, leaving the approval pending for resume", async (signal) => {
     const run = (running = startWithOpenStdin<Event>(["run", "--json", "Run the checks"], { cwd: ws.root, env }, '"type":"approval_requested"'));
     await run.reached;

@@ -21,6 +21,8 @@ export interface CliOptions {
   nodeArgs?: string[];
   /** stdin a pipe the test keeps open and never writes to (a prompt then waits for good); ignored with `input`. */
   keepStdinOpen?: boolean;
+  /** Its own process group (as a shell job is), so a test can signal the whole group as `timeout` or CI do. */
+  ownGroup?: boolean;
 }
 
 export function startCli(args: string[], options: CliOptions): CliRun {
@@ -31,6 +33,7 @@ export function startCli(args: string[], options: CliOptions): CliRun {
     // A local Chroma stops with its last session, unless a test keeps it up (the product's default does).
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", MINI_CURSOR_APPROVAL: "auto", MINI_CURSOR_CHROMA_IDLE: "0", ...options.env },
     stdio: [options.input === undefined && !options.keepStdinOpen ? "ignore" : "pipe", "pipe", "pipe"],
+    detached: options.ownGroup === true,
   });
   if (options.input !== undefined) child.stdin?.end(options.input);
   let out = "";

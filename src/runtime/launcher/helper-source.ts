@@ -9,9 +9,12 @@ export const HELPER_SOURCE = String.raw`"use strict";
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const children = new Map();
-// Ctrl-C and a closed terminal are the parent's to handle; when it exits, the channel closes and so do we.
+// Ctrl-C, a closed terminal and a SIGTERM to the whole process group (timeout, docker stop, CI cancellation) are the
+// parent's to handle, which still needs us to finish (undo's last snapshot); when it exits, the channel closes and so
+// do we.
 process.on("SIGINT", () => {});
 process.on("SIGHUP", () => {});
+process.on("SIGTERM", () => {});
 process.on("disconnect", () => process.exit(0));
 const send = (message) => {
   if (process.connected) process.send(message);
