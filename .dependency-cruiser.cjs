@@ -47,10 +47,14 @@ module.exports = {
     {
       name: "studio-uses-the-servers-checkpointer",
       comment:
-        "The Studio graph runs on a LangGraph server (langgraph dev, or the Agent Server on Postgres), which brings its own checkpointer and store: it must not reach the session database (src/sessions, SQLite, Postgres, our checkpointers), not even through another module.",
+        "The Studio graph runs on a LangGraph server (langgraph dev, or the Agent Server on Postgres), which brings its own checkpointer and store: it must not reach the session database (src/sessions, SQLite, Postgres, our checkpointers), not even through another module. The workspace lock (a file lock beside it, with the data folder it lives in) is shared: one session per workspace, whichever face runs it.",
       severity: "error",
       from: { path: "^src/studio/graph\\.ts$" },
-      to: { path: "^src/sessions/|node_modules/(pg|@langchain/langgraph-checkpoint-[^/]+)/", reachable: true },
+      to: {
+        path: "^src/sessions/|node_modules/(pg|@langchain/langgraph-checkpoint-[^/]+)/",
+        pathNot: "^src/sessions/(workspace-lock|data-dir|paths|data-errors)\\.ts$",
+        reachable: true,
+      },
     },
     {
       name: "sqlite-only-for-sessions-and-the-index-store",

@@ -1,4 +1,4 @@
-import { type BaseCheckpointSaver, END, START, StateGraph } from "@langchain/langgraph";
+import { type BaseCheckpointSaver, END, type LangGraphRunnableConfig, START, StateGraph } from "@langchain/langgraph";
 import { sessionAgents, type CustomAgentSpec } from "../agents/index.js";
 import { buildAgent } from "../agents/build-agent.js";
 import type { AgentSpec } from "../agents/types.js";
@@ -8,7 +8,8 @@ import { createFinishNode } from "./nodes/finish.js";
 import { createPlannerNode } from "./nodes/planner/index.js";
 import { createSubAgentNode } from "./nodes/sub-agent.js";
 import { plannerRoutes, routeFromPlanner } from "./routing.js";
-import { WorkspaceState } from "./state.js";
+import { WorkspaceState, type WorkspaceStateUpdate, type WorkspaceStateValue } from "./state.js";
+import { workspaceOf } from "../core/index.js";
 
 /**
  * planner → (researcher | coder | reviewer | a custom agent) → planner … → finish.
@@ -30,15 +31,17 @@ export function buildGraph(deps: GraphDeps, customAgents: readonly CustomAgentSp
       callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       ...(deps.extensions ? { extensions: deps.extensions } : {}),
     });
-    return { node: createSubAgentNode(spec, agent, deps), options: { subgraphs: [agent] } };
+    const node = createSubAgentNode(spec, agent, deps);
+    return { node: deps.holdWorkspace ? holding(node, deps.holdWorkspace) : node, options: { subgraphs: [agent] } };
   };
   const agents = sessionAgents(customAgents);
   const names = agents.map((a) => a.name);
-  const planner = createPlannerNode(deps, {
+  const plannerNode = createPlannerNode(deps, {
     names,
     custom: customAgents.map(({ name, description }) => ({ name, description })),
     editors: agents.filter((a) => a.tools.includes("edit_file") || a.tools.includes("write_file")).map((a) => a.name),
   });
+  const planner = deps.holdWorkspace ? holding(plannerNode, deps.holdWorkspace) : plannerNode;
   // Node names are known only at run time: the builder is widened to string node names by the first agent's node.
   const nodeName: string = "planner";
   let graph = new StateGraph(WorkspaceState).addNode(nodeName, planner).addNode("finish", createFinishNode(deps));
@@ -50,6 +53,22 @@ export function buildGraph(deps: GraphDeps, customAgents: readonly CustomAgentSp
     .addEdge(START, "planner")
     .addConditionalEdges("planner", routeFromPlanner, plannerRoutes(names))
     .addEdge("finish", END);
+}
+
+type Node = (state: WorkspaceStateValue, config: LangGraphRunnableConfig) => Promise<WorkspaceStateUpdate>;
+
+/** A node that runs holding the workspace's lock (GraphDeps.holdWorkspace), released when it ends or pauses. */
+function holding(node: Node, hold: NonNullable<GraphDeps["holdWorkspace"]>): Node {
+  return async (state, config) => {
+    const configured = config.configurable?.workspace;
+    const workspace = workspaceOf(config.configurable, state.workspace || (typeof configured === "string" ? configured : ""));
+    const lock = workspace ? hold(workspace, config.configurable ?? {}) : undefined;
+    try {
+      return await node(state, config);
+    } finally {
+      lock?.release();
+    }
+  };
 }
 
 /** `customAgents`: the session's agents from agent files (src/agents/custom loadCustomAgents), loaded before this. */

@@ -39,6 +39,11 @@ export interface GraphDeps {
   runSettings?: RunSettings;
   /** The session's MCP tools (src/mcp), offered to the agents beside the built-in tools. */
   extensions?: ExtensionTools;
+  /**
+   * Studio and Agent Server runs: each step takes the workspace's lock while it runs (the CLI and ACP hold it for the
+   * whole session), so one session changes a workspace at a time whichever face runs it; throws when another holds it.
+   */
+  holdWorkspace?: (workspace: string, configurable: Readonly<Record<string, unknown>>) => { release(): void };
 }
 
 export const DEFAULT_CALL_TIMEOUT_MS = 10 * 60_000;

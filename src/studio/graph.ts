@@ -13,6 +13,7 @@ import type { EventSink } from "../core/index.js";
 import { logger } from "../runtime/logger.js";
 import { safetyPolicyFrom } from "../safety/config.js";
 import { selectSandbox } from "../sandbox/select.js";
+import { WorkspaceLock } from "../sessions/workspace-lock.js";
 import { createDiagnosticsHub, diagnosticsPerWorkspace } from "../tools/diagnostics/index.js";
 import { ThreadProcesses } from "../tools/processes/thread-processes.js";
 import { keepFromCommands } from "../tools/command-env.js";
@@ -121,6 +122,9 @@ const deps = wireGraphDeps({
   web,
   diagnostics,
   processes: processes.forRun,
+  // One session per workspace, whichever face runs it: each step of a run holds the lock the CLI and ACP hold.
+  holdWorkspace: (workspace, configurable) =>
+    WorkspaceLock.acquire(workspace, { force: configurable.force === true, flag: "`force: true` in the run's configurable settings" }),
   runSettings: {
     safety: (workspace, configurable) => {
       const { flags } = flagsFromRunConfig(configurable);

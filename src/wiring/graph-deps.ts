@@ -36,6 +36,8 @@ export interface WiringInput {
   processes?: ProcessesSource;
   /** The codebase index for codebase_search and the planner's brief (src/retrieval); absent: no index. */
   codeIndex?: CodebaseSearch;
+  /** Studio and the Agent Server: each step holds the workspace lock (the CLI holds it for the whole session). */
+  holdWorkspace?: GraphDeps["holdWorkspace"];
 }
 
 /**
@@ -65,5 +67,6 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
     ...(o.afterStep ? { afterStep: o.afterStep } : {}),
     ...(o.runSettings ? { runSettings: o.runSettings } : {}),
     ...(o.extensions ? { extensions: o.extensions } : {}),
+    ...(o.holdWorkspace ? { holdWorkspace: o.holdWorkspace } : {}),
   };
 }
