@@ -61,7 +61,8 @@ describe("session/cancel", () => {
   });
 
   it("at a pending permission: the request is withdrawn, the prompt returns cancelled; the next prompt asks it again", async () => {
-    command = "echo checked";
+    // Writes a file, so it asks (a read-only command would run without asking: issue 38).
+    command = "echo checked | tee checked.txt";
     const pending: { withdraw?: () => void } = {};
     const asked: string[] = [];
     // The first request is left open (the person looks away); later ones are allowed.

@@ -76,7 +76,8 @@ describe("approvals (LangGraph interrupts) from the CLI", () => {
 
   it("'always' allows the command pattern for the rest of the session", async () => {
     const { root, ask } = await setup(["echo one >> ran.txt", "echo two >> ran.txt"]);
-    const result = await runCli(["run", "--json", "Run the checks"], { cwd: root, env: ask, input: "a echo *\n" });
+    // The pattern names the redirection: a rule for `echo *` alone does not cover writing a file (issue 38).
+    const result = await runCli(["run", "--json", "Run the checks"], { cwd: root, env: ask, input: "a echo * >> ran.txt\n" });
     expect(result.code).toBe(0);
     expect(events(result.stdout).filter((e) => e.type === "approval_requested")).toHaveLength(1);
     expect(await fs.readFile(path.join(root, "ran.txt"), "utf8")).toBe("one\ntwo\n");
@@ -93,7 +94,7 @@ describe("approvals (LangGraph interrupts) from the CLI", () => {
   });
 
   it("applies deny rules from the project config (mini-cursor.json), deny beating allow", async () => {
-    const config = JSON.stringify({ commands: { allow: ["echo *"], deny: ["echo secret*"] } });
+    const config = JSON.stringify({ commands: { allow: ["echo * > *.txt"], deny: ["echo secret*"] } });
     const { server, root, ask } = await setup(["echo secret > s.txt", "echo fine > f.txt"], { "mini-cursor.json": config });
     const result = await runCli(["run", "--json", "Run the checks"], { cwd: root, env: ask, input: "" });
     expect(result.code).toBe(0);
