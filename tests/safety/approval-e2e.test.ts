@@ -74,6 +74,15 @@ describe("approvals (LangGraph interrupts) from the CLI", () => {
     expect(server.requests.filter((r) => roleOf(r) === "coder").length - coderCallsBefore).toBe(1);
   });
 
+  it("runs read-only commands without asking in ask mode, and asks for the one that writes (issue 38)", async () => {
+    const { root, ask } = await setup(["ls -la", "git status --short 2>&1 | head -5", "bash -lc 'grep -rn greet . || true'", "echo x > made.txt"]);
+    const result = await runCli(["run", "--json", "Run the checks"], { cwd: root, env: ask, input: "y\n" });
+    expect(result.code).toBe(0);
+    const asked = events(result.stdout).filter((e) => e.type === "approval_requested");
+    expect(asked.map((e) => e.subject)).toEqual(["echo x > made.txt"]);
+    expect(await fs.readFile(path.join(root, "made.txt"), "utf8")).toBe("x\n");
+  });
+
   it("'always' allows the command pattern for the rest of the session", async () => {
     const { root, ask } = await setup(["echo one >> ran.txt", "echo two >> ran.txt"]);
     // The pattern names the redirection: a rule for `echo *` alone does not cover writing a file (issue 38).
