@@ -3,6 +3,7 @@ import path from "node:path";
 import { ToolMessage } from "@langchain/core/messages";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../src/agents/index.js";
+import type { SafetyPolicy } from "../../src/core/index.js";
 import { requireBubblewrap, useSandboxWorkspace } from "../sandbox/helpers.js";
 import { calls, scriptedModels } from "../graph/scripted-models.js";
 import { runToEnd } from "./agent-harness.js";
@@ -16,7 +17,7 @@ describe("the reviewer's commands see the workspace read-only", () => {
   });
   const workspace = useSandboxWorkspace();
 
-  async function runAs(agent: "reviewer" | "coder") {
+  async function runAs(agent: "reviewer" | "coder", safety: Partial<SafetyPolicy> = {}) {
     const ws = workspace();
     await fs.writeFile(path.join(ws.root, "a.txt"), "original\n");
     await fs.writeFile(path.join(ws.root, "b.txt"), "keep\n");
@@ -30,7 +31,7 @@ describe("the reviewer's commands see the workspace read-only", () => {
         calls({ name: spec.finishTool.name, args: finish }),
       ],
     });
-    const run = await runToEnd(spec, models, { workspace: ws.root, deps: { tools: { sandbox: { kind: "bubblewrap", allowNetwork: false, home: ws.home } } } });
+    const run = await runToEnd(spec, models, { workspace: ws.root, safety, deps: { tools: { sandbox: { kind: "bubblewrap", allowNetwork: false, home: ws.home } } } });
     const results = run.final.messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
     return { ws, run, results };
   }
@@ -44,6 +45,20 @@ describe("the reviewer's commands see the workspace read-only", () => {
     expect(String(results[1]?.content)).toContain("Exit code: 0");
     expect(run.outcome.commands.map((c) => c.exitCode)).toEqual([expect.any(Number), 0]);
     expect(run.outcome.stopReason).toBe("finished");
+  });
+
+  it("in ask mode, runs the reviewer's commands without asking: they cannot change anything (issue 38)", async () => {
+    const { ws, run } = await runAs("reviewer", { approval: "ask" });
+    expect(run.final).not.toHaveProperty("__interrupt__");
+    expect(await fs.readFile(path.join(ws.root, "a.txt"), "utf8")).toBe("original\n");
+    expect(run.outcome.commands.map((c) => c.exitCode)).toEqual([expect.any(Number), 0]);
+  });
+
+  it("in ask mode, asks for the reviewer's commands when the network is on, and always for the coder's", async () => {
+    for (const [agent, safety] of [["reviewer", { approval: "ask", allowNetwork: true }], ["coder", { approval: "ask" }]] as const) {
+      const { run } = await runAs(agent, safety);
+      expect((run.final as { __interrupt__?: unknown[] }).__interrupt__, agent).toHaveLength(1);
+    }
   });
 
   it("lets the coder's same command change the workspace", async () => {

@@ -88,6 +88,9 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRun, dep
     const rules = (deps.commandRules ?? evaluateCommand)(command, { workspace: state.workspace, home: os.homedir(), cwd, rules: { allow: [...safety.allow, ...state.allowPatterns], deny: safety.deny } });
     if (rules.decision === "deny") return { decision: "deny", reason: rules.reason };
     if (safety.approval !== "ask" || rules.decision === "allow") return approve;
+    // The reviewer's commands see the workspace read-only in the sandbox, with no network: nothing they do outlives
+    // them (its test run need not be asked about). Without the sandbox, or with the network on, they ask.
+    if (deps.spec.commandAccess === "read-only" && !deps.forceAsk && !safety.allowNetwork) return approve;
     return { decision: "ask", reason: "", modeOnly: true };
   }
   if (!FILE_TOOLS.has(name) || safety.approval === "read-only") return approve;

@@ -35,6 +35,8 @@ export interface RoleSpec {
   finishTool: { name: string };
   /** A prose reply gets one reminder to call the finish tool. */
   requireFinishTool: boolean;
+  /** How the agent's commands see the workspace (a sub-agent's; the planner runs none). */
+  commandAccess?: AgentSpec["commandAccess"];
 }
 
 /** What the model-call middleware needs: a sub-agent's deps, or the planner's with its role. */
