@@ -3,6 +3,7 @@ import path from "node:path";
 import { CREDENTIAL_ENTRIES, PRIVATE_KEY_NAMES } from "./credential-catalogue.js";
 import { credentialCatalogue, type CredentialCatalogue } from "./credential-homes.js";
 import { matchCredential } from "./credential-match.js";
+import { isBelow } from "../runtime/path-inside.js";
 
 /**
  * The credential catalogue as the file tools ask it: about real, absolute paths. The catalogue (home folders,
@@ -36,11 +37,6 @@ export function credentialLocationOf(absRealPath: string, home: string = os.home
 
 export function isCredentialPath(absRealPath: string, home: string = os.homedir()): boolean {
   return credentialLocationOf(absRealPath, home) !== undefined;
-}
-
-function isBelow(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 /**

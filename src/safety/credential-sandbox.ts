@@ -6,6 +6,7 @@ import { CREDENTIAL_ENTRIES, PRIVATE_KEY_NAME, PUBLIC_SSH_NAME } from "./credent
 import { credentialCatalogue, type CredentialCatalogue } from "./credential-homes.js";
 import { matchCredential } from "./credential-match.js";
 import { globToRegExp, hasGlob } from "./command-paths.js";
+import { isBelow } from "../runtime/path-inside.js";
 
 /**
  * The credential catalogue as the command sandbox needs it: the existing locations to hide, as real paths. A
@@ -128,11 +129,6 @@ function publicSshEntries(dir: string): string[] {
   } catch {
     return [];
   }
-}
-
-function isBelow(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 /** What the sandbox for a command in `workspace` (a real path) hides, for the home folder `home`. */

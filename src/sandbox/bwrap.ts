@@ -3,6 +3,7 @@ import path from "node:path";
 import { PROJECT_CONFIG_PATHS, STATE_DIR_NAME, TOOL_CONFIG_PATHS } from "../core/index.js";
 import { sandboxCredentialMounts } from "../safety/credential-sandbox.js";
 import type { WorkspaceAccess } from "./types.js";
+import { isBelow } from "../runtime/path-inside.js";
 
 /**
  * The bubblewrap argument set for one command. Mount operations apply in order, so later ones win: the host is
@@ -77,11 +78,6 @@ function isDirectory(p: string): boolean {
 /** A real folder, not a symlink to one (/var/run usually links to /run, which is handled by itself). */
 function isPlainDirectory(p: string): boolean {
   return fs.lstatSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
-}
-
-function isBelow(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel !== "" && rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel);
 }
 
 /** The folders strictly between `parent` and `child` (`.claude` for `.claude/agents`), outermost first. */

@@ -4,6 +4,7 @@ import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from 
 import { isAgentState, STATE_DIR_NAME } from "../core/index.js";
 import { errorCode } from "./tool-result.js";
 import { isSkillPath } from "./skills/skill-path.js";
+import { isInside } from "../runtime/path-inside.js";
 
 /**
  * Confines model-supplied paths to the workspace. String checks are not enough: symlinks (also dangling ones,
@@ -16,10 +17,7 @@ export type WorkspacePath = { ok: true; abs: string; rel: string } | { ok: false
 const MAX_SYMLINK_HOPS = 40;
 
 /** True when `abs` is `root` itself or below it. Both must be absolute and normalized. */
-export function isInsideRoot(root: string, abs: string): boolean {
-  const rel = path.relative(root, abs);
-  return rel === "" || (rel !== ".." && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
-}
+export const isInsideRoot = isInside;
 
 /** A path for messages to the model: relative to the root ("." for the root), absolute if outside. */
 export function toDisplayPath(root: string, abs: string): string {

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { GitRunner } from "./git-runner.js";
 import { diffTrees, treeFolders, type PathDiff } from "./tree-diff.js";
 import type { SkippedFile } from "./types.js";
+import { isInside } from "../runtime/path-inside.js";
 
 /** The three states undo compares, as commits or trees of the shadow store. */
 export interface RestoreInput {
@@ -59,11 +60,6 @@ async function plan(input: RestoreInput): Promise<Plan> {
     else result.skipped.push({ path: d.path, reason: laterChange(later) });
   }
   return result;
-}
-
-function inside(workspace: string, target: string): boolean {
-  const relative = path.relative(workspace, target);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
 }
 
 function lstatOrNull(target: string): fs.Stats | null {
@@ -125,7 +121,7 @@ export async function restoreSession(input: RestoreInput): Promise<RestoreResult
     } catch {
       continue;
     }
-    if (!inside(input.workspace, parent)) {
+    if (!isInside(input.workspace, parent)) {
       skipped.push({ path: relative, reason: "its folder now leads outside the workspace" });
       continue;
     }

@@ -47,4 +47,21 @@ describe("diff and undo after a real session (built CLI)", () => {
     const again = await runCli(["undo"], { cwd: ws.root, env });
     expect(again.stdout).toMatch(/already undone/i);
   });
+
+  it("undoes a file the session created in a folder whose name starts with two dots (..cache)", async () => {
+    // The session creates its files in ..cache/ (undo once took that folder for one outside the workspace).
+    await server.close();
+    server = await startScriptedOpenAIServer((req) => {
+      const reply = greetScript(req);
+      return JSON.parse(JSON.stringify(reply).replaceAll("src/greet.js", "..cache/greet.js")) as typeof reply;
+    });
+    env = { ...env, OPENAI_BASE_URL: server.baseUrl };
+    expect((await runCli(["run", "Add greet with a test"], { cwd: ws.root, env })).code).toBe(0);
+    await expect(fs.access(path.join(ws.root, "..cache/greet.js"))).resolves.toBeUndefined();
+    const undo = await runCli(["undo", "--json"], { cwd: ws.root, env });
+    const report = JSON.parse(undo.stdout) as { removed: string[]; skipped: { path: string; reason: string }[] };
+    expect(report.skipped).toEqual([]);
+    expect(report.removed).toContain("..cache/greet.js");
+    await expect(fs.access(path.join(ws.root, "..cache/greet.js"))).rejects.toThrow();
+  });
 });

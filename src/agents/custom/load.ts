@@ -7,6 +7,7 @@ import { AGENT_NAME_PATTERN, BUILTIN_AGENT_NAMES, RESERVED_AGENT_NAMES } from ".
 import type { AgentSource, CustomAgentDefinition } from "./definition.js";
 import { AgentFileError, parseFrontmatter } from "./frontmatter.js";
 import { listedTools, resolveTools } from "./tool-names.js";
+import { isBelow } from "../../runtime/path-inside.js";
 
 /** An agent's prompt is instructions, not a document: a bigger file is most likely a mistake (and costs every call). */
 const MAX_FILE_CHARS = 40_000;
@@ -101,7 +102,7 @@ export function loadCustomAgents(workspace: string | undefined, env: NodeJS.Proc
   const problems: string[] = [];
   const taken = new Map<string, CustomAgentDefinition>();
   for (const folder of agentFolders(workspace, env)) {
-    const display = (file: string) => (workspace && file.startsWith(workspace + path.sep) ? path.relative(workspace, file) : file);
+    const display = (file: string) => (workspace && isBelow(workspace, file) ? path.relative(workspace, file) : file);
     let names: string[];
     try {
       names = markdownFiles(folder.dir);
