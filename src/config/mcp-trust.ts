@@ -6,6 +6,7 @@ import { ConfigError, parseConfigJson } from "../runtime/config-file.js";
 import { worktreeHome } from "../runtime/worktree-home.js";
 import { userConfigPath } from "./env.js";
 import type { McpServerEntry } from "./mcp-schema.js";
+import { replaceFileSync } from "../runtime/replace-file.js";
 
 /**
  * Which MCP servers declared by a project (its `.mcp.json` or `mini-cursor.json`) the person has trusted. Such a
@@ -76,9 +77,7 @@ export function updateTrustedMcpServers(env: NodeJS.ProcessEnv, workspace: strin
   else delete workspaces[key];
   try {
     fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-    const temp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, `${JSON.stringify({ version: 1, workspaces }, null, 2)}\n`, { mode: 0o600 });
-    fs.renameSync(temp, file);
+    replaceFileSync(file, `${JSON.stringify({ version: 1, workspaces }, null, 2)}\n`, { mode: 0o600 });
   } catch (error) {
     throw new ConfigError(`${file} cannot be written (${(error as NodeJS.ErrnoException).code ?? "unknown error"})`);
   }

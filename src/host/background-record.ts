@@ -3,6 +3,7 @@ import path from "node:path";
 import { dataDir } from "../sessions/paths.js";
 import type { ProcessSummary } from "../tools/index.js";
 import { logger } from "../runtime/logger.js";
+import { replaceFileSync } from "../runtime/replace-file.js";
 
 /**
  * Which background processes of a session were running, kept in a small file beside the session database
@@ -29,8 +30,7 @@ export function recordRunning(workspace: string, sessionId: string, running: rea
     }
     fs.mkdirSync(path.dirname(file), { recursive: true });
     const rows: RecordedProcess[] = running.map(({ id, name, command }) => ({ id, name, command }));
-    fs.writeFileSync(`${file}.tmp`, JSON.stringify(rows));
-    fs.renameSync(`${file}.tmp`, file);
+    replaceFileSync(file, JSON.stringify(rows));
   } catch (error) {
     logger.warn(`could not record the background processes: ${String(error)}`);
   }

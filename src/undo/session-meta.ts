@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
+import { replaceFileSync } from "../runtime/replace-file.js";
 
 const skippedSchema = z.object({ path: z.string(), reason: z.string() });
 
@@ -37,9 +38,7 @@ export function readMeta(gitDir: string, sessionId: string): SessionMeta {
 export function writeMeta(gitDir: string, sessionId: string, meta: SessionMeta): void {
   const file = metaFile(gitDir, sessionId);
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temporary = `${file}.${process.pid}.tmp`;
-  fs.writeFileSync(temporary, `${JSON.stringify(meta, null, 2)}\n`);
-  fs.renameSync(temporary, file);
+  replaceFileSync(file, `${JSON.stringify(meta, null, 2)}\n`);
 }
 
 export function removeMeta(gitDir: string, sessionId: string): void {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { dataDir } from "../sessions/paths.js";
 import { InvalidSessionIdError } from "./errors.js";
 import type { GitRunner } from "./git-runner.js";
+import { replaceFileSync } from "../runtime/replace-file.js";
 
 /**
  * Never tracked, whatever the workspace's .gitignore says: the user's repository, our own data (the shadow
@@ -88,8 +89,7 @@ function readUses(gitDir: string): Record<string, number> {
 
 function writeUses(gitDir: string, uses: Record<string, number>): void {
   const file = path.join(gitDir, USES_FILE);
-  fs.writeFileSync(`${file}.tmp`, JSON.stringify(uses));
-  fs.renameSync(`${file}.tmp`, file);
+  replaceFileSync(file, JSON.stringify(uses));
 }
 
 /** Marks an index as the most recently used one. */

@@ -4,6 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
+import { replaceFileSync } from "../../runtime/replace-file.js";
 
 export interface ServerState {
   pid: number;
@@ -57,9 +58,7 @@ export function readServerState(dataDir: string): ServerState | null {
 /** Writes the state through a temp file and a rename, so readers never see half a file. */
 export function writeServerState(dataDir: string, state: ServerState): void {
   const { stateFile } = serverPaths(dataDir);
-  const temp = `${stateFile}.${process.pid}.tmp`;
-  fs.writeFileSync(temp, `${JSON.stringify(state)}\n`, "utf8");
-  fs.renameSync(temp, stateFile);
+  replaceFileSync(stateFile, `${JSON.stringify(state)}\n`);
 }
 
 /** Removes the state file only if it still names `pid`: a newer server may have replaced ours. */
