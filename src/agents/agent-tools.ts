@@ -9,6 +9,7 @@ import type { JsonSchema7ObjectType } from "@langchain/core/utils/json_schema";
 // Not ../mcp/index.js: that loads the MCP SDK, which only a session with servers needs (src/mcp/lazy-hub.ts).
 import { matchesToolPattern } from "../mcp/names.js";
 import type { ExtensionTool, ExtensionTools } from "../mcp/types.js";
+import { COMMAND_TOOLS, FILE_CHANGE_TOOLS, PROCESS_TOOLS as PROCESS_TOOL_NAMES } from "../tools/index.js";
 
 /**
  * Builds an agent's tools once, from the session's deps: LangChain's tool node runs them, and each call reads its
@@ -29,8 +30,9 @@ export function networkLine(deps: Pick<AgentDeps, "tools">, tools: readonly stri
   return allowNetwork ? "Commands have network access in this session." : "Commands have no network access in this session (only a private loopback): do not try to install or download.";
 }
 
-const CHANGING_TOOLS = new Set(["write_file", "edit_file", "execute_command", "start_process"]);
-const PROCESS_TOOLS = new Set(["start_process", "read_process_output", "wait_for_process", "stop_process", "list_processes"]);
+/** Not offered in read-only mode: what changes files, runs commands or manages the processes they start. */
+const CHANGING_TOOLS: ReadonlySet<string> = new Set([...FILE_CHANGE_TOOLS, ...COMMAND_TOOLS]);
+const PROCESS_TOOLS: ReadonlySet<string> = new Set(PROCESS_TOOL_NAMES);
 
 /** What a session has that some tools need; a tool whose service is missing is not offered. */
 export interface ToolAvailability {

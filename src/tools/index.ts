@@ -59,6 +59,39 @@ export type ToolName = keyof typeof TOOL_FACTORIES;
 
 export const TOOL_NAMES = Object.keys(TOOL_FACTORIES) as ToolName[];
 
+/**
+ * What each tool does beyond reading, in one place: the approvals (which calls get a decision), read-only mode (which
+ * tools are not offered) and custom agents (which can edit) derive their lists from it.
+ */
+export const TOOL_EFFECTS = {
+  read_file: "reads",
+  list_directory: "reads",
+  search_code: "reads",
+  codebase_search: "reads",
+  memory_search: "reads",
+  fetch_url: "reads",
+  web_search: "reads",
+  load_skill: "reads",
+  project_diagnostics: "reads",
+  write_file: "changes_files",
+  edit_file: "changes_files",
+  execute_command: "runs_commands",
+  start_process: "runs_commands",
+  read_process_output: "manages_processes",
+  wait_for_process: "manages_processes",
+  stop_process: "manages_processes",
+  list_processes: "manages_processes",
+} as const satisfies Record<ToolName, "reads" | "changes_files" | "runs_commands" | "manages_processes">;
+
+function toolsThat(effect: (typeof TOOL_EFFECTS)[ToolName]): ReadonlySet<string> {
+  return new Set(TOOL_NAMES.filter((name) => TOOL_EFFECTS[name] === effect));
+}
+
+/** Tools that write or edit files. */
+export const FILE_CHANGE_TOOLS = toolsThat("changes_files");
+/** Tools that run a shell command (start_process starts one in the background): the same rules and approvals. */
+export const COMMAND_TOOLS = toolsThat("runs_commands");
+
 /** Tools that never change the workspace (for the researcher and reviewer). */
 export const READ_TOOLS = ["read_file", "list_directory", "search_code"] as const satisfies readonly ToolName[];
 

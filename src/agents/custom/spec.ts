@@ -4,6 +4,7 @@ import { renderBrief, stoppedBecause } from "../brief.js";
 import type { AgentSpec } from "../types.js";
 import type { CustomAgentDefinition } from "./definition.js";
 import { customAgentSystemPrompt } from "./prompt.js";
+import { FILE_CHANGE_TOOLS } from "../../tools/index.js";
 
 const submitResultSchema = z.object({
   status: z.enum(["done", "failed"]).default("done").describe('"done" when the step is complete, "failed" when it cannot be completed.'),
@@ -27,7 +28,7 @@ export interface CustomAgentSpec extends AgentSpec {
   definition: CustomAgentDefinition;
 }
 
-const CHANGING = new Set(["write_file", "edit_file"]);
+const CHANGING = FILE_CHANGE_TOOLS;
 
 /**
  * The spec for one agent file. Its commands may write the workspace only when it may also edit files (an agent

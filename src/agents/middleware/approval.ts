@@ -10,10 +10,9 @@ import type { AgentRun } from "../run.js";
 import type { ToolArtifact } from "../../tools/types.js";
 import type { ModelCallDeps } from "./deps.js";
 import fs from "node:fs";
+import { COMMAND_TOOLS, FILE_CHANGE_TOOLS } from "../../tools/index.js";
 
-const FILE_TOOLS = new Set(["write_file", "edit_file"]);
-/** Tools that run a shell command: the same rules and approvals (start_process starts one in the background). */
-const COMMAND_TOOLS = new Set(["execute_command", "start_process"]);
+const FILE_TOOLS = FILE_CHANGE_TOOLS;
 
 /** The calls that get a recorded decision: they change files, run commands or run outside the sandbox. */
 export function needsDecision(name: string): boolean {
