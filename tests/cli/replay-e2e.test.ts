@@ -8,6 +8,7 @@ import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace
 import { runCli, startCli } from "./cli-process.js";
 import { PLANNER_QUESTION, plannerAsksFirst } from "./ask-user-script.js";
 import { GREET_SOURCE, GREET_TEST, greetScript, roleOf } from "./task-script.js";
+import { commandScript } from "../safety/approval-script.js";
 
 /** The greet task, but the coder first makes this tool call. */
 function coderFirst(call: { name: string; args: Record<string, unknown> }) {
@@ -171,8 +172,9 @@ describe("mini-cursor replay (built CLI)", () => {
   });
 
   it("answers the session's approvals as the person did (a rejection with its reason, an approval), with stdin closed", async () => {
-    await start(greetScript);
-    const run = await runCli(["run", "Add a greet(name) function with a unit test"], { cwd: ws.root, env: { ...env, MINI_CURSOR_APPROVAL: "ask" }, input: "n not now\ny\n" });
+    // Two commands that write, so both ask (the reviewer's read-only test run would not).
+    await start(commandScript(["echo one > one.txt", "echo two > two.txt"]));
+    const run = await runCli(["run", "Run the checks"], { cwd: ws.root, env: { ...env, MINI_CURSOR_APPROVAL: "ask" }, input: "n not now\ny\n" });
     expect(run.code).toBe(0);
     const coderRun = server.requests.filter((r) => roleOf(r) === "coder").flatMap(toolResults).find((t) => t.name === "execute_command");
     expect(coderRun?.content).toContain("the user rejected this command: not now");
