@@ -21,6 +21,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     // End-to-end tests spawn CLIs and servers; two cores are enough for two files at once.
     maxWorkers: 2,
+    // System credential locations the sandbox tests need, present for the whole run (see the file).
+    globalSetup: ["tests/global-setup.ts"],
     // A local Chroma server stops with its last session in tests (the product keeps it up for a while: see
     // MINI_CURSOR_CHROMA_IDLE); the tests of that keep-alive set it themselves.
     env: { MINI_CURSOR_CHROMA_IDLE: "0" },
