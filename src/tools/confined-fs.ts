@@ -2,7 +2,7 @@ import { constants, existsSync, openSync, promises as fs, readlinkSync } from "n
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { errorCode } from "./tool-result.js";
-import { isInsideRoot } from "./workspace-path.js";
+import { isInside } from "../runtime/path-inside.js";
 
 /**
  * Opening by path string after a path check is a race: a folder on the way can be swapped for a symlink in
@@ -127,7 +127,7 @@ export async function openConfinedDir(root: string, dirAbs: string, create: bool
     if (!create || errorCode(error) !== "ENOENT") throw error;
   }
   const rel = path.relative(root, dirAbs);
-  if (!isInsideRoot(root, dirAbs)) throw new PathChangedError(dirAbs);
+  if (!isInside(root, dirAbs)) throw new PathChangedError(dirAbs);
   let current = await fs.open(root, DIR_FLAGS);
   try {
     if ((await openedPath(current)) !== root) throw new PathChangedError(root);

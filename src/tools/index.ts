@@ -27,7 +27,7 @@ export { createSearchCodeTool } from "./search-code.js";
 export { createWriteFileTool } from "./write-file.js";
 export { buildCommandEnv, isSecretEnvName } from "./command-env.js";
 export { killActiveCommands, activeCommandCount } from "./active-commands.js";
-export { resolveWorkspacePath, isInsideRoot, toDisplayPath, type WorkspacePath } from "./workspace-path.js";
+export { resolveWorkspacePath, toDisplayPath, type WorkspacePath } from "./workspace-path.js";
 export type { ToolDeps, ToolArtifact, WorkspaceTool } from "./types.js";
 export { createDiagnosticsHub, createProjectDiagnosticsTool, type Diagnostics } from "./diagnostics/index.js";
 export { BackgroundProcesses, type ProcessSummary } from "./processes/background-processes.js";

@@ -16,12 +16,10 @@ export type WorkspacePath = { ok: true; abs: string; rel: string } | { ok: false
 /** Same limit as Linux's MAXSYMLINKS: more hops than this is a loop. */
 const MAX_SYMLINK_HOPS = 40;
 
-/** True when `abs` is `root` itself or below it. Both must be absolute and normalized. */
-export const isInsideRoot = isInside;
 
 /** A path for messages to the model: relative to the root ("." for the root), absolute if outside. */
 export function toDisplayPath(root: string, abs: string): string {
-  if (!isInsideRoot(root, abs)) return abs;
+  if (!isInside(root, abs)) return abs;
   const rel = path.relative(root, abs);
   return rel === "" ? "." : rel.split(path.sep).join("/");
 }
@@ -80,7 +78,7 @@ async function followSymlinks(start: string): Promise<{ real: string; viaSymlink
  * not a credential file. Used again on what was actually opened, since a path can change after it was resolved.
  */
 export function isUsableRealPath(root: string, real: string): boolean {
-  if (!isInsideRoot(root, real)) return false;
+  if (!isInside(root, real)) return false;
   if (!credentialFilesAllowed() && credentialLocationOf(real) !== undefined) return false;
   return !isAgentState(toDisplayPath(root, real));
 }
@@ -107,7 +105,7 @@ export async function resolveWorkspacePath(root: string, inputPath: string): Pro
   }
   const start = path.isAbsolute(inputPath) ? inputPath : `${root}${path.sep}${inputPath}`;
   // A plain ".." escape gets the simplest message; symlinks are checked below.
-  if (!isInsideRoot(root, path.resolve(start))) return outside("is");
+  if (!isInside(root, path.resolve(start))) return outside("is");
   let followed: Awaited<ReturnType<typeof followSymlinks>>;
   try {
     followed = await followSymlinks(start);
@@ -117,7 +115,7 @@ export async function resolveWorkspacePath(root: string, inputPath: string): Pro
   if (followed === null) {
     return { ok: false, error: `path "${inputPath}" has too many levels of symbolic links (a loop?); use another path.` };
   }
-  if (!isInsideRoot(root, followed.real)) {
+  if (!isInside(root, followed.real)) {
     return followed.viaSymlink ? outside(`resolves through a symlink to ${followed.real}, which is`) : outside("is");
   }
   // A workspace that is (or contains) a home folder, or a symlink inside it, must not hand out keys and tokens.

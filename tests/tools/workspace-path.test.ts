@@ -1,7 +1,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isInsideRoot, resolveWorkspacePath, toDisplayPath } from "../../src/tools/workspace-path.js";
+import { isInside as isInsideRoot } from "../../src/runtime/path-inside.js";
+import { resolveWorkspacePath, toDisplayPath } from "../../src/tools/workspace-path.js";
 import { makeWorkspace, writeFiles, type TempWorkspace } from "./helpers.js";
 
 let ws: TempWorkspace;

@@ -28,14 +28,12 @@ export interface CustomAgentSpec extends AgentSpec {
   definition: CustomAgentDefinition;
 }
 
-const CHANGING = FILE_CHANGE_TOOLS;
-
 /**
  * The spec for one agent file. Its commands may write the workspace only when it may also edit files (an agent
  * that runs commands but cannot edit is a checker, like the reviewer). A plain-text ending is its summary.
  */
 export function customAgentSpec(def: CustomAgentDefinition): CustomAgentSpec {
-  const canEdit = def.tools.some((t) => CHANGING.has(t));
+  const canEdit = def.tools.some((t) => FILE_CHANGE_TOOLS.has(t));
   return {
     name: def.name,
     description: def.description,

@@ -12,11 +12,10 @@ import type { ModelCallDeps } from "./deps.js";
 import fs from "node:fs";
 import { COMMAND_TOOLS, FILE_CHANGE_TOOLS } from "../../tools/index.js";
 
-const FILE_TOOLS = FILE_CHANGE_TOOLS;
 
 /** The calls that get a recorded decision: they change files, run commands or run outside the sandbox. */
 export function needsDecision(name: string): boolean {
-  return FILE_TOOLS.has(name) || COMMAND_TOOLS.has(name) || isExtensionToolName(name);
+  return FILE_CHANGE_TOOLS.has(name) || COMMAND_TOOLS.has(name) || isExtensionToolName(name);
 }
 
 function str(value: unknown): string {
@@ -92,7 +91,7 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRun, dep
     if (deps.spec.commandAccess === "read-only" && !deps.forceAsk && !safety.allowNetwork) return approve;
     return { decision: "ask", reason: "", modeOnly: true };
   }
-  if (!FILE_TOOLS.has(name) || safety.approval === "read-only") return approve;
+  if (!FILE_CHANGE_TOOLS.has(name) || safety.approval === "read-only") return approve;
   // Hooks and config in .git, and the project's settings files (.mcp.json, mini-cursor.json, agent and skill files),
   // take effect later outside the sandbox: a person decides, in ask and auto mode alike (read-only mode offers no
   // write tools at all). Judged (and granted) where the write lands, symlinks followed as the tools follow them; the
@@ -126,7 +125,7 @@ function requestFor(call: Call, asked: Decision, state: AgentRun, deps: Approval
     const command = str(call.args.command);
     return { ...base, kind: "command", subject: command, cwd: str(call.args.cwd) || ".", preview: command, suggestedPattern: commandPatternFor(command) };
   }
-  if (FILE_TOOLS.has(call.name)) {
+  if (FILE_CHANGE_TOOLS.has(call.name)) {
     const preview = asked.reason ? `asked even in auto mode: ${asked.reason}\n${filePreview(call.name, call.args)}` : filePreview(call.name, call.args);
     return { ...base, kind: "file_change", subject: str(call.args.path), cwd: ".", preview, suggestedPattern: filePattern(asked.landing ?? str(call.args.path), state.workspace) };
   }
@@ -138,7 +137,7 @@ function requestFor(call: Call, asked: Decision, state: AgentRun, deps: Approval
 /** Whether a pattern granted "always" covers this call (granted by an earlier answer about the same reply). */
 function coveredBy(patterns: readonly string[], call: Call, asked: Decision, workspace: string): boolean {
   if (COMMAND_TOOLS.has(call.name)) return allowingPatterns(str(call.args.command), patterns).length > 0;
-  if (FILE_TOOLS.has(call.name)) return asked.landing !== undefined && patterns.includes(filePattern(asked.landing, workspace));
+  if (FILE_CHANGE_TOOLS.has(call.name)) return asked.landing !== undefined && patterns.includes(filePattern(asked.landing, workspace));
   return patterns.some((p) => matchesText(call.name, p));
 }
 

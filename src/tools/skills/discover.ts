@@ -5,7 +5,8 @@ import { envValue, userConfigPath } from "../../config/index.js";
 import { STATE_DIR_NAME } from "../../core/index.js";
 import { CAN_VERIFY_OPENED, openedPathSync, openForReadingSync } from "../confined-fs.js";
 import { errorCode, errorMessage } from "../tool-result.js";
-import { isInsideRoot, toDisplayPath } from "../workspace-path.js";
+import { isInside } from "../../runtime/path-inside.js";
+import { toDisplayPath } from "../workspace-path.js";
 import { parseSkillMarkdown } from "./frontmatter.js";
 import type { Skill, SkillScope } from "./types.js";
 
@@ -84,7 +85,7 @@ function realOrNull(p: string): string | null {
  */
 export function discoverSkills(workspace: string, env: NodeJS.ProcessEnv): SkillDiscovery {
   const realWorkspace = realOrNull(workspace) ?? workspace;
-  const shown = (abs: string): string => (isInsideRoot(realWorkspace, abs) ? toDisplayPath(realWorkspace, abs) : abs);
+  const shown = (abs: string): string => (isInside(realWorkspace, abs) ? toDisplayPath(realWorkspace, abs) : abs);
   const skills: Skill[] = [];
   const notices: string[] = [];
   const seenRoots = new Set<string>();
@@ -107,7 +108,7 @@ export function discoverSkills(workspace: string, env: NodeJS.ProcessEnv): Skill
       // Loose files beside the skill folders (a README) are not skills.
       if (dir === null || !isDirectory(dir)) continue;
       const file = `${shown(entry)}/${SKILL_FILE}`;
-      if (root.scope === "workspace" && !isInsideRoot(realWorkspace, dir)) {
+      if (root.scope === "workspace" && !isInside(realWorkspace, dir)) {
         notices.push(`Skill skipped: ${shown(entry)} leads outside the workspace (to ${dir}); a workspace skill must live in it.`);
         continue;
       }

@@ -4,7 +4,8 @@ import { isAgentState, STATE_DIR_NAME } from "../../core/index.js";
 import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from "../../safety/credential-files.js";
 import { readTextFile, type TextFile } from "../text-file.js";
 import { errorCode } from "../tool-result.js";
-import { isInsideRoot, toDisplayPath } from "../workspace-path.js";
+import { isInside } from "../../runtime/path-inside.js";
+import { toDisplayPath } from "../workspace-path.js";
 import type { SkillLibrary } from "./catalogue.js";
 import type { Skill } from "./discover.js";
 import { parseSkillPath, skillPathOf } from "./skill-path.js";
@@ -14,9 +15,9 @@ import { parseSkillPath, skillPathOf } from "./skill-path.js";
  * skill folder that somehow leads into it) not the workspace's own state outside `.mini-cursor/skills/`.
  */
 function readableInSkill(skill: Skill, workspace: string, real: string): boolean {
-  if (!isInsideRoot(skill.dir, real)) return false;
+  if (!isInside(skill.dir, real)) return false;
   if (!credentialFilesAllowed() && credentialLocationOf(real) !== undefined) return false;
-  if (!isInsideRoot(workspace, real)) return true;
+  if (!isInside(workspace, real)) return true;
   const rel = toDisplayPath(workspace, real);
   return !isAgentState(rel) || rel.startsWith(`${STATE_DIR_NAME}/skills/`);
 }
@@ -45,7 +46,7 @@ export async function openSkillFile(
   if (rel.trim() === "") return { error: `name a file of the skill, e.g. ${skillPathOf(skill.name, "SKILL.md")}; load_skill lists its files.` };
   const lexical = path.resolve(skill.dir, rel);
   const outside = `"${inputPath}" leads outside the folder of skill "${skill.name}"; only the files load_skill lists can be read.`;
-  if (!isInsideRoot(skill.dir, lexical) || lexical === skill.dir) return { error: outside };
+  if (!isInside(skill.dir, lexical) || lexical === skill.dir) return { error: outside };
   const shown = skillPathOf(skill.name, path.relative(skill.dir, lexical).split(path.sep).join("/"));
   let real: string;
   try {
@@ -57,7 +58,7 @@ export async function openSkillFile(
     if (code === "ELOOP") return { error: `path "${inputPath}" has too many levels of symbolic links (a loop?).` };
     return { error: `cannot resolve path "${inputPath}" (${code ?? String(error)}).` };
   }
-  if (!isInsideRoot(skill.dir, real)) return { error: `"${inputPath}" resolves through a symlink to ${real}, outside the folder of skill "${skill.name}"; it is refused.` };
+  if (!isInside(skill.dir, real)) return { error: `"${inputPath}" resolves through a symlink to ${real}, outside the folder of skill "${skill.name}"; it is refused.` };
   const credential = credentialFilesAllowed() ? undefined : credentialLocationOf(real);
   if (credential !== undefined) return { error: credentialRefusal(inputPath, credential) };
   if (!readableInSkill(skill, workspace, real)) return { error: outside };
@@ -67,7 +68,7 @@ export async function openSkillFile(
 async function staysInside(skill: Skill, rel: string): Promise<boolean> {
   try {
     const real = await fs.realpath(path.join(skill.dir, rel));
-    return isInsideRoot(skill.dir, real) && (await fs.stat(real)).isFile();
+    return isInside(skill.dir, real) && (await fs.stat(real)).isFile();
   } catch {
     return false;
   }

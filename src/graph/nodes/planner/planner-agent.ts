@@ -75,6 +75,8 @@ const READ_TASK_MAX = 12_000;
 /** A planner run's context: a sub-agent run's, and the whole task (the prompt may show only its start). */
 const plannerContextSchema = agentRunContextSchema.extend({ task: z.string() });
 export type PlannerRunContext = z.infer<typeof plannerContextSchema>;
+/** The task, read from a planner run's context (its other fields are read by contextOf). */
+const taskOfRun = (context: unknown): string => plannerContextSchema.shape.task.parse((context as { task?: unknown } | undefined)?.task);
 
 /** How much of the task the planner's prompt shows: 40% of the prompt budget (about 4 characters a token). */
 export function taskCharsFor(maxPromptTokens: number): number {
@@ -84,7 +86,7 @@ export function taskCharsFor(maxPromptTokens: number): number {
 /** Reads a part of a task too long to show whole (offered only then): the prompt shows its start and an outline. */
 const readTaskTool = tool(
   ({ offset, length }, config): string => {
-    const task = plannerContextSchema.shape.task.parse((config.context as { task?: unknown } | undefined)?.task);
+    const task = taskOfRun(config.context);
     if (offset >= task.length) return `Error: the task has ${task.length} characters; offset ${offset} is past its end.`;
     const end = Math.min(task.length, offset + Math.min(length, READ_TASK_MAX));
     return `Task characters ${offset}–${end} of ${task.length}:\n${task.slice(offset, end)}`;
@@ -126,7 +128,7 @@ export function buildPlannerAgent(deps: PlannerAgentDeps, planTool: PlanTool, sy
   // the prompt shows only the start of the task.
   const select: ModelCallWrap = async (request, handler) => {
     const { questions, maxPromptTokens } = contextOf(request.runtime.context);
-    const { task } = plannerContextSchema.pick({ task: true }).parse(request.runtime.context);
+    const task = taskOfRun(request.runtime.context);
     const offerAsk = questions.asked < questions.max || askedThisTurn(request.state.messages);
     const offerRead = task.length > taskCharsFor(maxPromptTokens);
     const tools = request.tools.filter((t) => (t.name === ASK_USER_TOOL_NAME ? offerAsk : t.name === READ_TASK_TOOL_NAME ? offerRead : false));
