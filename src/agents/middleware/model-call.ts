@@ -20,9 +20,9 @@ const MODEL_NODE = "model_request";
 /**
  * Everything around a model call as ONE middleware: the model and tools are chosen (`select`: selectModel below for a
  * sub-agent, the planner's own), the prompt is
- * fitted to the budget (context-budget), then the call is metered or not made (usage), nested in that order; the
- * reply's tool calls are then judged for approval once (approval.ts judgeReply) and the reply gets the one finish
- * reminder when it owes structured output (finish-reminder).
+ * fitted to the budget (context-budget.ts), then the call is metered or not made (meterUsage below), nested in that
+ * order; the reply's tool calls are then judged for approval once (approval.ts judgeReply) and the reply gets the one
+ * finish reminder when it owes structured output (finishReminder below).
  * One rather than three, and with no state schema of its own, because LangChain rebuilds a zod schema from a wrapping
  * middleware's state schema and parses the state with it on every model call (0.2–0.6 ms a call, measured here):
  * the run state is the model node's own input, read from LangGraph (getCurrentTaskInput). The reminder is here rather
