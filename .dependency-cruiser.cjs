@@ -1,22 +1,19 @@
 /**
- * The architecture, written down once: the folders of src/ are layers, listed bottom to top. A module may import
- * from its own folder and from folders in lower layers only; never upward, never sideways within a layer, never in a
- * cycle. `npm run lint` enforces it (dependency-cruiser; type-only imports count too).
+ * The architecture, written down once: the folders of src/ are its parts, listed bottom to top in layers. A module
+ * may import from its own part and from parts in lower layers only; never upward, never sideways within a layer,
+ * never in a cycle. `npm run lint` enforces it (dependency-cruiser; type-only imports count too). docs/architecture.md
+ * draws the picture.
  */
 const LAYERS = [
   ["core"], // the domain vocabulary: agents, plans, reviews, commands, usage, reports, stop reasons, events
-  ["runtime"], // logger, clock, processes, config-file parsing
-  ["config"], // the one configuration resolver
-  ["models", "safety", "sessions", "cost"], // model clients, approval rules, the session database, usage and prices
-  ["sandbox", "memory", "undo", "mcp", "worktree"], // bubblewrap, long-term memory in Chroma, the shadow store for undo, MCP servers, git worktrees
-  ["retrieval"], // the codebase index in Chroma (chunks, hybrid ranking, freshness), on memory's server and embedders
-  ["tools"], // the workspace tools the agents call
+  ["platform"], // logger, clock, processes and the launcher, paths, atomic writes, file locks; config/: the one configuration resolver
+  ["models", "safety"], // model clients and cost/ (usage, prices, budgets); approval rules, credentials and sandbox/ (bubblewrap)
+  ["sessions", "memory", "mcp"], // the session database, undo/ and worktree/; long-term memory in Chroma and retrieval/ (the codebase index); MCP servers
+  ["tools"], // the workspace tools the agents call, with the services behind them (processes, diagnostics, skills, web)
   ["agents"], // sub-agents: LangChain agents with their middleware
   ["graph"], // the session graph: planner, agent adapters, finish
-  ["wiring"], // the one factory of the graph's dependencies
-  ["host"], // running a session for any face: settings, services, the run loop under its lock, prompter contract
-  ["acp"], // the editors' face (Agent Client Protocol); below the CLI, whose `mini-cursor acp` starts it
-  ["cli", "studio"], // the faces
+  ["host"], // one session host for every face: settings, services, the graph's dependencies, the run loop under its lock
+  ["faces"], // cli/, acp/ (editors; `mini-cursor acp` in the CLI starts it) and studio/ (langgraph dev, the Agent Server)
 ];
 
 const ALL = LAYERS.flat();
@@ -38,6 +35,13 @@ module.exports = {
   forbidden: [
     ...layerRules,
     {
+      name: "faces-stand-alone",
+      comment: "The faces do not import each other, except the CLI starting the editors' face (`mini-cursor acp`).",
+      severity: "error",
+      from: { path: "^src/faces/(acp|studio)/" },
+      to: { path: "^src/faces/", pathNot: "^src/faces/$1/" },
+    },
+    {
       name: "no-circular",
       comment: "No import cycles, even inside a folder.",
       severity: "error",
@@ -49,7 +53,7 @@ module.exports = {
       comment:
         "The Studio graph runs on a LangGraph server (langgraph dev, or the Agent Server on Postgres), which brings its own checkpointer and store: it must not reach the session database (src/sessions, SQLite, Postgres, our checkpointers), not even through another module. The workspace lock (a file lock beside it, with the data folder it lives in) is shared: one session per workspace, whichever face runs it.",
       severity: "error",
-      from: { path: "^src/studio/graph\\.ts$" },
+      from: { path: "^src/faces/studio/graph\\.ts$" },
       to: {
         path: "^src/sessions/|node_modules/(pg|@langchain/langgraph-checkpoint-[^/]+)/",
         pathNot: "^src/sessions/(workspace-lock|data-dir|paths|data-errors)\\.ts$",
@@ -59,14 +63,14 @@ module.exports = {
     {
       name: "sqlite-only-for-sessions-and-the-index-store",
       comment:
-        "better-sqlite3 is the session database's (src/sessions) and the codebase index's own store's (src/retrieval/index-store.ts, a cache derived from its Chroma collection, which a Studio run on a LangGraph server uses too); nothing else opens SQLite.",
+        "better-sqlite3 is the session database's (src/sessions) and the codebase index's own store's (src/memory/retrieval/index-store.ts, a cache derived from its Chroma collection, which a Studio run on a LangGraph server uses too); nothing else opens SQLite.",
       severity: "error",
-      from: { path: "^src/", pathNot: "^src/sessions/|^src/retrieval/index-store\\.ts$" },
+      from: { path: "^src/", pathNot: "^src/sessions/|^src/memory/retrieval/index-store\\.ts$" },
       to: { path: "node_modules/better-sqlite3/" },
     },
     {
       name: "unplaced-folder",
-      comment: `Every folder of src/ has a layer in .dependency-cruiser.cjs (${ALL.join(", ")}).`,
+      comment: `Every folder of src/ is a part with a layer in .dependency-cruiser.cjs (${ALL.join(", ")}).`,
       severity: "error",
       from: { path: "^src/", pathNot: `^src/(${ALL.join("|")})/` },
       to: {},

@@ -6,11 +6,11 @@ import { defineConfig } from "vitest/config";
  */
 const E2E = [
   "tests/**/*-e2e.test.ts",
-  "tests/studio/**",
+  "tests/faces/studio/**",
   "tests/memory/chroma/**",
   "tests/memory/chroma-memory.test.ts",
-  "tests/undo/**",
-  "tests/cli/doctor.test.ts",
+  "tests/sessions/undo/**",
+  "tests/faces/cli/doctor.test.ts",
   "tests/sessions/postgres-*.test.ts",
   "tests/architecture/**",
 ];

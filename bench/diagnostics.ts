@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { DIAGNOSTICS_DEFAULTS } from "../src/config/index.js";
+import { DIAGNOSTICS_DEFAULTS } from "../src/platform/config/index.js";
 import { createDiagnosticsHub } from "../src/tools/diagnostics/index.js";
 import { createEditFileTool } from "../src/tools/edit-file.js";
 import { median, ms, p95, printTable } from "./stats.js";

@@ -3,7 +3,7 @@ import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { AGENT_SPECS } from "../src/agents/index.js";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { buildAgent } from "../src/agents/build-agent.js";
-import { DEFAULT_PRICE_TABLE } from "../src/cost/prices.js";
+import { DEFAULT_PRICE_TABLE } from "../src/models/cost/prices.js";
 import { memoryOff } from "../src/memory/types.js";
 import { DEFAULT_SAFETY, usageBaseSchema } from "../src/core/index.js";
 import { benchModels } from "./scripted.js";

@@ -6,10 +6,10 @@ import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureChromaServer } from "../src/memory/chroma/server.js";
 import { chromaClient, VectorWriter } from "../src/memory/collection.js";
-import { systemClock } from "../src/runtime/clock.js";
-import { openCodeCollection } from "../src/retrieval/code-collection.js";
-import { createCodeEmbedder } from "../src/retrieval/code-embedder.js";
-import { CodeIndex } from "../src/retrieval/code-index.js";
+import { systemClock } from "../src/platform/clock.js";
+import { openCodeCollection } from "../src/memory/retrieval/code-collection.js";
+import { createCodeEmbedder } from "../src/memory/retrieval/code-embedder.js";
+import { CodeIndex } from "../src/memory/retrieval/code-index.js";
 import { ms, printTable } from "./stats.js";
 
 /**

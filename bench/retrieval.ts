@@ -7,11 +7,11 @@ import { pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import { ensureChromaServer } from "../src/memory/chroma/server.js";
 import { chromaClient, VectorWriter } from "../src/memory/collection.js";
-import { systemClock } from "../src/runtime/clock.js";
-import { CodeIndex } from "../src/retrieval/code-index.js";
-import { openCodeCollection } from "../src/retrieval/code-collection.js";
-import { createCodeEmbedder } from "../src/retrieval/code-embedder.js";
-import { lexicalTerms } from "../src/retrieval/lexical.js";
+import { systemClock } from "../src/platform/clock.js";
+import { CodeIndex } from "../src/memory/retrieval/code-index.js";
+import { openCodeCollection } from "../src/memory/retrieval/code-collection.js";
+import { createCodeEmbedder } from "../src/memory/retrieval/code-embedder.js";
+import { lexicalTerms } from "../src/memory/retrieval/lexical.js";
 import { RETRIEVAL_QUESTIONS, SECOND_QUESTIONS, THIRD_QUESTIONS, type RetrievalQuestion } from "./retrieval-questions.js";
 import { mean, ms, p95, printTable } from "./stats.js";
 

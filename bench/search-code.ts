@@ -6,7 +6,7 @@ import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { rgPath } from "@vscode/ripgrep";
 import { credentialSearchExclusions } from "../src/safety/credential-files.js";
-import { ALWAYS_SKIPPED_NAMES } from "../src/runtime/gitignore-filter.js";
+import { ALWAYS_SKIPPED_NAMES } from "../src/platform/gitignore-filter.js";
 import { createSearchCodeTool } from "../src/tools/index.js";
 import { median, ms, printTable, quantile, ratio } from "./stats.js";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type ScriptedReply, type ScriptedRequest, type ScriptedToolCall, toolResults } from "../tests/helpers/scripted-openai-server.js";
-import { roleOf } from "../tests/cli/task-script.js";
+import { roleOf } from "../tests/faces/cli/task-script.js";
 
 /**
  * The scripted model for the "versus bare" session, answering from the request alone (which finish tool is offered,

@@ -1,8 +1,8 @@
 // Builds the CLI that ships, in two parts (both bundled by esbuild; type checking is `npm run typecheck`, tsc):
-// - dist/app/: src/cli/app.ts and everything it imports, as ES modules, an entry plus chunks for what loads on
+// - dist/app/: src/faces/cli/app.ts and everything it imports, as ES modules, an entry plus chunks for what loads on
 //   demand. One bundle instead of ~1,100 ESM modules roughly halves the time from process start to the first model
 //   request on Node 20, which has no compile cache for ES modules (issue 11).
-// - dist/cli/main.js: src/cli/main.ts and what it imports statically, as one CommonJS file (dist/cli/package.json
+// - dist/cli/main.js: src/faces/cli/main.ts and what it imports statically, as one CommonJS file (dist/cli/package.json
 //   says so). It answers help, `sessions` and `memory list` alone, without starting Node's ES module loader or
 //   loading a chunk, and hands every other command to dist/app/app.js.
 // Both without comments and whitespace, names kept (minifyWhitespace and minifySyntax, not minifyIdentifiers): the
@@ -16,24 +16,24 @@ import { build } from "esbuild";
 /**
  * Kept out of the bundle: native addons (tree-sitter) and packages that find their own files on disk at run time
  * (ripgrep's binary, chromadb's server script), which a bundle would move. better-sqlite3's JavaScript is bundled:
- * its addon is opened by path (src/runtime/sqlite-addon.ts), and its 15 CommonJS files cost `sessions` ~7 ms.
+ * its addon is opened by path (src/platform/sqlite-addon.ts), and its 15 CommonJS files cost `sessions` ~7 ms.
  */
 const EXTERNAL = ["tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb"];
 const REPO = process.cwd();
-const DEFER = path.join(REPO, "src/cli/defer.ts");
+const DEFER = path.join(REPO, "src/faces/cli/defer.ts");
 
 /**
  * Every module main.ts's part imports on demand, and what the CommonJS file does with it: the app is the other
- * part; a small module is bundled; the rest are left out, each export replaced by `deferToApp` (src/cli/defer.ts),
+ * part; a small module is bundled; the rest are left out, each export replaced by `deferToApp` (src/faces/cli/defer.ts),
  * so that reaching one hands the command to the app. An import not listed here fails the build.
  */
 const QUICK_ON_DEMAND = {
-  "src/cli/app.js": { external: "../app/app.js" },
-  "src/cli/commands/sessions.js": "bundle",
-  "src/cli/commands/memory-list.js": "bundle",
-  "src/runtime/young-generation.js": "bundle",
+  "src/faces/cli/app.js": { external: "../app/app.js" },
+  "src/faces/cli/commands/sessions.js": "bundle",
+  "src/faces/cli/commands/memory-list.js": "bundle",
+  "src/platform/young-generation.js": "bundle",
   "src/sessions/session-lock.js": "bundle",
-  "src/cli/commands/sessions-delete.js": ["deleteSession"],
+  "src/faces/cli/commands/sessions-delete.js": ["deleteSession"],
   "src/sessions/postgres/postgres-records.js": ["openPostgresRecords"],
   "src/memory/chroma/local-process.js": ["startLocalServer", "stopLocalServer"],
 };
@@ -60,7 +60,7 @@ const quickOnDemand = {
 
 rmSync("dist", { recursive: true, force: true });
 const app = await build({
-  entryPoints: { app: "src/cli/app.ts" },
+  entryPoints: { app: "src/faces/cli/app.ts" },
   outdir: "dist/app",
   bundle: true,
   splitting: true,
@@ -77,7 +77,7 @@ const app = await build({
   logLevel: "warning",
 });
 const quick = await build({
-  entryPoints: { main: "src/cli/main.ts" },
+  entryPoints: { main: "src/faces/cli/main.ts" },
   outdir: "dist/cli",
   bundle: true,
   format: "cjs",

@@ -3,7 +3,7 @@ import { hasSkills, type Skill, TOOL_FACTORIES, type ToolDeps } from "../tools/i
 import type { AgentDeps } from "./middleware/deps.js";
 import type { FinishToolSpec } from "./types.js";
 import { isBuiltinAgentName, type SafetyPolicy } from "../core/index.js";
-import type { WebSettings } from "../config/index.js";
+import type { WebSettings } from "../platform/config/index.js";
 import type { AgentSpec } from "./types.js";
 import type { JsonSchema7ObjectType } from "@langchain/core/utils/json_schema";
 // Not ../mcp/index.js: that loads the MCP SDK, which only a session with servers needs (src/mcp/lazy-hub.ts).
@@ -41,9 +41,9 @@ export interface ToolAvailability {
   web?: Pick<WebSettings, "enabled" | "search">;
   /** The session's diagnostics hub (project_diagnostics). */
   diagnostics?: boolean;
-  /** Background processes: the session's registry (src/host), or each thread's (src/studio). */
+  /** Background processes: the session's registry (src/host), or each thread's (src/faces/studio). */
   processes?: boolean;
-  /** The session's codebase index (src/retrieval; codebase_search). */
+  /** The session's codebase index (src/memory/retrieval; codebase_search). */
   codeIndex?: boolean;
 }
 

@@ -3,7 +3,7 @@ import { renderSkillList } from "./agent-tools.js";
 import type { BriefContext, LoopOutcome } from "./types.js";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../runtime/gitignore-filter.js";
+import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../platform/gitignore-filter.js";
 import { readTextFile } from "../tools/text-file.js";
 import { isUsableRealPath, resolveWorkspacePath } from "../tools/workspace-path.js";
 

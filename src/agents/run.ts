@@ -1,7 +1,7 @@
 import { DeltaValue, messagesDeltaReducer, MessagesDeltaValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
 import { safetyPolicySchema, usageBaseSchema } from "../core/index.js";
-import { budgetSchema } from "../cost/budget.js";
+import { budgetSchema } from "../models/cost/budget.js";
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { ToolArtifact } from "../tools/types.js";
 import type { LoopOutcome } from "./types.js";

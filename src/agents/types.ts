@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { AgentReport, CommandRun, PlanStep, Review, AgentName } from "../core/index.js";
 import type { ToolName } from "../tools/index.js";
-import type { WorkspaceAccess } from "../sandbox/types.js";
+import type { WorkspaceAccess } from "../safety/sandbox/types.js";
 
 /** How a sub-agent ends its run: a structured "finish" tool whose arguments become the report. */
 export interface FinishToolSpec<S extends z.ZodObject = z.ZodObject> {

@@ -2,7 +2,7 @@
  * One remembered answer per settings object: `safetyOf` and `limitsOf` run in several middleware hooks of every
  * model call with the same run settings and fallback, and a zod parse each time cost ~0.3 ms per call. The answer is
  * reused only while both the settings and the fallback hold the values it was parsed from, compared field by field:
- * a settings object may be changed in place (an editor's mode switch does: src/acp/acp-session.ts), and the state's
+ * a settings object may be changed in place (an editor's mode switch does: src/faces/acp/acp-session.ts), and the state's
  * fallback may be a new object with equal contents.
  */
 export function settingsMemo<T extends object>(parse: (raw: object, fallback: T) => T): (raw: object, fallback: T) => T {

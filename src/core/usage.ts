@@ -9,7 +9,7 @@ export const tokenUsageSchema = z.object({
 });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 
-/** Token usage keyed by `agent:model` (src/cost/usage.ts); sessions from before the model was recorded use `agent`. */
+/** Token usage keyed by `agent:model` (src/models/cost/usage.ts); sessions from before the model was recorded use `agent`. */
 export const usageByKeySchema = z.record(z.string(), tokenUsageSchema);
 export type UsageByKey = z.infer<typeof usageByKeySchema>;
 
@@ -21,7 +21,7 @@ export interface UsageLine extends TokenUsage {
   priceSource: string | null;
 }
 
-/** Usage with its cost, for reports, `--json` and `sessions` (src/cost/usage.ts computes it). */
+/** Usage with its cost, for reports, `--json` and `sessions` (src/models/cost/usage.ts computes it). */
 export interface UsageSummary {
   inputTokens: number;
   outputTokens: number;

@@ -1,9 +1,9 @@
 import { markInProgress, nextPendingStep } from "./nodes/planner/plan-ops.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "./state.js";
 import { describeStop, isBudgetStop, type AgentName, type StopReason } from "../core/index.js";
-import { budgetExceeded, type Budget } from "../cost/budget.js";
-import type { PriceTable } from "../cost/prices.js";
-import type { UsageSummary } from "../cost/usage.js";
+import { budgetExceeded, type Budget } from "../models/cost/budget.js";
+import type { PriceTable } from "../models/cost/prices.js";
+import type { UsageSummary } from "../models/cost/usage.js";
 
 export type BudgetResume =
   /** Apply with `graph.updateState(config, values, asNode)`, then invoke with null input. */

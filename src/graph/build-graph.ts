@@ -2,7 +2,7 @@ import { type BaseCheckpointSaver, END, type LangGraphRunnableConfig, START, Sta
 import { sessionAgents, type CustomAgentSpec } from "../agents/index.js";
 import { buildAgent } from "../agents/build-agent.js";
 import type { AgentSpec } from "../agents/types.js";
-import { DEFAULT_PRICE_TABLE } from "../cost/prices.js";
+import { DEFAULT_PRICE_TABLE } from "../models/cost/prices.js";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "./deps.js";
 import { createFinishNode } from "./nodes/finish.js";
 import { createPlannerNode } from "./nodes/planner/index.js";

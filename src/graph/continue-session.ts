@@ -2,8 +2,8 @@ import { planBudgetResume } from "./budget-resume.js";
 import { markInProgress, nextPendingStep } from "./nodes/planner/plan-ops.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "./state.js";
 import { countersSchema, describeStop, isBudgetStop, type AgentName, type PlanStep, type StopKind } from "../core/index.js";
-import type { Budget } from "../cost/budget.js";
-import type { PriceTable } from "../cost/prices.js";
+import type { Budget } from "../models/cost/budget.js";
+import type { PriceTable } from "../models/cost/prices.js";
 
 export type Continuation =
   /** Apply with `graph.updateState(config, values, asNode)`, then invoke with null input. */

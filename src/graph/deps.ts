@@ -1,4 +1,4 @@
-import type { PriceTable } from "../cost/prices.js";
+import type { PriceTable } from "../models/cost/prices.js";
 import type { ExtensionTools } from "../mcp/index.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
@@ -33,9 +33,9 @@ export interface GraphDeps {
   beforeStep?: () => Promise<void>;
   /** Called after every sub-agent run that may have changed the workspace (undo snapshot, a worktree commit); must not throw. */
   afterStep?: (step: StepDone) => Promise<void>;
-  /** Prices for the cost shown and for a cost budget (default: the built-in table, src/cost/prices.ts). */
+  /** Prices for the cost shown and for a cost budget (default: the built-in table, src/models/cost/prices.ts). */
   prices?: PriceTable;
-  /** Studio and API runs: settings from the run's configuration, resolved like the CLI's (src/config). */
+  /** Studio and API runs: settings from the run's configuration, resolved like the CLI's (src/platform/config). */
   runSettings?: RunSettings;
   /** The session's MCP tools (src/mcp), offered to the agents beside the built-in tools. */
   extensions?: ExtensionTools;

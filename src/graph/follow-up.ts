@@ -1,8 +1,8 @@
 import type { Turn, WorkspaceStateUpdate, WorkspaceStateValue } from "./state.js";
 import { clip, countersSchema, describeStop, type PlanStep } from "../core/index.js";
-import type { Budget } from "../cost/budget.js";
-import type { PriceTable } from "../cost/prices.js";
-import { summarizeUsage } from "../cost/usage.js";
+import type { Budget } from "../models/cost/budget.js";
+import type { PriceTable } from "../models/cost/prices.js";
+import { summarizeUsage } from "../models/cost/usage.js";
 
 /** How much of an instruction and of the previous turn's outcome the state keeps (the planner sees both every turn). */
 const INSTRUCTION_CHARS = 4000;
@@ -65,7 +65,7 @@ export function turnStartFor(state: WorkspaceStateValue | null, newTurn: boolean
 
 /**
  * Budgets count per turn: a session's budget applies to what the current turn uses, so the run's budget carries the
- * usage before the turn, which the budget check subtracts (src/cost/budget.ts), and a stop says the turn's figures.
+ * usage before the turn, which the budget check subtracts (src/models/cost/budget.ts), and a stop says the turn's figures.
  */
 export function budgetForTurn(budget: Budget, turn: Pick<Turn, "usageBefore"> | null): Budget {
   if (!turn || (budget.tokens === undefined && budget.usd === undefined)) return budget;

@@ -1,7 +1,7 @@
 import { describeStop, shownTask } from "../core/index.js";
-import { usageReportLines } from "../cost/format.js";
-import { DEFAULT_PRICE_TABLE, type PriceTable } from "../cost/prices.js";
-import { summarizeUsage } from "../cost/usage.js";
+import { usageReportLines } from "../models/cost/format.js";
+import { DEFAULT_PRICE_TABLE, type PriceTable } from "../models/cost/prices.js";
+import { summarizeUsage } from "../models/cost/usage.js";
 import type { WorkspaceStateValue } from "./state.js";
 
 const STATUS_TITLE: Record<string, string> = {

@@ -1,7 +1,7 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
 import { agentReportSchema, caps, commandRecordSchema, countersSchema, DEFAULT_SAFETY, findingSchema, foldedStepsSchema, limitsSchema, planStepSchema, reviewSchema, routeSchema, safetyPolicySchema, sessionStatusSchema, stopReasonSchema, usageByKeySchema } from "../core/index.js";
-import { addUsage } from "../cost/usage.js";
+import { addUsage } from "../models/cost/usage.js";
 
 /** Append, keeping only the newest `max` entries so the channel stays bounded. */
 function appendCapped<T>(max: number) {
@@ -64,7 +64,7 @@ export const WorkspaceState = new StateSchema({
     inputSchema: z.array(reviewSchema),
     reducer: appendCapped(caps.reviews),
   }),
-  /** Tokens per `agent:model`, summed (src/cost/usage.ts). */
+  /** Tokens per `agent:model`, summed (src/models/cost/usage.ts). */
   usage: new ReducedValue(usageByKeySchema.default(() => ({})), {
     inputSchema: usageByKeySchema,
     reducer: addUsage,

@@ -2,8 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { dataDir } from "../sessions/paths.js";
 import type { ProcessSummary } from "../tools/index.js";
-import { logger } from "../runtime/logger.js";
-import { replaceFileSync } from "../runtime/replace-file.js";
+import { logger } from "../platform/logger.js";
+import { replaceFileSync } from "../platform/replace-file.js";
 
 /**
  * Which background processes of a session were running, kept in a small file beside the session database

@@ -1,6 +1,6 @@
-import { MODEL_ROLES } from "../config/index.js";
-import type { Budget } from "../cost/budget.js";
-import { findPrice, type PriceTable } from "../cost/prices.js";
+import { MODEL_ROLES } from "../platform/config/index.js";
+import type { Budget } from "../models/cost/budget.js";
+import { findPrice, type PriceTable } from "../models/cost/prices.js";
 import type { ModelProvider } from "../models/chat-model.js";
 
 /** The models a cost budget cannot be counted for (no price known for them); none without a cost budget. */

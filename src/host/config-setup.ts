@@ -1,6 +1,6 @@
-import { resolveConfig, type ConfigFlags, type ResolvedConfig } from "../config/index.js";
-import { priceTableFor } from "../cost/price-config.js";
-import type { PriceTable } from "../cost/prices.js";
+import { resolveConfig, type ConfigFlags, type ResolvedConfig } from "../platform/config/index.js";
+import { priceTableFor } from "../models/cost/price-config.js";
+import type { PriceTable } from "../models/cost/prices.js";
 import { probeOllama } from "../models/ollama-probe.js";
 import { safetyPolicyFrom } from "../safety/config.js";
 import type { SafetyPolicy } from "../core/index.js";

@@ -2,7 +2,7 @@ import type { compileGraph } from "../graph/build-graph.js";
 import { planFollowUp } from "../graph/follow-up.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../graph/state.js";
 import { shownTask, type EventSink } from "../core/index.js";
-import type { PriceTable } from "../cost/prices.js";
+import type { PriceTable } from "../models/cost/prices.js";
 import type { SessionRows } from "../sessions/session-records.js";
 
 /**

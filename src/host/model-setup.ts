@@ -1,4 +1,4 @@
-import type { ModelSettings } from "../config/index.js";
+import type { ModelSettings } from "../platform/config/index.js";
 import type { ModelProvider } from "../models/chat-model.js";
 
 export interface ModelSetup {

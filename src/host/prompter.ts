@@ -2,7 +2,7 @@ import type { ApprovalAnswer, ApprovalRequest, QuestionRequest } from "../core/i
 
 /**
  * Asks a person to approve a paused command or file change, and answers clarifying questions. Each face has its
- * own: a terminal or a pipe (src/cli), an editor over the Agent Client Protocol (src/acp).
+ * own: a terminal or a pipe (src/faces/cli), an editor over the Agent Client Protocol (src/faces/acp).
  */
 export interface ApprovalPrompter {
   /** The answer, or null when nobody can answer (stdin closed, the turn cancelled): the approval stays pending. */

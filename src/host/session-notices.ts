@@ -1,8 +1,8 @@
 import type { EventSink } from "../core/index.js";
-import type { WebSettings } from "../config/index.js";
+import type { WebSettings } from "../platform/config/index.js";
 import type { LazyMemory } from "../memory/lazy-memory.js";
 import type { MemoryRuntime } from "../memory/open-memory.js";
-import type { SandboxStatus } from "../sandbox/types.js";
+import type { SandboxStatus } from "../safety/sandbox/types.js";
 import type { SkillLibrary } from "../tools/skills/catalogue.js";
 import { customAgentsNotice, type SessionCustomAgents } from "./custom-agents.js";
 

@@ -1,17 +1,17 @@
 import { projectContext } from "../agents/brief.js";
 import { compileGraph } from "../graph/build-graph.js";
-import { wireGraphDeps } from "../wiring/graph-deps.js";
+import { wireGraphDeps } from "./graph-deps.js";
 import { describeStop, type EventSink, isBudgetStop, isQuestionRequest, type Limits, modeAsks, type ProgressEvent, type SafetyPolicy, type StopReason } from "../core/index.js";
 import type { ApprovalPrompter } from "./prompter.js";
-import { loadConfigFiles, type McpServerSettings, type MemorySettings, resolveDiagnosticsConfig, resolveWebConfig } from "../config/index.js";
-import type { Budget } from "../cost/budget.js";
+import { loadConfigFiles, type McpServerSettings, type MemorySettings, resolveDiagnosticsConfig, resolveWebConfig } from "../platform/config/index.js";
+import type { Budget } from "../models/cost/budget.js";
 import { budgetHint } from "../graph/budget-resume.js";
 import { planContinuation } from "../graph/continue-session.js";
-import type { PriceTable } from "../cost/prices.js";
-import { summarizeUsage } from "../cost/usage.js";
+import type { PriceTable } from "../models/cost/prices.js";
+import { summarizeUsage } from "../models/cost/usage.js";
 import { renderFinalReport } from "../graph/report.js";
 import type { WorkspaceStateValue } from "../graph/state.js";
-import type { Clock } from "../runtime/clock.js";
+import type { Clock } from "../platform/clock.js";
 import { createDiagnosticsHub } from "../tools/diagnostics/index.js";
 import { keepFromCommands } from "../tools/command-env.js";
 import { createSkillLibrary } from "../tools/skills/catalogue.js";
@@ -56,7 +56,7 @@ export interface SessionRunOptions {
   safety: SafetyPolicy;
   prompter: ApprovalPrompter;
   prices: PriceTable;
-  /** Long-term memory settings from the one resolver (src/config). */
+  /** Long-term memory settings from the one resolver (src/platform/config). */
   memory: MemorySettings;
   budget: Budget;
   /** The session ended failed or limit_reached and continues from its last checkpoint (src/graph/continue-session.ts). */
@@ -167,7 +167,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   );
   const config = {
     // The budget, safety policy, limits and folder travel with the run (a resume may change them, or move the
-    // session to another checkout): src/cost/budget.ts budgetOf, src/core safetyOf, limitsOf and workspaceOf; the
+    // session to another checkout): src/models/cost/budget.ts budgetOf, src/core safetyOf, limitsOf and workspaceOf; the
     // graph prefers them over its state, even mid-step.
     configurable: { thread_id: o.sessionId, budget: o.budget, safety: o.safety, limits: o.limits, runWorkspace: o.workspace },
     // Two supersteps per sub-agent run (agent, planner) plus the first plan and finish.
@@ -175,7 +175,7 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     signal: run.controller.signal,
   };
   await sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
-  // The whole task: --json consumers get it as given; the views shorten it themselves (src/cli/printers, live-view).
+  // The whole task: --json consumers get it as given; the views shorten it themselves (src/faces/cli/printers, live-view).
   o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel, ...(worktree ? { worktree: worktree.view() } : {}) });
   for (const message of worktree?.startNotices() ?? []) o.printer.emit({ type: "notice", level: "info", message });
   if (gone) o.printer.emit({ type: "notice", level: "info", message: gone });

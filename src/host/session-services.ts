@@ -1,16 +1,16 @@
 import os from "node:os";
-import { ConfigError, resolveIndexConfig, resolveMcpConfig, resolveSandboxConfig, type McpServerSettings, type MemorySettings } from "../config/index.js";
+import { ConfigError, resolveIndexConfig, resolveMcpConfig, resolveSandboxConfig, type McpServerSettings, type MemorySettings } from "../platform/config/index.js";
 import type { EventSink } from "../core/index.js";
 import { LazyMcpHub } from "../mcp/lazy-hub.js";
 import { trustedOnly, untrustedMessage } from "../mcp/trusted.js";
 import { MCP_MAX_RESTARTS } from "../mcp/types.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory, type MemoryRuntime } from "../memory/open-memory.js";
-import { SessionCodeIndex } from "../retrieval/session-index.js";
-import type { Clock } from "../runtime/clock.js";
-import { selectSandbox } from "../sandbox/index.js";
-import type { SandboxStatus } from "../sandbox/types.js";
-import { ShadowStore, UndoRecorder } from "../undo/index.js";
+import { SessionCodeIndex } from "../memory/retrieval/session-index.js";
+import type { Clock } from "../platform/clock.js";
+import { selectSandbox } from "../safety/sandbox/index.js";
+import type { SandboxStatus } from "../safety/sandbox/types.js";
+import { ShadowStore, UndoRecorder } from "../sessions/undo/index.js";
 import { BackgroundProcesses } from "../tools/index.js";
 import { recordRunning } from "./background-record.js";
 import { EXIT, interruptedLine } from "./session-exit.js";
@@ -136,7 +136,7 @@ function startableMcp(o: SessionServiceOptions): { hub: LazyMcpHub; start: () =>
   let untrusted: string[] = [];
   let problem: string | null = null;
   try {
-    // A project's servers run only once the person trusted them (src/config/mcp-trust.ts).
+    // A project's servers run only once the person trusted them (src/platform/config/mcp-trust.ts).
     ({ servers, untrusted } = trustedOnly(resolveMcpConfig(o.env, o.workspace)));
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { DEFAULT_LIMITS, limitsSchema, safetyPolicySchema, type Limits, type SafetyPolicy } from "../core/index.js";
-import { budgetSchema, type Budget } from "../cost/budget.js";
+import { budgetSchema, type Budget } from "../models/cost/budget.js";
 
 export const DEFAULT_COMMAND_TIMEOUT_MS = 120_000;
 

@@ -1,5 +1,5 @@
 import type { EventSink, ProgressEvent, WorktreeView } from "../core/index.js";
-import { WorktreeCommitter } from "../worktree/committer.js";
+import { WorktreeCommitter } from "../sessions/worktree/committer.js";
 import { shellQuote } from "./resume-hint.js";
 
 /** A `run --worktree` session as the runner sees it (src/worktree): its files change in `folder`, on `branch`. */

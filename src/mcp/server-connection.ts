@@ -3,7 +3,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { McpServerSettings } from "../config/index.js";
+import type { McpServerSettings } from "../platform/config/index.js";
 import { mcpToolName } from "./names.js";
 import { resultText } from "./result-text.js";
 import { MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type ExtensionTool } from "./types.js";

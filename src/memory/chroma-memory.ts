@@ -1,5 +1,5 @@
 import type { Collection, Where } from "chromadb";
-import type { Clock } from "../runtime/clock.js";
+import type { Clock } from "../platform/clock.js";
 import type { VectorWriter } from "./chroma/record-writes.js";
 import type { Embedder } from "./embeddings/types.js";
 import { extractMemories, type MemoryDraft } from "./extract.js";

@@ -1,4 +1,4 @@
-import { logger } from "../runtime/logger.js";
+import { logger } from "../platform/logger.js";
 import type { MemoryRuntime } from "./open-memory.js";
 import type { MemoryHit, MemoryQuery, MemoryStore, SessionOutcome } from "./types.js";
 

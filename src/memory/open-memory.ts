@@ -1,6 +1,6 @@
-import { resolveMemoryConfig, type MemorySettings } from "../config/index.js";
-import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT } from "../config/memory-settings.js";
-import type { Clock } from "../runtime/clock.js";
+import { resolveMemoryConfig, type MemorySettings } from "../platform/config/index.js";
+import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT } from "../platform/config/memory-settings.js";
+import type { Clock } from "../platform/clock.js";
 import type { ChromaClient } from "chromadb";
 import type { ChromaMemory } from "./chroma-memory.js";
 import { ensureChromaServer } from "./chroma/server.js";
@@ -27,7 +27,7 @@ export interface MemoryRuntime {
 
 export interface OpenMemoryOptions {
   env: NodeJS.ProcessEnv;
-  /** Resolved memory settings (src/config); resolved from `env` when absent. */
+  /** Resolved memory settings (src/platform/config); resolved from `env` when absent. */
   settings?: MemorySettings;
   clock: Clock;
   /** Told once if memory fails during the session. */

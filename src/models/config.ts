@@ -1,4 +1,4 @@
-import type { ModelRole, ModelSettings } from "../config/index.js";
+import type { ModelRole, ModelSettings } from "../platform/config/index.js";
 
 /** Model settings are resolved by src/config (resolveConfig / resolveModelConfig); their shapes live there too. */
 export {
@@ -9,7 +9,7 @@ export {
   type ModelRole,
   type ModelSettings,
   type OllamaProbe,
-} from "../config/index.js";
+} from "../platform/config/index.js";
 
 export function modelFor(settings: ModelSettings, role: ModelRole): string {
   return settings.roleModels[role] ?? settings.model;

@@ -1,4 +1,4 @@
-import type { ModelSettings } from "../config/index.js";
+import type { ModelSettings } from "../platform/config/index.js";
 
 /** Where the OpenAI client sends requests when no base URL is configured. */
 const OPENAI_BASE_URL = "https://api.openai.com/v1";

@@ -1,4 +1,4 @@
-import { logger } from "../runtime/logger.js";
+import { logger } from "../platform/logger.js";
 
 /**
  * LangChain's core prints a 12-line "New LangChain packages are available … Please upgrade your packages" notice with

@@ -2,7 +2,7 @@ import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager
 import { BaseChatModel, type BaseChatModelCallOptions, type BindToolsInput } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { logger } from "../runtime/logger.js";
+import { logger } from "../platform/logger.js";
 import type { ModelProvider } from "./chat-model.js";
 import { recordRequest, recordResponse, type RecordedRequest, type RecordedResponse } from "./recording-codec.js";
 

@@ -1,5 +1,5 @@
 import Parser from "tree-sitter";
-import { grammarBinding, untypedLanguage } from "../runtime/tree-sitter-language.js";
+import { grammarBinding, untypedLanguage } from "../platform/tree-sitter-language.js";
 
 /**
  * The bash grammar Codex also uses (tree-sitter-bash), through tree-sitter's Node binding. Both packages ship

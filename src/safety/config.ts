@@ -1,4 +1,4 @@
-import type { SafetySettings } from "../config/index.js";
+import type { SafetySettings } from "../platform/config/index.js";
 import { safetyPolicySchema, type SafetyPolicy } from "../core/index.js";
 
 /**

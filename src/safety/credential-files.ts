@@ -3,7 +3,7 @@ import path from "node:path";
 import { CREDENTIAL_ENTRIES, PRIVATE_KEY_NAMES } from "./credential-catalogue.js";
 import { credentialCatalogue, type CredentialCatalogue } from "./credential-homes.js";
 import { matchCredential } from "./credential-match.js";
-import { isBelow } from "../runtime/path-inside.js";
+import { isBelow } from "../platform/path-inside.js";
 
 /**
  * The credential catalogue as the file tools ask it: about real, absolute paths. The catalogue (home folders,

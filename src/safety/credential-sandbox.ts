@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { STATE_DIR_NAME } from "../core/index.js";
-import { logger } from "../runtime/logger.js";
+import { logger } from "../platform/logger.js";
 import { CREDENTIAL_ENTRIES, PRIVATE_KEY_NAME, PUBLIC_SSH_NAME } from "./credential-catalogue.js";
 import { credentialCatalogue, type CredentialCatalogue } from "./credential-homes.js";
 import { matchCredential } from "./credential-match.js";
 import { globToRegExp, hasGlob } from "./command-paths.js";
-import { isBelow } from "../runtime/path-inside.js";
+import { isBelow } from "../platform/path-inside.js";
 
 /**
  * The credential catalogue as the command sandbox needs it: the existing locations to hide, as real paths. A

@@ -1,6 +1,6 @@
 // The leaf module, not the core barrel: the barrel loads zod, which `sessions` and `diff`/`undo` need not pay for.
 import { STATE_DIR_NAME } from "../core/workspace.js";
-import { ConfigError } from "../runtime/config-file.js";
+import { ConfigError } from "../platform/config-file.js";
 
 /** Errors that mean "this folder cannot hold our data", as opposed to a bug: the user must pick another place. */
 const UNWRITABLE = new Set(["EACCES", "EPERM", "EROFS", "ENOENT", "ENOTDIR", "EEXIST", "ENOSPC", "EDQUOT"]);

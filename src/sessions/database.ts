@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import type { Clock } from "../runtime/clock.js";
+import type { Clock } from "../platform/clock.js";
 import { ensureDataDir } from "./data-dir.js";
 import { databasePath } from "./paths.js";
 import { openSessionIndex, type SessionIndex } from "./session-index.js";

@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Clock } from "../runtime/clock.js";
+import type { Clock } from "../platform/clock.js";
 import { RecordingStore } from "./recordings.js";
 
 /** What a fork copied: the rows of the original's checkpoint history. */

@@ -1,6 +1,6 @@
 import fs from "node:fs";
-import { resolveDatabaseTarget } from "../config/database-settings.js";
-import type { Clock } from "../runtime/clock.js";
+import { resolveDatabaseTarget } from "../platform/config/database-settings.js";
+import type { Clock } from "../platform/clock.js";
 import { ensureDataDir } from "./data-dir.js";
 import { databasePath } from "./paths.js";
 import { openSessionIndex } from "./session-index.js";

@@ -1,5 +1,5 @@
-import { resolveDatabaseTarget } from "../config/database-settings.js";
-import type { Clock } from "../runtime/clock.js";
+import { resolveDatabaseTarget } from "../platform/config/database-settings.js";
+import type { Clock } from "../platform/clock.js";
 import { openExistingSessionDatabase, openSessionDatabase } from "./database.js";
 import type { OpenRecordsOptions } from "./open-records.js";
 import { NULL_TASK_ID, type RunStore } from "./run-store.js";

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Clock } from "../runtime/clock.js";
+import type { Clock } from "../platform/clock.js";
 
 /** Sortable and readable: 20261130-041500-a1b2. */
 export function newSessionId(clock: Clock): string {

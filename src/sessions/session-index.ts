@@ -1,11 +1,11 @@
 import fs from "node:fs";
 import Database from "better-sqlite3";
-import type { Clock } from "../runtime/clock.js";
-import { ConfigError } from "../runtime/config-file.js";
+import type { Clock } from "../platform/clock.js";
+import { ConfigError } from "../platform/config-file.js";
 import { damagedDatabaseLine, noteOpenedDatabase, workspaceDataError } from "./data-errors.js";
 import { databasePath } from "./paths.js";
 import { SessionStore } from "./session-store.js";
-import { sqliteAddonPath } from "../runtime/sqlite-addon.js";
+import { sqliteAddonPath } from "../platform/sqlite-addon.js";
 
 /**
  * The workspace's SQLite file opened for its session rows only. Plain better-sqlite3: listing rows (`sessions`,

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { locksDir } from "./paths.js";
-import { FileLock } from "../runtime/file-lock.js";
+import { FileLock } from "../platform/file-lock.js";
 
 export class SessionBusyError extends Error {}
 
@@ -10,7 +10,7 @@ function lockFile(workspace: string, sessionId: string): string {
 
 /**
  * One process per session: the checkpointer does not stop two processes from running the same thread (both would
- * redo steps), so this lock must. It fails at once when the session is held (src/runtime/file-lock.ts: a lock whose
+ * redo steps), so this lock must. It fails at once when the session is held (src/platform/file-lock.ts: a lock whose
  * process is gone is taken over, by exactly one contender).
  */
 export class SessionLock {

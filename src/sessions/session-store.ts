@@ -1,5 +1,5 @@
 import type Database from "better-sqlite3";
-import type { Clock } from "../runtime/clock.js";
+import type { Clock } from "../platform/clock.js";
 
 export type SessionRowStatus = "running" | "interrupted" | "awaiting_approval" | "awaiting_input" | "done" | "failed" | "limit_reached";
 

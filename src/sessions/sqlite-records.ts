@@ -2,7 +2,7 @@ import { deleteSessionRows } from "./delete-session.js";
 import { forkSessionRows } from "./fork-session.js";
 import { databasePath } from "./paths.js";
 import { RecordingStore } from "./recordings.js";
-import type { Clock } from "../runtime/clock.js";
+import type { Clock } from "../platform/clock.js";
 import type { SessionIndex } from "./session-index.js";
 import type { SessionRecords } from "./session-records.js";
 

@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { FileLock } from "../runtime/file-lock.js";
+import { FileLock } from "../platform/file-lock.js";
 import { ensureDataDir } from "./data-dir.js";
 import { locksDir } from "./paths.js";
 

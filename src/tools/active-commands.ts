@@ -1,5 +1,5 @@
-import { killProcessTree, killProcessTreeNow, type ProcessTreeTarget } from "../runtime/process-tree.js";
-import { logger } from "../runtime/logger.js";
+import { killProcessTree, killProcessTreeNow, type ProcessTreeTarget } from "../platform/process-tree.js";
+import { logger } from "../platform/logger.js";
 
 /**
  * Commands started by execute_command that are still running, so that an interrupted session (Ctrl-C) or

@@ -2,7 +2,7 @@ import { constants, existsSync, openSync, promises as fs, readlinkSync } from "n
 import type { FileHandle } from "node:fs/promises";
 import path from "node:path";
 import { errorCode } from "./tool-result.js";
-import { isInside } from "../runtime/path-inside.js";
+import { isInside } from "../platform/path-inside.js";
 
 /**
  * Opening by path string after a path check is a race: a folder on the way can be swapped for a symlink in

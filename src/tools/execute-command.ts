@@ -1,9 +1,9 @@
 import { promises as fs } from "node:fs";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { sandboxDescription, sandboxNotes } from "../sandbox/sandbox-notes.js";
+import { sandboxDescription, sandboxNotes } from "../safety/sandbox/sandbox-notes.js";
 import { OutputStreamCap } from "./output-stream-cap.js";
-import { sandboxSpawnOptions } from "../sandbox/sandboxed-command.js";
+import { sandboxSpawnOptions } from "../safety/sandbox/sandboxed-command.js";
 import { buildCommandEnv } from "./command-env.js";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 import { stripRedundantCd } from "./redundant-cd.js";

@@ -2,7 +2,7 @@ import { constants, promises as fs, type Dirent } from "node:fs";
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../runtime/gitignore-filter.js";
+import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../platform/gitignore-filter.js";
 import { openDir, type ConfinedDir } from "./confined-fs.js";
 import { errorCode, failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";

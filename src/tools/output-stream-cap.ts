@@ -1,5 +1,5 @@
 import { formatSize } from "../core/text.js";
-import { systemClock, type Clock } from "../runtime/clock.js";
+import { systemClock, type Clock } from "../platform/clock.js";
 
 /**
  * What watchers (the progress view, `--json`) get of a command's output while it runs: the beginning live, up to a

@@ -9,12 +9,12 @@ import {
   STRAY_REPORT_FD,
   waitForSandboxEnd,
   type SandboxSpawnOptions,
-} from "../sandbox/sandboxed-command.js";
-import { launch, type Launched } from "../runtime/launcher/index.js";
-import { logger } from "../runtime/logger.js";
+} from "../safety/sandbox/sandboxed-command.js";
+import { launch, type Launched } from "../platform/launcher/index.js";
+import { logger } from "../platform/logger.js";
 import { HeadTailBuffer } from "./output-capture.js";
 import { registerActiveCommand, unregisterActiveCommand } from "./active-commands.js";
-import { killProcessTree, type ProcessTreeTarget } from "../runtime/process-tree.js";
+import { killProcessTree, type ProcessTreeTarget } from "../platform/process-tree.js";
 
 export interface RunCommandOptions {
   command: string;
@@ -24,7 +24,7 @@ export interface RunCommandOptions {
   outputLimitChars: number;
   onOutput?: (stream: "stdout" | "stderr", chunk: string) => void;
   signal?: AbortSignal;
-  /** Run inside a bubblewrap sandbox (see src/sandbox/bwrap.ts); absent: a plain `bash -c`. */
+  /** Run inside a bubblewrap sandbox (see src/safety/sandbox/bwrap.ts); absent: a plain `bash -c`. */
   sandbox?: SandboxSpawnOptions;
 }
 

@@ -1,4 +1,4 @@
-import type { CommandSandbox } from "../sandbox/types.js";
+import type { CommandSandbox } from "../safety/sandbox/types.js";
 import type { ToolDeps } from "./types.js";
 
 /** Characters of one tool result when nothing smaller is set (about a quarter of the default prompt budget). */

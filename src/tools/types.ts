@@ -1,10 +1,10 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { MemoryStore } from "../memory/types.js";
-import type { CodebaseSearch } from "../retrieval/session-index.js";
+import type { CodebaseSearch } from "../memory/retrieval/session-index.js";
 import type { CommandRun, ProgressEvent } from "../core/index.js";
-import type { CommandSandbox } from "../sandbox/types.js";
-import type { Clock } from "../runtime/clock.js";
-import type { WebSettings } from "../config/web-settings.js";
+import type { CommandSandbox } from "../safety/sandbox/types.js";
+import type { Clock } from "../platform/clock.js";
+import type { WebSettings } from "../platform/config/web-settings.js";
 import type { SkillLibrary } from "./skills/types.js";
 import type { Diagnostics } from "./diagnostics/diagnostics-hub.js";
 import type { ProcessesSource } from "./processes/processes-source.js";
@@ -26,7 +26,7 @@ export interface ToolDeps {
   memory?: MemoryStore;
   /** Where execute_command runs commands: a bubblewrap sandbox, or (absent or `none`) process-tree confinement only. */
   sandbox?: CommandSandbox;
-  /** fetch_url and web_search settings (src/config/web-settings.ts); absent: both are off. */
+  /** fetch_url and web_search settings (src/platform/config/web-settings.ts); absent: both are off. */
   web?: WebSettings;
   /** Paces live output snapshots; the system clock when absent. */
   clock?: Clock;

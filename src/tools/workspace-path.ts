@@ -4,7 +4,7 @@ import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from 
 import { isAgentState, STATE_DIR_NAME } from "../core/index.js";
 import { errorCode } from "./tool-result.js";
 import { isSkillPath } from "./skills/skill-path.js";
-import { isInside } from "../runtime/path-inside.js";
+import { isInside } from "../platform/path-inside.js";
 
 /**
  * Confines model-supplied paths to the workspace. String checks are not enough: symlinks (also dangling ones,

@@ -6,12 +6,12 @@ import { readOutcome } from "../../src/agents/run.js";
 import type { AgentRunValue } from "../../src/agents/run.js";
 import type { AgentRunContext } from "../../src/agents/run.js";
 import type { AgentSpec } from "../../src/agents/types.js";
-import type { Budget } from "../../src/cost/budget.js";
-import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
+import type { Budget } from "../../src/models/cost/budget.js";
+import { DEFAULT_PRICE_TABLE } from "../../src/models/cost/prices.js";
 import { type ApprovalAnswer, type ApprovalRequest, DEFAULT_SAFETY, EventRecorder, isApprovalRequest, type ProgressEvent, type SafetyPolicy, type UsageByKey } from "../../src/core/index.js";
 import { memoryOff } from "../../src/memory/types.js";
 import { offeredTools } from "../../src/agents/agent-tools.js";
-import { usageBaseOf } from "../../src/cost/usage.js";
+import { usageBaseOf } from "../../src/models/cost/usage.js";
 import type { ModelProvider } from "../../src/models/chat-model.js";
 
 export interface HarnessOptions {

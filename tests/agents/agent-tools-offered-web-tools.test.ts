@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { researcherSpec } from "../../src/agents/researcher/index.js";
 import { offeredTools } from "../../src/agents/agent-tools.js";
-import { WEB_DEFAULTS } from "../../src/config/index.js";
+import { WEB_DEFAULTS } from "../../src/platform/config/index.js";
 
 const searxng = { provider: "searxng" as const, url: "http://127.0.0.1:8888", maxResults: 8 };
 const web = (names: string[]) => names.filter((n) => n === "fetch_url" || n === "web_search");

@@ -4,7 +4,7 @@ import { ToolMessage } from "@langchain/core/messages";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../src/agents/index.js";
 import type { SafetyPolicy } from "../../src/core/index.js";
-import { requireBubblewrap, useSandboxWorkspace } from "../sandbox/helpers.js";
+import { requireBubblewrap, useSandboxWorkspace } from "../safety/sandbox/helpers.js";
 import { calls, scriptedModels } from "../graph/scripted-models.js";
 import { runToEnd } from "./agent-harness.js";
 

@@ -8,7 +8,7 @@ import { AGENT_SPECS } from "../../src/agents/index.js";
 import { buildAgent } from "../../src/agents/build-agent.js";
 import type { AgentRunValue } from "../../src/agents/run.js";
 import type { AgentRunContext } from "../../src/agents/run.js";
-import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
+import { DEFAULT_PRICE_TABLE } from "../../src/models/cost/prices.js";
 import { DEFAULT_SAFETY, usageBaseSchema } from "../../src/core/index.js";
 import { memoryOff } from "../../src/memory/types.js";
 import type { ModelProvider } from "../../src/models/chat-model.js";

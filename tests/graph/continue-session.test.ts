@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import type { AgentReport, PlanStep } from "../../src/core/index.js";
-import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
+import { DEFAULT_PRICE_TABLE } from "../../src/models/cost/prices.js";
 import { planContinuation } from "../../src/graph/continue-session.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
 import { sessionState } from "./state-fixture.js";
 
-/** Which stops `resume` continues, and where each picks up (pure: the e2e side is tests/cli/continue-e2e.test.ts). */
+/** Which stops `resume` continues, and where each picks up (pure: the e2e side is tests/faces/cli/continue-e2e.test.ts). */
 function stopped(over: Partial<WorkspaceStateValue>): WorkspaceStateValue {
   return sessionState({
     limits: { maxPlanRevisions: 5, maxAgentRuns: 1, maxReviewRounds: 2, maxModelCallsPerRun: 5, maxPromptTokens: 32_000, maxQuestions: 3 },

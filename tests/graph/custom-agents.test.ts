@@ -6,11 +6,11 @@ import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { customAgentSpec, loadCustomAgents } from "../../src/agents/index.js";
 import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder } from "../../src/core/index.js";
-import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
+import { DEFAULT_PRICE_TABLE } from "../../src/models/cost/prices.js";
 import { compileGraph } from "../../src/graph/build-graph.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
 import { memoryOff } from "../../src/memory/types.js";
-import { wireGraphDeps } from "../../src/wiring/graph-deps.js";
+import { wireGraphDeps } from "../../src/host/graph-deps.js";
 import { calls, finishPlan, plan, scriptedModels } from "./scripted-models.js";
 
 let root = "";

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { PlanStep } from "../../src/core/index.js";
-import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
-import { budgetExceededBy } from "../../src/cost/budget.js";
+import { DEFAULT_PRICE_TABLE } from "../../src/models/cost/prices.js";
+import { budgetExceededBy } from "../../src/models/cost/budget.js";
 import { budgetForTurn, planFollowUp, turnStartFor } from "../../src/graph/follow-up.js";
 import { renderPlannerContext } from "../../src/graph/nodes/planner/planner-agent.js";
 import { sessionState } from "./state-fixture.js";
 
-/** How a follow-up turn starts (pure; the e2e side is tests/cli/follow-up-e2e.test.ts). */
+/** How a follow-up turn starts (pure; the e2e side is tests/faces/cli/follow-up-e2e.test.ts). */
 const step = (id: string, status: PlanStep["status"]): PlanStep => ({ id, agent: "coder", goal: `goal ${id}`, acceptanceCriteria: [], status, result: "" });
 const usage = { "coder:m": { inputTokens: 900, outputTokens: 100, calls: 3, estimatedCalls: 0 } };
 

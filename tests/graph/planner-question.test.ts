@@ -1,7 +1,7 @@
 import { Command, MemorySaver } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { EventRecorder, isQuestionRequest } from "../../src/core/index.js";
-import { DEFAULT_PRICE_TABLE } from "../../src/cost/prices.js";
+import { DEFAULT_PRICE_TABLE } from "../../src/models/cost/prices.js";
 import { planFollowUp } from "../../src/graph/follow-up.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";
 import { useTempWorkspace } from "../helpers/temp-workspace.js";

@@ -1,16 +1,16 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { DEFAULT_PRICE_TABLE, type PriceTable } from "../../src/cost/prices.js";
+import { DEFAULT_PRICE_TABLE, type PriceTable } from "../../src/models/cost/prices.js";
 import { compileGraph } from "../../src/graph/build-graph.js";
 import { memoryOff, type MemoryStore } from "../../src/memory/types.js";
 import type { ModelProvider } from "../../src/models/chat-model.js";
 import type { EventSink } from "../../src/core/index.js";
-import type { SandboxStatus } from "../../src/sandbox/types.js";
-import { wireGraphDeps } from "../../src/wiring/graph-deps.js";
+import type { SandboxStatus } from "../../src/safety/sandbox/types.js";
+import { wireGraphDeps } from "../../src/host/graph-deps.js";
 
-/** CI installs bubblewrap; without it the commands fail loudly (tests/sandbox says why). */
+/** CI installs bubblewrap; without it the commands fail loudly (tests/safety/sandbox says why). */
 const BUBBLEWRAP: SandboxStatus = { kind: "bubblewrap", reason: "bubblewrap (tests)" };
 
-/** The session graph wired as the CLI wires it (src/wiring), with scripted models; commands run in the real sandbox. */
+/** The session graph wired as the CLI wires it (src/host/graph-deps.ts), with scripted models; commands run in the real sandbox. */
 export function testGraph(o: {
   models: ModelProvider;
   events: EventSink;

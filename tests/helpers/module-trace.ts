@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
  * Records every module a child Node process loads, through a module hook given in NODE_OPTIONS: tests of what a
  * command imports check the list instead of timing the process. The CLI ships as an esbuild bundle (entry plus
  * chunks, scripts/bundle.mjs), so a loaded bundle file is expanded into the sources it holds, read from the build's
- * metafile: the list names `.../src/cli/commands/sessions.ts` and `.../node_modules/zod/...`, as the sources are.
+ * metafile: the list names `.../src/faces/cli/commands/sessions.ts` and `.../node_modules/zod/...`, as the sources are.
  */
 const HOOKS = `import { appendFileSync } from "node:fs";
 export async function load(url, context, next) {

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { McpServerSettings } from "../../src/config/index.js";
+import type { McpServerSettings } from "../../src/platform/config/index.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 /** The MCP reference servers from node_modules, run by this Node. */

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { resolveMcpConfig } from "../../src/config/index.js";
+import { resolveMcpConfig } from "../../src/platform/config/index.js";
 import { McpHub, WorkspaceHubs } from "../../src/mcp/index.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { EVERYTHING } from "./everything.js";

@@ -6,8 +6,8 @@ import { chromaServerPids, startTestChroma, type TestChroma } from "../helpers/c
 import { startRemoteChroma, type RemoteChroma } from "../helpers/chroma-token-proxy.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { runCli, startCli } from "../cli/cli-process.js";
-import { roleOf } from "../cli/task-script.js";
+import { runCli, startCli } from "../faces/cli/cli-process.js";
+import { roleOf } from "../faces/cli/task-script.js";
 import { REVIEW_PROBLEM, memoryScript } from "./memory-script.js";
 
 let server: ScriptedServer;

@@ -1,5 +1,5 @@
 import { type ScriptedReply, type ScriptedRequest, toolResults } from "../helpers/scripted-openai-server.js";
-import { roleOf } from "../cli/task-script.js";
+import { roleOf } from "../faces/cli/task-script.js";
 
 /**
  * Session 1 ("Add greet"): the reviewer finds a concrete problem, the coder fixes it, the re-review approves:

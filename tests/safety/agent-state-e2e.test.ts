@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { runCli } from "../cli/cli-process.js";
-import { roleOf } from "../cli/task-script.js";
+import { runCli } from "../faces/cli/cli-process.js";
+import { roleOf } from "../faces/cli/task-script.js";
 
 /**
  * The built CLI under `--approval auto`, against a scripted model whose coder tries to write where it must not:

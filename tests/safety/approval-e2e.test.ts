@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, toolResults, type ScriptedServer } from "../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
-import { runCli } from "../cli/cli-process.js";
-import { roleOf } from "../cli/task-script.js";
+import { runCli } from "../faces/cli/cli-process.js";
+import { roleOf } from "../faces/cli/task-script.js";
 import { commandScript } from "./approval-script.js";
 import { commandPatternFor } from "../../src/safety/command-rules.js";
 

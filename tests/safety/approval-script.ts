@@ -1,5 +1,5 @@
 import { type ScriptedReply, type ScriptedRequest, toolResults } from "../helpers/scripted-openai-server.js";
-import { roleOf } from "../cli/task-script.js";
+import { roleOf } from "../faces/cli/task-script.js";
 
 /**
  * The planner plans one coder step; the coder runs `commands` one after another, then reports what the

@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { evaluateCommand } from "../../src/safety/command-rules.js";
 import { credentialLocationOf } from "../../src/safety/credential-files.js";
 import { createReadFileTool } from "../../src/tools/read-file.js";
-import { runSandboxed, useSandboxWorkspace } from "../sandbox/helpers.js";
+import { runSandboxed, useSandboxWorkspace } from "./sandbox/helpers.js";
 import { callTool } from "../tools/helpers.js";
 
 /**

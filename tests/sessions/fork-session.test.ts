@@ -3,7 +3,7 @@ import Database from "better-sqlite3";
 import { Command, emptyCheckpoint, interrupt, StateGraph, StateSchema, START, END } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import type { Clock } from "../../src/runtime/clock.js";
+import type { Clock } from "../../src/platform/clock.js";
 import { openSessionDatabase, type SessionDatabase } from "../../src/sessions/database.js";
 import { deleteSessionRows } from "../../src/sessions/delete-session.js";
 import { forkSessionRows } from "../../src/sessions/fork-session.js";

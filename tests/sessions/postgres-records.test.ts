@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { postgresTarget } from "../../src/config/database-settings.js";
-import type { Clock } from "../../src/runtime/clock.js";
+import { postgresTarget } from "../../src/platform/config/database-settings.js";
+import type { Clock } from "../../src/platform/clock.js";
 import { openPostgresRecords } from "../../src/sessions/postgres/postgres-records.js";
 import { openPostgresRunStore } from "../../src/sessions/postgres/postgres-run-store.js";
 import { SCHEMA_VERSION } from "../../src/sessions/postgres/schema.js";

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import type { Clock } from "../../src/runtime/clock.js";
+import type { Clock } from "../../src/platform/clock.js";
 import { openSessionDatabase, type SessionDatabase } from "../../src/sessions/database.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 

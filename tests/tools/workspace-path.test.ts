@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isInside as isInsideRoot } from "../../src/runtime/path-inside.js";
+import { isInside as isInsideRoot } from "../../src/platform/path-inside.js";
 import { resolveWorkspacePath, toDisplayPath } from "../../src/tools/workspace-path.js";
 import { makeWorkspace, writeFiles, type TempWorkspace } from "./helpers.js";
 

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
-import { userConfigPath } from "../../config/index.js";
+import { userConfigPath } from "../../platform/config/index.js";
 import { AGENT_NAME_PATTERN, BUILTIN_AGENT_NAMES, RESERVED_AGENT_NAMES } from "../../core/index.js";
 import type { AgentSource, CustomAgentDefinition } from "./definition.js";
 import { AgentFileError, parseFrontmatter } from "./frontmatter.js";
 import { listedTools, resolveTools } from "./tool-names.js";
-import { isBelow } from "../../runtime/path-inside.js";
+import { isBelow } from "../../platform/path-inside.js";
 
 /** An agent's prompt is instructions, not a document: a bigger file is most likely a mistake (and costs every call). */
 const MAX_FILE_CHARS = 40_000;

@@ -1,6 +1,6 @@
 import type { AIMessage } from "@langchain/core/messages";
 import type { WrapModelCallHandler } from "langchain";
-import type { PriceTable } from "../../cost/prices.js";
+import type { PriceTable } from "../../models/cost/prices.js";
 import type { ExtensionTools } from "../../mcp/index.js";
 import type { MemoryStore } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";

@@ -7,10 +7,10 @@ import { fitContext, toolsOverhead } from "./context-budget.js";
 import type { AgentDeps, ModelCallDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
 import { askUserTool } from "../../tools/ask-user.js";
 import { extensionsReady, extensionToolDefinition, offeredExtensionTools, offeredTools, toolAvailability } from "../agent-tools.js";
-import { type Budget, budgetExceededBy } from "../../cost/budget.js";
+import { type Budget, budgetExceededBy } from "../../models/cost/budget.js";
 import type { UsageTotals } from "../../core/index.js";
-import { type CallUsage, measureCall } from "../../cost/estimate.js";
-import { costUsd, findPrice } from "../../cost/prices.js";
+import { type CallUsage, measureCall } from "../../models/cost/estimate.js";
+import { costUsd, findPrice } from "../../models/cost/prices.js";
 
 type ModelCallRequest = Parameters<ModelCallHandler>[0];
 

@@ -1,5 +1,5 @@
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
-import { logger } from "../../runtime/logger.js";
+import { logger } from "../../platform/logger.js";
 import type { GraphDeps } from "../deps.js";
 import { renderFinalReport } from "../report.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";

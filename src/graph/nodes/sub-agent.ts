@@ -6,12 +6,12 @@ import { projectContext } from "../../agents/brief.js";
 import { answeredQuestions, questionsAsked } from "../../agents/middleware/reply-gate.js";
 import { readOutcome, runUsage } from "../../agents/run.js";
 import type { AgentSpec } from "../../agents/types.js";
-import type { WorkspaceAccess } from "../../sandbox/types.js";
-import { DEFAULT_PRICE_TABLE } from "../../cost/prices.js";
-import { usageBaseOf, usageKey } from "../../cost/usage.js";
+import type { WorkspaceAccess } from "../../safety/sandbox/types.js";
+import { DEFAULT_PRICE_TABLE } from "../../models/cost/prices.js";
+import { usageBaseOf, usageKey } from "../../models/cost/usage.js";
 import type { GraphDeps } from "../deps.js";
 import { type AgentReport, clip, limitsOf, safetyOf, workspaceOf } from "../../core/index.js";
-import { budgetOf } from "../../cost/budget.js";
+import { budgetOf } from "../../models/cost/budget.js";
 import type { AgentRunContext } from "../../agents/run.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
 

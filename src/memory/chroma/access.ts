@@ -2,7 +2,7 @@
  * A remote Chroma's access: the token header every request carries, a check at connect that the token is accepted
  * and the tenant and database exist, and one clear line when they are not. The token never appears in a message.
  */
-import type { ChromaAccess } from "../../config/memory-settings.js";
+import type { ChromaAccess } from "../../platform/config/memory-settings.js";
 import { chromaRequest, replyMessage, type ChromaTarget } from "./http.js";
 import { ChromaUnavailableError } from "./types.js";
 

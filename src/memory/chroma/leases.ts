@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { uniqueToken } from "../../runtime/unique-token.js";
+import { uniqueToken } from "../../platform/unique-token.js";
 import { processAlive } from "./state-file.js";
 
 /**

@@ -7,7 +7,7 @@ import net from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { probeHeartbeat } from "./heartbeat.js";
 import { listensOn } from "./port-owner.js";
-import { launch, type LaunchExit, type Launched } from "../../runtime/launcher/index.js";
+import { launch, type LaunchExit, type Launched } from "../../platform/launcher/index.js";
 import { chromaServerCommand, type IdleStop, type ServerCommand } from "./server-command.js";
 import { chromaServerEnv } from "./server-env.js";
 import { logTail } from "./server-log.js";
@@ -90,7 +90,7 @@ async function exitsWithin(server: LocalServer, ms: number): Promise<boolean> {
 }
 
 /**
- * Started through the process launcher, like every child (src/runtime/launcher): spawning from this process would
+ * Started through the process launcher, like every child (src/platform/launcher): spawning from this process would
  * fork all of it, and the server starts when the session is already large. Its own process group (a Ctrl-C in the
  * terminal goes to the CLI, which decides when memory stops), output to the log file, and it never holds the CLI open.
  */

@@ -17,7 +17,7 @@ const SERVER_MARKER = "mini-cursor-chroma-server";
 /**
  * Stops an idle server from inside it (a worker thread: the binding's cli() never returns to the main thread). Every
  * `pollMs` it looks for leases of live processes (src/memory/chroma/leases.ts); after `idleMs` without one it takes
- * the start lock the way src/runtime/file-lock.ts creates locks (a whole file linked into place, naming this pid), so
+ * the start lock the way src/platform/file-lock.ts creates locks (a whole file linked into place, naming this pid), so
  * no session can be reusing the server meanwhile, looks once more, removes the state file and ends the server. The
  * lock stays behind naming this process: it turns stale exactly when the server is gone, so a session that wants
  * Chroma then starts a new server and never meets this one half shut down. A data dir that is gone ends it at once.
@@ -29,7 +29,7 @@ const WATCHDOG_SOURCE = `
 const fs = require("node:fs"), { randomBytes } = require("node:crypto");
 const w = require("node:worker_threads").workerData;
 const { leases, stateFile, lockFile } = w;
-// src/runtime/process-alive.ts, again: this runs as plain JavaScript inside the server, without our modules.
+// src/platform/process-alive.ts, again: this runs as plain JavaScript inside the server, without our modules.
 const alive = (pid) => {
   try { process.kill(pid, 0); } catch (e) { if (e.code !== "EPERM") return false; }
   try { const s = fs.readFileSync("/proc/" + pid + "/stat", "utf8"); const st = s[s.lastIndexOf(")") + 2]; return st !== "Z" && st !== "X"; } catch { return true; }

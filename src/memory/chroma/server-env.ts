@@ -5,9 +5,9 @@
  * cores the session needs. glibc's `malloc.hugetlb=1` tunable makes such allocations ask for transparent huge
  * pages (2 MiB), which cut that to 0.06-0.1 s (bench/versus-bare.ts, docs/benchmarks.md). It only asks
  * (`madvise`): a kernel with huge pages off ignores it. A user's own `malloc.hugetlb` choice is kept. The Node
- * variables meant for the CLI are left out (src/runtime/internal-node-env.ts).
+ * variables meant for the CLI are left out (src/platform/internal-node-env.ts).
  */
-import { internalNodeEnv } from "../../runtime/internal-node-env.js";
+import { internalNodeEnv } from "../../platform/internal-node-env.js";
 
 const TUNABLE = "glibc.malloc.hugetlb";
 

@@ -5,8 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT, type ChromaAccess } from "../../config/memory-settings.js";
-import { logger } from "../../runtime/logger.js";
+import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT, type ChromaAccess } from "../../platform/config/memory-settings.js";
+import { logger } from "../../platform/logger.js";
 import { accessHeaders, refusedError, verifyAccess } from "./access.js";
 import { probeHeartbeat } from "./heartbeat.js";
 import type { LocalServer } from "./local-process.js";

@@ -1,8 +1,8 @@
 /**
  * An exclusive lock around "read state / start a server / write state", so two processes that need Chroma in the
- * same data dir at the same moment start one server between them, not two (src/runtime/file-lock.ts).
+ * same data dir at the same moment start one server between them, not two (src/platform/file-lock.ts).
  */
-import { FileLock } from "../../runtime/file-lock.js";
+import { FileLock } from "../../platform/file-lock.js";
 import { ChromaUnavailableError } from "./types.js";
 
 /** A lock file without a pid yet is being written by something else; only treat it as abandoned after this long. */

@@ -4,7 +4,7 @@
  */
 import fs from "node:fs";
 import path from "node:path";
-import { replaceFileSync } from "../../runtime/replace-file.js";
+import { replaceFileSync } from "../../platform/replace-file.js";
 
 export interface ServerState {
   pid: number;
@@ -70,7 +70,7 @@ export function removeServerState(dataDir: string): void {
   fs.rmSync(serverPaths(dataDir).stateFile, { force: true });
 }
 
-export { isProcessAlive as processAlive } from "../../runtime/process-alive.js";
+export { isProcessAlive as processAlive } from "../../platform/process-alive.js";
 
 function isPositiveInt(value: unknown): value is number {
   return typeof value === "number" && Number.isInteger(value) && value > 0;

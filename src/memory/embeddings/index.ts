@@ -1,5 +1,5 @@
 /**
- * Builds the embedder from its settings (resolved by src/config from the environment). The local hash embedder is
+ * Builds the embedder from its settings (resolved by src/platform/config from the environment). The local hash embedder is
  * the default because it works offline with nothing to download; a real embedding model (OpenAI, Ollama, any
  * OpenAI-compatible server) is opt-in and recalls paraphrased notes much better.
  *
@@ -8,7 +8,7 @@
  *   MINI_CURSOR_EMBEDDING_BASE_URL  defaults to OPENAI_BASE_URL, then OpenAI
  *   MINI_CURSOR_EMBEDDING_API_KEY   defaults to OPENAI_API_KEY; not needed for a local server
  */
-import { ConfigError, resolveEmbeddingConfig, type EmbeddingSettings } from "../../config/index.js";
+import { ConfigError, resolveEmbeddingConfig, type EmbeddingSettings } from "../../platform/config/index.js";
 import { createLocalHashEmbedder } from "./local-hash.js";
 import { createOpenAICompatibleEmbedder } from "./openai-compatible.js";
 import { EmbedderError, type Embedder } from "./types.js";

@@ -9,10 +9,10 @@
  * `EmbedderError` that says which URL and model failed and why, and whether it is worth trying again later (a rate
  * limit, an overloaded server, a dropped connection; with the wait the server asked for). There are no retries
  * here: memory is best-effort and must not hold a turn up, and the codebase index retries its batches itself
- * (src/retrieval/embed-retry.ts).
+ * (src/memory/retrieval/embed-retry.ts).
  */
-import { systemClock, type Clock } from "../../runtime/clock.js";
-import { logger } from "../../runtime/logger.js";
+import { systemClock, type Clock } from "../../platform/clock.js";
+import { logger } from "../../platform/logger.js";
 import { isTransientNetworkError, isTransientStatus, retryAfterMs } from "./retry-after.js";
 import { EmbedderError, type Embedder, type EmbedderErrorOptions } from "./types.js";
 

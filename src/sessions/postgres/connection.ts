@@ -1,7 +1,7 @@
 import os from "node:os";
 import type pg from "pg";
-import type { PostgresTarget } from "../../config/database-settings.js";
-import { ConfigError } from "../../runtime/config-file.js";
+import type { PostgresTarget } from "../../platform/config/database-settings.js";
+import { ConfigError } from "../../platform/config-file.js";
 
 /** The driver, loaded only when MINI_CURSOR_DATABASE_URL is set: a SQLite workspace never pays for it. */
 export async function loadPg(): Promise<typeof pg> {

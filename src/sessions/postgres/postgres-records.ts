@@ -1,6 +1,6 @@
 import type pg from "pg";
-import type { PostgresTarget } from "../../config/database-settings.js";
-import type { Clock } from "../../runtime/clock.js";
+import type { PostgresTarget } from "../../platform/config/database-settings.js";
+import type { Clock } from "../../platform/clock.js";
 import type { SessionRecords } from "../session-records.js";
 import { isConnectionError, openPool, reasonOf, unavailableError } from "./connection.js";
 import { postgresRecordingRows } from "./recording-rows.js";

@@ -1,6 +1,6 @@
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import type { PostgresTarget } from "../../config/database-settings.js";
-import type { Clock } from "../../runtime/clock.js";
+import type { PostgresTarget } from "../../platform/config/database-settings.js";
+import type { Clock } from "../../platform/clock.js";
 import { NULL_TASK_ID, type RunStore } from "../run-store.js";
 import { unavailableError } from "./connection.js";
 import { openPostgresRecords } from "./postgres-records.js";

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { PostgresTarget } from "../../config/database-settings.js";
+import type { PostgresTarget } from "../../platform/config/database-settings.js";
 import { SessionBusyError } from "../session-lock.js";
 import type { HeldSessionLock } from "../session-records.js";
 import { applicationName, loadPg, unavailableError } from "./connection.js";

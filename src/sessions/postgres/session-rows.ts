@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { Clock } from "../../runtime/clock.js";
+import type { Clock } from "../../platform/clock.js";
 import type { SessionRowFields, SessionRows } from "../session-records.js";
 import { sessionRowFromRaw, type RawSessionRow } from "../session-store.js";
 

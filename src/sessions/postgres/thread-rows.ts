@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { Clock } from "../../runtime/clock.js";
+import type { Clock } from "../../platform/clock.js";
 import type { DeletedRows } from "../delete-session.js";
 import type { ForkCopy } from "../fork-session.js";
 

@@ -1,4 +1,4 @@
-import type { SandboxSpawnOptions } from "../../sandbox/sandboxed-command.js";
+import type { SandboxSpawnOptions } from "../../safety/sandbox/sandboxed-command.js";
 import { runCommand } from "../run-command.js";
 
 export interface CheckerRunOptions {

@@ -1,4 +1,4 @@
-import type { DiagnosticsCommand } from "../../config/index.js";
+import type { DiagnosticsCommand } from "../../platform/config/index.js";
 import { stripAnsi } from "../output-capture.js";
 import { runChecker, type CheckerRunOptions } from "./checker-command.js";
 import { shellQuote, type Problem } from "./problems.js";

@@ -1,6 +1,6 @@
-import type { DiagnosticsCommand, DiagnosticsSettings } from "../../config/index.js";
-import { sandboxSpawnOptions, type SandboxSpawnOptions } from "../../sandbox/sandboxed-command.js";
-import type { CommandSandbox } from "../../sandbox/types.js";
+import type { DiagnosticsCommand, DiagnosticsSettings } from "../../platform/config/index.js";
+import { sandboxSpawnOptions, type SandboxSpawnOptions } from "../../safety/sandbox/sandboxed-command.js";
+import type { CommandSandbox } from "../../safety/sandbox/types.js";
 import { buildCommandEnv } from "../command-env.js";
 import { commandApplies, runDiagnosticsCommand, type CommandOutcome } from "./custom-commands.js";
 import { ESLINT_EXTENSIONS, projectHasEslint, runEslint } from "./eslint.js";

@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import readline from "node:readline";
-import { buildBwrapArgs } from "../../sandbox/bwrap.js";
-import type { SandboxSpawnOptions } from "../../sandbox/sandboxed-command.js";
-import { internalNodeEnv } from "../../runtime/internal-node-env.js";
-import { logger } from "../../runtime/logger.js";
+import { buildBwrapArgs } from "../../safety/sandbox/bwrap.js";
+import type { SandboxSpawnOptions } from "../../safety/sandbox/sandboxed-command.js";
+import { internalNodeEnv } from "../../platform/internal-node-env.js";
+import { logger } from "../../platform/logger.js";
 import { TS_WORKER_SOURCE, type WorkerProblem } from "./ts-worker.js";
 
 /** What one request to the language service came to. */

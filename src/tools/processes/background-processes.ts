@@ -1,11 +1,11 @@
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { firstLineOf } from "../../runtime/first-line.js";
+import { firstLineOf } from "../../platform/first-line.js";
 import type { ProgressEvent } from "../../core/index.js";
-import { systemClock, type Clock } from "../../runtime/clock.js";
-import { killProcessTree, killProcessTreeNow, type ProcessTreeTarget } from "../../runtime/process-tree.js";
-import { SessionNetwork } from "../../sandbox/session-network.js";
-import { parseSandboxStatus, SANDBOX_STATUS_FD, sandboxedSpawn, STRAY_REPORT_FD, waitForSandboxEnd, type SandboxInit, type SandboxSpawnOptions } from "../../sandbox/sandboxed-command.js";
+import { systemClock, type Clock } from "../../platform/clock.js";
+import { killProcessTree, killProcessTreeNow, type ProcessTreeTarget } from "../../platform/process-tree.js";
+import { SessionNetwork } from "../../safety/sandbox/session-network.js";
+import { parseSandboxStatus, SANDBOX_STATUS_FD, sandboxedSpawn, STRAY_REPORT_FD, waitForSandboxEnd, type SandboxInit, type SandboxSpawnOptions } from "../../safety/sandbox/sandboxed-command.js";
 import { HeadTailBuffer, stripAnsi } from "../output-capture.js";
 import { COMMAND_MARKER_VAR } from "../run-command.js";
 import { portAnswers } from "./port-probe.js";

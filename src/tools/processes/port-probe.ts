@@ -1,6 +1,6 @@
 import { execFile } from "node:child_process";
 import net from "node:net";
-import type { SharedNetwork } from "../../sandbox/session-network.js";
+import type { SharedNetwork } from "../../safety/sandbox/session-network.js";
 
 /**
  * Whether something accepts connections on 127.0.0.1:port, seen from where the background processes run: the

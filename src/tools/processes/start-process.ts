@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { sandboxSpawnOptions } from "../../sandbox/sandboxed-command.js";
+import { sandboxSpawnOptions } from "../../safety/sandbox/sandboxed-command.js";
 import { buildCommandEnv } from "../command-env.js";
 import { failure, success, type ToolResult } from "../tool-result.js";
 import type { ToolDeps } from "../types.js";

@@ -1,11 +1,11 @@
 import { closeSync, fstatSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { envValue, userConfigPath } from "../../config/index.js";
+import { envValue, userConfigPath } from "../../platform/config/index.js";
 import { STATE_DIR_NAME } from "../../core/index.js";
 import { CAN_VERIFY_OPENED, openedPathSync, openForReadingSync } from "../confined-fs.js";
 import { errorCode, errorMessage } from "../tool-result.js";
-import { isInside } from "../../runtime/path-inside.js";
+import { isInside } from "../../platform/path-inside.js";
 import { toDisplayPath } from "../workspace-path.js";
 import { parseSkillMarkdown } from "./frontmatter.js";
 import type { Skill, SkillScope } from "./types.js";

@@ -4,7 +4,7 @@ import { isAgentState, STATE_DIR_NAME } from "../../core/index.js";
 import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from "../../safety/credential-files.js";
 import { readTextFile, type TextFile } from "../text-file.js";
 import { errorCode } from "../tool-result.js";
-import { isInside } from "../../runtime/path-inside.js";
+import { isInside } from "../../platform/path-inside.js";
 import { toDisplayPath } from "../workspace-path.js";
 import type { SkillLibrary } from "./catalogue.js";
 import type { Skill } from "./discover.js";

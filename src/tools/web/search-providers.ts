@@ -1,4 +1,4 @@
-import type { WebSearchSettings } from "../../config/web-settings.js";
+import type { WebSearchSettings } from "../../platform/config/web-settings.js";
 
 /**
  * The request each search provider expects and how its answer becomes results. The base URL is configurable (a

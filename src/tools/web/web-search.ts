@@ -24,7 +24,7 @@ function redact(text: string, key: string | undefined): string {
 }
 
 /**
- * Searches the web through the configured provider (SearXNG, Tavily or Brave: src/config/web-settings.ts). Only
+ * Searches the web through the configured provider (SearXNG, Tavily or Brave: src/platform/config/web-settings.ts). Only
  * offered when one is configured (src/agents/agent-tools.ts). The provider's address is the user's choice, so the
  * SSRF guard does not apply to it; the results' pages are fetched with fetch_url, which guards them.
  */

@@ -4,7 +4,7 @@ import path from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { useTempWorkspace } from "../../helpers/temp-workspace.js";
-import { useSandboxWorkspace } from "../../sandbox/helpers.js";
+import { useSandboxWorkspace } from "../../safety/sandbox/helpers.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
 import { agentHarness, runToEnd, text, toolMessages } from "../agent-harness.js";
 import { expectWriteUnasked } from "./unasked-write.js";

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
-import { WEB_DEFAULTS } from "../../../src/config/index.js";
+import { WEB_DEFAULTS } from "../../../src/platform/config/index.js";
 import { DEFAULT_SAFETY } from "../../../src/core/index.js";
 import type { ExtensionTool, ExtensionTools } from "../../../src/mcp/types.js";
 import { memoryOff, type MemoryStore } from "../../../src/memory/types.js";

@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { ChromaClient } from "chromadb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ChromaAccess } from "../../../src/config/memory-settings.js";
+import type { ChromaAccess } from "../../../src/platform/config/memory-settings.js";
 import { chromaClient } from "../../../src/memory/collection.js";
 import { readCollection } from "../../../src/memory/chroma/rest.js";
 import { ensureChromaServer } from "../../../src/memory/chroma/server.js";

@@ -9,8 +9,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { startLocalServer, stopLocalServer } from "../../../src/memory/chroma/local-process.js";
 import { chromaHeartbeat } from "../../../src/memory/chroma/server.js";
-import { launcherHelperPid, startLauncher } from "../../../src/runtime/launcher/index.js";
-import { isProcessAlive } from "../../../src/runtime/process-alive.js";
+import { launcherHelperPid, startLauncher } from "../../../src/platform/launcher/index.js";
+import { isProcessAlive } from "../../../src/platform/process-alive.js";
 
 const dirs: string[] = [];
 afterAll(async () => {

@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { memoryDataDir as defaultDataDir } from "../../../src/config/index.js";
+import { memoryDataDir as defaultDataDir } from "../../../src/platform/config/index.js";
 import { acquireStartLock } from "../../../src/memory/chroma/start-lock.js";
 import {
   readServerState,

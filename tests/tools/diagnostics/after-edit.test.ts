@@ -6,7 +6,7 @@ import { createEditFileTool } from "../../../src/tools/edit-file.js";
 import { createWriteFileTool } from "../../../src/tools/write-file.js";
 import type { Diagnostics } from "../../../src/tools/diagnostics/index.js";
 import { callTool, type TempWorkspace } from "../helpers.js";
-import { requireBubblewrap } from "../../sandbox/helpers.js";
+import { requireBubblewrap } from "../../safety/sandbox/helpers.js";
 import { hub, makeTsProject, processesMentioning } from "./helpers.js";
 
 const MATH = "export function add(a: number, b: number): number {\n  return a + b;\n}\n";

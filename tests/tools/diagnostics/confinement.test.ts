@@ -6,7 +6,7 @@ import path from "node:path";
 import { createWriteFileTool } from "../../../src/tools/write-file.js";
 import type { Diagnostics } from "../../../src/tools/diagnostics/index.js";
 import { callTool, writeFiles, type TempWorkspace } from "../helpers.js";
-import { requireBubblewrap } from "../../sandbox/helpers.js";
+import { requireBubblewrap } from "../../safety/sandbox/helpers.js";
 import { hub, makeTsProject } from "./helpers.js";
 
 /**

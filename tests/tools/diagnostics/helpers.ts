@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { DIAGNOSTICS_DEFAULTS, type DiagnosticsSettings } from "../../../src/config/index.js";
+import { DIAGNOSTICS_DEFAULTS, type DiagnosticsSettings } from "../../../src/platform/config/index.js";
 import { createDiagnosticsHub, type Diagnostics } from "../../../src/tools/diagnostics/index.js";
 import { addRepoPackage } from "../../helpers/repo-packages.js";
 import { makeWorkspace, writeFiles, type TempWorkspace } from "../helpers.js";

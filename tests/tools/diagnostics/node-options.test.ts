@@ -5,7 +5,7 @@ import path from "node:path";
 import type { Diagnostics } from "../../../src/tools/diagnostics/index.js";
 import { createWriteFileTool } from "../../../src/tools/write-file.js";
 import { callTool, type TempWorkspace } from "../helpers.js";
-import { requireBubblewrap } from "../../sandbox/helpers.js";
+import { requireBubblewrap } from "../../safety/sandbox/helpers.js";
 import { hub, makeTsProject } from "./helpers.js";
 
 /**

@@ -4,9 +4,9 @@ import { createEditFileTool } from "../../../src/tools/edit-file.js";
 import { createProjectDiagnosticsTool } from "../../../src/tools/diagnostics/index.js";
 import type { Diagnostics } from "../../../src/tools/diagnostics/index.js";
 import { createDiagnosticsHub } from "../../../src/tools/diagnostics/index.js";
-import { DIAGNOSTICS_DEFAULTS } from "../../../src/config/index.js";
+import { DIAGNOSTICS_DEFAULTS } from "../../../src/platform/config/index.js";
 import { callTool, writeFiles, type TempWorkspace } from "../helpers.js";
-import { requireBubblewrap } from "../../sandbox/helpers.js";
+import { requireBubblewrap } from "../../safety/sandbox/helpers.js";
 import { hub, makeTsProject } from "./helpers.js";
 
 const ESLINT_CONFIG = 'export default [{ files: ["**/*.js"], rules: { "no-unused-vars": "error", "no-undef": "off" } }];\n';

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { diagnosticsPerWorkspace, type Diagnostics } from "../../../src/tools/diagnostics/index.js";
 import type { TempWorkspace } from "../helpers.js";
-import { requireBubblewrap } from "../../sandbox/helpers.js";
+import { requireBubblewrap } from "../../safety/sandbox/helpers.js";
 import { hub, makeTsProject, processesMentioning } from "./helpers.js";
 
 const BROKEN = 'export const label: number = "one";\n';

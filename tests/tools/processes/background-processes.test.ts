@@ -3,12 +3,12 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ProgressEvent } from "../../../src/core/index.js";
 import { createExecuteCommandTool } from "../../../src/tools/execute-command.js";
 import { BackgroundProcesses } from "../../../src/tools/processes/background-processes.js";
-import { SessionNetwork } from "../../../src/sandbox/session-network.js";
+import { SessionNetwork } from "../../../src/safety/sandbox/session-network.js";
 import { createListProcessesTool, createReadProcessOutputTool, createStopProcessTool, createWaitForProcessTool } from "../../../src/tools/processes/process-tools.js";
 import { createStartProcessTool } from "../../../src/tools/processes/start-process.js";
 import type { ToolDeps } from "../../../src/tools/types.js";
 import { freePort } from "../../helpers/free-port.js";
-import { fetchCommand, processesWithCommandLine, useSandboxWorkspace, type BubblewrapSandbox } from "../../sandbox/helpers.js";
+import { fetchCommand, processesWithCommandLine, useSandboxWorkspace, type BubblewrapSandbox } from "../../safety/sandbox/helpers.js";
 import { callTool } from "../helpers.js";
 
 const workspace = useSandboxWorkspace();

@@ -1,6 +1,6 @@
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WEB_DEFAULTS, type WebSettings } from "../../../src/config/index.js";
+import { WEB_DEFAULTS, type WebSettings } from "../../../src/platform/config/index.js";
 import { createFetchUrlTool } from "../../../src/tools/web/fetch-url.js";
 import { callTool } from "../helpers.js";
 import { page, redirect, startLocalWebServer, type LocalWebServer } from "./local-web-server.js";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WEB_DEFAULTS, type WebSearchSettings } from "../../../src/config/index.js";
+import { WEB_DEFAULTS, type WebSearchSettings } from "../../../src/platform/config/index.js";
 import { createWebSearchTool } from "../../../src/tools/web/web-search.js";
 import { callTool } from "../helpers.js";
 import { startLocalWebServer, type LocalWebServer, type SeenRequest } from "./local-web-server.js";

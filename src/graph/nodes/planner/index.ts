@@ -3,9 +3,9 @@ import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
 import { type AgentReport, answerOf, BUILTIN_AGENT_NAMES, clip, describeStop, limitsOf, type PlanStep, type QuestionRequest, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
-import { budgetExceeded, budgetOf } from "../../../cost/budget.js";
-import { DEFAULT_PRICE_TABLE } from "../../../cost/prices.js";
-import { addUsage, usageBaseOf, usageKey } from "../../../cost/usage.js";
+import { budgetExceeded, budgetOf } from "../../../models/cost/budget.js";
+import { DEFAULT_PRICE_TABLE } from "../../../models/cost/prices.js";
+import { addUsage, usageBaseOf, usageKey } from "../../../models/cost/usage.js";
 import { projectContext } from "../../../agents/brief.js";
 import { applyReport, createPlanTool, finalReviewStep, foldFinished, hasUnreviewedChanges, insertReviewFix, markInProgress, MAX_REVIEWS_WITHOUT_VERDICT, nextPendingStep, pendingChanged, replacePending, reviewsWithoutVerdictAfter, skipPending } from "./plan-ops.js";
 import { type PlannerAgentEntry, plannerSystemPrompt } from "./prompt.js";
@@ -85,7 +85,7 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
 
     const workspace = workspaceFrom(state, config);
     if (workspace !== state.workspace) update.workspace = workspace;
-    // Studio and API runs resolve their approval policy from their own settings, like the CLI (src/config).
+    // Studio and API runs resolve their approval policy from their own settings, like the CLI (src/platform/config).
     const fromRun = state.plan.length === 0 && !report && workspace ? deps.runSettings?.safety(workspace, config.configurable ?? {}) : undefined;
     const safety: SafetyPolicy = fromRun ?? state.safety;
     if (safety !== state.safety) update.safety = safety;

@@ -13,7 +13,7 @@ import { PLAN_TOOL_REMINDER } from "./prompt.js";
 import { PLAN_TOOL_NAME, type PlanTool, type PlanToolArgs } from "./plan-ops.js";
 import { z } from "zod";
 import type { WorkspaceStateValue } from "../../state.js";
-import type { CodebaseSearch } from "../../../retrieval/session-index.js";
+import type { CodebaseSearch } from "../../../memory/retrieval/session-index.js";
 
 /** A question the planner's model asked; kept in the session state while it waits for the answer. */
 export interface PlannerQuestion {

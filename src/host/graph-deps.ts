@@ -1,0 +1,72 @@
+import type { ModelSettings, WebSettings } from "../platform/config/index.js";
+import type { PriceTable } from "../models/cost/prices.js";
+import type { GraphDeps, RunSettings } from "../graph/deps.js";
+import type { ExtensionTools } from "../mcp/index.js";
+import type { MemoryStore } from "../memory/types.js";
+import type { CodebaseSearch } from "../memory/retrieval/session-index.js";
+import type { ModelProvider } from "../models/chat-model.js";
+import type { EventSink } from "../core/index.js";
+import type { SandboxStatus } from "../safety/sandbox/types.js";
+import type { Diagnostics, ProcessesSource, SkillLibrary } from "../tools/index.js";
+
+export interface WiringInput {
+  /** The models: from resolved settings (CLI), resolved per run (Studio), or scripted (tests). */
+  models: ModelProvider;
+  /** Bounds one model call including retries; absent for scripted models. */
+  modelSettings?: Pick<ModelSettings, "timeoutMs" | "maxRetries">;
+  prices: PriceTable;
+  events: EventSink;
+  memory: MemoryStore;
+  /** What selectSandbox found: commands run in bubblewrap, or (without it) every command needs approval. */
+  sandbox: SandboxStatus;
+  commandTimeoutMs?: number;
+  beforeStep?: () => Promise<void>;
+  afterStep?: GraphDeps["afterStep"];
+  /** Settings a run takes from its own configuration (Studio), when its input does not set them. */
+  runSettings?: RunSettings;
+  /** The session's MCP servers' tools (src/mcp). */
+  extensions?: ExtensionTools;
+  /** Skills (src/tools/skills): listed in the agents' briefs and loaded on demand. */
+  skills?: SkillLibrary;
+  /** fetch_url and web_search (src/platform/config/web-settings.ts); absent: both are off. */
+  web?: WebSettings;
+  /** Problems after write_file/edit_file and the reviewer's project_diagnostics (src/tools/diagnostics); absent: neither. */
+  diagnostics?: Diagnostics;
+  /** The background processes (start_process and friends): the session's, or each run's (Studio); absent: not offered. */
+  processes?: ProcessesSource;
+  /** The codebase index for codebase_search and the planner's brief (src/memory/retrieval); absent: no index. */
+  codeIndex?: CodebaseSearch;
+  /** Studio and the Agent Server: each step holds the workspace lock (the CLI holds it for the whole session). */
+  holdWorkspace?: GraphDeps["holdWorkspace"];
+}
+
+/**
+ * The one wiring of the session graph's dependencies, for the CLI, Studio, benchmarks and tests alike: the same
+ * sandbox choice (and "ask" forced without one), call deadline, prices and memory. (The session's budget travels
+ * with each run, in its configurable settings: src/models/cost/budget.ts budgetOf.)
+ */
+export function wireGraphDeps(o: WiringInput): GraphDeps {
+  const sandboxed = o.sandbox.kind === "bubblewrap";
+  return {
+    models: o.models,
+    events: o.events,
+    memory: o.memory,
+    tools: {
+      ...(o.commandTimeoutMs !== undefined ? { commandTimeoutMs: o.commandTimeoutMs } : {}),
+      sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
+      ...(o.skills ? { skills: o.skills } : {}),
+      ...(o.web ? { web: o.web } : {}),
+      ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
+      ...(o.processes ? { processes: o.processes } : {}),
+      ...(o.codeIndex ? { codeIndex: o.codeIndex } : {}),
+    },
+    forceAsk: !sandboxed,
+    ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),
+    prices: o.prices,
+    ...(o.beforeStep ? { beforeStep: o.beforeStep } : {}),
+    ...(o.afterStep ? { afterStep: o.afterStep } : {}),
+    ...(o.runSettings ? { runSettings: o.runSettings } : {}),
+    ...(o.extensions ? { extensions: o.extensions } : {}),
+    ...(o.holdWorkspace ? { holdWorkspace: o.holdWorkspace } : {}),
+  };
+}
