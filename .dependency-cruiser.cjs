@@ -20,7 +20,9 @@ const ALL = LAYERS.flat();
 
 const layerRules = LAYERS.flatMap((layer, index) =>
   layer.map((folder) => {
-    const forbidden = LAYERS.slice(index).flat().filter((other) => other !== folder);
+    const forbidden = LAYERS.slice(index)
+      .flat()
+      .filter((other) => other !== folder);
     return {
       name: `layer-${folder}`,
       comment: `src/${folder} may import only from lower layers (${LAYERS.slice(0, index).flat().join(", ") || "none"}), not from ${forbidden.join(", ")}`,

@@ -45,13 +45,18 @@ function models(calls: number): ModelProvider {
       if (role === "planner") {
         return fakeModel().respond(() =>
           plannerTurns++ === 0
-            ? call("update_plan", { remainingSteps: [{ agent: "researcher", goal: "Read every file under src/ and report.", acceptanceCriteria: [] }], finished: false })
+            ? call("update_plan", {
+                remainingSteps: [{ agent: "researcher", goal: "Read every file under src/ and report.", acceptanceCriteria: [] }],
+                finished: false,
+              })
             : call("update_plan", { remainingSteps: [], finished: true, outcome: "done", summary: "Read them all." }),
         );
       }
       return fakeModel().respond((messages: BaseMessage[]) => {
         const replied = messages.filter((m) => m.getType() === "ai").length;
-        return replied < calls ? call("read_file", { path: `src/file-${replied}.ts` }) : call("submit_findings", { summary: `Read ${calls} files.`, findings: [] });
+        return replied < calls
+          ? call("read_file", { path: `src/file-${replied}.ts` })
+          : call("submit_findings", { summary: `Read ${calls} files.`, findings: [] });
       });
     },
     describe: (role) => `bench-${role}`,
@@ -72,7 +77,10 @@ interface Sample {
 }
 
 async function fileSize(file: string): Promise<number> {
-  return fs.stat(file).then((s) => s.size, () => 0);
+  return fs.stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
 }
 
 async function measure(calls: number): Promise<Sample> {
@@ -114,7 +122,12 @@ async function measure(calls: number): Promise<Sample> {
     const dbFile = databasePath(workspace);
     const fileBytes = (await fileSize(dbFile)) + (await fileSize(`${dbFile}-wal`));
     // The file by SQLite table and index (dbstat): page bytes, of which payload; the rest is keys, headers and free space.
-    const pages = db.prepare("SELECT name AS k, count(*) AS n, sum(pgsize) AS b, sum(payload) AS p FROM dbstat GROUP BY name ORDER BY b DESC").all() as { k: string; n: number; b: number; p: number }[];
+    const pages = db.prepare("SELECT name AS k, count(*) AS n, sum(pgsize) AS b, sum(payload) AS p FROM dbstat GROUP BY name ORDER BY b DESC").all() as {
+      k: string;
+      n: number;
+      b: number;
+      p: number;
+    }[];
     const file = pages
       .filter((r) => r.b >= 8192)
       .flatMap((r) => [
@@ -158,11 +171,20 @@ export async function benchCheckpointPerCall(points: readonly [number, number, n
     ["table / channel", ...samples.map((s) => `${s.calls} calls`), `per call at ${c.calls}`],
     keys
       .filter((k) => samples.some((s) => (cell(s, k)?.bytes ?? 0) >= 512))
-      .map((k) => [k, ...samples.map((s) => { const r = cell(s, k); return r ? `${r.rows} / ${bytes(r.bytes)}` : "-"; }), bytes((cell(c, k)?.bytes ?? 0) / c.calls)]),
+      .map((k) => [
+        k,
+        ...samples.map((s) => {
+          const r = cell(s, k);
+          return r ? `${r.rows} / ${bytes(r.bytes)}` : "-";
+        }),
+        bytes((cell(c, k)?.bytes ?? 0) / c.calls),
+      ]),
   );
   const perCall = c.total / c.calls;
   const flat = (c.total - b.total) / (c.calls - b.calls) / ((b.total - a.total) / (b.calls - a.calls));
-  console.log(`   Verdict: ${bytes(perCall)} per call at ${c.calls} (target ≤ ${bytes(TARGET_PER_CALL)}: ${perCall <= TARGET_PER_CALL ? "met" : "NOT met"}); marginal ratio ${ratio(flat)} (target ≤ ${TARGET_RATIO}×: ${flat <= TARGET_RATIO ? "met" : "NOT met"})`);
+  console.log(
+    `   Verdict: ${bytes(perCall)} per call at ${c.calls} (target ≤ ${bytes(TARGET_PER_CALL)}: ${perCall <= TARGET_PER_CALL ? "met" : "NOT met"}); marginal ratio ${ratio(flat)} (target ≤ ${TARGET_RATIO}×: ${flat <= TARGET_RATIO ? "met" : "NOT met"})`,
+  );
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(new URL(import.meta.url).pathname)) await benchCheckpointPerCall();

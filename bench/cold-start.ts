@@ -37,7 +37,10 @@ function environments(): Environment[] {
   if (process.env.NODE_EXTRA_CA_CERTS === undefined) return [machine];
   const without = { ...process.env };
   delete without.NODE_EXTRA_CA_CERTS;
-  return [{ ...machine, name: "this machine's environment (NODE_EXTRA_CA_CERTS set)" }, { name: "without NODE_EXTRA_CA_CERTS", env: without }];
+  return [
+    { ...machine, name: "this machine's environment (NODE_EXTRA_CA_CERTS set)" },
+    { name: "without NODE_EXTRA_CA_CERTS", env: without },
+  ];
 }
 
 function timeSpawn(args: readonly string[], env?: Record<string, string>, base: NodeJS.ProcessEnv = process.env): number {
@@ -119,7 +122,11 @@ export async function benchColdStart(runs: number, importRuns: number): Promise<
     { label: "diff --help", args: [cli, "diff", "--help"] },
     { label: "undo --help", args: [cli, "undo", "--help"] },
     { label: "memory list --help", args: [cli, "memory", "list", "--help"] },
-    { label: "memory list (no memory data yet: starts nothing)", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_DATA_DIR: noData } },
+    {
+      label: "memory list (no memory data yet: starts nothing)",
+      args: [cli, "memory", "list", "--workspace", workspace],
+      env: { MINI_CURSOR_DATA_DIR: noData },
+    },
     { label: "memory list (200, running local server)", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_DATA_DIR: warm.dataDir } },
     { label: "memory list (200, CHROMA_URL)", args: [cli, "memory", "list", "--workspace", workspace], env: { CHROMA_URL: warm.endpoint.url } },
     {
@@ -129,7 +136,11 @@ export async function benchColdStart(runs: number, importRuns: number): Promise<
     },
   ];
   // MINI_CURSOR_CHROMA_IDLE=0: the server it starts stops with it, so every run starts one (else the first keeps it up).
-  const coldCase: Case = { label: "memory list (200, cold: starts local Chroma) — no target", args: [cli, "memory", "list", "--workspace", workspace], env: { MINI_CURSOR_DATA_DIR: cold.dataDir, MINI_CURSOR_CHROMA_IDLE: "0" } };
+  const coldCase: Case = {
+    label: "memory list (200, cold: starts local Chroma) — no target",
+    args: [cli, "memory", "list", "--workspace", workspace],
+    env: { MINI_CURSOR_DATA_DIR: cold.dataDir, MINI_CURSOR_CHROMA_IDLE: "0" },
+  };
   const bareArgs = ["-e", "0"];
   try {
     environments().forEach((environment, index) => {

@@ -54,8 +54,16 @@ async function runReal(workspace: string): Promise<RealRun> {
           (messages, tools) => pushed(records, measurePrompt("planner", turn, messages, tools)),
           () =>
             turn < RUNS.length
-              ? toolCallReply("update_plan", { remainingSteps: RUNS.slice(turn).map((r) => ({ agent: r.agent, goal: r.goal, acceptanceCriteria: [] })), finished: false })
-              : toolCallReply("update_plan", { remainingSteps: [], finished: true, outcome: "done", summary: "All modules audited; the runner output is clean." }),
+              ? toolCallReply("update_plan", {
+                  remainingSteps: RUNS.slice(turn).map((r) => ({ agent: r.agent, goal: r.goal, acceptanceCriteria: [] })),
+                  finished: false,
+                })
+              : toolCallReply("update_plan", {
+                  remainingSteps: [],
+                  finished: true,
+                  outcome: "done",
+                  summary: "All modules audited; the runner output is clean.",
+                }),
         );
       }
       // The agent asks for its model at every call: one scripted model per run, used for the run's replies.
@@ -186,7 +194,12 @@ export async function benchContextBudget(): Promise<void> {
     printTable(
       `Prompts sent to the model (budget ${n(BUDGET)} tokens)`,
       ["design", "model calls", "total prompt tokens", "largest prompt", "mean prompt", "prompts over budget"],
-      [designRow("naive full-history loop", naive.records, BUDGET), designRow("mini-cursor graph", real.records, BUDGET), designRow("  sub-agents", subAgents, BUDGET), designRow("  planner", planner, BUDGET)],
+      [
+        designRow("naive full-history loop", naive.records, BUDGET),
+        designRow("mini-cursor graph", real.records, BUDGET),
+        designRow("  sub-agents", subAgents, BUDGET),
+        designRow("  planner", planner, BUDGET),
+      ],
     );
 
     const naiveParts = partTotals(naive.records);

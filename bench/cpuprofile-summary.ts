@@ -47,9 +47,23 @@ export function groupOf(frame: CallFrame): string {
     return parts[0]?.startsWith("@") ? `${parts[0]}/${parts[1] ?? ""}` : (parts[0] ?? file);
   }
   const src = file.indexOf("/src/");
-  if (src >= 0) return `mini-cursor/${file.slice(src + "/src/".length).split("/").slice(0, -1).join("/") || "."}`;
+  if (src >= 0)
+    return `mini-cursor/${
+      file
+        .slice(src + "/src/".length)
+        .split("/")
+        .slice(0, -1)
+        .join("/") || "."
+    }`;
   const dist = file.indexOf("/dist/");
-  if (dist >= 0) return `mini-cursor/${file.slice(dist + "/dist/".length).split("/").slice(0, -1).join("/") || "."}`;
+  if (dist >= 0)
+    return `mini-cursor/${
+      file
+        .slice(dist + "/dist/".length)
+        .split("/")
+        .slice(0, -1)
+        .join("/") || "."
+    }`;
   const bench = file.indexOf("/bench/out/");
   if (bench >= 0) return "bench program";
   return path.basename(file);
@@ -69,7 +83,10 @@ function callerOf(stack: readonly ProfileNode[]): string {
 }
 
 function functionOf(frame: CallFrame): string {
-  const file = frame.url.replace(/^file:\/\//, "").replace(/^.*\/node_modules\//, "").replace(/^.*\/(src|dist)\//, "$1/");
+  const file = frame.url
+    .replace(/^file:\/\//, "")
+    .replace(/^.*\/node_modules\//, "")
+    .replace(/^.*\/(src|dist)\//, "$1/");
   return `${frame.functionName || "(anonymous)"} ${file ? `${file}:${frame.lineNumber + 1}` : ""}`.trim();
 }
 
@@ -149,8 +166,21 @@ export function summarise(file: string, windows: Window[], top = Number(process.
       for (const g of new Set(stack.map((n) => groupOf(n.callFrame)))) if (g !== "(root)") add(inclusive, g, dt);
       for (const f of new Set(stack.filter((n) => n.callFrame.url !== "").map((n) => functionOf(n.callFrame)))) add(fnInclusive, f, dt);
     });
-    const topOf = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]): [string, number] => [k, v / w.per]);
-    return { label: w.label, totalMs: total / w.per, per: w.per, self: topOf(self), byCaller: topOf(byCaller), inclusive: topOf(inclusive), functionsSelf: topOf(fnSelf), functionsInclusive: topOf(fnInclusive) };
+    const topOf = (m: Map<string, number>) =>
+      [...m]
+        .sort((a, b) => b[1] - a[1])
+        .slice(0, top)
+        .map(([k, v]): [string, number] => [k, v / w.per]);
+    return {
+      label: w.label,
+      totalMs: total / w.per,
+      per: w.per,
+      self: topOf(self),
+      byCaller: topOf(byCaller),
+      inclusive: topOf(inclusive),
+      functionsSelf: topOf(fnSelf),
+      functionsInclusive: topOf(fnInclusive),
+    };
   });
 }
 

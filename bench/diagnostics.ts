@@ -21,7 +21,10 @@ async function makeProject(): Promise<string> {
   await fs.mkdir(path.join(root, "src"));
   await fs.mkdir(path.join(root, "node_modules"));
   await fs.symlink(path.resolve("node_modules/typescript"), path.join(root, "node_modules", "typescript"));
-  await fs.writeFile(path.join(root, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", noEmit: true }, include: ["src"] }));
+  await fs.writeFile(
+    path.join(root, "tsconfig.json"),
+    JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", noEmit: true }, include: ["src"] }),
+  );
   for (let i = 0; i < MODULES; i++) {
     const imports = i === 0 ? "" : `import { value${i - 1} } from "./m${i - 1}.js";\n`;
     const body = `export function value${i}(n: number): number {\n  return ${i === 0 ? "n" : `value${i - 1}(n)`} + ${i};\n}\n`;
@@ -43,7 +46,8 @@ export async function benchDiagnostics(): Promise<void> {
     const plain = createEditFileTool({ root });
     const checked = createEditFileTool({ root, diagnostics });
     const file = "src/m30.ts";
-    const flip = (tool: typeof plain, k: number) => tool.invoke({ path: file, oldText: k % 2 === 0 ? "+ 30;" : "+ 31;", newText: k % 2 === 0 ? "+ 31;" : "+ 30;" });
+    const flip = (tool: typeof plain, k: number) =>
+      tool.invoke({ path: file, oldText: k % 2 === 0 ? "+ 30;" : "+ 31;", newText: k % 2 === 0 ? "+ 31;" : "+ 30;" });
     const baseline: number[] = [];
     for (let k = 0; k < RUNS * 2; k++) baseline.push(await time(() => flip(plain, k)));
     const first = await time(() => flip(checked, 0));
@@ -53,16 +57,22 @@ export async function benchDiagnostics(): Promise<void> {
     let reported = "";
     for (let k = 0; k < RUNS; k++) {
       // Renaming the export breaks src/m31.ts; renaming it back fixes it.
-      breaking.push(await time(async () => (reported = String(await checked.invoke({ path: file, oldText: "function value30(", newText: "function renamed30(" })))));
+      breaking.push(
+        await time(async () => (reported = String(await checked.invoke({ path: file, oldText: "function value30(", newText: "function renamed30(" })))),
+      );
       await checked.invoke({ path: file, oldText: "function renamed30(", newText: "function value30(" });
     }
     if (!reported.includes("src/m31.ts") || !reported.includes("TS2305")) throw new Error(`the breaking edit was not reported: ${reported}`);
-    printTable(`diagnostics after edit_file (${MODULES} modules, strict, sandboxed language service)`, ["case", "median", "p95"], [
-      ["edit_file without diagnostics", ms(median(baseline)), ms(p95(baseline))],
-      ["first check (service starts)", ms(first), ms(first)],
-      ["warm check, clean edit", ms(median(warm)), ms(p95(warm))],
-      ["warm check, importer broken", ms(median(breaking)), ms(p95(breaking))],
-    ]);
+    printTable(
+      `diagnostics after edit_file (${MODULES} modules, strict, sandboxed language service)`,
+      ["case", "median", "p95"],
+      [
+        ["edit_file without diagnostics", ms(median(baseline)), ms(p95(baseline))],
+        ["first check (service starts)", ms(first), ms(first)],
+        ["warm check, clean edit", ms(median(warm)), ms(p95(warm))],
+        ["warm check, importer broken", ms(median(breaking)), ms(p95(breaking))],
+      ],
+    );
   } finally {
     diagnostics.close();
     await fs.rm(root, { recursive: true, force: true });

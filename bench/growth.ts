@@ -51,13 +51,17 @@ async function measure(runs: number): Promise<GrowthSample> {
     const fileBytes = fileSize(file) + fileSize(`${file}-wal`);
 
     const totals = db
-      .prepare("SELECT count(*) AS n, coalesce(sum(length(checkpoint)), 0) AS b, coalesce(sum(length(metadata)), 0) AS m, coalesce(sum(checkpoint_ns <> ''), 0) AS sub FROM checkpoints")
+      .prepare(
+        "SELECT count(*) AS n, coalesce(sum(length(checkpoint)), 0) AS b, coalesce(sum(length(metadata)), 0) AS m, coalesce(sum(checkpoint_ns <> ''), 0) AS sub FROM checkpoints",
+      )
       .get() as { n: number; b: number; m: number; sub: number };
     const writes = db.prepare("SELECT count(*) AS n, coalesce(sum(length(value)), 0) AS b FROM writes").get() as { n: number; b: number };
     const perCheckpoint = (db.prepare("SELECT length(checkpoint) AS len FROM checkpoints ORDER BY rowid").all() as { len: number }[]).map((r) => r.len);
 
     const writesByChannel = db
-      .prepare("SELECT channel, count(*) AS n, coalesce(sum(length(value)), 0) AS b, coalesce(max(length(value)), 0) AS max FROM writes GROUP BY channel ORDER BY b DESC LIMIT 8")
+      .prepare(
+        "SELECT channel, count(*) AS n, coalesce(sum(length(value)), 0) AS b, coalesce(max(length(value)), 0) AS max FROM writes GROUP BY channel ORDER BY b DESC LIMIT 8",
+      )
       .all() as GrowthSample["writesByChannel"];
     const tuple = await database.checkpointer.getTuple({ configurable: { thread_id: threadId } });
     const channels: Record<string, number> = {};
@@ -90,7 +94,19 @@ export async function benchGrowth(points: readonly number[]): Promise<void> {
 
   printTable(
     "2. Checkpoint database size — realistic reports (researcher → coder → reviewer rotation; coder/reviewer run one shell command), SqliteSaver on a file, after PRAGMA wal_checkpoint(TRUNCATE)",
-    ["sub-agent runs", "supersteps", "checkpoints", "DB+WAL", "bytes/run", "Σ checkpoint blobs", "blob bytes/run", "newest checkpoint", "Σ metadata", "writes rows", "Σ write values"],
+    [
+      "sub-agent runs",
+      "supersteps",
+      "checkpoints",
+      "DB+WAL",
+      "bytes/run",
+      "Σ checkpoint blobs",
+      "blob bytes/run",
+      "newest checkpoint",
+      "Σ metadata",
+      "writes rows",
+      "Σ write values",
+    ],
     samples.map((s) => [
       String(s.runs),
       String(s.supersteps),

@@ -12,9 +12,36 @@ import type { MemoryKind } from "../src/memory/types.js";
 import { median, ms, p95, printTable, ratio } from "./stats.js";
 
 const KINDS: MemoryKind[] = ["lesson", "decision", "finding", "command", "note"];
-const SUBJECTS = ["vitest", "jest", "docker", "postgres", "redis", "webpack", "vite", "eslint", "prisma", "express", "react", "graphql", "kafka", "nginx", "terraform"];
+const SUBJECTS = [
+  "vitest",
+  "jest",
+  "docker",
+  "postgres",
+  "redis",
+  "webpack",
+  "vite",
+  "eslint",
+  "prisma",
+  "express",
+  "react",
+  "graphql",
+  "kafka",
+  "nginx",
+  "terraform",
+];
 const VERBS = ["failed because", "needs", "works only with", "was fixed by", "should use", "breaks when", "is configured in", "times out without"];
-const OBJECTS = ["the CI cache", "NODE_ENV=test", "a missing migration", "src/config/index.ts", "--runInBand", "the lockfile", "port 5432", "an absolute import path", "the .env file", "strict mode"];
+const OBJECTS = [
+  "the CI cache",
+  "NODE_ENV=test",
+  "a missing migration",
+  "src/config/index.ts",
+  "--runInBand",
+  "the lockfile",
+  "port 5432",
+  "an absolute import path",
+  "the .env file",
+  "strict mode",
+];
 
 /** A synthetic but developer-like memory; deterministic in i. */
 function note(i: number): string {
@@ -51,7 +78,9 @@ export async function benchMemoryLatency(sizes: readonly number[] = [1_000, 10_0
           ids: texts.map((t, k) => memoryId(workspace(k), kinds[k] ?? "note", t)),
           documents: texts,
           embeddings: await embedder.embedDocuments(texts),
-          metadatas: texts.map((_, k) => toMetadata({ kind: kinds[k] ?? "note", workspace: workspace(k), session: "bench", source: "", createdAt: 0, updatedAt: 0, mergedCount: 0 })),
+          metadatas: texts.map((_, k) =>
+            toMetadata({ kind: kinds[k] ?? "note", workspace: workspace(k), session: "bench", source: "", createdAt: 0, updatedAt: 0, mergedCount: 0 }),
+          ),
         });
       }
       // A workspace with only two memories: there our search also fills from the other workspaces.
@@ -60,10 +89,19 @@ export async function benchMemoryLatency(sizes: readonly number[] = [1_000, 10_0
         ids: sparse.map((text) => memoryId("/ws/sparse", "lesson", text)),
         documents: sparse,
         embeddings: await embedder.embedDocuments(sparse),
-        metadatas: sparse.map(() => toMetadata({ kind: "lesson", workspace: "/ws/sparse", session: "bench", source: "", createdAt: 0, updatedAt: 0, mergedCount: 0 })),
+        metadatas: sparse.map(() =>
+          toMetadata({ kind: "lesson", workspace: "/ws/sparse", session: "bench", source: "", createdAt: 0, updatedAt: 0, mergedCount: 0 }),
+        ),
       });
       const fillMs = performance.now() - fillStart;
-      const t = { add: [] as number[], directAdd: [] as number[], query: [] as number[], directQuery: [] as number[], sparse: [] as number[], directSparse: [] as number[] };
+      const t = {
+        add: [] as number[],
+        directAdd: [] as number[],
+        query: [] as number[],
+        directQuery: [] as number[],
+        sparse: [] as number[],
+        directSparse: [] as number[],
+      };
       const time = async (into: number[], run: () => Promise<unknown>): Promise<void> => {
         const start = performance.now();
         await run();
@@ -89,10 +127,20 @@ export async function benchMemoryLatency(sizes: readonly number[] = [1_000, 10_0
             }),
           );
           await time(t.directQuery, async () =>
-            collection.query({ queryEmbeddings: [await embedder.embedQuery(question)], nResults: 5, where: { workspace }, include: ["documents", "metadatas", "distances"] }),
+            collection.query({
+              queryEmbeddings: [await embedder.embedQuery(question)],
+              nResults: 5,
+              where: { workspace },
+              include: ["documents", "metadatas", "distances"],
+            }),
           );
           await time(t.directSparse, async () =>
-            collection.query({ queryEmbeddings: [await embedder.embedQuery(question)], nResults: 5, where: { workspace: "/ws/sparse" }, include: ["documents", "metadatas", "distances"] }),
+            collection.query({
+              queryEmbeddings: [await embedder.embedQuery(question)],
+              nResults: 5,
+              where: { workspace: "/ws/sparse" },
+              include: ["documents", "metadatas", "distances"],
+            }),
           );
         };
         // Alternate which goes first, so neither always runs on a cache the other warmed.
@@ -109,8 +157,17 @@ export async function benchMemoryLatency(sizes: readonly number[] = [1_000, 10_0
         const verdict = size >= 10_000 ? (queryRatio <= 1.3 ? " (target ≤ 1.3×: met)" : " (target ≤ 1.3×: NOT met)") : "";
         return [`${size}, ${label}`, `${ms(median(ours))} / ${ms(median(direct))}`, `${ms(p95(ours))} / ${ms(p95(direct))}`, `${ratio(queryRatio)}${verdict}`];
       };
-      queryRows.push(queryRow("workspace with ~10% of them", t.query, t.directQuery), queryRow("workspace with 2 (filled from others)", t.sparse, t.directSparse));
-      addRows.push([`${size}`, `${(fillMs / 1000).toFixed(1)} s`, `${ms(median(t.add))} / ${ms(median(t.directAdd))}`, `${ms(p95(t.add))} / ${ms(p95(t.directAdd))}`, ratio(p95(t.add) / p95(t.directAdd))]);
+      queryRows.push(
+        queryRow("workspace with ~10% of them", t.query, t.directQuery),
+        queryRow("workspace with 2 (filled from others)", t.sparse, t.directSparse),
+      );
+      addRows.push([
+        `${size}`,
+        `${(fillMs / 1000).toFixed(1)} s`,
+        `${ms(median(t.add))} / ${ms(median(t.directAdd))}`,
+        `${ms(p95(t.add))} / ${ms(p95(t.directAdd))}`,
+        ratio(p95(t.add) / p95(t.directAdd)),
+      ]);
     }
   } finally {
     await endpoint.stop();

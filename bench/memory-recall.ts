@@ -3,13 +3,7 @@ import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { z } from "zod";
-import {
-  cosineSimilarity,
-  createLocalHashEmbedder,
-  EmbedderError,
-  resolveEmbedder,
-  type Embedder,
-} from "../src/memory/embeddings/index.js";
+import { cosineSimilarity, createLocalHashEmbedder, EmbedderError, resolveEmbedder, type Embedder } from "../src/memory/embeddings/index.js";
 import { mean, ms, printTable } from "./stats.js";
 
 /**
@@ -76,7 +70,10 @@ function bagOfWordsEmbedder(dimension = 8192): Embedder {
   const vocabulary = new Map<string, number>();
   const embed = (text: string): number[] => {
     const v = new Array<number>(dimension).fill(0);
-    for (const word of text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean)) {
+    for (const word of text
+      .toLowerCase()
+      .split(/[^a-z0-9]+/)
+      .filter(Boolean)) {
       let slot = vocabulary.get(word);
       if (slot === undefined) {
         slot = vocabulary.size % dimension;

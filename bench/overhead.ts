@@ -115,7 +115,10 @@ export async function benchSubAgentParts(iterations: number): Promise<void> {
     const runOnce = () =>
       agent.invoke(
         {
-          messages: [new SystemMessage(spec.systemPrompt(workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: "Task: bench\nYour step (s1): look around." })],
+          messages: [
+            new SystemMessage(spec.systemPrompt(workspace, [...tools, spec.finishTool.name])),
+            new HumanMessage({ id: "brief-s1", content: "Task: bench\nYour step (s1): look around." }),
+          ],
         },
         {
           context: {

@@ -25,7 +25,9 @@ try {
     const figures = await runProgram(program, { ...o, nodeFlags: ["--cpu-prof", "--cpu-prof-dir", dir] });
     const file = fs.readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
     if (!file || marker.firstAtUs === undefined || marker.lastAtUs === undefined) throw new Error(`${program}: no profile or no requests`);
-    console.log(`\n=== ${program}: wall ${figures.wallMs.toFixed(0)} ms, CPU ${figures.cpuMs.toFixed(0)} ms, first request after ${figures.firstRequestMs.toFixed(0)} ms; profile ${path.join(dir, file)}`);
+    console.log(
+      `\n=== ${program}: wall ${figures.wallMs.toFixed(0)} ms, CPU ${figures.cpuMs.toFixed(0)} ms, first request after ${figures.firstRequestMs.toFixed(0)} ms; profile ${path.join(dir, file)}`,
+    );
     printSummary(
       program,
       summarise(path.join(dir, file), [

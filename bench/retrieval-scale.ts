@@ -61,7 +61,15 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
   const embedder = createCodeEmbedder({ kind: "local" });
   const client = chromaClient(endpoint);
   if (phase === "rebuild") for (const suffix of ["", "-wal", "-shm"]) await fs.rm(`${storeFile}${suffix}`, { force: true });
-  const index = new CodeIndex({ root, collection: await openCodeCollection(client, root, embedder), writer: new VectorWriter(client, endpoint), embedder, clock: systemClock, allowCredentialFiles: false, storeFile });
+  const index = new CodeIndex({
+    root,
+    collection: await openCodeCollection(client, root, embedder),
+    writer: new VectorWriter(client, endpoint),
+    embedder,
+    clock: systemClock,
+    allowCredentialFiles: false,
+    storeFile,
+  });
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const stalls = monitorEventLoopDelay({ resolution: 10 });
@@ -76,7 +84,15 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
   await new Promise((r) => setTimeout(r, 30));
   stalls.disable();
   gc?.();
-  const result: Phase = { wallMs, cpuMs, maxStallMs: stalls.max / 1e6, heapMb: process.memoryUsage().heapUsed / 1e6, peakRssMb: process.resourceUsage().maxRSS / 1024, ...index.stats(), storeMb: (await fs.stat(storeFile)).size / 1e6 };
+  const result: Phase = {
+    wallMs,
+    cpuMs,
+    maxStallMs: stalls.max / 1e6,
+    heapMb: process.memoryUsage().heapUsed / 1e6,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    ...index.stats(),
+    storeMb: (await fs.stat(storeFile)).size / 1e6,
+  };
   if (phase === "load") {
     const times: number[] = [];
     for (const query of QUESTIONS) {
@@ -91,7 +107,11 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
 }
 
 function phaseInChild(phase: PhaseName, root: string, chromaUrl: string, storeFile: string): Phase {
-  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(import.meta.url), phase, root, chromaUrl, storeFile], { cwd: repoRoot, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", fileURLToPath(import.meta.url), phase, root, chromaUrl, storeFile], {
+    cwd: repoRoot,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const line = out.trim().split("\n").at(-1) ?? "";
   return JSON.parse(line) as Phase;
 }
@@ -113,12 +133,18 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
     const rebuild = phaseInChild("rebuild", root, endpoint.url, storeFile);
     const mb = (v: number | undefined) => (v === undefined ? "n/a" : `${v.toFixed(0)} MB`);
     const row = (label: string, p: Phase) => [label, ms(p.wallMs, 0), ms(p.cpuMs, 0), ms(p.maxStallMs, 0), mb(p.heapMb), mb(p.peakRssMb)];
-    printTable(`Codebase index at scale: ${build.files} files, ${build.chunks} chunks (source files from node_modules), offline embedder`, ["phase (fresh process)", "wall", "CPU", "longest event-loop stall", "heap after", "peak RSS"], [
-      row("full build", build),
-      row("a session's load of the index (store on disk in step)", load),
-      row("rebuilding the store from Chroma (no store, or out of step)", rebuild),
-    ]);
-    console.log(`   SQLite store: ${mb(build.storeMb)}; a hybrid search after the load: ${ms(load.searchMs ?? Number.NaN, 1)} (median of ${QUESTIONS.length}).`);
+    printTable(
+      `Codebase index at scale: ${build.files} files, ${build.chunks} chunks (source files from node_modules), offline embedder`,
+      ["phase (fresh process)", "wall", "CPU", "longest event-loop stall", "heap after", "peak RSS"],
+      [
+        row("full build", build),
+        row("a session's load of the index (store on disk in step)", load),
+        row("rebuilding the store from Chroma (no store, or out of step)", rebuild),
+      ],
+    );
+    console.log(
+      `   SQLite store: ${mb(build.storeMb)}; a hybrid search after the load: ${ms(load.searchMs ?? Number.NaN, 1)} (median of ${QUESTIONS.length}).`,
+    );
   } finally {
     await endpoint.stop();
     await fs.rm(tmp, { recursive: true, force: true });

@@ -79,9 +79,18 @@ async function rankQuestions(index: CodeIndex, root: string, questions: readonly
       const t0 = performance.now();
       const hits = await index.search({ query: q.question, limit: 20 }, mode);
       if (mode === "hybrid") latencies.push(performance.now() - t0);
-      const rank = rankOf(hits.map((h) => h.path), q.file);
+      const rank = rankOf(
+        hits.map((h) => h.path),
+        q.file,
+      );
       out.ranks[mode].push(rank);
-      if (mode === "hybrid" && (rank === 0 || rank > K)) out.misses.push(`${q.file} (${rank || "-"}): ${hits.slice(0, 3).map((h) => h.path).join(", ")}`);
+      if (mode === "hybrid" && (rank === 0 || rank > K))
+        out.misses.push(
+          `${q.file} (${rank || "-"}): ${hits
+            .slice(0, 3)
+            .map((h) => h.path)
+            .join(", ")}`,
+        );
     }
     out.ranks.ripgrep.push(rankOf(ripgrepFiles(root, q.question), q.file));
   }
@@ -96,7 +105,14 @@ export async function benchRetrieval(): Promise<void> {
     // The embedder sessions index with: the offline one at the index's dimension.
     const embedder = createCodeEmbedder({ kind: "local" });
     const client = chromaClient(endpoint);
-    const index = new CodeIndex({ root, collection: await openCodeCollection(client, root, embedder), writer: new VectorWriter(client, endpoint), embedder, clock: systemClock, allowCredentialFiles: false });
+    const index = new CodeIndex({
+      root,
+      collection: await openCodeCollection(client, root, embedder),
+      writer: new VectorWriter(client, endpoint),
+      embedder,
+      clock: systemClock,
+      allowCredentialFiles: false,
+    });
     const built = await index.update();
     const buildMs = built.durationMs;
 
@@ -113,26 +129,41 @@ export async function benchRetrieval(): Promise<void> {
     }
 
     const target = path.join(root, "clamp.js");
-    await fs.appendFile(target, "\n/** Keeps a temperature reading inside the safe range of the sensor. */\nexport function clampTemperature(t) { return t; }\n");
+    await fs.appendFile(
+      target,
+      "\n/** Keeps a temperature reading inside the safe range of the sensor. */\nexport function clampTemperature(t) { return t; }\n",
+    );
     const updated = await index.update();
 
     const rows = RANKINGS.map((mode) => {
       const a = score(first.ranks[mode]);
       const b = score(second.ranks[mode]);
       const c = score(third.ranks[mode]);
-      return [mode === "lexical" ? "BM25 only" : mode === "ripgrep" ? "ripgrep (baseline)" : mode === "vector" ? "vector only" : "hybrid", a.recall.toFixed(2), a.mrr.toFixed(2), b.recall.toFixed(2), b.mrr.toFixed(2), c.recall.toFixed(2), c.mrr.toFixed(2)];
+      return [
+        mode === "lexical" ? "BM25 only" : mode === "ripgrep" ? "ripgrep (baseline)" : mode === "vector" ? "vector only" : "hybrid",
+        a.recall.toFixed(2),
+        a.mrr.toFixed(2),
+        b.recall.toFixed(2),
+        b.mrr.toFixed(2),
+        c.recall.toFixed(2),
+        c.mrr.toFixed(2),
+      ];
     });
     printTable(
       `Codebase retrieval on ${PACKAGE} (${built.files} files, ${built.chunks} chunks, embedder ${embedder.id}; ${RETRIEVAL_QUESTIONS.length} questions, a second set of ${SECOND_QUESTIONS.length} and a held-out third of ${THIRD_QUESTIONS.length})`,
       ["ranking", `recall@${K}`, "MRR", `second set: recall@${K}`, "MRR", `third set: recall@${K}`, "MRR"],
       rows,
     );
-    printTable("Index timings", ["measure", "result", "target"], [
-      ["full build", ms(buildMs, 0), "time-boxed, with progress"],
-      ["incremental update (1 file changed)", ms(updated.durationMs, 0), "< 1 s"],
-      ["search p95 (hybrid, in process)", ms(p95(latencies), 1), "< 150 ms"],
-      ["search mean", ms(mean(latencies), 1), ""],
-    ]);
+    printTable(
+      "Index timings",
+      ["measure", "result", "target"],
+      [
+        ["full build", ms(buildMs, 0), "time-boxed, with progress"],
+        ["incremental update (1 file changed)", ms(updated.durationMs, 0), "< 1 s"],
+        ["search p95 (hybrid, in process)", ms(p95(latencies), 1), "< 150 ms"],
+        ["search mean", ms(mean(latencies), 1), ""],
+      ],
+    );
     if (first.misses.length > 0) console.log(`Hybrid misses of the first set (answer rank: top 3 files):\n  ${first.misses.join("\n  ")}`);
     if (second.misses.length > 0) console.log(`Hybrid misses of the second set:\n  ${second.misses.join("\n  ")}`);
   } finally {

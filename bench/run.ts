@@ -12,7 +12,11 @@ import { benchOverhead, benchSubAgentParts } from "./overhead.js";
  */
 const started = performance.now();
 console.log(`mini-cursor bench — Node ${process.version}, ${os.cpus().length} CPU(s) (${os.cpus()[0]?.model ?? "unknown"}), ${os.platform()} ${os.release()}`);
-const load = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
+const load = () =>
+  os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" / ");
 console.log(`Load average (1/5/15 min) at start: ${load()}: other work on the machine makes the p95 figures noisy.`);
 
 await benchOverhead(100, 3);

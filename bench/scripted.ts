@@ -113,7 +113,12 @@ export function benchModels(options: ScriptOptions): ModelProvider & { plannerTu
           model = model.respond(() => {
             const turn = plannerTurns++;
             if (turn >= options.runs) {
-              return toolCall("update_plan", { remainingSteps: [], finished: true, outcome: "done", summary: `Finished after ${options.runs} sub-agent runs.` });
+              return toolCall("update_plan", {
+                remainingSteps: [],
+                finished: true,
+                outcome: "done",
+                summary: `Finished after ${options.runs} sub-agent runs.`,
+              });
             }
             return toolCall("update_plan", { remainingSteps: [planStep(turn, options.agentFor(turn), options.realistic)], finished: false });
           });

@@ -46,10 +46,19 @@ async function buildWorkspace(): Promise<string> {
 /** The flags search_code passes for a whole-workspace search with smart case and no globs. */
 function ripgrepArgs(root: string, pattern: string): string[] {
   return [
-    "--json", "--no-config", "--hidden", "--no-require-git", "--sort", "path", "--smart-case",
+    "--json",
+    "--no-config",
+    "--hidden",
+    "--no-require-git",
+    "--sort",
+    "path",
+    "--smart-case",
     ...[...ALWAYS_SKIPPED_NAMES].flatMap((name) => ["--glob", `!${name}`]),
     ...credentialSearchExclusions(root).flatMap((g) => ["--glob", g]),
-    "--regexp", pattern, "--", ".",
+    "--regexp",
+    pattern,
+    "--",
+    ".",
   ];
 }
 
@@ -88,7 +97,7 @@ export async function benchSearchCode(runs = 15): Promise<void> {
     const tool = createSearchCodeTool({ root });
     const cases = [
       { name: "few matches", pattern: "rareNeedle\\d+" },
-      { name: `many matches (cap ${MAX_RESULTS})`, pattern: "logEvent\\(\"hotPath\"" },
+      { name: `many matches (cap ${MAX_RESULTS})`, pattern: 'logEvent\\("hotPath"' },
     ];
     const rows: string[][] = [];
     for (const c of cases) {
@@ -106,7 +115,14 @@ export async function benchSearchCode(runs = 15): Promise<void> {
         bare.push(await timed(() => bareRipgrep(root, c.pattern, MAX_RESULTS)));
       }
       const spread = (s: number[]) => `${ms(quantile(s, 0.25), 1)}–${ms(quantile(s, 0.75), 1)}`;
-      rows.push([`${c.name}: ${found} lines`, ms(median(ours), 1), spread(ours), `ripgrep ${ms(median(bare), 1)}`, spread(bare), ratio(median(ours) / median(bare))]);
+      rows.push([
+        `${c.name}: ${found} lines`,
+        ms(median(ours), 1),
+        spread(ours),
+        `ripgrep ${ms(median(bare), 1)}`,
+        spread(bare),
+        ratio(median(ours) / median(bare)),
+      ]);
     }
     printTable("", ["search", "search_code", "p25–p75", "baseline", "p25–p75", "ratio"], rows);
   } finally {

@@ -51,7 +51,10 @@ export async function runSession(
 
   const start = performance.now();
   let previous = start;
-  const stream = await graph.stream({ task: "Add a --config option to every module and test it", workspace, limits, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, { ...config, streamMode: "updates" });
+  const stream = await graph.stream(
+    { task: "Add a --config option to every module and test it", workspace, limits, safety: { ...DEFAULT_SAFETY, approval: "auto" } },
+    { ...config, streamMode: "updates" },
+  );
   for await (const chunk of stream) {
     const now = performance.now();
     for (const [node, update] of Object.entries(chunk)) {

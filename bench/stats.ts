@@ -33,8 +33,7 @@ export function ratio(value: number, digits = 2): string {
 /** Prints an aligned text table: first column left-aligned, the others right-aligned. */
 export function printTable(title: string, header: readonly string[], rows: readonly (readonly string[])[]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? "").length)));
-  const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
+  const line = (cells: readonly string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i] ?? 0) : c.padStart(widths[i] ?? 0))).join("  ");
   console.log(`\n${title}`);
   console.log(line(header));
   console.log(widths.map((w) => "-".repeat(w)).join("  "));

@@ -24,7 +24,10 @@ const cliPath = (): string => process.env.MINI_CURSOR_BENCH_CLI ?? path.join(rep
 /** Compiles the bare program to plain JS (bench/out/bare), so it starts without tsx. */
 export async function buildBare(): Promise<void> {
   const dir = path.join(repoRoot, "bench", "bare");
-  const entryPoints = fs.readdirSync(dir).filter((f) => f.endsWith(".ts")).map((f) => path.join(dir, f));
+  const entryPoints = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => path.join(dir, f));
   await build({ entryPoints, outdir: outDir, format: "esm", platform: "node", target: "node20", logLevel: "warning" });
 }
 
@@ -58,8 +61,37 @@ export interface Marker {
 /** Command line of a program: argv for `node`, after the preload. */
 function programArgs(program: Program, root: string, workspace: string, baseUrl: string): string[] {
   const task = "Look at how the modules validate their options and report it.";
-  if (program === "bare LangGraph") return [path.join(outDir, "main.js"), "--workspace", workspace, "--db", path.join(root, "bare-checkpoints.db"), "--base-url", baseUrl, "--model", "scripted-model", task];
-  return [cliPath(), "run", task, "--workspace", workspace, "--base-url", baseUrl, "--model", "scripted-model", "--approval", "auto", "--json", "--max-steps", "30", "--max-revisions", "30"];
+  if (program === "bare LangGraph")
+    return [
+      path.join(outDir, "main.js"),
+      "--workspace",
+      workspace,
+      "--db",
+      path.join(root, "bare-checkpoints.db"),
+      "--base-url",
+      baseUrl,
+      "--model",
+      "scripted-model",
+      task,
+    ];
+  return [
+    cliPath(),
+    "run",
+    task,
+    "--workspace",
+    workspace,
+    "--base-url",
+    baseUrl,
+    "--model",
+    "scripted-model",
+    "--approval",
+    "auto",
+    "--json",
+    "--max-steps",
+    "30",
+    "--max-revisions",
+    "30",
+  ];
 }
 
 export interface RunOptions {
@@ -85,7 +117,12 @@ export async function runProgram(program: Program, o: RunOptions): Promise<RunFi
     ...(program === "mini-cursor (Chroma per session)" ? { MINI_CURSOR_CHROMA_IDLE: "0" } : {}),
     // Variables of the bench's own environment to hand on to both programs (names, comma-separated), e.g.
     // NODE_EXTRA_CA_CERTS to measure a machine that sets it; by default the programs get only the above.
-    ...Object.fromEntries((process.env.MINI_CURSOR_BENCH_PASS_ENV ?? "").split(",").filter((name) => name && process.env[name] !== undefined).map((name) => [name, process.env[name]])),
+    ...Object.fromEntries(
+      (process.env.MINI_CURSOR_BENCH_PASS_ENV ?? "")
+        .split(",")
+        .filter((name) => name && process.env[name] !== undefined)
+        .map((name) => [name, process.env[name]]),
+    ),
   };
   const before = o.requests.length;
   o.marker.firstAt = o.marker.firstAtUs = o.marker.lastAtUs = undefined;
@@ -104,7 +141,13 @@ export async function runProgram(program: Program, o: RunOptions): Promise<RunFi
     checkDone(program, out, tail);
     if (modelCalls !== MODEL_CALLS) throw new Error(`${program} made ${modelCalls} model calls, expected ${MODEL_CALLS}:\n${tail}`);
     if (o.marker.firstAt === undefined) throw new Error(`${program}: no model request recorded`);
-    const usage = JSON.parse(fs.readFileSync(usageFile, "utf8")) as { userMs: number; systemMs: number; maxRssKb: number; childrenCpuMs: number; minorFaults: number };
+    const usage = JSON.parse(fs.readFileSync(usageFile, "utf8")) as {
+      userMs: number;
+      systemMs: number;
+      maxRssKb: number;
+      childrenCpuMs: number;
+      minorFaults: number;
+    };
     return {
       wallMs,
       cpuMs: usage.userMs + usage.systemMs,
@@ -125,7 +168,10 @@ function checkDone(program: Program, out: string, tail: string): void {
     if (!out.includes('"status":"done"')) throw new Error(`bare program did not finish "done":\n${tail}`);
     return;
   }
-  const events = out.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>);
+  const events = out
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as Record<string, unknown>);
   const done = events.some((e) => e["type"] === "session_finished" && e["status"] === "done");
   if (!done) throw new Error(`${program} did not end "done":\n${tail}`);
 }
@@ -155,7 +201,12 @@ export async function benchVersusBare(
   await buildBare();
   const { server, marker } = await startVersusServer();
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mc-bench-versus-data-"));
-  const programs: Program[] = ["bare LangGraph", "mini-cursor", "mini-cursor (Chroma per session)", ...(withMemoryOff ? (["mini-cursor (memory off)"] as const) : [])];
+  const programs: Program[] = [
+    "bare LangGraph",
+    "mini-cursor",
+    "mini-cursor (Chroma per session)",
+    ...(withMemoryOff ? (["mini-cursor (memory off)"] as const) : []),
+  ];
   const results = new Map<Program, RunFigures[]>(programs.map((p) => [p, []]));
   const o: RunOptions = { baseUrl: server.baseUrl, marker, requests: server.requests, dataDir };
   try {
@@ -202,5 +253,5 @@ function printVersus(results: Map<Program, RunFigures[]>, reps: number): void {
   console.log("   Same scripted server and answers for both; the bare program (bench/bare/) has no safety layers, memory, undo or budgets.");
   console.log("   Own processes: the program's, plus mini-cursor's launcher helper (which spawns its tools' commands); page faults are the program's own.");
   console.log("   mini-cursor keeps memory on as a user has it: its local Chroma stays up between sessions (MINI_CURSOR_CHROMA_IDLE, 300 s), so");
-  console.log("   only the warm-up started it; \"Chroma per session\" starts and stops one in every session (=0); memory off shows what memory costs.");
+  console.log('   only the warm-up started it; "Chroma per session" starts and stops one in every session (=0); memory off shows what memory costs.');
 }

@@ -18,7 +18,12 @@ const reps = Number(process.env.MINI_CURSOR_BENCH_AB_REPS ?? 8);
 await buildBare();
 const { server, marker } = await startVersusServer();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "mc-bench-ab-"));
-const figures = new Map([a, b].map((cli) => [cli, { first: [] as number[], cpu: [] as number[], wall: [] as number[], children: [] as number[], faults: [] as number[], rss: [] as number[] }]));
+const figures = new Map(
+  [a, b].map((cli) => [
+    cli,
+    { first: [] as number[], cpu: [] as number[], wall: [] as number[], children: [] as number[], faults: [] as number[], rss: [] as number[] },
+  ]),
+);
 try {
   for (let i = 0; i <= reps; i++) {
     for (const cli of i % 2 === 0 ? [a, b] : [b, a]) {
@@ -41,5 +46,7 @@ try {
 }
 console.log(`${program}, ${reps} alternating runs of each: medians`);
 for (const [cli, f] of figures) {
-  console.log(`${cli}: first request ${median(f.first).toFixed(0)} ms, CPU per model call ${median(f.cpu).toFixed(1)} ms, wall ${median(f.wall).toFixed(0)} ms, children's CPU ${median(f.children).toFixed(0)} ms, minor page faults ${median(f.faults).toFixed(0)}, peak RSS ${median(f.rss).toFixed(1)} MB (${Math.min(...f.rss).toFixed(0)}–${Math.max(...f.rss).toFixed(0)})`);
+  console.log(
+    `${cli}: first request ${median(f.first).toFixed(0)} ms, CPU per model call ${median(f.cpu).toFixed(1)} ms, wall ${median(f.wall).toFixed(0)} ms, children's CPU ${median(f.children).toFixed(0)} ms, minor page faults ${median(f.faults).toFixed(0)}, peak RSS ${median(f.rss).toFixed(1)} MB (${Math.min(...f.rss).toFixed(0)}–${Math.max(...f.rss).toFixed(0)})`,
+  );
 }

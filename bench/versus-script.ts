@@ -30,7 +30,10 @@ function toolSteps(role: string): ScriptedToolCall[] {
 
 function finishCall(role: string): ScriptedToolCall {
   if (role === "researcher") {
-    return { name: "submit_findings", args: { summary: "The modules share one factory shape.", findings: [{ source: "src/parser.ts:1-30", note: "run() validates its options first." }] } };
+    return {
+      name: "submit_findings",
+      args: { summary: "The modules share one factory shape.", findings: [{ source: "src/parser.ts:1-30", note: "run() validates its options first." }] },
+    };
   }
   if (role === "coder") return { name: "submit_work", args: { status: "done", summary: "Read the modules; `true` exits 0." } };
   return { name: "submit_review", args: { decision: "approve", summary: "Checked the modules; `true` exits 0.", problems: [] } };
@@ -39,13 +42,22 @@ function finishCall(role: string): ScriptedToolCall {
 export function versusScript(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
   if (role === "planner") {
-    const context = req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const context = req.messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
     const runs = Number(/sub-agent runs (\d+)/.exec(context)?.[1] ?? "0");
     if (runs >= SUB_AGENT_RUNS) {
-      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: `Finished after ${runs} sub-agent runs.` } }] };
+      return {
+        toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: `Finished after ${runs} sub-agent runs.` } }],
+      };
     }
     const agent = AGENTS[runs % AGENTS.length] ?? "researcher";
-    const step = { agent, goal: `Step ${runs + 1}: look at how the modules validate their options and report it.`, acceptanceCriteria: ["each claim names its file"] };
+    const step = {
+      agent,
+      goal: `Step ${runs + 1}: look at how the modules validate their options and report it.`,
+      acceptanceCriteria: ["each claim names its file"],
+    };
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [step], finished: false } }] };
   }
   if (role === "unknown") return { content: "Nothing to do." };

@@ -45,7 +45,14 @@ const quickOnDemand = {
       if (args.kind !== "dynamic-import" || args.path.startsWith("node:")) return undefined;
       const key = path.relative(REPO, path.resolve(args.resolveDir, args.path));
       const rule = QUICK_ON_DEMAND[key];
-      if (rule === undefined) return { errors: [{ text: `${path.relative(REPO, args.importer)} imports ${args.path} on demand: say in scripts/bundle.mjs (QUICK_ON_DEMAND) what main.ts's CommonJS file does with it` }] };
+      if (rule === undefined)
+        return {
+          errors: [
+            {
+              text: `${path.relative(REPO, args.importer)} imports ${args.path} on demand: say in scripts/bundle.mjs (QUICK_ON_DEMAND) what main.ts's CommonJS file does with it`,
+            },
+          ],
+        };
       if (rule === "bundle") return undefined;
       if (!Array.isArray(rule)) return { path: rule.external, external: true };
       return { path: key, namespace: "deferred", pluginData: rule };

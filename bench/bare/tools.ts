@@ -83,10 +83,11 @@ export function workspaceTools(workspace: string) {
     { name: "edit_file", description: "Replace text in a file.", schema: z.object({ path: z.string(), oldText: z.string(), newText: z.string() }) },
   );
 
-  const executeCommand = tool(
-    async ({ command }) => bash(command, workspace),
-    { name: "execute_command", description: "Run a shell command with bash -c.", schema: z.object({ command: z.string() }) },
-  );
+  const executeCommand = tool(async ({ command }) => bash(command, workspace), {
+    name: "execute_command",
+    description: "Run a shell command with bash -c.",
+    schema: z.object({ command: z.string() }),
+  });
 
   return { readFile, listDirectory, searchCode, writeFile, editFile, executeCommand };
 }
@@ -106,7 +107,11 @@ export const finishTools = {
   reviewer: {
     name: "submit_review",
     description: "Finish your review with a verdict.",
-    schema: z.object({ decision: z.enum(["approve", "changes_requested"]), summary: z.string(), problems: z.array(z.object({ problem: z.string() })).default([]) }),
+    schema: z.object({
+      decision: z.enum(["approve", "changes_requested"]),
+      summary: z.string(),
+      problems: z.array(z.object({ problem: z.string() })).default([]),
+    }),
   },
 } as const;
 
@@ -114,7 +119,9 @@ export const planTool = {
   name: "update_plan",
   description: "Set the remaining plan steps, or finish the session. Call this on every turn.",
   schema: z.object({
-    remainingSteps: z.array(z.object({ agent: z.enum(["researcher", "coder", "reviewer"]), goal: z.string(), acceptanceCriteria: z.array(z.string()).default([]) })),
+    remainingSteps: z.array(
+      z.object({ agent: z.enum(["researcher", "coder", "reviewer"]), goal: z.string(), acceptanceCriteria: z.array(z.string()).default([]) }),
+    ),
     finished: z.boolean().default(false),
     outcome: z.enum(["done", "failed"]).optional(),
     summary: z.string().optional(),

@@ -41,7 +41,11 @@ export const RUNS: ScriptedRun[] = [
   {
     agent: "researcher",
     goal: "Map the first modules: list the project, find the exported functions and read src/mod01.js to src/mod08.js.",
-    calls: [{ name: "list_directory", args: { path: "." } }, { name: "search_code", args: { pattern: "export function", glob: "src/**/*.js" } }, ...range(1, 8).map(read)],
+    calls: [
+      { name: "list_directory", args: { path: "." } },
+      { name: "search_code", args: { pattern: "export function", glob: "src/**/*.js" } },
+      ...range(1, 8).map(read),
+    ],
     finish: { name: "submit_findings", args: { summary: "Modules 1-8 each export several pure functions with an empty-input TODO.", findings: [] } },
   },
   {
@@ -53,7 +57,11 @@ export const RUNS: ScriptedRun[] = [
   {
     agent: "researcher",
     goal: "Find every TODO(bench) and thrown error, and read src/mod14.js to src/mod21.js.",
-    calls: [{ name: "search_code", args: { pattern: "TODO\\(bench\\)" } }, ...range(14, 21).map(read), { name: "search_code", args: { pattern: "throw new Error", path: "src", maxResults: 60 } }],
+    calls: [
+      { name: "search_code", args: { pattern: "TODO\\(bench\\)" } },
+      ...range(14, 21).map(read),
+      { name: "search_code", args: { pattern: "throw new Error", path: "src", maxResults: 60 } },
+    ],
     finish: { name: "submit_findings", args: { summary: "Every module has one TODO(bench) per function and throws on non-object input.", findings: [] } },
   },
   {

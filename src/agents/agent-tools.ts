@@ -21,13 +21,18 @@ export function buildAgentTools(deps: Pick<AgentDeps, "spec" | "tools" | "emit" 
   const { spec } = deps;
   const configured = deps.tools?.sandbox;
   const sandbox = configured?.kind === "bubblewrap" ? { ...configured, workspaceAccess: spec.commandAccess, networkFromRun: true } : configured;
-  return [...spec.tools.map((name) => TOOL_FACTORIES[name]({ ...deps.tools, ...(sandbox ? { sandbox } : {}), root: "", emit: deps.emit, memory: deps.memory })), createFinishTool(spec.finishTool)];
+  return [
+    ...spec.tools.map((name) => TOOL_FACTORIES[name]({ ...deps.tools, ...(sandbox ? { sandbox } : {}), root: "", emit: deps.emit, memory: deps.memory })),
+    createFinishTool(spec.finishTool),
+  ];
 }
 
 /** The sentence of an agent's instructions that says whether its commands have the network (bubblewrap only). */
 export function networkLine(deps: Pick<AgentDeps, "tools">, tools: readonly string[], allowNetwork: boolean): string {
   if (deps.tools?.sandbox?.kind !== "bubblewrap" || !tools.some((t) => t === "execute_command" || t === "start_process")) return "";
-  return allowNetwork ? "Commands have network access in this session." : "Commands have no network access in this session (only a private loopback): do not try to install or download.";
+  return allowNetwork
+    ? "Commands have network access in this session."
+    : "Commands have no network access in this session (only a private loopback): do not try to install or download.";
 }
 
 /** Not offered in read-only mode: what changes files, runs commands or manages the processes they start. */
@@ -48,7 +53,11 @@ export interface ToolAvailability {
 }
 
 /** The availability a run's tool services give, in one place for the three places that offer tools. */
-export function toolAvailability(tools: Partial<Pick<ToolDeps, "skills" | "web" | "diagnostics" | "processes" | "codeIndex">> | undefined, memory: boolean, workspace: string): ToolAvailability {
+export function toolAvailability(
+  tools: Partial<Pick<ToolDeps, "skills" | "web" | "diagnostics" | "processes" | "codeIndex">> | undefined,
+  memory: boolean,
+  workspace: string,
+): ToolAvailability {
   return {
     memory,
     skills: hasSkills(tools?.skills, workspace),
@@ -81,7 +90,6 @@ export function offeredTools(spec: AgentSpec, safety: Pick<SafetyPolicy, "approv
       (safety.approval !== "read-only" || (!CHANGING_TOOLS.has(name) && !PROCESS_TOOLS.has(name))),
   );
 }
-
 
 /**
  * Which MCP tools an agent has: a custom agent exactly those its spec lists (names or `mcp__server__*` globs); a

@@ -4,7 +4,17 @@ import { z } from "zod";
  * Why a session stopped before finishing its plan, as data: code decides on `kind` (a budget stop can be continued
  * with a higher budget; memory skips budget stops), people read `detail`. Nothing parses it back from text.
  */
-export const STOP_KINDS = ["agent_runs", "plan_revisions", "review_rounds", "token_budget", "cost_budget", "no_plan", "no_workspace", "gave_up", "no_verdict"] as const;
+export const STOP_KINDS = [
+  "agent_runs",
+  "plan_revisions",
+  "review_rounds",
+  "token_budget",
+  "cost_budget",
+  "no_plan",
+  "no_workspace",
+  "gave_up",
+  "no_verdict",
+] as const;
 export const stopReasonSchema = z.object({
   kind: z.enum(STOP_KINDS),
   detail: z.string(),

@@ -7,8 +7,7 @@ import type { UsageSummary } from "../models/cost/usage.js";
 
 export type BudgetResume =
   /** Apply with `graph.updateState(config, values, asNode)`, then invoke with null input. */
-  | { kind: "continue"; asNode: AgentName | "planner"; values: WorkspaceStateUpdate }
-  | { kind: "refuse"; reason: string };
+  { kind: "continue"; asNode: AgentName | "planner"; values: WorkspaceStateUpdate } | { kind: "refuse"; reason: string };
 
 /**
  * How a session the budget stopped continues under a new budget. The planner stops in one of two places, and the
@@ -42,8 +41,9 @@ export function planBudgetResume(state: WorkspaceStateValue, budget: Budget, pri
  * fall back to one without it.
  */
 export function budgetHint(stop: StopReason | null, usage: UsageSummary, command: string): string {
-  const flag = stop?.kind === "cost_budget"
-    ? `--budget-usd <more than ${usage.knownCostUsd.toFixed(4)}>`
-    : `--budget-tokens <more than ${usage.inputTokens + usage.outputTokens}>`;
+  const flag =
+    stop?.kind === "cost_budget"
+      ? `--budget-usd <more than ${usage.knownCostUsd.toFixed(4)}>`
+      : `--budget-tokens <more than ${usage.inputTokens + usage.outputTokens}>`;
   return `Continue with a higher budget: ${command} ${flag}`;
 }

@@ -49,10 +49,7 @@ export function buildGraph(deps: GraphDeps, customAgents: readonly CustomAgentSp
     const { node, options } = mount(spec);
     graph = graph.addNode(spec.name, node, options).addEdge(spec.name, "planner");
   }
-  return graph
-    .addEdge(START, "planner")
-    .addConditionalEdges("planner", routeFromPlanner, plannerRoutes(names))
-    .addEdge("finish", END);
+  return graph.addEdge(START, "planner").addConditionalEdges("planner", routeFromPlanner, plannerRoutes(names)).addEdge("finish", END);
 }
 
 type Node = (state: WorkspaceStateValue, config: LangGraphRunnableConfig) => Promise<WorkspaceStateUpdate>;

@@ -7,8 +7,7 @@ import type { PriceTable } from "../models/cost/prices.js";
 
 export type Continuation =
   /** Apply with `graph.updateState(config, values, asNode)`, then invoke with null input. */
-  | { kind: "continue"; asNode: AgentName | "planner"; values: WorkspaceStateUpdate }
-  | { kind: "refuse"; reason: string };
+  { kind: "continue"; asNode: AgentName | "planner"; values: WorkspaceStateUpdate } | { kind: "refuse"; reason: string };
 
 /**
  * Stops a session can be continued after: the planner could not make a valid plan (malformed or missing tool calls),

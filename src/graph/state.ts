@@ -1,6 +1,22 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod";
-import { agentReportSchema, caps, commandRecordSchema, countersSchema, DEFAULT_SAFETY, findingSchema, foldedStepsSchema, limitsSchema, planStepSchema, reviewSchema, routeSchema, safetyPolicySchema, sessionStatusSchema, stopReasonSchema, usageByKeySchema } from "../core/index.js";
+import {
+  agentReportSchema,
+  caps,
+  commandRecordSchema,
+  countersSchema,
+  DEFAULT_SAFETY,
+  findingSchema,
+  foldedStepsSchema,
+  limitsSchema,
+  planStepSchema,
+  reviewSchema,
+  routeSchema,
+  safetyPolicySchema,
+  sessionStatusSchema,
+  stopReasonSchema,
+  usageByKeySchema,
+} from "../core/index.js";
 import { addUsage } from "../models/cost/usage.js";
 
 /** Append, keeping only the newest `max` entries so the channel stays bounded. */
@@ -48,27 +64,42 @@ export const WorkspaceState = new StateSchema({
   route: routeSchema.nullable().default(null),
   /** The newest sub-agent report, consumed by the planner on its next turn. */
   lastReport: agentReportSchema.nullable().default(null),
-  findings: new ReducedValue(z.array(findingSchema).default(() => []), {
-    inputSchema: z.array(findingSchema),
-    reducer: appendCapped(caps.findings),
-  }),
-  filesChanged: new ReducedValue(z.array(z.string()).default(() => []), {
-    inputSchema: z.array(z.string()),
-    reducer: unionCapped(caps.filesChanged),
-  }),
-  commands: new ReducedValue(z.array(commandRecordSchema).default(() => []), {
-    inputSchema: z.array(commandRecordSchema),
-    reducer: appendCapped(caps.commands),
-  }),
-  reviews: new ReducedValue(z.array(reviewSchema).default(() => []), {
-    inputSchema: z.array(reviewSchema),
-    reducer: appendCapped(caps.reviews),
-  }),
+  findings: new ReducedValue(
+    z.array(findingSchema).default(() => []),
+    {
+      inputSchema: z.array(findingSchema),
+      reducer: appendCapped(caps.findings),
+    },
+  ),
+  filesChanged: new ReducedValue(
+    z.array(z.string()).default(() => []),
+    {
+      inputSchema: z.array(z.string()),
+      reducer: unionCapped(caps.filesChanged),
+    },
+  ),
+  commands: new ReducedValue(
+    z.array(commandRecordSchema).default(() => []),
+    {
+      inputSchema: z.array(commandRecordSchema),
+      reducer: appendCapped(caps.commands),
+    },
+  ),
+  reviews: new ReducedValue(
+    z.array(reviewSchema).default(() => []),
+    {
+      inputSchema: z.array(reviewSchema),
+      reducer: appendCapped(caps.reviews),
+    },
+  ),
   /** Tokens per `agent:model`, summed (src/models/cost/usage.ts). */
-  usage: new ReducedValue(usageByKeySchema.default(() => ({})), {
-    inputSchema: usageByKeySchema,
-    reducer: addUsage,
-  }),
+  usage: new ReducedValue(
+    usageByKeySchema.default(() => ({})),
+    {
+      inputSchema: usageByKeySchema,
+      reducer: addUsage,
+    },
+  ),
   /** Long-term memories recalled for this task (filled by the memory store; empty when memory is off). */
   memories: z.array(z.string()).default(() => []),
   /** Memories were recalled for this task (planner turns skip it while memory is still opening). */
@@ -77,10 +108,13 @@ export const WorkspaceState = new StateSchema({
   /** Approval mode and command rules for this session. */
   safety: safetyPolicySchema.default(() => DEFAULT_SAFETY),
   /** Command patterns a person allowed "always" during this session. */
-  approvedPatterns: new ReducedValue(z.array(z.string()).default(() => []), {
-    inputSchema: z.array(z.string()),
-    reducer: unionCapped(50),
-  }),
+  approvedPatterns: new ReducedValue(
+    z.array(z.string()).default(() => []),
+    {
+      inputSchema: z.array(z.string()),
+      reducer: unionCapped(50),
+    },
+  ),
   counters: countersSchema.default(() => countersSchema.parse({})),
   /**
    * Reviews in a row that ended without a verdict (a verdict resets it). The planner ends the session at
@@ -98,7 +132,10 @@ export const WorkspaceState = new StateSchema({
    */
   turn: turnSchema.nullable().default(null),
   /** A question the planner asked the person (ask_user), waiting for the answer: the planner asks it on its next run. */
-  plannerQuestion: z.object({ id: z.string(), question: z.string(), choices: z.array(z.string()) }).nullable().default(null),
+  plannerQuestion: z
+    .object({ id: z.string(), question: z.string(), choices: z.array(z.string()) })
+    .nullable()
+    .default(null),
   /** The person's answers to the planner's questions, shown to the planner on every later turn. */
   answers: z.array(z.object({ question: z.string(), answer: z.string() })).default(() => []),
   /** The planner's closing summary. */

@@ -43,7 +43,10 @@ export function takeEarlierProcesses(workspace: string, sessionId: string): Reco
   try {
     const parsed: unknown = JSON.parse(fs.readFileSync(file, "utf8"));
     if (Array.isArray(parsed)) {
-      rows = parsed.filter((r): r is RecordedProcess => typeof r === "object" && r !== null && typeof (r as RecordedProcess).name === "string" && typeof (r as RecordedProcess).command === "string");
+      rows = parsed.filter(
+        (r): r is RecordedProcess =>
+          typeof r === "object" && r !== null && typeof (r as RecordedProcess).name === "string" && typeof (r as RecordedProcess).command === "string",
+      );
     }
   } catch {
     return [];

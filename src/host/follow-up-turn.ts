@@ -17,6 +17,10 @@ export async function followUpInput(
   const state = (await graph.getState({ configurable: thread })).values as WorkspaceStateValue;
   const input = planFollowUp(state, o.followUp, o.prices);
   await o.sessions.update(o.sessionId, { turns: input.turn.number, instruction: input.turn.instruction });
-  o.printer.emit({ type: "notice", level: "info", message: `Follow-up instruction (turn ${input.turn.number}): ${shownTask(input.turn.instruction)}; the limits count from zero for this turn.` });
+  o.printer.emit({
+    type: "notice",
+    level: "info",
+    message: `Follow-up instruction (turn ${input.turn.number}): ${shownTask(input.turn.instruction)}; the limits count from zero for this turn.`,
+  });
   return input;
 }

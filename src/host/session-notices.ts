@@ -40,10 +40,18 @@ export function sessionNotices(printer: EventSink, f: SessionNoticeFacts): void 
   else void f.memoryOpened.then((opened) => f.isFinished() || sayMemory(opened));
   printer.emit(
     f.sandbox.kind === "bubblewrap"
-      ? { type: "notice", level: "info", message: `Sandbox: bubblewrap${f.sandbox.version ? ` ${f.sandbox.version}` : ""} (commands see a read-only system, write only the workspace, no network unless allowed)` }
+      ? {
+          type: "notice",
+          level: "info",
+          message: `Sandbox: bubblewrap${f.sandbox.version ? ` ${f.sandbox.version}` : ""} (commands see a read-only system, write only the workspace, no network unless allowed)`,
+        }
       : { type: "notice", level: "warn", message: `No sandbox for commands (${f.sandbox.reason}): every command needs your approval. See mini-cursor doctor.` },
   );
   if (f.modelSource.startsWith("local Ollama")) {
-    printer.emit({ type: "notice", level: "info", message: `No model endpoint configured: using the ${f.modelSource.replace(/ \(.*\)$/, "")} with model ${f.model}.` });
+    printer.emit({
+      type: "notice",
+      level: "info",
+      message: `No model endpoint configured: using the ${f.modelSource.replace(/ \(.*\)$/, "")} with model ${f.model}.`,
+    });
   }
 }

@@ -52,7 +52,14 @@ export async function recordSession(
       recordingProvider(
         provider,
         (call) => {
-          const row = { role: call.role, step: call.step, model: call.model, format: RECORDING_FORMAT, request: encode(call.request), response: encode(call.response) };
+          const row = {
+            role: call.role,
+            step: call.step,
+            model: call.model,
+            format: RECORDING_FORMAT,
+            request: encode(call.request),
+            response: encode(call.response),
+          };
           writer.append(turn === undefined ? row : { ...row, turn });
           turn = undefined;
         },

@@ -1,7 +1,17 @@
 import { projectContext } from "../agents/brief.js";
 import { compileGraph } from "../graph/build-graph.js";
 import { wireGraphDeps } from "./graph-deps.js";
-import { describeStop, type EventSink, isBudgetStop, isQuestionRequest, type Limits, modeAsks, type ProgressEvent, type SafetyPolicy, type StopReason } from "../core/index.js";
+import {
+  describeStop,
+  type EventSink,
+  isBudgetStop,
+  isQuestionRequest,
+  type Limits,
+  modeAsks,
+  type ProgressEvent,
+  type SafetyPolicy,
+  type StopReason,
+} from "../core/index.js";
 import type { ApprovalPrompter } from "./prompter.js";
 import { loadConfigFiles, type McpServerSettings, type MemorySettings, resolveDiagnosticsConfig, resolveWebConfig } from "../platform/config/index.js";
 import type { Budget } from "../models/cost/budget.js";
@@ -99,7 +109,16 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   // Undo (the workspace as it was before this session first changed it; a resumed session keeps its first), memory
   // and the sandbox probe run in child processes alongside the first planner call; each is awaited where it is used.
   const services =
-    o.services ?? startSessionServices({ workspace: o.workspace, sessionId: o.sessionId, env: o.env, clock: o.clock, memory: o.memory, events: o.printer, ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}) });
+    o.services ??
+    startSessionServices({
+      workspace: o.workspace,
+      sessionId: o.sessionId,
+      env: o.env,
+      clock: o.clock,
+      memory: o.memory,
+      events: o.printer,
+      ...(o.mcpServers ? { mcpServers: o.mcpServers } : {}),
+    });
   services.handOver();
   const { undo, memory, processes } = services;
   // Background processes an earlier run of this session left running died with it (the report says so).
@@ -176,17 +195,41 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
   };
   await sessions.update(o.sessionId, { status: "running", model: o.modelLabel });
   // The whole task: --json consumers get it as given; the views shorten it themselves (src/faces/cli/printers, live-view).
-  o.printer.emit({ type: "session_started", sessionId: o.sessionId, task: o.task, workspace: o.workspace, resumed: o.resumed, model: o.modelLabel, ...(worktree ? { worktree: worktree.view() } : {}) });
+  o.printer.emit({
+    type: "session_started",
+    sessionId: o.sessionId,
+    task: o.task,
+    workspace: o.workspace,
+    resumed: o.resumed,
+    model: o.modelLabel,
+    ...(worktree ? { worktree: worktree.view() } : {}),
+  });
   for (const message of worktree?.startNotices() ?? []) o.printer.emit({ type: "notice", level: "info", message });
   if (gone) o.printer.emit({ type: "notice", level: "info", message: gone });
-  sessionNotices(o.printer, { workspace: o.workspace, skills, custom, web, memory, memoryOpened: services.memoryOpened, memoryOff: !o.memory.enabled, sandbox: sandboxStatus, modelSource: o.models.settings.source, model: o.models.settings.model, isFinished: () => finished });
+  sessionNotices(o.printer, {
+    workspace: o.workspace,
+    skills,
+    custom,
+    web,
+    memory,
+    memoryOpened: services.memoryOpened,
+    memoryOff: !o.memory.enabled,
+    sandbox: sandboxStatus,
+    modelSource: o.models.settings.source,
+    model: o.models.settings.model,
+    isFinished: () => finished,
+  });
   try {
     if (o.continueStopped) {
       // Decided again under the lock: another process may have continued the session since `resume` looked at it.
       const stopped = (await graph.getState({ configurable: config.configurable })).values as WorkspaceStateValue;
       const resume = planContinuation(stopped, o.budget, o.prices);
       if (resume.kind === "continue") {
-        o.printer.emit({ type: "notice", level: "info", message: `Continuing after the stop (${describeStop(stopped.stop)}); the limits count from zero again.` });
+        o.printer.emit({
+          type: "notice",
+          level: "info",
+          message: `Continuing after the stop (${describeStop(stopped.stop)}); the limits count from zero again.`,
+        });
         // A step the planner had chosen before the stop starts now, without the planner: announce it here.
         const step = resume.values.currentStepId ? stopped.plan.find((s) => s.id === resume.values.currentStepId) : undefined;
         const values = step ? { ...resume.values, stepStart: { stepId: step.id, context: await projectContext(o.workspace) } } : resume.values;
@@ -262,10 +305,19 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
         if (answer === "interrupted") o.prompter.close();
         await sessions.update(o.sessionId, { status: "awaiting_approval" });
         o.printer.emit({ type: "approval_answered", decision: "pending", detail: answer === "interrupted" ? "interrupted" : "no answer (stdin closed)" });
-        await finish({ type: "session_finished", sessionId: o.sessionId, status: "awaiting_approval", report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}` });
+        await finish({
+          type: "session_finished",
+          sessionId: o.sessionId,
+          status: "awaiting_approval",
+          report: `${answer === "interrupted" ? "Interrupted; the approval is still pending" : "Waiting for approval"}. Answer it with: ${resumeCommand}`,
+        });
         return EXIT.interrupted;
       }
-      o.printer.emit({ type: "approval_answered", decision: answer.decision, detail: answer.decision === "reject" ? answer.reason : answer.decision === "always" ? answer.pattern : "" });
+      o.printer.emit({
+        type: "approval_answered",
+        decision: answer.decision,
+        detail: answer.decision === "reject" ? answer.reason : answer.decision === "always" ? answer.pattern : "",
+      });
       input = resumeWith(answer);
     }
     const state = (await graph.getState(config)).values as WorkspaceStateValue;
@@ -288,7 +340,12 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
     const lostLine = run.lostDatabase ?? o.database.connectionProblem(error);
     if (lostLine !== null) {
       o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${lostLine}` });
-      await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}` });
+      await finish({
+        type: "session_finished",
+        sessionId: o.sessionId,
+        status: "interrupted",
+        report: `Stopped: the session database went away; the completed steps are saved. Resume once it is back with: ${resumeCommand}`,
+      });
       return EXIT.failed;
     }
     if (run.interrupted) {
@@ -296,9 +353,19 @@ export async function runSession(o: SessionRunOptions): Promise<number> {
       return EXIT.interrupted;
     }
     const { settings } = o.models;
-    const line = errorLine(error, { endpoint: settings.baseUrl ?? "https://api.openai.com/v1", model: settings.model, attempts: settings.maxRetries + 1, timeoutMs: settings.timeoutMs });
+    const line = errorLine(error, {
+      endpoint: settings.baseUrl ?? "https://api.openai.com/v1",
+      model: settings.model,
+      attempts: settings.maxRetries + 1,
+      timeoutMs: settings.timeoutMs,
+    });
     o.printer.emit({ type: "notice", level: "error", message: `The session stopped: ${line}` });
-    await finish({ type: "session_finished", sessionId: o.sessionId, status: "interrupted", report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}` });
+    await finish({
+      type: "session_finished",
+      sessionId: o.sessionId,
+      status: "interrupted",
+      report: `Stopped on an error; the completed steps are saved. Resume with: ${resumeCommand}`,
+    });
     return EXIT.failed;
   } finally {
     run.detach();
@@ -317,7 +384,12 @@ async function recordProgress(graph: ReturnType<typeof compileGraph>, config: { 
   try {
     const state = (await graph.getState({ configurable: config.configurable })).values as Partial<WorkspaceStateValue>;
     const usage = summarizeUsage(state.usage ?? {}, o.prices);
-    await o.database.sessions.update(o.sessionId, { status: "interrupted", inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, costUsd: usage.costUsd });
+    await o.database.sessions.update(o.sessionId, {
+      status: "interrupted",
+      inputTokens: usage.inputTokens,
+      outputTokens: usage.outputTokens,
+      costUsd: usage.costUsd,
+    });
   } catch {
     // A database that went away keeps the row as it was: `sessions` shows a "running" row nobody holds as interrupted.
     await o.database.sessions.update(o.sessionId, { status: "interrupted" }).catch(() => {});

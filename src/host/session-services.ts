@@ -1,5 +1,12 @@
 import os from "node:os";
-import { ConfigError, resolveIndexConfig, resolveMcpConfig, resolveSandboxConfig, type McpServerSettings, type MemorySettings } from "../platform/config/index.js";
+import {
+  ConfigError,
+  resolveIndexConfig,
+  resolveMcpConfig,
+  resolveSandboxConfig,
+  type McpServerSettings,
+  type MemorySettings,
+} from "../platform/config/index.js";
 import type { EventSink } from "../core/index.js";
 import { LazyMcpHub } from "../mcp/lazy-hub.js";
 import { trustedOnly, untrustedMessage } from "../mcp/trusted.js";
@@ -148,8 +155,13 @@ function startableMcp(o: SessionServiceOptions): { hub: LazyMcpHub; start: () =>
     onFailure: (server, reason) =>
       o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" did not start: ${reason}. The session goes on without it.` }),
     onStopped: (server, reason) =>
-      o.events.emit({ type: "notice", level: "warn", message: `MCP server "${server.name}" stopped: ${reason}. It is started again at its next tool call (${MCP_MAX_RESTARTS} times at most in a session).` }),
-    onRestarted: (server, restarts) => o.events.emit({ type: "notice", level: "info", message: `MCP server "${server.name}" started again (${restarts} of ${MCP_MAX_RESTARTS}).` }),
+      o.events.emit({
+        type: "notice",
+        level: "warn",
+        message: `MCP server "${server.name}" stopped: ${reason}. It is started again at its next tool call (${MCP_MAX_RESTARTS} times at most in a session).`,
+      }),
+    onRestarted: (server, restarts) =>
+      o.events.emit({ type: "notice", level: "info", message: `MCP server "${server.name}" started again (${restarts} of ${MCP_MAX_RESTARTS}).` }),
   });
   let started = false;
   const start = () => {
@@ -159,7 +171,8 @@ function startableMcp(o: SessionServiceOptions): { hub: LazyMcpHub; start: () =>
     if (untrusted.length > 0) o.events.emit({ type: "notice", level: "warn", message: `${capitalized(untrustedMessage(untrusted))}.` });
     void hub.start().then(() => {
       const up = hub.statuses().filter((s) => s.status.state === "connected");
-      if (up.length > 0) o.events.emit({ type: "notice", level: "info", message: `MCP: ${up.map((s) => `${s.server.name} (${s.tools.length} tools)`).join(", ")}` });
+      if (up.length > 0)
+        o.events.emit({ type: "notice", level: "info", message: `MCP: ${up.map((s) => `${s.server.name} (${s.tools.length} tools)`).join(", ")}` });
     });
   };
   return { hub, start };

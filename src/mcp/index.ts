@@ -5,5 +5,13 @@ export { WorkspaceHubs } from "./workspace-hubs.js";
 export { McpServerConnection, MCP_START_TIMEOUT_MS, type ServerStatus } from "./server-connection.js";
 export { matchesToolPattern, mcpToolName } from "./names.js";
 export { capText, resultText } from "./result-text.js";
-export { EXTENSION_PREFIX, isExtensionToolName, MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type ExtensionTool, type ExtensionTools } from "./types.js";
+export {
+  EXTENSION_PREFIX,
+  isExtensionToolName,
+  MCP_MAX_RESTARTS,
+  type ExtensionCallOptions,
+  type ExtensionResult,
+  type ExtensionTool,
+  type ExtensionTools,
+} from "./types.js";
 export { trustedOnly, untrustedMessage } from "./trusted.js";

@@ -14,6 +14,10 @@ export function mcpToolName(server: string, tool: string): string {
 
 /** A tool name against a name or a `*` glob (`mcp__github__*`), as custom agents list them. */
 export function matchesToolPattern(name: string, pattern: string): boolean {
-  const glob = pattern.trim().split("*").map((p) => p.replace(/[.+?^${}()|[\]\\/]/g, "\\$&")).join(".*");
+  const glob = pattern
+    .trim()
+    .split("*")
+    .map((p) => p.replace(/[.+?^${}()|[\]\\/]/g, "\\$&"))
+    .join(".*");
   return new RegExp(`^${glob}$`).test(name);
 }

@@ -45,7 +45,10 @@ export function capText(text: string, limit: number): string {
 
 export function resultText(result: Record<string, unknown>, limit: number): string {
   const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
-  const parts = content.filter((p): p is Part => typeof p === "object" && p !== null).map(partText).filter((t) => t !== "");
+  const parts = content
+    .filter((p): p is Part => typeof p === "object" && p !== null)
+    .map(partText)
+    .filter((t) => t !== "");
   let text = parts.join("\n");
   if (!text && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent, null, 2);
   if (!text && "toolResult" in result) text = JSON.stringify(result.toolResult);

@@ -12,12 +12,7 @@ import { MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type
 export const MCP_START_TIMEOUT_MS = 30_000;
 
 export type ServerStatus =
-  | { state: "idle" }
-  | { state: "disabled" }
-  | { state: "starting" }
-  | { state: "connected" }
-  | { state: "failed"; reason: string }
-  | { state: "stopped" };
+  { state: "idle" } | { state: "disabled" } | { state: "starting" } | { state: "connected" } | { state: "failed"; reason: string } | { state: "stopped" };
 
 function seconds(ms: number): string {
   return `${Math.round(ms / 100) / 10} s`;
@@ -200,7 +195,8 @@ export class McpServerConnection {
     const { settings } = this;
     const original = this.originals.get(name);
     if (!this.client || !original || this.status.state !== "connected") {
-      const why = this.status.state === "failed" ? this.status.reason : this.status.state === "connected" ? "it no longer offers that tool" : "it is not running";
+      const why =
+        this.status.state === "failed" ? this.status.reason : this.status.state === "connected" ? "it no longer offers that tool" : "it is not running";
       return { ok: false, text: `the MCP server "${settings.name}" cannot run ${name}: ${why}.` };
     }
     try {

@@ -85,15 +85,24 @@ export class ChromaMemory implements MemoryStore {
     const all = drafts.map((_, i) => i);
     const nearest = kinds.length === 1 ? 1 : NEAREST_ACROSS_KINDS;
     const unsure = await this.findTwins(twins, drafts, vectors, all, and({ workspace }, kindsClause(kinds)), nearest);
-    await Promise.all(kinds.map((kind) => {
-      const again = unsure.filter((i) => drafts[i]?.kind === kind);
-      return again.length > 0 ? this.findTwins(twins, drafts, vectors, again, and({ workspace }, { kind }), 1) : undefined;
-    }));
+    await Promise.all(
+      kinds.map((kind) => {
+        const again = unsure.filter((i) => drafts[i]?.kind === kind);
+        return again.length > 0 ? this.findTwins(twins, drafts, vectors, again, and({ workspace }, { kind }), 1) : undefined;
+      }),
+    );
     return twins;
   }
 
   /** One query for the drafts at `indexes`; fills `twins` and returns the drafts whose answer was not conclusive. */
-  private async findTwins(twins: (Twin | null)[], drafts: readonly MemoryDraft[], vectors: readonly number[][], indexes: number[], where: Where | undefined, nResults: number): Promise<number[]> {
+  private async findTwins(
+    twins: (Twin | null)[],
+    drafts: readonly MemoryDraft[],
+    vectors: readonly number[][],
+    indexes: number[],
+    where: Where | undefined,
+    nResults: number,
+  ): Promise<number[]> {
     const result = await this.o.collection.query({
       queryEmbeddings: indexes.map((i) => vectors[i] ?? []),
       nResults,

@@ -31,7 +31,17 @@ export function extractMemories(o: SessionOutcome): MemoryDraft[] {
   }
   const worked = [...new Set(o.commands.filter((c) => c.exitCode === 0).map((c) => c.command))];
   if (worked.length > 0) {
-    drafts.push({ kind: "command", text: clip(`Commands that worked for "${task}": ${worked.slice(0, 10).map((c) => `\`${c}\``).join(", ")}`, 800), source: "" });
+    drafts.push({
+      kind: "command",
+      text: clip(
+        `Commands that worked for "${task}": ${worked
+          .slice(0, 10)
+          .map((c) => `\`${c}\``)
+          .join(", ")}`,
+        800,
+      ),
+      source: "",
+    });
   }
   for (const f of o.findings) drafts.push({ kind: "finding", text: clip(f.note, 600), source: clip(f.source, 200) });
   return drafts;
@@ -57,7 +67,11 @@ function lessons(o: SessionOutcome, task: string): MemoryDraft[] {
     if (c.exitCode !== 0 && !failedFirst.has(c.command)) failedFirst.set(c.command, c.exitCode);
     if (c.exitCode === 0 && failedFirst.has(c.command)) {
       const code = failedFirst.get(c.command);
-      out.push({ kind: "lesson", text: clip(`\`${c.command}\` failed (exit ${code ?? "killed"}) during "${task}" and passed after the fixes of step ${c.stepId}.`, 500), source: c.command });
+      out.push({
+        kind: "lesson",
+        text: clip(`\`${c.command}\` failed (exit ${code ?? "killed"}) during "${task}" and passed after the fixes of step ${c.stepId}.`, 500),
+        source: c.command,
+      });
       failedFirst.delete(c.command);
     }
   }

@@ -44,13 +44,30 @@ export function planMerges(
     }
     if (best && best.score >= o.threshold) {
       const { record } = best;
-      const merged: MemoryRecord = { ...record, text: draft.text, session: o.session, source: draft.source || record.source, updatedAt: o.now, mergedCount: record.mergedCount + 1 };
+      const merged: MemoryRecord = {
+        ...record,
+        text: draft.text,
+        session: o.session,
+        source: draft.source || record.source,
+        updatedAt: o.now,
+        mergedCount: record.mergedCount + 1,
+      };
       writes.set(record.id, { record: merged, embedding, stored: best.stored });
       results.push({ id: record.id, merged: true });
       continue;
     }
     const id = memoryId(o.workspace, draft.kind, draft.text);
-    const record: MemoryRecord = { id, text: draft.text, kind: draft.kind, workspace: o.workspace, session: o.session, source: draft.source, createdAt: o.now, updatedAt: o.now, mergedCount: 0 };
+    const record: MemoryRecord = {
+      id,
+      text: draft.text,
+      kind: draft.kind,
+      workspace: o.workspace,
+      session: o.session,
+      source: draft.source,
+      createdAt: o.now,
+      updatedAt: o.now,
+      mergedCount: 0,
+    };
     writes.set(id, { record, embedding, stored: false });
     results.push({ id, merged: false });
   }

@@ -56,7 +56,13 @@ export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
     // The Chroma client is loaded only when memory is on, while the server starts (a child process).
     const modules = Promise.all([import("./collection.js"), import("./chroma-memory.js")]);
     modules.catch(() => undefined);
-    endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds });
+    endpoint = await ensureChromaServer({
+      dataDir: settings.dataDir,
+      chromaUrl: settings.chromaUrl,
+      access: settings.chromaAccess,
+      env: o.env,
+      idleSeconds: settings.chromaIdleSeconds,
+    });
     const [{ chromaClient, describeChromaFailure, DEFAULT_COLLECTION, openCollection, VectorWriter }, { ChromaMemory }] = await modules;
     const opened = endpoint;
     describe = (error) => describeChromaFailure(error, opened);

@@ -81,7 +81,8 @@ export class ForcedToolReplies extends BaseChatModel<CallOptions> {
   private withTextToolCall(result: ChatResult, tools: readonly unknown[]): ChatResult {
     const first = result.generations[0];
     const message = first?.message;
-    if (!first || !message || !AIMessage.isInstance(message) || (message.tool_calls ?? []).length > 0 || (message.invalid_tool_calls ?? []).length > 0) return result;
+    if (!first || !message || !AIMessage.isInstance(message) || (message.tool_calls ?? []).length > 0 || (message.invalid_tool_calls ?? []).length > 0)
+      return result;
     const tool = tools.find((t) => toolName(t) === this.options.textTool);
     const args = jsonFromText(message.text);
     const names = parameterNames(tool);

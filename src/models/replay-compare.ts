@@ -34,14 +34,24 @@ export function shortDiff(recorded: string, replayed: string): string {
   const b = replayed.split("\n");
   const inB = new Set(b);
   const inA = new Set(a);
-  const removed = a.filter((l) => !inB.has(l)).slice(0, 3).map((l) => `- ${clip(l)}`);
-  const added = b.filter((l) => !inA.has(l)).slice(0, 3).map((l) => `+ ${clip(l)}`);
+  const removed = a
+    .filter((l) => !inB.has(l))
+    .slice(0, 3)
+    .map((l) => `- ${clip(l)}`);
+  const added = b
+    .filter((l) => !inA.has(l))
+    .slice(0, 3)
+    .map((l) => `+ ${clip(l)}`);
   const lines = [...removed, ...added];
   return lines.length > 0 ? lines.join("\n") : "(the same lines in another order or count)";
 }
 
 /** The tool results of the replay's request that differ from the recorded request's, matched by position. */
-export function compareToolResults(recorded: readonly RecordedMessage[], replayed: readonly RecordedMessage[], normalize: (text: string) => string): ToolResultDifference[] {
+export function compareToolResults(
+  recorded: readonly RecordedMessage[],
+  replayed: readonly RecordedMessage[],
+  normalize: (text: string) => string,
+): ToolResultDifference[] {
   const a = recorded.filter((m) => m.role === "tool");
   const b = replayed.filter((m) => m.role === "tool");
   const differences: ToolResultDifference[] = [];
@@ -51,7 +61,11 @@ export function compareToolResults(recorded: readonly RecordedMessage[], replaye
     const tool = now?.name ?? was?.name ?? "?";
     const toolCallId = now?.toolCallId ?? was?.toolCallId ?? "";
     if (!was || !now) {
-      differences.push({ tool, toolCallId, diff: was ? "- (recorded result)\n+ (no result in the replay)" : "- (no recorded result)\n+ (a result in the replay)" });
+      differences.push({
+        tool,
+        toolCallId,
+        diff: was ? "- (recorded result)\n+ (no result in the replay)" : "- (no recorded result)\n+ (a result in the replay)",
+      });
       continue;
     }
     const x = normalize(was.content);

@@ -83,11 +83,15 @@ export class ReplayProvider implements ModelProvider {
     const expected = this.calls[this.next];
     const position = this.next + 1;
     if (!expected) {
-      throw this.stop(new ReplayStop(`replay diverged: call ${position} (${role}) is not in the recording, which ends after ${this.calls.length} calls`, "diverged"));
+      throw this.stop(
+        new ReplayStop(`replay diverged: call ${position} (${role}) is not in the recording, which ends after ${this.calls.length} calls`, "diverged"),
+      );
     }
     if (expected.role !== role) {
       const where = expected.step ? ` in step ${expected.step}` : "";
-      throw this.stop(new ReplayStop(`replay diverged: call ${position} went to the ${role}, the recording has the ${expected.role}${where} there`, "diverged"));
+      throw this.stop(
+        new ReplayStop(`replay diverged: call ${position} went to the ${role}, the recording has the ${expected.role}${where} there`, "diverged"),
+      );
     }
     if (this.options.until && expected.step === this.options.until && role !== "planner") {
       throw this.stop(new ReplayStop(`replay stopped before step ${this.options.until} (--until)`, "until"));

@@ -44,7 +44,18 @@ function copy(tree: Parser.Tree, source: string): SyntaxTree {
     const start = cursor.startIndex;
     const end = cursor.endIndex;
     const error = type === "ERROR" || cursor.nodeIsMissing;
-    return { type, named: cursor.nodeIsNamed, field: cursor.currentFieldName || undefined, start, end, text: source.slice(start, end), error, hasError: error, children: [], parent };
+    return {
+      type,
+      named: cursor.nodeIsNamed,
+      field: cursor.currentFieldName || undefined,
+      start,
+      end,
+      text: source.slice(start, end),
+      error,
+      hasError: error,
+      children: [],
+      parent,
+    };
   };
   const root = node(undefined);
   let depth = 0;

@@ -69,7 +69,7 @@ export function resolvePath(word: string, pc: PathContext, unknown: "empty" | "w
   const text = lead ? word.slice(lead.length) : word;
   const emptied: string[] = [];
   let out = "";
-  for (let i = 0; i < text.length; ) {
+  for (let i = 0; i < text.length;) {
     const length = expansionLength(text, i);
     if (length === 0) {
       out += text.charAt(i++);
@@ -154,7 +154,10 @@ function compileGlob(glob: string): RegExp {
     if (c === "*") source += "[^/]*";
     else if (c === "?") source += "[^/]";
     else if (classEnd > 0) {
-      const body = glob.slice(i + 1, classEnd).replace(/^!/, "^").replace(/[\\\]]/g, "\\$&");
+      const body = glob
+        .slice(i + 1, classEnd)
+        .replace(/^!/, "^")
+        .replace(/[\\\]]/g, "\\$&");
       source += `[${body}]`;
       i = classEnd;
     } else source += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");

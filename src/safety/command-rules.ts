@@ -44,8 +44,20 @@ export interface CommandEvaluation {
 }
 
 export const BUILT_IN_RULES: ReadonlyArray<CommandRule> = [
-  recursiveDelete, xargsDelete, findDelete, gitClean, syncDelete, moveAway, permissionLockout, diskWipe,
-  gitPush, packagePublish, imagePush, releasePublish, remoteCodeExec, credentialRead,
+  recursiveDelete,
+  xargsDelete,
+  findDelete,
+  gitClean,
+  syncDelete,
+  moveAway,
+  permissionLockout,
+  diskWipe,
+  gitPush,
+  packagePublish,
+  imagePush,
+  releasePublish,
+  remoteCodeExec,
+  credentialRead,
 ];
 
 function absolute(p: string): string {
@@ -114,7 +126,12 @@ function evaluate(command: string, ctx: CommandRulesContext): CommandEvaluation 
   const texts = denyTexts(command, parsed.commands);
   for (const pattern of ctx.rules?.deny ?? []) {
     if (texts.some((t) => matchesText(t, pattern))) {
-      return { decision: "deny", reason: `This command matches the deny rule "${pattern}" in the safety settings; do it another way or ask the user.`, rule: "user-deny", pattern };
+      return {
+        decision: "deny",
+        reason: `This command matches the deny rule "${pattern}" in the safety settings; do it another way or ask the user.`,
+        rule: "user-deny",
+        pattern,
+      };
     }
   }
   const allowing = allowingPatterns(command, ctx.rules?.allow ?? [], parsed);
@@ -122,8 +139,10 @@ function evaluate(command: string, ctx: CommandRulesContext): CommandEvaluation 
     const quoted = allowing.map((p) => `"${p}"`).join(", ");
     return { decision: "allow", reason: `Allowed by the rule${allowing.length > 1 ? "s" : ""} ${quoted}.`, rule: "user-allow", pattern: allowing[0] };
   }
-  if (isKnownReadOnly(parsed)) return { decision: "allow", reason: "A read-only command (every part of it only reads): it runs without asking.", rule: "read-only" };
-  if (!parsed.complete) return { decision: "ask", reason: "The command could not be read completely (unbalanced quotes or brackets, or too deeply nested); ask the user." };
+  if (isKnownReadOnly(parsed))
+    return { decision: "allow", reason: "A read-only command (every part of it only reads): it runs without asking.", rule: "read-only" };
+  if (!parsed.complete)
+    return { decision: "ask", reason: "The command could not be read completely (unbalanced quotes or brackets, or too deeply nested); ask the user." };
   return { decision: "ask", reason: "No rule allows or denies this command; ask the user." };
 }
 

@@ -1,11 +1,4 @@
-import {
-  CREDENTIAL_ENTRIES,
-  PRIVATE_KEY_LABEL,
-  PRIVATE_KEY_NAME,
-  PRIVATE_SSH_SAMPLES,
-  PUBLIC_SSH_NAME,
-  type CredentialEntry,
-} from "./credential-catalogue.js";
+import { CREDENTIAL_ENTRIES, PRIVATE_KEY_LABEL, PRIVATE_KEY_NAME, PRIVATE_SSH_SAMPLES, PUBLIC_SSH_NAME, type CredentialEntry } from "./credential-catalogue.js";
 import type { CredentialCatalogue } from "./credential-homes.js";
 import { globToRegExp, hasGlob } from "./command-paths.js";
 

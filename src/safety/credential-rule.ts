@@ -67,7 +67,8 @@ export const credentialRead: CommandRule = (command, env) => {
   if (!readsTree(command.argv)) return undefined;
   for (const operand of operands(command.argv.slice(1))) {
     const resolved = resolvePath(operand, env.paths, "wildcard");
-    if (resolved && containsCredentials(resolved.path, env.paths)) return readHit(command, "read", `everything under ${operand}, including the credentials there`);
+    if (resolved && containsCredentials(resolved.path, env.paths))
+      return readHit(command, "read", `everything under ${operand}, including the credentials there`);
   }
   return undefined;
 };

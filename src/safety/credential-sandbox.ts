@@ -56,7 +56,10 @@ function expand(segments: readonly string[]): string[] {
     const pattern = globToRegExp(segment);
     found = found.flatMap((p) => {
       try {
-        return fs.readdirSync(p).filter((name) => pattern.test(name)).map((name) => path.join(p, name));
+        return fs
+          .readdirSync(p)
+          .filter((name) => pattern.test(name))
+          .map((name) => path.join(p, name));
       } catch {
         return [];
       }

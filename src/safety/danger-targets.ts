@@ -18,8 +18,31 @@ export interface Danger {
 }
 
 const SYSTEM_DIRS = [
-  "/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/opt", "/proc", "/root", "/sbin", "/srv", "/sys", "/usr",
-  "/var", "/home", "/Users", "/System", "/Library", "/Applications", "/private", "/mnt", "/media", "/snap", "/nix",
+  "/bin",
+  "/boot",
+  "/dev",
+  "/etc",
+  "/lib",
+  "/lib32",
+  "/lib64",
+  "/opt",
+  "/proc",
+  "/root",
+  "/sbin",
+  "/srv",
+  "/sys",
+  "/usr",
+  "/var",
+  "/home",
+  "/Users",
+  "/System",
+  "/Library",
+  "/Applications",
+  "/private",
+  "/mnt",
+  "/media",
+  "/snap",
+  "/nix",
 ];
 
 function dangerMap(pc: PathContext): Map<string, { kind: DangerKind; label: string }> {

@@ -50,9 +50,36 @@ export const xargsDelete: CommandRule = (command) => {
 };
 
 const NARROWING = new Set([
-  "-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-newer",
-  "-anewer", "-cnewer", "-newermt", "-mtime", "-mmin", "-atime", "-amin", "-ctime", "-cmin", "-size", "-user", "-group",
-  "-uid", "-gid", "-perm", "-links", "-inum", "-samefile", "-empty",
+  "-name",
+  "-iname",
+  "-path",
+  "-ipath",
+  "-wholename",
+  "-iwholename",
+  "-regex",
+  "-iregex",
+  "-lname",
+  "-ilname",
+  "-newer",
+  "-anewer",
+  "-cnewer",
+  "-newermt",
+  "-mtime",
+  "-mmin",
+  "-atime",
+  "-amin",
+  "-ctime",
+  "-cmin",
+  "-size",
+  "-user",
+  "-group",
+  "-uid",
+  "-gid",
+  "-perm",
+  "-links",
+  "-inum",
+  "-samefile",
+  "-empty",
 ]);
 const FIND_EXECS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
 
@@ -115,7 +142,25 @@ export const gitClean: CommandRule = (command, env) => {
   };
 };
 
-const RSYNC_VALUE_OPTIONS = new Set(["-e", "-f", "-T", "--rsh", "--filter", "--exclude", "--include", "--exclude-from", "--include-from", "--files-from", "--rsync-path", "--temp-dir", "--backup-dir", "--suffix", "--chmod", "--log-file", "--password-file"]);
+const RSYNC_VALUE_OPTIONS = new Set([
+  "-e",
+  "-f",
+  "-T",
+  "--rsh",
+  "--filter",
+  "--exclude",
+  "--include",
+  "--exclude-from",
+  "--include-from",
+  "--files-from",
+  "--rsync-path",
+  "--temp-dir",
+  "--backup-dir",
+  "--suffix",
+  "--chmod",
+  "--log-file",
+  "--password-file",
+]);
 
 /** `rsync --delete empty/ ./` makes the destination match the source: everything else in it is deleted. */
 export const syncDelete: CommandRule = (command, env) => {

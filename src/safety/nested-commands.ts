@@ -12,9 +12,7 @@ export type CommandOrigin =
   | "find-exec";
 
 /** Commands hidden inside another command's arguments: `bash -c "…"`, `eval …`, `xargs rm`, `find -exec rm {} \;`. */
-export type NestedCommand =
-  | { kind: "script"; source: string; origin: CommandOrigin }
-  | { kind: "argv"; words: string[]; origin: CommandOrigin };
+export type NestedCommand = { kind: "script"; source: string; origin: CommandOrigin } | { kind: "argv"; words: string[]; origin: CommandOrigin };
 
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "rbash", "fish", "yash", "posh"]);
 

@@ -8,9 +8,7 @@ export const gitPush: CommandRule = (command) => {
   if (!git) return undefined;
   const names = gitEffectiveSubcommands(git);
   const pushes =
-    names.includes("push") ||
-    names.includes("send-pack") ||
-    ((git.subcommand === "subtree" || git.subcommand === "lfs") && git.args.includes("push"));
+    names.includes("push") || names.includes("send-pack") || ((git.subcommand === "subtree" || git.subcommand === "lfs") && git.args.includes("push"));
   if (!pushes) return undefined;
   return {
     rule: "git-push",

@@ -14,8 +14,34 @@ import type { ParsedShell, SimpleCommand } from "./shell-words.js";
 
 /** Programs that only read whatever their arguments are. */
 const READS_ONLY = new Set([
-  "cat", "cd", "column", "cut", "echo", "expr", "false", "grep", "egrep", "fgrep", "head", "id", "ls", "nl", "numfmt", "paste",
-  "pwd", "rev", "seq", "stat", "tac", "tail", "tr", "true", "uname", "wc", "which", "whoami",
+  "cat",
+  "cd",
+  "column",
+  "cut",
+  "echo",
+  "expr",
+  "false",
+  "grep",
+  "egrep",
+  "fgrep",
+  "head",
+  "id",
+  "ls",
+  "nl",
+  "numfmt",
+  "paste",
+  "pwd",
+  "rev",
+  "seq",
+  "stat",
+  "tac",
+  "tail",
+  "tr",
+  "true",
+  "uname",
+  "wc",
+  "which",
+  "whoami",
 ]);
 
 /** find's actions that run commands, delete, or write file names to a file. */
@@ -30,10 +56,39 @@ const GIT_BRANCH_LISTING = new Set(["--list", "-l", "--show-current", "-a", "--a
 
 /** sort's options that neither write a file nor run a program (`-o`, `--output`, `--compress-program`, `-T` are not). */
 const SORT_SAFE = new Set([
-  "-b", "-d", "-f", "-g", "-i", "-M", "-h", "-n", "-R", "-r", "-V", "-c", "-C", "-m", "-s", "-u", "-z",
-  "--ignore-leading-blanks", "--dictionary-order", "--ignore-case", "--general-numeric-sort", "--ignore-nonprinting",
-  "--month-sort", "--human-numeric-sort", "--numeric-sort", "--random-sort", "--reverse", "--version-sort", "--check",
-  "--merge", "--stable", "--unique", "--zero-terminated",
+  "-b",
+  "-d",
+  "-f",
+  "-g",
+  "-i",
+  "-M",
+  "-h",
+  "-n",
+  "-R",
+  "-r",
+  "-V",
+  "-c",
+  "-C",
+  "-m",
+  "-s",
+  "-u",
+  "-z",
+  "--ignore-leading-blanks",
+  "--dictionary-order",
+  "--ignore-case",
+  "--general-numeric-sort",
+  "--ignore-nonprinting",
+  "--month-sort",
+  "--human-numeric-sort",
+  "--numeric-sort",
+  "--random-sort",
+  "--reverse",
+  "--version-sort",
+  "--check",
+  "--merge",
+  "--stable",
+  "--unique",
+  "--zero-terminated",
 ]);
 /** sort's options that take a value as the next word (or attached): the value is not an option. */
 const SORT_WITH_VALUE = new Set(["-k", "-t", "--key", "--field-separator"]);
@@ -104,7 +159,7 @@ function sortReads(args: readonly string[]): boolean {
     if (!a.startsWith("-") || a === "-") continue;
     if (SORT_WITH_VALUE.has(a)) i += 1;
     else if (/^-[kt]./.test(a) || /^--(key|field-separator)=/.test(a)) continue;
-    else if (!SORT_SAFE.has(a) && !(/^-[bdfgiMhnRrVcCmsuz]+$/.test(a))) return false;
+    else if (!SORT_SAFE.has(a) && !/^-[bdfgiMhnRrVcCmsuz]+$/.test(a)) return false;
   }
   return true;
 }

@@ -9,8 +9,22 @@ import type { SimpleCommand } from "./shell-words.js";
  */
 
 const DOWNLOADERS = new Set([
-  "curl", "wget", "fetch", "http", "https", "xh", "lwp-request", "get", "iwr", "irm", "invoke-webrequest",
-  "invoke-restmethod", "nc", "ncat", "netcat", "socat",
+  "curl",
+  "wget",
+  "fetch",
+  "http",
+  "https",
+  "xh",
+  "lwp-request",
+  "get",
+  "iwr",
+  "irm",
+  "invoke-webrequest",
+  "invoke-restmethod",
+  "nc",
+  "ncat",
+  "netcat",
+  "socat",
 ]);
 const INTERPRETER = /^(?:python[\d.]*|pypy[\d.]*|node|nodejs|perl|ruby|php[\d.]*|lua[\d.]*|pwsh|powershell|osascript|tclsh)$/;
 /** Options that make an interpreter run code from an argument instead of stdin or a file. */
@@ -66,7 +80,7 @@ export const remoteCodeExec: CommandRule = (command, env) => {
   }
   if (!isDownloader(command)) return undefined;
   // Walk out through substitutions: `bash <(curl …)`, `sh -c "$(curl …)"`, `$(curl …)` as the program itself.
-  for (let inner: SimpleCommand | undefined = command; inner?.parent !== undefined; ) {
+  for (let inner: SimpleCommand | undefined = command; inner?.parent !== undefined;) {
     if (inner.origin !== "command-substitution" && inner.origin !== "process-substitution") break;
     const outer: SimpleCommand | undefined = all[inner.parent];
     if (outer && runsArguments(outer)) return hit(outer);
@@ -81,6 +95,7 @@ export function powershellDownloadExec(line: string): RuleHit | undefined {
   if (!/\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring|downloadfile|net\.webclient|curl|wget)\b/i.test(line)) return undefined;
   return {
     rule: "remote-code-exec",
-    reason: "This would run code downloaded from the network (PowerShell Invoke-Expression) without review; download it to a file, read it, and ask the user before running it.",
+    reason:
+      "This would run code downloaded from the network (PowerShell Invoke-Expression) without review; download it to a file, read it, and ask the user before running it.",
   };
 }

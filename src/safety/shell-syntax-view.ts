@@ -46,8 +46,21 @@ const NO_SUBSTITUTIONS = new Set(["word", "number", "raw_string", "ansi_c_string
 const HEREDOC_PARTS = new Set(["heredoc_start", "heredoc_body", "heredoc_end", "comment"]);
 /** Nodes that are one word (or one operand) in a test expression. */
 const TEST_WORDS = new Set([
-  "word", "string", "raw_string", "ansi_c_string", "translated_string", "concatenation", "simple_expansion", "expansion",
-  "command_substitution", "process_substitution", "arithmetic_expansion", "number", "test_operator", "regex", "extglob_pattern",
+  "word",
+  "string",
+  "raw_string",
+  "ansi_c_string",
+  "translated_string",
+  "concatenation",
+  "simple_expansion",
+  "expansion",
+  "command_substitution",
+  "process_substitution",
+  "arithmetic_expansion",
+  "number",
+  "test_operator",
+  "regex",
+  "extglob_pattern",
 ]);
 
 /** The `$( … )` / backtick / `<( … )` nodes in `node`, outermost only (inner ones belong to their own commands). */

@@ -189,7 +189,8 @@ function addStatement(state: ParseState, pieces: Pieces, place: Place): void {
   nested(state, command, place);
   // What follows a here-document's start on its line: `cat <<EOF | sh`, `cat <<EOF && rm x`.
   for (const after of pieces.after) {
-    if (after.type === "pipeline" && (after.children[0]?.type === "|" || after.children[0]?.type === "|&")) pipeline(state, after, { ...place, here: command.pipes[0] ?? place.here }, 1);
+    if (after.type === "pipeline" && (after.children[0]?.type === "|" || after.children[0]?.type === "|&"))
+      pipeline(state, after, { ...place, here: command.pipes[0] ?? place.here }, 1);
     else visit(state, after, fresh(state, place));
   }
 }
@@ -275,7 +276,16 @@ function nested(state: ParseState, command: SimpleCommand, place: Place): void {
       continue;
     }
     const text = inner.words.join(" ");
-    const found = addCommand(state, { words: inner.words, rawWords: inner.words, text, redirects: [], pipes: command.pipes, origin: inner.origin, parent: command.index, stdin: undefined });
+    const found = addCommand(state, {
+      words: inner.words,
+      rawWords: inner.words,
+      text,
+      redirects: [],
+      pipes: command.pipes,
+      origin: inner.origin,
+      parent: command.index,
+      stdin: undefined,
+    });
     if (found) nested(state, found, at);
   }
 }

@@ -19,7 +19,9 @@ export async function openRunStore(workspace: string, env: NodeJS.ProcessEnv, cl
     checkpointer: file.checkpointer,
     dropQueuedWrites: async (threadId, checkpointId, channels) => {
       file.db
-        .prepare(`DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ? AND task_id = ? AND channel IN (${channels.map(() => "?").join(", ")})`)
+        .prepare(
+          `DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = '' AND checkpoint_id = ? AND task_id = ? AND channel IN (${channels.map(() => "?").join(", ")})`,
+        )
         .run(threadId, checkpointId, NULL_TASK_ID, ...channels);
     },
   };

@@ -26,7 +26,11 @@ export async function queueSettings(database: RunStore, sessionId: string, setti
   ];
   if (settings.workspace !== undefined) writes.push(["workspace", settings.workspace]);
   // The saver ignores a write it already has at the same position: drop the ones an earlier resume queued here.
-  await database.dropQueuedWrites(sessionId, checkpointId, writes.map(([channel]) => channel));
+  await database.dropQueuedWrites(
+    sessionId,
+    checkpointId,
+    writes.map(([channel]) => channel),
+  );
   await database.checkpointer.putWrites({ configurable: { thread_id: sessionId, checkpoint_ns: "", checkpoint_id: checkpointId } }, writes, NULL_TASK_ID);
   return true;
 }

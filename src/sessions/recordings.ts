@@ -72,8 +72,7 @@ export class RecordingStore {
 
   summary(sessionId: string): RecordingSummary | undefined {
     const row = this.db.prepare("SELECT calls, bytes, truncated FROM mc_recordings WHERE session_id = ?").get(sessionId) as
-      | { calls: number; bytes: number; truncated: number }
-      | undefined;
+      { calls: number; bytes: number; truncated: number } | undefined;
     return row ? { calls: row.calls, bytes: row.bytes, truncated: row.truncated !== 0 } : undefined;
   }
 
@@ -143,10 +142,18 @@ export class RecordingStore {
   copy(from: string, to: string): void {
     this.db.transaction(() => {
       this.db
-        .prepare("INSERT INTO mc_model_calls (session_id, seq, role, step, model, format, request, response) SELECT ?, seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = ?")
+        .prepare(
+          "INSERT INTO mc_model_calls (session_id, seq, role, step, model, format, request, response) SELECT ?, seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = ?",
+        )
         .run(to, from);
-      this.db.prepare("INSERT INTO mc_recording_turns (session_id, first_seq, instruction) SELECT ?, first_seq, instruction FROM mc_recording_turns WHERE session_id = ?").run(to, from);
-      this.db.prepare("INSERT INTO mc_recordings (session_id, calls, bytes, truncated) SELECT ?, calls, bytes, truncated FROM mc_recordings WHERE session_id = ?").run(to, from);
+      this.db
+        .prepare(
+          "INSERT INTO mc_recording_turns (session_id, first_seq, instruction) SELECT ?, first_seq, instruction FROM mc_recording_turns WHERE session_id = ?",
+        )
+        .run(to, from);
+      this.db
+        .prepare("INSERT INTO mc_recordings (session_id, calls, bytes, truncated) SELECT ?, calls, bytes, truncated FROM mc_recordings WHERE session_id = ?")
+        .run(to, from);
     })();
   }
 

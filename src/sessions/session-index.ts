@@ -42,7 +42,9 @@ export function openSessionIndex(workspace: string, clock: Clock): SessionIndex 
     db?.close();
     const code = (error as { code?: unknown }).code;
     if (typeof code === "string" && SQLITE_UNWRITABLE.test(code)) {
-      throw new ConfigError(`workspace ${workspace} is not writable: cannot open ${databasePath(workspace)} (${code}); use a writable folder (--workspace DIR)`);
+      throw new ConfigError(
+        `workspace ${workspace} is not writable: cannot open ${databasePath(workspace)} (${code}); use a writable folder (--workspace DIR)`,
+      );
     }
     const damaged = damagedDatabaseLine(error);
     if (damaged !== undefined) throw new ConfigError(damaged);

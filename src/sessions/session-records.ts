@@ -9,7 +9,9 @@ import type { NewSessionRow, SessionRow } from "./session-store.js";
  * `sessions`, `diff` and `undo` stay fast (src/sessions/session-database.ts adds the checkpointer).
  */
 
-export type SessionRowFields = Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction" | "workspace">>;
+export type SessionRowFields = Partial<
+  Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction" | "workspace">
+>;
 
 /** The session index rows (`mc_sessions`). */
 export interface SessionRows {

@@ -149,12 +149,29 @@ export class SessionStore {
     return rows.map(sessionRowFromRaw);
   }
 
-  update(id: string, fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction" | "workspace">>): void {
+  update(
+    id: string,
+    fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction" | "workspace">>,
+  ): void {
     const current = this.get(id);
     if (!current) return;
     const next = { ...current, ...fields };
     this.db
-      .prepare("UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, model = ?, options = ?, turns = ?, instruction = ?, workspace = ?, updated_at = ? WHERE id = ?")
-      .run(next.status, next.inputTokens, next.outputTokens, next.costUsd, next.model, next.options, next.turns, next.instruction, next.workspace, this.clock.now(), id);
+      .prepare(
+        "UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, model = ?, options = ?, turns = ?, instruction = ?, workspace = ?, updated_at = ? WHERE id = ?",
+      )
+      .run(
+        next.status,
+        next.inputTokens,
+        next.outputTokens,
+        next.costUsd,
+        next.model,
+        next.options,
+        next.turns,
+        next.instruction,
+        next.workspace,
+        this.clock.now(),
+        id,
+      );
   }
 }

@@ -44,7 +44,11 @@ export class WorkspaceLock {
     if (attempt.lock) return new WorkspaceLock(attempt.lock);
     if (options.force) return new WorkspaceLock(null);
     const session = attempt.holder === null ? null : sessionOf(workspace, attempt.holder);
-    const who = session ? `session ${session} is running in this workspace (process ${attempt.holder})` : attempt.holder !== null ? `another session is running in this workspace (process ${attempt.holder})` : "another session is starting in this workspace";
+    const who = session
+      ? `session ${session} is running in this workspace (process ${attempt.holder})`
+      : attempt.holder !== null
+        ? `another session is running in this workspace (process ${attempt.holder})`
+        : "another session is starting in this workspace";
     throw new WorkspaceBusyError(`${who}; wait for it to finish, stop it, or start anyway with ${options.flag} (both sessions then change the same files)`);
   }
 

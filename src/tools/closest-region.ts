@@ -98,12 +98,14 @@ export function findClosestRegion(fileLines: readonly string[], wantedLines: rea
   for (let start = 0; start < windows; start += 1) scored.push({ start, score: scoreWindow(file, wanted, start, sample) });
   scored.sort((a, b) => b.score - a.score || a.start - b.start);
   const candidates =
-    sample === all
-      ? scored.slice(0, 1)
-      : scored.slice(0, CANDIDATES).map((c) => ({ start: c.start, score: scoreWindow(file, wanted, c.start, all) }));
+    sample === all ? scored.slice(0, 1) : scored.slice(0, CANDIDATES).map((c) => ({ start: c.start, score: scoreWindow(file, wanted, c.start, all) }));
   const best = candidates.reduce((a, b) => (b.score > a.score || (b.score === a.score && b.start < a.start) ? b : a));
 
-  const squash = (lines: readonly Line[]): string => lines.map((l) => l.text).join("").replace(/\s+/g, "");
+  const squash = (lines: readonly Line[]): string =>
+    lines
+      .map((l) => l.text)
+      .join("")
+      .replace(/\s+/g, "");
   return {
     startLine: best.start + 1,
     endLine: best.start + size,

@@ -4,10 +4,7 @@ import { errorMessage, failure, success, type ToolResult } from "./tool-result.j
 import type { ToolDeps } from "./types.js";
 
 const schema = z.object({
-  query: z
-    .string()
-    .min(1)
-    .describe("What you are looking for, in plain words ('where do we retry failed requests') or as a name ('parseConfig')."),
+  query: z.string().min(1).describe("What you are looking for, in plain words ('where do we retry failed requests') or as a name ('parseConfig')."),
   path: z.string().optional().describe("Only files under this folder (or this one file), relative to the workspace root."),
   limit: z.number().int().min(1).max(20).default(8).describe("How many results (1-20)."),
 });
@@ -25,15 +22,22 @@ export function createCodebaseSearchTool(deps: ToolDeps) {
       try {
         const answer = await index.search({ query: args.query, limit: args.limit, ...(args.path ? { path: args.path } : {}) });
         if (answer.state === "building") {
-          return success(`The codebase index is still being built in the background (${answer.detail}). Use search_code (ripgrep) for now; codebase_search works once the build is done.`);
+          return success(
+            `The codebase index is still being built in the background (${answer.detail}). Use search_code (ripgrep) for now; codebase_search works once the build is done.`,
+          );
         }
         if (answer.state === "unavailable") return failure(`the codebase index is unavailable (${answer.detail}); use search_code and read_file instead.`);
         if (answer.hits.length === 0) return success(`Nothing in the index matches "${args.query}". Try other words, or search_code for an exact pattern.`);
         const blocks = answer.hits.map((h, i) => {
-          const snippet = h.snippet.split("\n").map((l) => `    ${l}`).join("\n");
+          const snippet = h.snippet
+            .split("\n")
+            .map((l) => `    ${l}`)
+            .join("\n");
           return `${i + 1}. ${h.path}:${h.startLine}-${h.endLine}${h.symbol ? ` ${h.symbol}` : ""} (${h.kind}, score ${h.score.toFixed(2)})\n${snippet}`;
         });
-        const how = answer.wordsOnly ? " (ranked by words only: the embeddings server could not embed the question just now; plain-words questions may miss, names still match)" : "";
+        const how = answer.wordsOnly
+          ? " (ranked by words only: the embeddings server could not embed the question just now; plain-words questions may miss, names still match)"
+          : "";
         const count = answer.hits.length === 1 ? "1 result" : `${answer.hits.length} results`;
         return success(`${count}, best first${how} (read_file the line ranges for the full code):\n${blocks.join("\n")}`);
       } catch (error) {

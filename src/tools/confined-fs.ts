@@ -99,7 +99,10 @@ async function openOrMakeChildDir(parent: FileHandle, name: string): Promise<Fil
       const code = errorCode(error);
       if (code === "ENOTDIR" || code === "ELOOP") {
         // A file in the way is the caller's ENOTDIR; a symlink (or a folder by now) means something was swapped.
-        const isFile = await fs.lstat(child).then((s) => !s.isSymbolicLink() && !s.isDirectory(), () => false);
+        const isFile = await fs.lstat(child).then(
+          (s) => !s.isSymbolicLink() && !s.isDirectory(),
+          () => false,
+        );
         if (isFile) throw error;
         throw new PathChangedError(name);
       }

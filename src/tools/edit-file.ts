@@ -22,12 +22,11 @@ const schema = z.object({
   path: z.string().describe('File to edit, relative to the workspace root (e.g. "src/index.ts").'),
   oldText: z
     .string()
-    .describe("Exact text to replace, copied from the file including indentation and line breaks (without read_file's line-number prefixes). Include enough surrounding lines to make it unique."),
+    .describe(
+      "Exact text to replace, copied from the file including indentation and line breaks (without read_file's line-number prefixes). Include enough surrounding lines to make it unique.",
+    ),
   newText: z.string().describe("Text to put in its place (may be empty to delete oldText)."),
-  replaceAll: z
-    .boolean()
-    .default(false)
-    .describe("Replace every occurrence of oldText instead of requiring exactly one. Default false."),
+  replaceAll: z.boolean().default(false).describe("Replace every occurrence of oldText instead of requiring exactly one. Default false."),
 });
 
 function indexesOf(text: string, needle: string): number[] {
@@ -50,7 +49,9 @@ function notFound(rel: string, text: string, oldText: string): ToolResult {
   const region = findClosestRegion(fileLines, splitLines(oldText));
   const base = `oldText was not found in "${rel}" (it must match exactly, including whitespace and indentation).`;
   if (!region || region.score < MIN_CLOSEST_SCORE) {
-    return failure(`${base} No similar region was found either. Call read_file on "${rel}" to see its current content, then retry edit_file with text copied from it.`);
+    return failure(
+      `${base} No similar region was found either. Call read_file on "${rel}" to see its current content, then retry edit_file with text copied from it.`,
+    );
   }
   const why = region.whitespaceOnly ? " It differs from oldText only in whitespace or indentation." : "";
   return failure(
@@ -100,7 +101,10 @@ async function editIn(
   if (found.length === 0) return notFound(rel, text, oldText);
   if (found.length > 1 && !replaceAll) {
     const before = new LineIndex(text);
-    const at = found.slice(0, 10).map((i) => before.lineAt(i)).join(", ");
+    const at = found
+      .slice(0, 10)
+      .map((i) => before.lineAt(i))
+      .join(", ");
     return failure(
       `oldText occurs ${found.length} times in "${rel}" (at lines ${at}${found.length > 10 ? ", …" : ""}). ` +
         "Add surrounding lines to oldText so it matches exactly one place, or set replaceAll=true to replace every occurrence.",
@@ -176,9 +180,11 @@ export function createEditFileTool(base: ToolDeps) {
       const resultLines = splitLines(result);
       const parts = [
         `Edited "${rel}": replaced ${found.length} occurrence${found.length === 1 ? "" : "s"}.`,
-        ...ranges.slice(0, 20).map((r) =>
-          replacement.length > 0 ? `- old ${span(r.oldFrom, r.oldTo)} → now ${span(r.newFrom, r.newTo)}` : `- deleted old ${span(r.oldFrom, r.oldTo)}`,
-        ),
+        ...ranges
+          .slice(0, 20)
+          .map((r) =>
+            replacement.length > 0 ? `- old ${span(r.oldFrom, r.oldTo)} → now ${span(r.newFrom, r.newTo)}` : `- deleted old ${span(r.oldFrom, r.oldTo)}`,
+          ),
       ];
       if (ranges.length > 20) parts.push(`- … and ${ranges.length - 20} more`);
       const first = ranges[0];

@@ -54,7 +54,9 @@ export function createExecuteCommandTool(base: ToolDeps, options: ExecuteCommand
     command: z
       .string()
       .min(1)
-      .describe("Shell command, run with `bash -c` (pipes, && and globs work). It must finish on its own: stdin is closed, and anything still running when it ends or times out is killed."),
+      .describe(
+        "Shell command, run with `bash -c` (pipes, && and globs work). It must finish on its own: stdin is closed, and anything still running when it ends or times out is killed.",
+      ),
     cwd: z
       .string()
       .optional()
@@ -73,7 +75,10 @@ export function createExecuteCommandTool(base: ToolDeps, options: ExecuteCommand
       const sandbox = sandboxSpawnOptions(deps.root, deps.sandbox);
       const resolved = await resolveWorkspacePath(deps.root, cwd ?? ".");
       if (!resolved.ok) return failure(`cwd: ${resolved.error}`);
-      const isDir = await fs.stat(resolved.abs).then((s) => s.isDirectory(), () => false);
+      const isDir = await fs.stat(resolved.abs).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
       if (!isDir) {
         return failure(`cwd "${resolved.rel}" is not an existing folder; call list_directory to find the folder, or omit cwd to run in the workspace root.`);
       }

@@ -96,7 +96,13 @@ export const COMMAND_TOOLS = toolsThat("runs_commands");
 export const READ_TOOLS = ["read_file", "list_directory", "search_code"] as const satisfies readonly ToolName[];
 
 /** The background-process tools (src/tools/processes), for the agents that run commands. */
-export const PROCESS_TOOLS = ["start_process", "read_process_output", "wait_for_process", "stop_process", "list_processes"] as const satisfies readonly ToolName[];
+export const PROCESS_TOOLS = [
+  "start_process",
+  "read_process_output",
+  "wait_for_process",
+  "stop_process",
+  "list_processes",
+] as const satisfies readonly ToolName[];
 
 /** Builds the named tools (all of them by default) for one workspace. */
 export function createWorkspaceTools(deps: ToolDeps, names: readonly ToolName[] = TOOL_NAMES): WorkspaceTool[] {

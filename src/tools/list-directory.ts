@@ -14,10 +14,7 @@ export const MAX_LIST_DEPTH = 6;
 export const MAX_LIST_ENTRIES = 500;
 
 const schema = z.object({
-  path: z
-    .string()
-    .default(".")
-    .describe('Folder to list, relative to the workspace root. Defaults to "." (the root).'),
+  path: z.string().default(".").describe('Folder to list, relative to the workspace root. Defaults to "." (the root).'),
   depth: z
     .number()
     .int()
@@ -53,7 +50,10 @@ async function describe(dir: ConfinedDir, dirent: Dirent, rel: string): Promise<
     return { name: dirent.name, rel, kind: "symlink", linkTarget };
   }
   if (dirent.isFile()) {
-    const size = await fs.lstat(entryPath).then((s) => s.size, () => undefined);
+    const size = await fs.lstat(entryPath).then(
+      (s) => s.size,
+      () => undefined,
+    );
     return { name: dirent.name, rel, kind: "file", size };
   }
   return { name: dirent.name, rel, kind: "other" };
@@ -69,7 +69,13 @@ async function openListedFolder(root: string, abs: string, rel: string): Promise
     dir = await openDir(abs);
   } catch (error) {
     const code = errorCode(error);
-    if (code === "ENOTDIR" && (await fs.lstat(abs).then((s) => s.isFile(), () => false))) {
+    if (
+      code === "ENOTDIR" &&
+      (await fs.lstat(abs).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    ) {
       return failure(`"${rel}" is a file, not a directory; call read_file with path "${rel}" to read it.`);
     }
     if (code === "ENOENT" || code === "ENOTDIR") {
@@ -79,7 +85,9 @@ async function openListedFolder(root: string, abs: string, rel: string): Promise
   }
   if (!isUsableRealPath(root, dir.abs)) {
     await dir.close();
-    return failure(`folder "${rel}" changed while it was being opened (a folder on its path was replaced, e.g. by a symlink); nothing was listed. Call list_directory again once the path is stable.`);
+    return failure(
+      `folder "${rel}" changed while it was being opened (a folder on its path was replaced, e.g. by a symlink); nothing was listed. Call list_directory again once the path is stable.`,
+    );
   }
   return dir;
 }
@@ -97,8 +105,7 @@ async function openSubFolder(abs: string): Promise<ConfinedDir | undefined> {
 function render(entries: readonly Entry[], indent: string, out: string[]): void {
   for (const entry of entries) {
     if (entry.kind === "dir") {
-      const state =
-        entry.state === "not_expanded" ? " [not expanded]" : entry.state === "not_listed" ? " [not listed: entry limit]" : "";
+      const state = entry.state === "not_expanded" ? " [not expanded]" : entry.state === "not_listed" ? " [not listed: entry limit]" : "";
       out.push(`${indent}${entry.name}/${state}`);
       if (entry.children) render(entry.children, `${indent}  `, out);
       if (entry.omitted) out.push(`${indent}  … ${entry.omitted} more entries not shown`);
@@ -132,9 +139,7 @@ export function createListDirectoryTool(base: ToolDeps) {
       const top: Entry[] = [];
       // Each folder is read through its open descriptor; the first one is already open and checked.
       let first: ConfinedDir | undefined = opened;
-      const queue: { abs: string; rel: string; level: number; into: Entry[]; owner?: Entry }[] = [
-        { abs: opened.abs, rel: baseRel, level: 1, into: top },
-      ];
+      const queue: { abs: string; rel: string; level: number; into: Entry[]; owner?: Entry }[] = [{ abs: opened.abs, rel: baseRel, level: 1, into: top }];
       let count = 0;
       let ignoredCount = 0;
       let capped = false;

@@ -109,7 +109,10 @@ export class OutputStreamCap {
     if (this.lastSnapshot !== null && now - this.lastSnapshot < this.tailEveryMs) return;
     this.lastSnapshot = now;
     this.snapshotPending = false;
-    const text = this.tail.map((t) => t.chunk).join("").slice(-LIVE_TAIL_CHARS);
+    const text = this.tail
+      .map((t) => t.chunk)
+      .join("")
+      .slice(-LIVE_TAIL_CHARS);
     const lines = text.replace(/\r\n?/g, "\n").replace(/\n$/, "").split("\n").slice(-LIVE_TAIL_LINES);
     this.forwardTail({ lines, totalChars: this.sent + this.dropped + this.tailChars });
   }

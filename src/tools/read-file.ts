@@ -15,26 +15,14 @@ export const DEFAULT_OUTPUT_LIMIT_CHARS = 20_000;
 
 const schema = z.object({
   path: z.string().describe('File path, relative to the workspace root (e.g. "src/index.ts") or absolute inside it.'),
-  startLine: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("First line to show, 1-based. Omit to start at the top."),
-  endLine: z
-    .number()
-    .int()
-    .min(1)
-    .optional()
-    .describe("Last line to show, 1-based and inclusive. Omit to read to the end (or until the size cap)."),
+  startLine: z.number().int().min(1).optional().describe("First line to show, 1-based. Omit to start at the top."),
+  endLine: z.number().int().min(1).optional().describe("Last line to show, 1-based and inclusive. Omit to read to the end (or until the size cap)."),
 });
 
 function unreadable(rel: string, file: Extract<TextFile, { ok: false }>): ToolResult {
   switch (file.reason) {
     case "missing":
-      return failure(
-        `file "${rel}" does not exist. Call list_directory to see which files exist, or search_code to find the file you mean.`,
-      );
+      return failure(`file "${rel}" does not exist. Call list_directory to see which files exist, or search_code to find the file you mean.`);
     case "directory":
       return failure(`"${rel}" is a directory, not a file. Call list_directory with path "${rel}" to see what it contains.`);
     case "binary":

@@ -25,7 +25,10 @@ export async function stripRedundantCd(command: string, root: string, cwdAbs: st
   if (!fromRoot.ok || fromRoot.abs !== cwdAbs) return { command };
   const fromCwd = path.resolve(cwdAbs, target);
   if (fromCwd !== cwdAbs) {
-    const isDir = await fs.stat(fromCwd).then((s) => s.isDirectory(), () => false);
+    const isDir = await fs.stat(fromCwd).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
     if (isDir) return { command };
   }
   return { command: rest, removed: match[0].trim() };

@@ -88,9 +88,7 @@ async function runOnce(options: RunCommandOptions): Promise<{ result: RunCommand
   const marker = { name: COMMAND_MARKER_VAR, value: randomUUID() };
   const started = performance.now();
   const buffer = new HeadTailBuffer(options.outputLimitChars);
-  const spec = options.sandbox
-    ? sandboxedSpawn(options.command, options.cwd, options.sandbox)
-    : { file: "bash", args: ["-c", options.command] };
+  const spec = options.sandbox ? sandboxedSpawn(options.command, options.cwd, options.sandbox) : { file: "bash", args: ["-c", options.command] };
   let child: Launched;
   try {
     child = await launch(spec.file, spec.args, {
@@ -103,12 +101,25 @@ async function runOnce(options: RunCommandOptions): Promise<{ result: RunCommand
   } catch (error) {
     const durationMs = Math.round(performance.now() - started);
     return {
-      result: { exitCode: null, signal: null, timedOut: false, aborted: false, durationMs, output: "", omittedChars: 0, strayProcesses: 0, spawnError: (error as Error).message },
+      result: {
+        exitCode: null,
+        signal: null,
+        timedOut: false,
+        aborted: false,
+        durationMs,
+        output: "",
+        omittedChars: 0,
+        strayProcesses: 0,
+        spawnError: (error as Error).message,
+      },
       setupFailed: false,
     };
   }
   const { closed, exited } = child;
-  for (const [name, stream] of [["stdout", child.stdout], ["stderr", child.stderr]] as const) {
+  for (const [name, stream] of [
+    ["stdout", child.stdout],
+    ["stderr", child.stderr],
+  ] as const) {
     stream.setEncoding("utf8");
     stream.on("data", (chunk: string) => {
       buffer.append(chunk);

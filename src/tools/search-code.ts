@@ -23,26 +23,21 @@ const schema = z.object({
   pattern: z
     .string()
     .min(1)
-    .describe("Regular expression to search for (Rust regex syntax, like PCRE without look-around). Escape special characters such as ( [ { . * + ? | with a backslash to match them literally."),
+    .describe(
+      "Regular expression to search for (Rust regex syntax, like PCRE without look-around). Escape special characters such as ( [ { . * + ? | with a backslash to match them literally.",
+    ),
   glob: z
     .union([z.string(), z.array(z.string())])
     .optional()
-    .describe('Only search files matching this glob or these globs, e.g. "*.ts" or ["src/**/*.ts", "!**/*.test.ts"]. A leading "!" excludes; globs containing "/" are matched against paths relative to the workspace root.'),
-  path: z
-    .string()
-    .optional()
-    .describe("Sub-folder (or single file) to search, relative to the workspace root. Omit to search the whole workspace."),
+    .describe(
+      'Only search files matching this glob or these globs, e.g. "*.ts" or ["src/**/*.ts", "!**/*.test.ts"]. A leading "!" excludes; globs containing "/" are matched against paths relative to the workspace root.',
+    ),
+  path: z.string().optional().describe("Sub-folder (or single file) to search, relative to the workspace root. Omit to search the whole workspace."),
   caseSensitive: z
     .boolean()
     .optional()
     .describe("true: match case exactly; false: ignore case. Omit for smart case (case-insensitive unless the pattern contains an uppercase letter)."),
-  maxResults: z
-    .number()
-    .int()
-    .min(1)
-    .max(1000)
-    .default(100)
-    .describe("Maximum number of matching lines to return (default 100)."),
+  maxResults: z.number().int().min(1).max(1000).default(100).describe("Maximum number of matching lines to return (default 100)."),
 });
 
 interface RgMatch {
@@ -185,7 +180,10 @@ export function createSearchCodeTool(base: ToolDeps) {
       if (inputPath !== undefined && inputPath !== "" && inputPath !== ".") {
         const resolved = await resolveWorkspacePath(deps.root, inputPath);
         if (!resolved.ok) return failure(resolved.error);
-        const exists = await fs.stat(resolved.abs).then(() => true, () => false);
+        const exists = await fs.stat(resolved.abs).then(
+          () => true,
+          () => false,
+        );
         if (!exists) {
           return failure(`path "${resolved.rel}" does not exist; call list_directory to find the right folder, or omit path to search everywhere.`);
         }
@@ -215,14 +213,18 @@ export function createSearchCodeTool(base: ToolDeps) {
       const run = await runRipgrep(deps.root, args, maxResults);
       const shown = await showVerified(deps.root, run.matches, limit, guardCredentials ? credentialAt : undefined);
       if (shown.dropped > 0 && shown.matches.length === 0) {
-        return failure(`the ${shown.dropped} matching lines found were left out: their files changed during the search (a folder on their path was replaced, e.g. by a symlink). Search again once the files are stable.`);
+        return failure(
+          `the ${shown.dropped} matching lines found were left out: their files changed during the search (a folder on their path was replaced, e.g. by a symlink). Search again once the files are stable.`,
+        );
       }
       if (run.spawnError) return failure(`could not run ripgrep (${run.spawnError}); use execute_command with grep -rn instead.`);
       const stderr = run.stderr.trim();
       const where = scope === "." ? "the workspace" : `"${scope}"`;
       if (shown.matches.length === 0 && !run.timedOut && run.exitCode === 2) {
         if (/regex/i.test(stderr)) {
-          return failure(`invalid regex pattern ${JSON.stringify(pattern)}:\n${stderr}\nFix the pattern (escape special characters such as ( [ { . * + ? | with a backslash to match them literally) and call search_code again.`);
+          return failure(
+            `invalid regex pattern ${JSON.stringify(pattern)}:\n${stderr}\nFix the pattern (escape special characters such as ( [ { . * + ? | with a backslash to match them literally) and call search_code again.`,
+          );
         }
         if (/glob/i.test(stderr)) {
           return failure(`invalid glob ${JSON.stringify(globs)}:\n${stderr}\nFix the glob (e.g. "*.ts" or "src/**/*.ts") and call search_code again.`);
@@ -245,7 +247,9 @@ export function createSearchCodeTool(base: ToolDeps) {
       const cutBySize = shown.cutBySize;
       const notes: string[] = [];
       if (run.more || cutBySize) {
-        notes.push(`[showing the first ${out.length} matches; more exist. Narrow with path, glob or a more specific pattern${run.more ? `, or raise maxResults (now ${maxResults})` : ""}]`);
+        notes.push(
+          `[showing the first ${out.length} matches; more exist. Narrow with path, glob or a more specific pattern${run.more ? `, or raise maxResults (now ${maxResults})` : ""}]`,
+        );
       }
       if (shown.dropped > 0) {
         notes.push(`[${shown.dropped} matching lines left out: their files changed during the search; search again if you need them]`);
@@ -259,7 +263,7 @@ export function createSearchCodeTool(base: ToolDeps) {
       name: "search_code",
       description:
         "Search file contents in the workspace with a regular expression (ripgrep). Returns matching lines as `path:line: text`, sorted by path. " +
-        "Respects .gitignore; skips .git, node_modules and .mini-cursor. Filter files with glob (e.g. \"*.ts\") and folders with path. " +
+        'Respects .gitignore; skips .git, node_modules and .mini-cursor. Filter files with glob (e.g. "*.ts") and folders with path. ' +
         "Use it to find definitions and usages, then read_file around the reported line numbers.",
       schema,
       responseFormat: "content_and_artifact",

@@ -7,9 +7,7 @@ export const MAX_TEXT_FILE_BYTES = 10 * 1024 * 1024;
 const BINARY_SNIFF_BYTES = 8192;
 
 export type TextFileFailure = "missing" | "directory" | "not_a_file" | "binary" | "too_large" | "unreadable" | "changed";
-export type TextFile =
-  | { ok: true; text: string; bytes: number }
-  | { ok: false; reason: TextFileFailure; detail: string; bytes?: number };
+export type TextFile = { ok: true; text: string; bytes: number } | { ok: false; reason: TextFileFailure; detail: string; bytes?: number };
 
 const CHANGED = "changed while it was being opened (a folder on its path was replaced, e.g. by a symlink)";
 

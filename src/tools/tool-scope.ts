@@ -46,7 +46,8 @@ export function scopeOf(deps: ToolDeps, config: unknown): ToolDeps {
   if (known) return known;
   const outputLimitChars = resultCharsFor(deps.outputLimitChars, context.maxPromptTokens);
   const network = context.safety?.allowNetwork;
-  const sandbox: CommandSandbox | undefined = deps.sandbox?.kind === "bubblewrap" && network !== undefined ? { ...deps.sandbox, allowNetwork: network } : deps.sandbox;
+  const sandbox: CommandSandbox | undefined =
+    deps.sandbox?.kind === "bubblewrap" && network !== undefined ? { ...deps.sandbox, allowNetwork: network } : deps.sandbox;
   const made: ToolDeps = { ...deps, root: context.workspace, outputLimitChars, ...(sandbox ? { sandbox } : {}) };
   byContext.set(context, made);
   return made;

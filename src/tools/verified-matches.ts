@@ -27,7 +27,7 @@ function readLines(fd: number, size: number, upTo: number): string[] {
   if (size <= MAX_TEXT_FILE_BYTES) return splitLines(decode(readFileSync(fd)));
   const chunks: Buffer[] = [];
   let newlines = 0;
-  for (let position = 0; newlines < upTo; ) {
+  for (let position = 0; newlines < upTo;) {
     const chunk = Buffer.alloc(CHUNK_BYTES);
     const bytesRead = readSync(fd, chunk, 0, CHUNK_BYTES, position);
     if (bytesRead === 0) break;

@@ -16,7 +16,6 @@ export type WorkspacePath = { ok: true; abs: string; rel: string } | { ok: false
 /** Same limit as Linux's MAXSYMLINKS: more hops than this is a loop. */
 const MAX_SYMLINK_HOPS = 40;
 
-
 /** A path for messages to the model: relative to the root ("." for the root), absolute if outside. */
 export function toDisplayPath(root: string, abs: string): string {
   if (!isInside(root, abs)) return abs;

@@ -37,7 +37,9 @@ export function createWriteFileTool(base: ToolDeps) {
           return failure(`cannot create "${rel}": a parent of it is a file, not a folder. Choose another path (call list_directory to check).`);
         }
         if (error instanceof PathChangedError) {
-          return failure(`"${rel}" changed while it was being written (a folder on its path was replaced, e.g. by a symlink); nothing was written. Call write_file again once the path is stable.`);
+          return failure(
+            `"${rel}" changed while it was being written (a folder on its path was replaced, e.g. by a symlink); nothing was written. Call write_file again once the path is stable.`,
+          );
         }
         return failure(`could not write "${rel}" (${code ?? errorMessage(error)}); check the path and permissions, or write elsewhere.`);
       };

@@ -26,7 +26,8 @@ function grantOf(config: unknown): WriteGrant | undefined {
 export function landingCheck(root: string, config: unknown, asked: string): LandingCheck {
   const grant = grantOf(config);
   return (abs) => {
-    if (!isUsableRealPath(root, abs)) return `the path changed while it was being written: "${asked}" now lands outside the files the tools may change; nothing was written.`;
+    if (!isUsableRealPath(root, abs))
+      return `the path changed while it was being written: "${asked}" now lands outside the files the tools may change; nothing was written.`;
     return writeGrantRefusal(grant, path.relative(root, abs), asked);
   };
 }

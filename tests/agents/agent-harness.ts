@@ -8,7 +8,16 @@ import type { AgentRunContext } from "../../src/agents/run.js";
 import type { AgentSpec } from "../../src/agents/types.js";
 import type { Budget } from "../../src/models/cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../src/models/cost/prices.js";
-import { type ApprovalAnswer, type ApprovalRequest, DEFAULT_SAFETY, EventRecorder, isApprovalRequest, type ProgressEvent, type SafetyPolicy, type UsageByKey } from "../../src/core/index.js";
+import {
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  DEFAULT_SAFETY,
+  EventRecorder,
+  isApprovalRequest,
+  type ProgressEvent,
+  type SafetyPolicy,
+  type UsageByKey,
+} from "../../src/core/index.js";
 import { memoryOff } from "../../src/memory/types.js";
 import { offeredTools } from "../../src/agents/agent-tools.js";
 import { usageBaseOf } from "../../src/models/cost/usage.js";
@@ -62,7 +71,10 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
   };
   const config = { configurable: { thread_id: "agent" }, recursionLimit: 200, context };
   const input = {
-    messages: [new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: o.brief ?? "Your step (s1): the goal" })],
+    messages: [
+      new SystemMessage(spec.systemPrompt(o.workspace, [...tools, spec.finishTool.name])),
+      new HumanMessage({ id: "brief-s1", content: o.brief ?? "Your step (s1): the goal" }),
+    ],
     allowPatterns: o.allowPatterns ?? [],
   };
   const outcome = (final: Pick<AgentRunValue, "messages" | "stop">) => readOutcome(final.messages, spec.finishTool.name, final.stop);
@@ -74,7 +86,11 @@ export function agentHarness(spec: AgentSpec, models: ModelProvider, o: HarnessO
     start: () => agent.invoke(input, config),
     /** Another run of the same compiled agent on a thread of its own, with its own model-call limit. */
     startOn: (threadId: string, runMaxModelCalls: number) =>
-      agent.invoke(input, { ...config, context: { ...context, maxModelCalls: runMaxModelCalls }, configurable: { ...config.configurable, thread_id: threadId } }),
+      agent.invoke(input, {
+        ...config,
+        context: { ...context, maxModelCalls: runMaxModelCalls },
+        configurable: { ...config.configurable, thread_id: threadId },
+      }),
     resume: (answer: ApprovalAnswer | Record<string, unknown>) => agent.invoke(new Command({ resume: answer }), config),
     /** The approval requests the thread is paused on (empty when it is not paused). */
     pending: async (): Promise<ApprovalRequest[]> => {

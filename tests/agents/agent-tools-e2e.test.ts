@@ -27,12 +27,18 @@ describe("agent tools built once", () => {
     await new Promise((resolve) => server?.once("listening", resolve));
     const { port } = server.address() as AddressInfo;
     const fetch = `node -e "fetch('http://127.0.0.1:${port}').then((r) => r.text()).then((t) => console.log('BODY:' + t), (e) => console.log('FAILED:' + e.cause?.code))"`;
-    const script = () => [calls({ name: "execute_command", args: { command: fetch } }), calls({ name: "submit_work", args: { status: "done", summary: "ok" } })];
+    const script = () => [
+      calls({ name: "execute_command", args: { command: fetch } }),
+      calls({ name: "submit_work", args: { status: "done", summary: "ok" } }),
+    ];
     const models = scriptedModels({ coder: [...script(), ...script()] });
     const h = agentHarness(AGENT_SPECS.coder, models, { workspace: ws.root, safety: { approval: "auto", allowNetwork: true }, deps: sandboxed });
     const open = await h.start();
     expect(text(toolMessages(open.messages)[0])).toContain("BODY:hello");
-    const closed = await h.agent.invoke({ messages: [] }, { ...h.config, configurable: { thread_id: "closed" }, context: { ...h.context, safety: { ...h.context.safety, allowNetwork: false } } });
+    const closed = await h.agent.invoke(
+      { messages: [] },
+      { ...h.config, configurable: { thread_id: "closed" }, context: { ...h.context, safety: { ...h.context.safety, allowNetwork: false } } },
+    );
     expect(text(toolMessages(closed.messages)[0])).toContain("FAILED:ECONNREFUSED");
   });
 

@@ -16,6 +16,9 @@ describe("offered web tools", () => {
   });
 
   it("keeps both in read-only mode: they change nothing", () => {
-    expect(web(offeredTools(researcherSpec, { approval: "read-only" }, { memory: false, web: { ...WEB_DEFAULTS, search: searxng } }))).toEqual(["fetch_url", "web_search"]);
+    expect(web(offeredTools(researcherSpec, { approval: "read-only" }, { memory: false, web: { ...WEB_DEFAULTS, search: searxng } }))).toEqual([
+      "fetch_url",
+      "web_search",
+    ]);
   });
 });

@@ -31,7 +31,11 @@ describe("the reviewer's commands see the workspace read-only", () => {
         calls({ name: spec.finishTool.name, args: finish }),
       ],
     });
-    const run = await runToEnd(spec, models, { workspace: ws.root, safety, deps: { tools: { sandbox: { kind: "bubblewrap", allowNetwork: false, home: ws.home } } } });
+    const run = await runToEnd(spec, models, {
+      workspace: ws.root,
+      safety,
+      deps: { tools: { sandbox: { kind: "bubblewrap", allowNetwork: false, home: ws.home } } },
+    });
     const results = run.final.messages.filter((m): m is ToolMessage => ToolMessage.isInstance(m));
     return { ws, run, results };
   }
@@ -55,7 +59,10 @@ describe("the reviewer's commands see the workspace read-only", () => {
   });
 
   it("in ask mode, asks for the reviewer's commands when the network is on, and always for the coder's", async () => {
-    for (const [agent, safety] of [["reviewer", { approval: "ask", allowNetwork: true }], ["coder", { approval: "ask" }]] as const) {
+    for (const [agent, safety] of [
+      ["reviewer", { approval: "ask", allowNetwork: true }],
+      ["coder", { approval: "ask" }],
+    ] as const) {
       const { run } = await runAs(agent, safety);
       expect((run.final as { __interrupt__?: unknown[] }).__interrupt__, agent).toHaveLength(1);
     }

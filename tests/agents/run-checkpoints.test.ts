@@ -27,14 +27,19 @@ const spec = AGENT_SPECS.researcher;
 /** Distinct files of the same size, each with a marker found nowhere else. */
 function files(): Record<string, string> {
   const out: Record<string, string> = {};
-  for (let i = 0; i < CALLS; i++) out[`src/file-${String(i).padStart(3, "0")}.ts`] = `// <<marker-${String(i).padStart(3, "0")}>>\n${"export const x = 1;\n".repeat(60)}`;
+  for (let i = 0; i < CALLS; i++)
+    out[`src/file-${String(i).padStart(3, "0")}.ts`] = `// <<marker-${String(i).padStart(3, "0")}>>\n${"export const x = 1;\n".repeat(60)}`;
   return out;
 }
 const fileOf = (i: number) => `src/file-${String(i).padStart(3, "0")}.ts`;
 
 let ids = 0;
 const reply = (name: string, args: Record<string, unknown>) =>
-  new AIMessage({ content: "", tool_calls: [{ name, args, id: `call_${++ids}`, type: "tool_call" }], usage_metadata: { input_tokens: 100, output_tokens: 10, total_tokens: 110 } });
+  new AIMessage({
+    content: "",
+    tool_calls: [{ name, args, id: `call_${++ids}`, type: "tool_call" }],
+    usage_metadata: { input_tokens: 100, output_tokens: 10, total_tokens: 110 },
+  });
 
 /** Reads the files in order, then finishes; `onReply(n)` is told before the n-th reply (0-based) is given. */
 function readerModels(onReply: (n: number) => void = () => undefined): ModelProvider {
@@ -67,7 +72,10 @@ function agentOn(saver: SqliteSaver, models: ModelProvider) {
 
 function input(workspace: string) {
   return {
-    messages: [new SystemMessage(spec.systemPrompt(workspace, ["read_file", spec.finishTool.name])), new HumanMessage({ id: "brief-s1", content: "Your step (s1): read every file under src/." })],
+    messages: [
+      new SystemMessage(spec.systemPrompt(workspace, ["read_file", spec.finishTool.name])),
+      new HumanMessage({ id: "brief-s1", content: "Your step (s1): read every file under src/." }),
+    ],
   };
 }
 
@@ -126,7 +134,10 @@ describe("a long sub-agent run on a SqliteSaver file", () => {
     const controller = new AbortController();
     // Stop while the model is asked for its 111th reply: more than 200 transcript updates are already stored.
     const first = saverOn(file);
-    const stopping = agentOn(first.saver, readerModels((n) => n === 110 && !controller.signal.aborted && controller.abort()));
+    const stopping = agentOn(
+      first.saver,
+      readerModels((n) => n === 110 && !controller.signal.aborted && controller.abort()),
+    );
     await expect(stopping.invoke(input(ws.root), { ...configFor(ws.root), signal: controller.signal })).rejects.toThrow();
     first.db.close();
 

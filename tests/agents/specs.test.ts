@@ -12,9 +12,38 @@ const ws = useTempWorkspace({ "a.txt": "original\n" });
 
 describe("per-agent tool restriction", () => {
   it("gives each agent exactly its tools", () => {
-    expect(AGENT_SPECS.researcher.tools).toEqual(["read_file", "list_directory", "search_code", "codebase_search", "memory_search", "load_skill", "fetch_url", "web_search"]);
-    expect(AGENT_SPECS.coder.tools).toEqual(["read_file", "list_directory", "search_code", "codebase_search", "write_file", "edit_file", "execute_command", ...PROCESS_TOOLS, "load_skill", "fetch_url", "web_search"]);
-    expect(AGENT_SPECS.reviewer.tools).toEqual(["read_file", "list_directory", "search_code", "execute_command", "project_diagnostics", ...PROCESS_TOOLS, "load_skill"]);
+    expect(AGENT_SPECS.researcher.tools).toEqual([
+      "read_file",
+      "list_directory",
+      "search_code",
+      "codebase_search",
+      "memory_search",
+      "load_skill",
+      "fetch_url",
+      "web_search",
+    ]);
+    expect(AGENT_SPECS.coder.tools).toEqual([
+      "read_file",
+      "list_directory",
+      "search_code",
+      "codebase_search",
+      "write_file",
+      "edit_file",
+      "execute_command",
+      ...PROCESS_TOOLS,
+      "load_skill",
+      "fetch_url",
+      "web_search",
+    ]);
+    expect(AGENT_SPECS.reviewer.tools).toEqual([
+      "read_file",
+      "list_directory",
+      "search_code",
+      "execute_command",
+      "project_diagnostics",
+      ...PROCESS_TOOLS,
+      "load_skill",
+    ]);
   });
 
   it.each([

@@ -78,7 +78,11 @@ beforeAll(async () => {
     }
     for (const [file, text] of Object.entries(plant.append ?? {})) await fs.appendFile(path.join(copy, file), text);
   }
-  const run = spawnSync(DEPCRUISE, ["src", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], { cwd: copy, encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
+  const run = spawnSync(DEPCRUISE, ["src", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
+    cwd: copy,
+    encoding: "utf8",
+    maxBuffer: 256 * 1024 * 1024,
+  });
   if (run.status !== 0) throw new Error(`dependency-cruiser failed: ${run.stderr}`);
   const report = JSON.parse(run.stdout) as { summary: { violations: Violation[] } };
   found = report.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);

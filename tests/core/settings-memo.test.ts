@@ -42,7 +42,11 @@ describe("limitsOf and safetyOf with remembered answers", () => {
   it("give the same answers as a fresh parse, for the fallback they are given each time", () => {
     const configurable = { limits: { maxPromptTokens: 9_000 }, safety: { approval: "auto" } };
     expect(limitsOf(configurable, DEFAULT_LIMITS).maxPromptTokens).toBe(9_000);
-    expect(limitsOf(configurable, { ...DEFAULT_LIMITS, maxModelCallsPerRun: 7 })).toEqual({ ...DEFAULT_LIMITS, maxModelCallsPerRun: 7, maxPromptTokens: 9_000 });
+    expect(limitsOf(configurable, { ...DEFAULT_LIMITS, maxModelCallsPerRun: 7 })).toEqual({
+      ...DEFAULT_LIMITS,
+      maxModelCallsPerRun: 7,
+      maxPromptTokens: 9_000,
+    });
     expect(limitsOf(configurable, DEFAULT_LIMITS).maxModelCallsPerRun).toBe(DEFAULT_LIMITS.maxModelCallsPerRun);
     expect(safetyOf(configurable, DEFAULT_SAFETY).approval).toBe("auto");
     expect(safetyOf(configurable, { ...DEFAULT_SAFETY, deny: ["rm *"] })).toEqual({ ...DEFAULT_SAFETY, approval: "auto", deny: ["rm *"] });

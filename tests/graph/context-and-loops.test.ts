@@ -24,7 +24,10 @@ async function run(script: Partial<Record<"planner" | "researcher" | "coder" | "
   const events = new EventRecorder();
   const graph = testGraph({ models, events, checkpointer: new MemorySaver() });
   const config = { configurable: { thread_id: "t" }, recursionLimit: 200 };
-  await graph.invoke({ task: "read everything", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
+  await graph.invoke(
+    { task: "read everything", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } },
+    config,
+  );
   return { state: (await graph.getState(config)).values as WorkspaceStateValue, seen: models.seen, events: events.events };
 }
 

@@ -23,15 +23,30 @@ describe("planFollowUp", () => {
     });
     const input = planFollowUp(state, "  add farewell  ", DEFAULT_PRICE_TABLE);
     expect(input.turn).toEqual({ number: 2, instruction: "add farewell", previousOutcome: "done: greet is written", usageBefore: { tokens: 1000, usd: 0 } });
-    expect(input).toMatchObject({ counters: { planRevisions: 0, agentRuns: 0, reviewRounds: 0, questions: 0 }, reviewsWithoutVerdict: 0, continued: null, status: "running", stop: null, summary: "", finalReport: "" });
+    expect(input).toMatchObject({
+      counters: { planRevisions: 0, agentRuns: 0, reviewRounds: 0, questions: 0 },
+      reviewsWithoutVerdict: 0,
+      continued: null,
+      status: "running",
+      stop: null,
+      summary: "",
+      finalReport: "",
+    });
     expect(input.plan).toEqual(state.plan);
     // Reducer channels are not in the input: nothing is appended or copied.
     for (const key of ["findings", "filesChanged", "reviews", "usage", "commands"]) expect(input).not.toHaveProperty(key);
   });
 
   it("counts turns, says why a stopped turn ended, and reopens a step a killed run left in progress", () => {
-    const stopped = sessionState({ status: "limit_reached", stop: { kind: "agent_runs", detail: "the limit of 1 runs was reached" }, turn: { number: 2, instruction: "a", previousOutcome: "done", usageBefore: { tokens: 1, usd: 0 } } });
-    expect(planFollowUp(stopped, "b", DEFAULT_PRICE_TABLE).turn).toMatchObject({ number: 3, previousOutcome: "limit_reached: sub-agent runs: the limit of 1 runs was reached" });
+    const stopped = sessionState({
+      status: "limit_reached",
+      stop: { kind: "agent_runs", detail: "the limit of 1 runs was reached" },
+      turn: { number: 2, instruction: "a", previousOutcome: "done", usageBefore: { tokens: 1, usd: 0 } },
+    });
+    expect(planFollowUp(stopped, "b", DEFAULT_PRICE_TABLE).turn).toMatchObject({
+      number: 3,
+      previousOutcome: "limit_reached: sub-agent runs: the limit of 1 runs was reached",
+    });
     const killed = sessionState({ status: "running", plan: [step("s1", "done"), step("s2", "in_progress")] });
     const input = planFollowUp(killed, "c", DEFAULT_PRICE_TABLE);
     expect(input.turn.previousOutcome).toBe("interrupted before it finished");
@@ -73,7 +88,9 @@ describe("the planner's context in a follow-up turn", () => {
       turn: { number: 2, instruction: "Add farewell", previousOutcome: "done: greet is written", usageBefore: { tokens: 0, usd: 0 } },
     });
     const context = renderPlannerContext(state, null);
-    expect(context).toContain("Task: Add greet\nWorkspace: /w\nFollow-up instruction (turn 2): Add farewell\nThe user gave this instruction after the previous turn ended (done: greet is written).");
+    expect(context).toContain(
+      "Task: Add greet\nWorkspace: /w\nFollow-up instruction (turn 2): Add farewell\nThe user gave this instruction after the previous turn ended (done: greet is written).",
+    );
     expect(context).toContain("Files changed so far: src/greet.js");
     expect(context).toContain("Earlier finding (src/a.js): uses ESM");
     expect(context).toContain("Latest review (s2): approve: fine");

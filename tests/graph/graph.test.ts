@@ -23,7 +23,10 @@ async function runGraph(script: Partial<Record<"planner" | "researcher" | "coder
   const events = new EventRecorder();
   const graph = testGraph({ models, events, checkpointer: new MemorySaver() });
   const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
-  await graph.invoke({ task: "add a sum module with a test", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
+  await graph.invoke(
+    { task: "add a sum module with a test", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } },
+    config,
+  );
   const state = (await graph.getState(config)).values as WorkspaceStateValue;
   return { state, events, seen: models.seen };
 }
@@ -63,7 +66,10 @@ describe("planner → sub-agents graph", () => {
       ],
       reviewer: [
         calls({ name: "execute_command", args: { command: "node -e \"import('./src/sum.js').then(m => process.exit(m.sum(2, 2) === 4 ? 0 : 3))\"" } }),
-        calls({ name: "submit_review", args: { decision: "changes_requested", summary: "sum subtracts", problems: [{ file: "src/sum.js", problem: "uses - instead of +", fix: "use +" }] } }),
+        calls({
+          name: "submit_review",
+          args: { decision: "changes_requested", summary: "sum subtracts", problems: [{ file: "src/sum.js", problem: "uses - instead of +", fix: "use +" }] },
+        }),
         calls({ name: "execute_command", args: { command: "node -e \"import('./src/sum.js').then(m => process.exit(m.sum(2, 2) === 4 ? 0 : 3))\"" } }),
         calls({ name: "submit_review", args: { decision: "approve", summary: "sum works" } }),
       ],
@@ -173,10 +179,7 @@ describe("planner → sub-agents graph", () => {
 
   it("asks the planner again when its plan fails validation", async () => {
     const { state, seen } = await runGraph({
-      planner: [
-        calls({ name: "update_plan", args: { remainingSteps: [{ agent: "wizard", goal: "magic" }] } }),
-        finishPlan("nothing to do"),
-      ],
+      planner: [calls({ name: "update_plan", args: { remainingSteps: [{ agent: "wizard", goal: "magic" }] } }), finishPlan("nothing to do")],
     });
     expect(state.status).toBe("done");
     // LangChain's structured output validated the call and sent the error back as the call's result.

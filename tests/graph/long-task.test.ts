@@ -20,7 +20,11 @@ const text = (messages: BaseMessage[]) => messages.map((m) => m.text).join("\n")
 /** The scripted models, with the tools each planner call was offered recorded as a session records them. */
 function recorded(models: ReturnType<typeof scriptedModels>) {
   const calls: ModelCallRecord[] = [];
-  const provider = recordingProvider(models, (c) => calls.push(c), () => null);
+  const provider = recordingProvider(
+    models,
+    (c) => calls.push(c),
+    () => null,
+  );
   return { provider, plannerTools: () => calls.filter((c) => c.role === "planner").map((c) => c.request.tools) };
 }
 

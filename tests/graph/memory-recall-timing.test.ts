@@ -36,7 +36,10 @@ describe("recalling memories while memory opens in the background", () => {
     const read = { agent: "researcher", goal: "Read a.txt" };
     const models = scriptedModels({
       planner: [plan([read, read, read]), plan([read, read]), plan([read]), finishPlan("read it three times")],
-      researcher: [0, 1, 2].flatMap(() => [calls({ name: "read_file", args: { path: "a.txt" } }), calls({ name: "submit_findings", args: { summary: "read it", findings: [] } })]),
+      researcher: [0, 1, 2].flatMap(() => [
+        calls({ name: "read_file", args: { path: "a.txt" } }),
+        calls({ name: "submit_findings", args: { summary: "read it", findings: [] } }),
+      ]),
     });
     const graph = testGraph({ models, events, memory, checkpointer: new MemorySaver() });
     const result = await graph.invoke(

@@ -77,7 +77,14 @@ describe("questions are counted per turn", () => {
 
   it("a follow-up turn may ask again after the turn before used the limit, and is limited in turn", async () => {
     const models = scriptedModels({
-      planner: [ask("Which database?"), finishPlan("SQLite it is."), ask("Which table name?"), plan([{ agent: "researcher", goal: "Find the schema" }]), ask("And the index?"), finishPlan("Added the table.")],
+      planner: [
+        ask("Which database?"),
+        finishPlan("SQLite it is."),
+        ask("Which table name?"),
+        plan([{ agent: "researcher", goal: "Find the schema" }]),
+        ask("And the index?"),
+        finishPlan("Added the table."),
+      ],
       researcher: [calls({ name: "submit_findings", args: { summary: "No schema yet.", findings: [] } })],
     });
     const graph = testGraph({ models, events: new EventRecorder(), checkpointer: new MemorySaver() });

@@ -19,7 +19,11 @@ export function say(text: string): AIMessage {
   return new AIMessage({ content: text, usage_metadata: { input_tokens: 50, output_tokens: 5, total_tokens: 55 } });
 }
 
-export function plan(steps: { agent: string; goal: string; acceptanceCriteria?: string[] }[], finished = false, extra: Record<string, unknown> = {}): AIMessage {
+export function plan(
+  steps: { agent: string; goal: string; acceptanceCriteria?: string[] }[],
+  finished = false,
+  extra: Record<string, unknown> = {},
+): AIMessage {
   return calls({ name: "update_plan", args: { remainingSteps: steps, finished, ...extra } });
 }
 

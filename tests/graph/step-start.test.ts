@@ -57,7 +57,10 @@ describe("starting a step", () => {
     const events = new EventRecorder();
     const graph = testGraph({ models, events, checkpointer: new MemorySaver() });
     const config = { configurable: { thread_id: "t" }, recursionLimit: 100 };
-    const paused: unknown = await graph.invoke({ task: "make a file", workspace: ws.root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "ask" } }, config);
+    const paused: unknown = await graph.invoke(
+      { task: "make a file", workspace: ws.root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "ask" } },
+      config,
+    );
     expect(paused).toHaveProperty("__interrupt__");
     await expect(fs.access(path.join(ws.root, "made-by-command"))).rejects.toThrow();
     // A file appearing while paused would show up in a recomputed outline.

@@ -41,7 +41,10 @@ describe("the after-step hook", () => {
         calls({ name: "write_file", args: { path: "b.txt", content: "new\n" } }),
         calls({ name: "submit_work", args: { status: "done", summary: "wrote it" } }),
       ],
-      reviewer: [calls({ name: "execute_command", args: { command: "cat b.txt c.txt" } }), calls({ name: "submit_review", args: { decision: "approve", summary: "ok" } })],
+      reviewer: [
+        calls({ name: "execute_command", args: { command: "cat b.txt c.txt" } }),
+        calls({ name: "submit_review", args: { decision: "approve", summary: "ok" } }),
+      ],
     });
     const events = new EventRecorder();
     const after: string[] = [];
@@ -57,7 +60,12 @@ describe("the after-step hook", () => {
     const config = { configurable: { thread_id: "t" }, recursionLimit: 100 };
     const result = await graph.invoke({ task: "t", workspace: ws.root, limits: DEFAULT_LIMITS, safety: { ...DEFAULT_SAFETY, approval: "auto" } }, config);
     expect(result.status).toBe("done");
-    expect(events.events.filter((e) => e.type === "step_started").map((e) => e.type === "step_started" && e.agent)).toEqual(["researcher", "coder", "coder", "reviewer"]);
+    expect(events.events.filter((e) => e.type === "step_started").map((e) => e.type === "step_started" && e.agent)).toEqual([
+      "researcher",
+      "coder",
+      "coder",
+      "reviewer",
+    ]);
     expect(after).toEqual(["coder", "coder"]);
     expect(await ws.read("c.txt")).toBe("made\n");
   });

@@ -27,7 +27,17 @@ const START_TIMEOUT_MS = 20_000;
 /** The test server as an endpoint of the default tenant and database, without a token, that nothing stops. */
 export function testChromaEndpoint(chroma: Pick<TestChroma, "url">): ChromaEndpoint {
   const url = new URL(chroma.url);
-  return { url: chroma.url, host: url.hostname, port: Number(url.port), ssl: false, tenant: "default_tenant", database: "default_database", authHeaders: () => ({}), startedByUs: false, stop: async () => undefined };
+  return {
+    url: chroma.url,
+    host: url.hostname,
+    port: Number(url.port),
+    ssl: false,
+    tenant: "default_tenant",
+    database: "default_database",
+    authHeaders: () => ({}),
+    startedByUs: false,
+    stop: async () => undefined,
+  };
 }
 
 export async function startTestChroma(dir?: string): Promise<TestChroma> {

@@ -98,7 +98,12 @@ describe("startScriptedOpenAIServer with the real ChatOpenAICompletions client",
   it("returns tool calls to a model with bound tools and records the tool-result round trip", async () => {
     const server = await start((req) => {
       if (!hasToolResult(req, "read_file")) {
-        return { toolCalls: [{ name: "read_file", args: { path: "src/a.ts" } }, { name: "list_dir", args: {}, id: "my-id" }] };
+        return {
+          toolCalls: [
+            { name: "read_file", args: { path: "src/a.ts" } },
+            { name: "list_dir", args: {}, id: "my-id" },
+          ],
+        };
       }
       const results = toolResults(req);
       return { content: `saw ${results.map((r) => `${r.name}=${r.content}`).join("; ")}` };
@@ -149,7 +154,11 @@ describe("startScriptedOpenAIServer with the real ChatOpenAICompletions client",
   it("streams content, tool calls and usage", async () => {
     const server = await start((req) =>
       req.index === 0
-        ? { content: "Let me look at the file now.", toolCalls: [{ name: "read_file", args: { path: "a/b/c.txt" } }], usage: { promptTokens: 11, completionTokens: 7 } }
+        ? {
+            content: "Let me look at the file now.",
+            toolCalls: [{ name: "read_file", args: { path: "a/b/c.txt" } }],
+            usage: { promptTokens: 11, completionTokens: 7 },
+          }
         : { content: "All done." },
     );
     const streaming = model(server, { streamUsage: true }).bindTools([readFileTool]);
@@ -167,7 +176,13 @@ describe("startScriptedOpenAIServer with the real ChatOpenAICompletions client",
     expect(req0.stream).toBe(true);
     expect(req0.body).toMatchObject({ stream: true, stream_options: { include_usage: true } });
 
-    const second = await collect(await streaming.stream([new HumanMessage("go"), new AIMessage({ content: "", tool_calls: total.tool_calls ?? [] }), new ToolMessage({ content: "ok", tool_call_id: "call_0_0" })]));
+    const second = await collect(
+      await streaming.stream([
+        new HumanMessage("go"),
+        new AIMessage({ content: "", tool_calls: total.tool_calls ?? [] }),
+        new ToolMessage({ content: "ok", tool_call_id: "call_0_0" }),
+      ]),
+    );
     expect(second.content).toBe("All done.");
     expect(second.response_metadata["finish_reason"]).toBe("stop");
     expect(second.usage_metadata?.output_tokens).toBe(3);
@@ -178,12 +193,26 @@ describe("startScriptedOpenAIServer with the real ChatOpenAICompletions client",
     const server = await start(() => ({ content: "ok" }));
     await collect(
       await model(server, { streamUsage: true }).stream([
-        new HumanMessage({ content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] }),
+        new HumanMessage({
+          content: [
+            { type: "text", text: "first" },
+            { type: "text", text: "second" },
+          ],
+        }),
       ]),
     );
     expect(server.requests[0]!.messages[0]).toEqual({ role: "user", content: "first\nsecond", toolCalls: [] });
     const body = server.requests[0]!.body;
-    expect(body).toMatchObject({ messages: [{ content: [{ type: "text", text: "first" }, { type: "text", text: "second" }] }] });
+    expect(body).toMatchObject({
+      messages: [
+        {
+          content: [
+            { type: "text", text: "first" },
+            { type: "text", text: "second" },
+          ],
+        },
+      ],
+    });
   });
 
   it("puts invalid JSON arguments into invalid_tool_calls (invoke and stream)", async () => {
@@ -246,10 +275,12 @@ describe("startScriptedOpenAIServer with the real ChatOpenAICompletions client",
     expect(Date.now() - startedAt).toBeLessThan(5_000);
 
     // A request still hanging when the server closes must not keep close() waiting.
-    const pending = model(server).invoke("hi").then(
-      () => "resolved",
-      () => "rejected",
-    );
+    const pending = model(server)
+      .invoke("hi")
+      .then(
+        () => "resolved",
+        () => "rejected",
+      );
     while (server.requests.length < 2) await new Promise((resolve) => setTimeout(resolve, 10));
     const closeStarted = Date.now();
     await server.close();

@@ -260,10 +260,7 @@ function promptChars(req: ScriptedRequest): number {
   return chars;
 }
 
-function buildCompletion(
-  req: ScriptedRequest,
-  reply: { content?: string; toolCalls?: ScriptedToolCall[]; usage?: ScriptedUsage },
-): Completion {
+function buildCompletion(req: ScriptedRequest, reply: { content?: string; toolCalls?: ScriptedToolCall[]; usage?: ScriptedUsage }): Completion {
   const toolCalls: WireToolCall[] = (reply.toolCalls ?? []).map((call, i) => ({
     id: call.id ?? `call_${req.index}_${i}`,
     type: "function",
@@ -348,8 +345,7 @@ function splitInto(text: string, parts: number): string[] {
 
 function streamCompletion(res: http.ServerResponse, req: ScriptedRequest, completion: Completion): void {
   if (res.destroyed || res.writableEnded) return;
-  const includeUsage =
-    isRecord(req.body) && isRecord(req.body["stream_options"]) && req.body["stream_options"]["include_usage"] === true;
+  const includeUsage = isRecord(req.body) && isRecord(req.body["stream_options"]) && req.body["stream_options"]["include_usage"] === true;
   const id = `chatcmpl-scripted-${req.index}`;
   const created = Math.floor(Date.now() / 1000);
   res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
@@ -408,8 +404,7 @@ function readBody(req: http.IncomingMessage): Promise<string> {
 export async function startScriptedOpenAIServer(script: Script, options: ScriptedServerOptions = {}): Promise<ScriptedServer> {
   const requests: ScriptedRequest[] = [];
   const modelListings: ScriptedServer["modelListings"] = [];
-  const authorized = (httpReq: http.IncomingMessage): boolean =>
-    options.apiKey === undefined || httpReq.headers.authorization === `Bearer ${options.apiKey}`;
+  const authorized = (httpReq: http.IncomingMessage): boolean => options.apiKey === undefined || httpReq.headers.authorization === `Bearer ${options.apiKey}`;
   const scriptErrors: string[] = [];
   const sockets = new Set<Socket>();
   const hangs = new Set<{ timer: NodeJS.Timeout; finish: () => void }>();
@@ -498,7 +493,12 @@ export async function startScriptedOpenAIServer(script: Script, options: Scripte
     const route = `${httpReq.method ?? "GET"} ${path.replace(/\/+$/, "")}`;
     if (route === "POST /v1/embeddings") {
       readEmbeddingInputs(httpReq).then(
-        (inputs) => sendJson(res, 200, { object: "list", model: "scripted-embed", data: inputs.map((text, index) => ({ object: "embedding", index, embedding: scriptedEmbedding(text) })) }),
+        (inputs) =>
+          sendJson(res, 200, {
+            object: "list",
+            model: "scripted-embed",
+            data: inputs.map((text, index) => ({ object: "embedding", index, embedding: scriptedEmbedding(text) })),
+          }),
         (err: unknown) => sendError(res, 400, `scripted server: ${err instanceof Error ? err.message : String(err)}`),
       );
       return;
@@ -533,10 +533,9 @@ export async function startScriptedOpenAIServer(script: Script, options: Scripte
       sendJson(res, 200, { models: [{ name: SCRIPTED_MODEL_ID }] });
       return;
     }
-    const hint =
-      path.startsWith("/v1/responses")
-        ? " (this server only implements chat completions: use ChatOpenAICompletions, or a model name ChatOpenAI does not route to the Responses API)"
-        : "";
+    const hint = path.startsWith("/v1/responses")
+      ? " (this server only implements chat completions: use ChatOpenAICompletions, or a model name ChatOpenAI does not route to the Responses API)"
+      : "";
     sendError(res, 404, `scripted server: no route for ${httpReq.method ?? "?"} ${path}${hint}`);
   });
 

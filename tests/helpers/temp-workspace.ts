@@ -67,10 +67,11 @@ export function useTempWorkspace(files: Record<string, string> = {}): CurrentWor
     get root(): string {
       return root();
     },
-    exists: (file) => access(path.join(root(), file)).then(
-      () => true,
-      () => false,
-    ),
+    exists: (file) =>
+      access(path.join(root(), file)).then(
+        () => true,
+        () => false,
+      ),
     read: (file) => readFile(path.join(root(), file), "utf8"),
   };
 }

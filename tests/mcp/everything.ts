@@ -8,7 +8,18 @@ export const EVERYTHING = path.join(ROOT, "node_modules/@modelcontextprotocol/se
 export const FILESYSTEM = path.join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
 
 export function stdioServer(name: string, args: string[], extra: Partial<McpServerSettings> = {}): McpServerSettings {
-  return { name, source: "test", disabled: false, timeoutMs: 20_000, transport: "stdio", command: process.execPath, args, env: {}, cwd: process.cwd(), ...extra } as McpServerSettings;
+  return {
+    name,
+    source: "test",
+    disabled: false,
+    timeoutMs: 20_000,
+    transport: "stdio",
+    command: process.execPath,
+    args,
+    env: {},
+    cwd: process.cwd(),
+    ...extra,
+  } as McpServerSettings;
 }
 
 /** Whether a process is alive (signal 0 checks without signalling). */

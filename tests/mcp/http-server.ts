@@ -12,7 +12,10 @@ export interface HttpMcpServer {
 /** server-everything over streamable HTTP on a free loopback port, ready once it says it listens. */
 export async function startHttpEverything(): Promise<HttpMcpServer> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { PATH: process.env.PATH ?? "", PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] });
+  const child: ChildProcess = spawn(process.execPath, [EVERYTHING, "streamableHttp"], {
+    env: { PATH: process.env.PATH ?? "", PORT: String(port) },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
     let said = "";

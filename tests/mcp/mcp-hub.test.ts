@@ -22,7 +22,10 @@ describe("McpHub against the reference servers over stdio", () => {
     expect(hub.find("/ws", "mcp__everything__get-sum")?.readOnly).toBe(true);
     expect(hub.find("/ws", "mcp__everything__toggle-simulated-logging")?.readOnly).toBe(false);
 
-    expect(await hub.call("/ws", "mcp__everything__get-sum", { a: 2, b: 40 }, { outputLimitChars: 10_000 })).toMatchObject({ ok: true, text: expect.stringContaining("42") as string });
+    expect(await hub.call("/ws", "mcp__everything__get-sum", { a: 2, b: 40 }, { outputLimitChars: 10_000 })).toMatchObject({
+      ok: true,
+      text: expect.stringContaining("42") as string,
+    });
     const echo = await hub.call("/ws", "mcp__everything__echo", { message: "x".repeat(5000) }, { outputLimitChars: 300 });
     expect(echo.ok).toBe(true);
     expect(echo.text.length).toBeLessThan(400);
@@ -48,9 +51,16 @@ describe("McpHub against the reference servers over stdio", () => {
 
   it("reports a server that cannot start once, and goes on with the others", async () => {
     const failures: string[] = [];
-    hub = new McpHub([stdioServer("broken", [], { command: "/nonexistent/mcp-server" }), stdioServer("everything", [EVERYTHING, "stdio"]), stdioServer("off", [], { disabled: true })], {
-      onFailure: (server, reason) => failures.push(`${server.name}: ${reason}`),
-    });
+    hub = new McpHub(
+      [
+        stdioServer("broken", [], { command: "/nonexistent/mcp-server" }),
+        stdioServer("everything", [EVERYTHING, "stdio"]),
+        stdioServer("off", [], { disabled: true }),
+      ],
+      {
+        onFailure: (server, reason) => failures.push(`${server.name}: ${reason}`),
+      },
+    );
     await hub.start();
     expect(failures).toEqual(["broken: command not found: /nonexistent/mcp-server"]);
     expect(hub.statuses().map((s) => s.status.state)).toEqual(["failed", "connected", "disabled"]);
@@ -103,7 +113,11 @@ describe("McpHub against the reference servers over stdio", () => {
   it("follows a server's tools/list_changed notices: a tool it adds is offered, one it removes is not", async () => {
     hub = new McpHub([stdioServer("changing", [CHANGING_TOOLS])]);
     await hub.start();
-    const names = () => hub?.list().map((t) => t.name).sort() ?? [];
+    const names = () =>
+      hub
+        ?.list()
+        .map((t) => t.name)
+        .sort() ?? [];
     expect(names()).toEqual(["mcp__changing__add_late", "mcp__changing__remove_late"]);
     expect((await hub.call("/ws", "mcp__changing__add_late", {}, { outputLimitChars: 1000 })).ok).toBe(true);
     await expect.poll(names, { timeout: 5_000 }).toContain("mcp__changing__late");

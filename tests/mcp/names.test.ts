@@ -26,7 +26,9 @@ describe("MCP tool names and results", () => {
       },
       10_000,
     );
-    expect(text).toBe("found 2\nresource: file:///a.txt (a.txt)\nresource mem://note:\nremember this\n[resource mem://bin: application/zip, 3 B]\n[image: image/png, 12 KB]");
+    expect(text).toBe(
+      "found 2\nresource: file:///a.txt (a.txt)\nresource mem://note:\nremember this\n[resource mem://bin: application/zip, 3 B]\n[image: image/png, 12 KB]",
+    );
     expect(resultText({ content: [], structuredContent: { sum: 3 } }, 1000)).toBe('{\n  "sum": 3\n}');
     expect(resultText({ content: [] }, 1000)).toBe("(no output)");
     expect(capText("a".repeat(100), 20)).toMatch(/^a{14}\n… \(80 characters left out\) …\na{6}$/);

@@ -94,14 +94,26 @@ describe("ChromaMemory against a real Chroma server", () => {
 
   it("merges a near-duplicate into the existing memory instead of piling it up", async () => {
     const memory = await freshMemory();
-    const [first] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], { workspace: "/a", session: "s1" });
+    const [first] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], {
+      workspace: "/a",
+      session: "s1",
+    });
     now = 2_000;
-    const [second] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed, npm install jest fixed it.", source: "" }], { workspace: "/a", session: "s2" });
+    const [second] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed, npm install jest fixed it.", source: "" }], {
+      workspace: "/a",
+      session: "s2",
+    });
     expect(second).toEqual({ id: first?.id, merged: true });
-    const [other] = await memory.add([{ kind: "lesson", text: "the docker build needs the .dockerignore to skip node_modules", source: "" }], { workspace: "/a", session: "s2" });
+    const [other] = await memory.add([{ kind: "lesson", text: "the docker build needs the .dockerignore to skip node_modules", source: "" }], {
+      workspace: "/a",
+      session: "s2",
+    });
     expect(other?.merged).toBe(false);
     // Same text in another workspace is its own memory.
-    const [elsewhere] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], { workspace: "/b", session: "s3" });
+    const [elsewhere] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], {
+      workspace: "/b",
+      session: "s3",
+    });
     expect(elsewhere?.merged).toBe(false);
 
     const listed = await memory.list({ workspace: "/a", limit: 10 });
@@ -119,7 +131,10 @@ describe("ChromaMemory against a real Chroma server", () => {
   it("decides a batch as if its memories were added one by one: merging into stored ones and into earlier ones of the batch", async () => {
     const memory = await freshMemory();
     now = 1_000;
-    const [stored] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], { workspace: "/a", session: "s1" });
+    const [stored] = await memory.add([{ kind: "lesson", text: "npm test failed because jest was not installed; npm install jest fixed it", source: "" }], {
+      workspace: "/a",
+      session: "s1",
+    });
     now = 2_000;
     const results = await memory.add(
       [
@@ -137,8 +152,20 @@ describe("ChromaMemory against a real Chroma server", () => {
     expect(results[2]?.id).toBe(results[0]?.id);
     const listed = await memory.list({ workspace: "/a", limit: 10 });
     expect(listed).toHaveLength(4);
-    expect(listed.find((r) => r.id === stored?.id)).toMatchObject({ mergedCount: 1, session: "s2", source: "src/a.test.ts", createdAt: 1_000, updatedAt: 2_000, text: "npm test failed because jest was not installed, npm install jest fixed it." });
-    expect(listed.find((r) => r.id === results[0]?.id)).toMatchObject({ kind: "decision", mergedCount: 1, createdAt: 2_000, text: "the CLI parses flags with node:util parseArgs instead of a library." });
+    expect(listed.find((r) => r.id === stored?.id)).toMatchObject({
+      mergedCount: 1,
+      session: "s2",
+      source: "src/a.test.ts",
+      createdAt: 1_000,
+      updatedAt: 2_000,
+      text: "npm test failed because jest was not installed, npm install jest fixed it.",
+    });
+    expect(listed.find((r) => r.id === results[0]?.id)).toMatchObject({
+      kind: "decision",
+      mergedCount: 1,
+      createdAt: 2_000,
+      text: "the CLI parses flags with node:util parseArgs instead of a library.",
+    });
     // A search finds the merged memory by its newest text's vector.
     const hits = await memory.search({ query: "parseArgs flags", workspace: "/a", limit: 1, scope: "workspace", kinds: ["decision"] });
     expect(hits[0]?.id).toBe(results[0]?.id);

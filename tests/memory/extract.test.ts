@@ -13,10 +13,19 @@ const outcome: SessionOutcome = {
     { id: "s1", agent: "researcher", goal: "Find the test runner", status: "done", result: "vitest via npm test" },
     { id: "s2", agent: "coder", goal: "Write src/sum.ts and a test", status: "done", result: "wrote sum.ts; npm test passes" },
     { id: "s3", agent: "reviewer", goal: "Review", status: "done", result: "changes requested" },
-    { id: "s4", agent: "coder", goal: "Fix the problems the reviewer found in s3: negative numbers", status: "done", result: "handled negatives", fixesReview: "s3" },
+    {
+      id: "s4",
+      agent: "coder",
+      goal: "Fix the problems the reviewer found in s3: negative numbers",
+      status: "done",
+      result: "handled negatives",
+      fixesReview: "s3",
+    },
   ],
   findings: [{ source: "package.json:5", note: "tests run with vitest (npm test)" }],
-  reviews: [{ stepId: "s3", decision: "changes_requested", summary: "negatives break", problems: [{ file: "src/sum.ts", problem: "negative numbers are dropped" }] }],
+  reviews: [
+    { stepId: "s3", decision: "changes_requested", summary: "negatives break", problems: [{ file: "src/sum.ts", problem: "negative numbers are dropped" }] },
+  ],
   commands: [
     { stepId: "s2", agent: "coder", command: "npm test", cwd: ".", exitCode: 1, timedOut: false },
     { stepId: "s4", agent: "coder", command: "npm test", cwd: ".", exitCode: 0, timedOut: false },

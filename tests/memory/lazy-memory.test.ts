@@ -3,7 +3,11 @@ import { LazyMemory } from "../../src/memory/lazy-memory.js";
 import type { MemoryRuntime } from "../../src/memory/open-memory.js";
 import { memoryOff } from "../../src/memory/types.js";
 
-const opened = (): MemoryRuntime => ({ store: { ...memoryOff, enabled: true, recall: async () => ["a memory"] }, status: "open", close: async () => undefined });
+const opened = (): MemoryRuntime => ({
+  store: { ...memoryOff, enabled: true, recall: async () => ["a memory"] },
+  status: "open",
+  close: async () => undefined,
+});
 
 describe("LazyMemory.opening", () => {
   it("counts as opening before a background start has begun, so a planner turn does not open it and wait", async () => {

@@ -8,7 +8,10 @@ import { roleOf } from "../faces/cli/task-script.js";
 export const REVIEW_PROBLEM = "greet() must trim whitespace around the name";
 
 function userText(req: ScriptedRequest): string {
-  return req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  return req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 }
 
 function call(name: string, args: Record<string, unknown>): ScriptedReply {
@@ -21,7 +24,10 @@ export function memoryScript(req: ScriptedRequest): ScriptedReply {
   const done = toolResults(req).length;
   if (role === "planner") {
     if (text.includes("There is no plan yet") && text.includes("Task: Research")) {
-      return call("update_plan", { remainingSteps: [{ agent: "researcher", goal: "Find what earlier sessions learned about greet", acceptanceCriteria: [] }], finished: false });
+      return call("update_plan", {
+        remainingSteps: [{ agent: "researcher", goal: "Find what earlier sessions learned about greet", acceptanceCriteria: [] }],
+        finished: false,
+      });
     }
     if (text.includes("Task: Research")) {
       return call("update_plan", { remainingSteps: [], finished: true, outcome: "done", summary: "Researched." });
@@ -51,7 +57,12 @@ export function memoryScript(req: ScriptedRequest): ScriptedReply {
     // Only the first review of the greet task finds the problem; once a fix step is done, approve.
     const firstReview = text.includes("Overall task: Add greet(") && !text.includes("[coder, done] Fix the problems");
     if (done === 0) return call("list_directory", { path: "src" });
-    if (firstReview) return call("submit_review", { decision: "changes_requested", summary: "names are not trimmed", problems: [{ file: "src/greet.js", problem: REVIEW_PROBLEM, fix: "call name.trim()" }] });
+    if (firstReview)
+      return call("submit_review", {
+        decision: "changes_requested",
+        summary: "names are not trimmed",
+        problems: [{ file: "src/greet.js", problem: REVIEW_PROBLEM, fix: "call name.trim()" }],
+      });
     return call("submit_review", { decision: "approve", summary: "fine" });
   }
   if (role === "researcher") {

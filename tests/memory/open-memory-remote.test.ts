@@ -71,7 +71,9 @@ describe("openMemory with a remote Chroma", () => {
   it("is off with one clear line when the token is wrong", async () => {
     const runtime = await openMemory({ env: env({ CHROMA_TOKEN: "not-the-token" }), clock });
     expect(runtime.store.enabled).toBe(false);
-    expect(runtime.status).toBe(`Chroma at ${remote.url} refused the token (HTTP 403); check CHROMA_TOKEN (and CHROMA_AUTH_HEADER if the server reads X-Chroma-Token)`);
+    expect(runtime.status).toBe(
+      `Chroma at ${remote.url} refused the token (HTTP 403); check CHROMA_TOKEN (and CHROMA_AUTH_HEADER if the server reads X-Chroma-Token)`,
+    );
     await runtime.close();
   });
 
@@ -91,7 +93,9 @@ describe("openMemory with a remote Chroma", () => {
       expect(await runtime.store.recall({ task: "upload retries", workspace: "/w/remote", limit: 5 })).toEqual([]);
       await runtime.store.remember(outcome);
       expect(runtime.store.enabled).toBe(false);
-      expect(offs).toEqual([`Chroma at ${remote.url} refused the token (HTTP 403); check CHROMA_TOKEN (and CHROMA_AUTH_HEADER if the server reads X-Chroma-Token)`]);
+      expect(offs).toEqual([
+        `Chroma at ${remote.url} refused the token (HTTP 403); check CHROMA_TOKEN (and CHROMA_AUTH_HEADER if the server reads X-Chroma-Token)`,
+      ]);
     } finally {
       remote.token = TOKEN;
       await runtime.close();

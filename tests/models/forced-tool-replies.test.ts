@@ -27,7 +27,11 @@ class Endpoint extends BaseChatModel<Options> {
 
 const planTool = {
   type: "function",
-  function: { name: "update_plan", description: "plan", parameters: { type: "object", properties: { remainingSteps: { type: "array" }, finished: { type: "boolean" } } } },
+  function: {
+    name: "update_plan",
+    description: "plan",
+    parameters: { type: "object", properties: { remainingSteps: { type: "array" }, finished: { type: "boolean" } } },
+  },
 };
 
 async function ask(model: ForcedToolReplies): Promise<AIMessage> {

@@ -13,7 +13,9 @@ describe("errorLine", () => {
   });
 
   it("describes the agent's own call deadline as a timeout, and anything else as one line", () => {
-    expect(errorLine(new Error("the model did not answer within 365 s"), context)).toMatch(/^the model endpoint http:\/\/127\.0\.0\.1:1\/v1 did not answer within 120 s \(3 times\)/);
+    expect(errorLine(new Error("the model did not answer within 365 s"), context)).toMatch(
+      /^the model endpoint http:\/\/127\.0\.0\.1:1\/v1 did not answer within 120 s \(3 times\)/,
+    );
     expect(errorLine(new TypeError("boom\n    at x (y.js:1:1)"), context)).toBe("an unexpected error: boom at x (y.js:1:1)");
     expect(modelFaultOf(new MalformedReplyError("choices: []")).kind).toBe("malformed_reply");
   });

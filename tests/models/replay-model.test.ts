@@ -13,7 +13,11 @@ async function recordRun(fileText: string): Promise<ModelCallRecord[]> {
   const recorded: ModelCallRecord[] = [];
   const first = calls({ name: "read_file", args: { path: "a.txt" } });
   const models = scriptedModels({ coder: [first, calls({ name: "submit_work", args: { status: "done" } })] });
-  const provider = recordingProvider(models, (c) => recorded.push(c), () => "s1");
+  const provider = recordingProvider(
+    models,
+    (c) => recorded.push(c),
+    () => "s1",
+  );
   const model = provider.forRole("coder");
   if (!model.bindTools) throw new Error("no bindTools");
   const bound = model.bindTools([readTool]);
@@ -26,7 +30,14 @@ async function recordRun(fileText: string): Promise<ModelCallRecord[]> {
 
 function asReplay(records: ModelCallRecord[]): ReplayCall[] {
   // Through the stored encoding, as the replay command reads it.
-  return records.map((r, i) => ({ seq: i + 1, role: r.role, step: r.step, model: r.model, request: decode<RecordedRequest>(encode(r.request)), response: decode(encode(r.response)) }));
+  return records.map((r, i) => ({
+    seq: i + 1,
+    role: r.role,
+    step: r.step,
+    model: r.model,
+    request: decode<RecordedRequest>(encode(r.request)),
+    response: decode(encode(r.response)),
+  }));
 }
 
 describe("recording provider", () => {
@@ -56,7 +67,11 @@ describe("ReplayProvider", () => {
     expect(first.tool_calls?.[0]).toMatchObject({ name: "read_file", args: { path: "a.txt" } });
     expect(first.usage_metadata?.input_tokens).toBe(100);
     const id = first.tool_calls?.[0]?.id ?? "";
-    const second = (await model.invoke([new HumanMessage("Read a.txt"), first, new ToolMessage({ tool_call_id: id, name: "read_file", content: "hello" })])) as AIMessage;
+    const second = (await model.invoke([
+      new HumanMessage("Read a.txt"),
+      first,
+      new ToolMessage({ tool_call_id: id, name: "read_file", content: "hello" }),
+    ])) as AIMessage;
     expect(second.tool_calls?.[0]?.name).toBe("submit_work");
     expect(replay.divergences).toEqual([]);
     expect(replay.exhausted).toBe(true);
@@ -86,12 +101,17 @@ describe("ReplayProvider", () => {
 
   it("stops when the graph asks another role than the recording has next, or more calls than it has", async () => {
     const replay = new ReplayProvider(asReplay(await recordRun("hello")), { normalize: same });
-    await expect(replay.forRole("reviewer").invoke([new HumanMessage("x")])).rejects.toThrow(/call 1 went to the reviewer, the recording has the coder in step s1/);
+    await expect(replay.forRole("reviewer").invoke([new HumanMessage("x")])).rejects.toThrow(
+      /call 1 went to the reviewer, the recording has the coder in step s1/,
+    );
     expect(replay.stopped?.reason).toBe("diverged");
 
     const short = new ReplayProvider(asReplay(await recordRun("hello")).slice(0, 1), { normalize: same });
     await short.forRole("coder").invoke([new HumanMessage("x")]);
-    const error: unknown = await short.forRole("coder").invoke([new HumanMessage("x")]).catch((e: unknown) => e);
+    const error: unknown = await short
+      .forRole("coder")
+      .invoke([new HumanMessage("x")])
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ReplayStop);
     expect((error as Error).message).toMatch(/call 2 \(coder\) is not in the recording, which ends after 1 calls/);
   });

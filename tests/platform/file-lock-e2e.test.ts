@@ -91,7 +91,10 @@ describe("one holder at a time, across processes", () => {
       await plantStaleLock(lockFile);
       for (const { child } of racers) child.stdin?.write("try\n");
       const answers = await Promise.all(racers.map(({ next }) => next()));
-      expect(answers.filter((a) => a === "won"), `round ${round}: ${answers.join(" ")}`).toHaveLength(1);
+      expect(
+        answers.filter((a) => a === "won"),
+        `round ${round}: ${answers.join(" ")}`,
+      ).toHaveLength(1);
       const winner = racers[answers.indexOf("won")];
       winner?.child.stdin?.write("release\n");
       expect(await winner?.next()).toBe("released");
@@ -103,26 +106,30 @@ describe("one holder at a time, across processes", () => {
   it.each([
     ["undo store", "store"],
     ["Chroma start", "start"],
-  ])("the %s lock: waiting processes racing over stale locks, some dying while they hold it, never overlap", async (_name, kind) => {
-    const logFile = path.join(ws.root, "holders.log");
-    const target = kind === "store" ? path.join(ws.root, "store") : path.join(ws.root, "chroma-server.lock");
-    const lockFile = kind === "store" ? path.join(target, "mini-cursor.lock") : target;
-    const racers = await startContenders([kind, target, logFile]);
+  ])(
+    "the %s lock: waiting processes racing over stale locks, some dying while they hold it, never overlap",
+    async (_name, kind) => {
+      const logFile = path.join(ws.root, "holders.log");
+      const target = kind === "store" ? path.join(ws.root, "store") : path.join(ws.root, "chroma-server.lock");
+      const lockFile = kind === "store" ? path.join(target, "mini-cursor.lock") : target;
+      const racers = await startContenders([kind, target, logFile]);
 
-    let expected = 0;
-    for (let round = 0; round < 10; round++) {
-      await plantStaleLock(lockFile);
-      // In the first rounds one of them dies (SIGKILL) holding the lock; the others must take it over.
-      const crasher = round < 3 ? racers.shift() : undefined;
-      crasher?.child.stdin?.write("crash\n");
-      for (const { child } of racers) child.stdin?.write("go\n");
-      const answers = await Promise.all(racers.map(({ next }) => next()));
-      expect(answers.every((a) => a === "done")).toBe(true);
-      if (crasher) expect(await exitSignal(crasher.child)).toBe("SIGKILL");
-      expected += racers.length + (crasher ? 1 : 0);
-      // The last holder released the lock, unless it was the one that died (the next round takes that over).
-      if (!crasher || holders(logFile).at(-1) !== crasher.child.pid) expect(fs.existsSync(lockFile)).toBe(false);
-    }
-    expect(holders(logFile)).toHaveLength(expected);
-  }, 240_000);
+      let expected = 0;
+      for (let round = 0; round < 10; round++) {
+        await plantStaleLock(lockFile);
+        // In the first rounds one of them dies (SIGKILL) holding the lock; the others must take it over.
+        const crasher = round < 3 ? racers.shift() : undefined;
+        crasher?.child.stdin?.write("crash\n");
+        for (const { child } of racers) child.stdin?.write("go\n");
+        const answers = await Promise.all(racers.map(({ next }) => next()));
+        expect(answers.every((a) => a === "done")).toBe(true);
+        if (crasher) expect(await exitSignal(crasher.child)).toBe("SIGKILL");
+        expected += racers.length + (crasher ? 1 : 0);
+        // The last holder released the lock, unless it was the one that died (the next round takes that over).
+        if (!crasher || holders(logFile).at(-1) !== crasher.child.pid) expect(fs.existsSync(lockFile)).toBe(false);
+      }
+      expect(holders(logFile)).toHaveLength(expected);
+    },
+    240_000,
+  );
 });

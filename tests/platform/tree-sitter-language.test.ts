@@ -19,8 +19,14 @@ const BASH_SOURCE = "cd src && grep -rn 'x' . | head -3 > out.txt; echo \"$HOME\
 describe("untypedLanguage", () => {
   it("parses TypeScript and bash into the same trees as the typed grammars", () => {
     expect(parserOf(untypedLanguage(typescript)).parse(TS_SOURCE).rootNode.toString()).toBe(parserOf(typescript).parse(TS_SOURCE).rootNode.toString());
-    const typedBash = parserOf(bash as Parser.Language).parse(BASH_SOURCE).rootNode.toString();
-    expect(parserOf(untypedLanguage(bash as Parser.Language)).parse(BASH_SOURCE).rootNode.toString()).toBe(typedBash);
+    const typedBash = parserOf(bash as Parser.Language)
+      .parse(BASH_SOURCE)
+      .rootNode.toString();
+    expect(
+      parserOf(untypedLanguage(bash as Parser.Language))
+        .parse(BASH_SOURCE)
+        .rootNode.toString(),
+    ).toBe(typedBash);
     expect(typedBash).toContain("pipeline");
   });
 
@@ -49,7 +55,11 @@ describe("untypedLanguage", () => {
     const tsx = parserOf(untypedLanguage(direct.tsx)).parse("const a = <div className={x}>hi</div>;\n").rootNode.toString();
     expect(tsx).toContain("jsx_element");
     const shell = grammarBinding("tree-sitter-bash") as Parser.Language;
-    expect(parserOf(untypedLanguage(shell)).parse(BASH_SOURCE).rootNode.toString()).toBe(parserOf(bash as Parser.Language).parse(BASH_SOURCE).rootNode.toString());
+    expect(parserOf(untypedLanguage(shell)).parse(BASH_SOURCE).rootNode.toString()).toBe(
+      parserOf(bash as Parser.Language)
+        .parse(BASH_SOURCE)
+        .rootNode.toString(),
+    );
     expect(() => grammarBinding("tree-sitter-no-such-grammar")).toThrow();
   });
 });

@@ -41,7 +41,9 @@ describe("keepYoungGenerationSmall", () => {
     const run = (call: boolean): { atExit: number; max: number } => {
       const file = path.join(ws.root, `probe-${call}`);
       const code = call ? `const m = await import(${JSON.stringify(MODULE)}); if (!m.keepYoungGenerationSmall()) process.exit(3);` : "";
-      execFileSync(process.execPath, ["--import", "tsx", "--import", PROBE, "--input-type=module", "-e", code], { env: { ...process.env, YOUNG_GENERATION_PROBE_FILE: file } });
+      execFileSync(process.execPath, ["--import", "tsx", "--import", PROBE, "--input-type=module", "-e", code], {
+        env: { ...process.env, YOUNG_GENERATION_PROBE_FILE: file },
+      });
       return JSON.parse(fs.readFileSync(file, "utf8")) as { atExit: number; max: number };
     };
     // The same workload: V8's default grows the new space past 8 MB; once capped it does not grow at all.

@@ -23,7 +23,10 @@ afterEach(async () => {
 function writeScript(writes: { path: string; content: string }[]) {
   return (req: ScriptedRequest): ScriptedReply => {
     const role = roleOf(req);
-    const text = req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const text = req.messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
     if (role === "planner") {
       return text.includes("There is no plan yet")
         ? { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Write the files" }], finished: false } }] }
@@ -73,7 +76,10 @@ describe("the agent's own state and git's internals (built CLI, --approval auto)
     const { root, env } = await setup([{ path: ".git/hooks/pre-commit", content: "#!/bin/sh\necho pwned\n" }], { ".git/hooks/README": "hooks\n" });
     const run = await runCli(["run", "--json", "--approval", "auto", "Write the files"], { cwd: root, env });
     expect(run.code).toBe(130);
-    const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; kind?: string; subject?: string; status?: string });
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; kind?: string; subject?: string; status?: string });
     expect(events.filter((e) => e.type === "approval_requested")).toEqual([expect.objectContaining({ kind: "file_change", subject: ".git/hooks/pre-commit" })]);
     expect(events.at(-1)).toMatchObject({ type: "session_finished", status: "awaiting_approval" });
     await expect(fs.access(path.join(root, ".git/hooks/pre-commit"))).rejects.toThrow();

@@ -26,7 +26,11 @@ async function setup(commands: string[], files: Record<string, string> = {}) {
 }
 
 type Event = { type: string; decision?: string; subject?: string; suggestedPattern?: string; status?: string };
-const events = (stdout: string): Event[] => stdout.trim().split("\n").map((l) => JSON.parse(l) as Event);
+const events = (stdout: string): Event[] =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Event);
 /** The tool results in the coder's last request (each request carries the whole conversation). */
 const coderToolResults = (s: ScriptedServer) => {
   const last = s.requests.filter((r) => roleOf(r) === "coder").at(-1);
@@ -39,7 +43,9 @@ describe("approvals (LangGraph interrupts) from the CLI", () => {
     const result = await runCli(["run", "--json", "Run the checks"], { cwd: root, env: ask, input: "y\n" });
     expect(result.code).toBe(0);
     const requested = events(result.stdout).filter((e) => e.type === "approval_requested");
-    expect(requested).toEqual([expect.objectContaining({ subject: "echo approved-run > ran.txt", suggestedPattern: commandPatternFor("echo approved-run > ran.txt") })]);
+    expect(requested).toEqual([
+      expect.objectContaining({ subject: "echo approved-run > ran.txt", suggestedPattern: commandPatternFor("echo approved-run > ran.txt") }),
+    ]);
     expect(await fs.readFile(path.join(root, "ran.txt"), "utf8")).toBe("approved-run\n");
     expect(coderToolResults(server)[0]?.content).toMatch(/Exit code: 0/);
   });
@@ -131,7 +137,11 @@ describe("approvals (LangGraph interrupts) from the CLI", () => {
 
   it("without a sandbox, auto mode still asks before every command", async () => {
     const { root, env } = await setup(["echo unsandboxed > ran.txt"]);
-    const result = await runCli(["run", "--json", "--approval", "auto", "Run the checks"], { cwd: root, env: { ...env, MINI_CURSOR_SANDBOX: "off" }, input: "y\n" });
+    const result = await runCli(["run", "--json", "--approval", "auto", "Run the checks"], {
+      cwd: root,
+      env: { ...env, MINI_CURSOR_SANDBOX: "off" },
+      input: "y\n",
+    });
     expect(result.code).toBe(0);
     const all = events(result.stdout);
     expect(all.some((e) => e.type === "notice" && JSON.stringify(e).includes("No sandbox for commands (turned off with MINI_CURSOR_SANDBOX=off)"))).toBe(true);
@@ -140,7 +150,10 @@ describe("approvals (LangGraph interrupts) from the CLI", () => {
   });
 
   it("runs approved commands inside the sandbox: no network, nothing written outside the workspace", async () => {
-    const { server, root, env } = await setup(["touch /etc/mini-cursor-escape; echo rc=$?", "node -e \"fetch('http://example.com').then(()=>console.log('net ok'),()=>console.log('net blocked'))\""]);
+    const { server, root, env } = await setup([
+      "touch /etc/mini-cursor-escape; echo rc=$?",
+      "node -e \"fetch('http://example.com').then(()=>console.log('net ok'),()=>console.log('net blocked'))\"",
+    ]);
     const result = await runCli(["run", "--approval", "auto", "Run the checks"], { cwd: root, env });
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("Sandbox: bubblewrap");

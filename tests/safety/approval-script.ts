@@ -8,7 +8,10 @@ import { roleOf } from "../faces/cli/task-script.js";
 export function commandScript(commands: string[]) {
   return (req: ScriptedRequest): ScriptedReply => {
     const role = roleOf(req);
-    const text = req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const text = req.messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
     if (role === "planner") {
       if (text.includes("There is no plan yet")) {
         return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Run the checks" }], finished: false } }] };

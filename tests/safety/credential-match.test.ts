@@ -78,10 +78,17 @@ describe("one matching semantics", () => {
     expect(mayNameCredential(p, pc)).toBe(true);
   });
 
-  it.each(["/work/proj/.env", "/work/proj/.npmrc", "/work/proj/id_rsa.pub", "/home/dev/.ssh/known_hosts", "/home/dev/.ssh/id_rsa.pub", "/home/dev/.ssh/config", "/home/dev/*.md", "/etc/passwd", "/proc/self/status"])(
-    "%s is not a credential",
-    (p) => expect(credentialAt(p, pc)).toBeUndefined(),
-  );
+  it.each([
+    "/work/proj/.env",
+    "/work/proj/.npmrc",
+    "/work/proj/id_rsa.pub",
+    "/home/dev/.ssh/known_hosts",
+    "/home/dev/.ssh/id_rsa.pub",
+    "/home/dev/.ssh/config",
+    "/home/dev/*.md",
+    "/etc/passwd",
+    "/proc/self/status",
+  ])("%s is not a credential", (p) => expect(credentialAt(p, pc)).toBeUndefined());
 
   it("knows which folders hold credentials below them", () => {
     for (const p of ["/", "/home", "/home/dev", "/home/dev/.config", "/etc", "/etc/ssl", "/run"]) expect(containsCredentials(p, pc), p).toBe(true);

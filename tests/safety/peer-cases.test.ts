@@ -112,7 +112,16 @@ describe("Codex: commands that are not known safe still ask (or are denied)", ()
 
   it("goes further than Codex: expansions and abbreviations that could become a writing option ask", () => {
     // A glob or a variable could expand to `-delete`; git accepts `--out=` for `--output=`.
-    for (const command of ["find . *", "find . $OPT", "find . {-delete,}", "git log --out=x", "rg -nz foo", "sort -o out.txt in.txt", "LD_PRELOAD=./x.so ls", "sudo ls"]) {
+    for (const command of [
+      "find . *",
+      "find . $OPT",
+      "find . {-delete,}",
+      "git log --out=x",
+      "rg -nz foo",
+      "sort -o out.txt in.txt",
+      "LD_PRELOAD=./x.so ls",
+      "sudo ls",
+    ]) {
       expect(decision(command), command).not.toBe("allow");
     }
   });

@@ -56,10 +56,13 @@ describe("what the parser says is text is not a command", () => {
     "echo 'rm -rf ~ && git push'",
     'echo "rm -rf ~; git push"',
     "echo hi # && rm -rf ~",
-    'git commit -m "$(cat <<\'EOF\'\nfix (see #1): no more rm -rf ~ or git push\nEOF\n)"',
+    "git commit -m \"$(cat <<'EOF'\nfix (see #1): no more rm -rf ~ or git push\nEOF\n)\"",
     "grep -n 'curl x | sh' README.md",
   ])("%j → not denied (asked, or run as read-only)", (command) => {
-    expect([{ decision: "ask", rule: undefined }, { decision: "allow", rule: "read-only" }]).toContainEqual(decide(command));
+    expect([
+      { decision: "ask", rule: undefined },
+      { decision: "allow", rule: "read-only" },
+    ]).toContainEqual(decide(command));
   });
 });
 
@@ -93,13 +96,20 @@ describe("the parser's view", () => {
   it("a here-document is stdin text; what follows its start on the line is commands", () => {
     const { commands } = parseShell("cat > f <<'EOF' && ls\nrm -rf x\nEOF");
     expect(commands.map((c) => c.argv)).toEqual([["cat"], ["ls"]]);
-    expect(commands[0]?.redirects).toEqual([{ op: ">", target: "f" }, { op: "<<", target: "EOF" }]);
+    expect(commands[0]?.redirects).toEqual([
+      { op: ">", target: "f" },
+      { op: "<<", target: "EOF" },
+    ]);
     expect(commands[0]?.text).toBe("cat > f <<'EOF'");
   });
 
   it("a here-document fed to a shell is read as the script it is", () => {
     const { commands } = parseShell("cat <<EOF | bash\nrm -rf x\nEOF");
-    expect(commands.map((c) => [c.argv.join(" "), c.origin])).toEqual([["cat", "script"], ["bash", "script"], ["rm -rf x", "stdin"]]);
+    expect(commands.map((c) => [c.argv.join(" "), c.origin])).toEqual([
+      ["cat", "script"],
+      ["bash", "script"],
+      ["rm -rf x", "stdin"],
+    ]);
   });
 
   it("a here-document with backticks, which the grammar does not mark, is not fully read", () => {
@@ -109,7 +119,15 @@ describe("the parser's view", () => {
   });
 
   it("keeps expansions as written, since their values are unknown", () => {
-    expect(parseShell('rm -rf "$DIR/"* ${X:-y} $(pwd) `pwd` $((1+2))').commands[0]?.argv).toEqual(["rm", "-rf", "$DIR/*", "${X:-y}", "$(pwd)", "`pwd`", "$((1+2))"]);
+    expect(parseShell('rm -rf "$DIR/"* ${X:-y} $(pwd) `pwd` $((1+2))').commands[0]?.argv).toEqual([
+      "rm",
+      "-rf",
+      "$DIR/*",
+      "${X:-y}",
+      "$(pwd)",
+      "`pwd`",
+      "$((1+2))",
+    ]);
   });
 
   it("reads `[ … ]` and `[[ … ]]` as commands with their words", () => {

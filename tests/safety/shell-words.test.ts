@@ -36,7 +36,10 @@ describe("parseShell: words", () => {
 
   it("reduces the program to its name", () => {
     expect(programName("/usr/bin/rm")).toBe("rm");
-    expect(argvs("/bin/rm x; ./node_modules/.bin/vitest run")).toEqual([["rm", "x"], ["vitest", "run"]]);
+    expect(argvs("/bin/rm x; ./node_modules/.bin/vitest run")).toEqual([
+      ["rm", "x"],
+      ["vitest", "run"],
+    ]);
   });
 });
 
@@ -91,7 +94,7 @@ describe("parseShell: nested commands", () => {
 
   it.each([
     ["bash -c 'rm -rf x'", "shell-string"],
-    ["sh -lc \"rm -rf x\"", "shell-string"],
+    ['sh -lc "rm -rf x"', "shell-string"],
     ["sudo bash -o pipefail -c 'rm -rf x'", "shell-string"],
     ["su -c 'rm -rf x'", "shell-string"],
     ["eval 'rm -rf x'", "eval"],
@@ -112,7 +115,7 @@ describe("parseShell: nested commands", () => {
 
   it("follows variables assigned earlier in the line", () => {
     expect(find("D=/; rm -rf $D", "rm")?.argv).toEqual(["rm", "-rf", "/"]);
-    expect(find("export D=/tmp/x && rm -rf \"${D}\"/y", "rm")?.argv).toEqual(["rm", "-rf", "/tmp/x/y"]);
+    expect(find('export D=/tmp/x && rm -rf "${D}"/y', "rm")?.argv).toEqual(["rm", "-rf", "/tmp/x/y"]);
     expect(find("for d in a b; do rm -rf $d; done", "rm")?.argv).toEqual(["rm", "-rf", "a", "b"]);
     expect(find("c='rm -rf x'; $c", "rm")?.argv).toEqual(["rm", "-rf", "x"]);
   });

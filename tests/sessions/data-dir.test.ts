@@ -11,7 +11,12 @@ const put = (relative: string, text = "x\n") => {
   fs.mkdirSync(path.dirname(path.join(ws.root, relative)), { recursive: true });
   fs.writeFileSync(path.join(ws.root, relative), text);
 };
-const untracked = () => git("status", "--porcelain", "--untracked-files=all").split("\n").filter(Boolean).map((l) => l.slice(3)).sort();
+const untracked = () =>
+  git("status", "--porcelain", "--untracked-files=all")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => l.slice(3))
+    .sort();
 const exclude = () => fs.readFileSync(path.join(ws.root, ".git/info/exclude"), "utf8");
 
 describe(".mini-cursor/ and git", () => {
@@ -25,7 +30,11 @@ describe(".mini-cursor/ and git", () => {
     expect(untracked()).toEqual([".mini-cursor/agents/docs-writer.md", ".mini-cursor/skills/release/SKILL.md", "README.md"]);
     // Once: a second call (as every session makes) adds nothing.
     ensureDataDir(ws.root);
-    expect(exclude().split("\n").filter((l) => l === "/.mini-cursor/*")).toHaveLength(1);
+    expect(
+      exclude()
+        .split("\n")
+        .filter((l) => l === "/.mini-cursor/*"),
+    ).toHaveLength(1);
   });
 
   it("rewrites an earlier version's rule that ignored the whole folder once the workspace has agents/", () => {

@@ -57,7 +57,15 @@ describe("forkSessionRows", () => {
     const copied = forkSessionRows(database.db, "old", "new", later);
     expect(copied.checkpoints).toBe(before.checkpoints.length);
     expect(rowsOf("old")).toEqual(before);
-    expect(database.sessions.get("new")).toMatchObject({ task: "the task", status: "awaiting_approval", inputTokens: 12, turns: 2, instruction: "go on", createdAt: later.now(), updatedAt: later.now() });
+    expect(database.sessions.get("new")).toMatchObject({
+      task: "the task",
+      status: "awaiting_approval",
+      inputTokens: 12,
+      turns: 2,
+      instruction: "go on",
+      createdAt: later.now(),
+      updatedAt: later.now(),
+    });
     expect(database.sessions.latest()?.id).toBe("new");
 
     const state = await graph.getState({ configurable: { thread_id: "new" } });

@@ -21,7 +21,15 @@ class FakeClock implements Clock {
   }
 }
 const bytes = (n: number) => Buffer.alloc(n, 1);
-const call = (role: string, size: number, turn?: string) => ({ role, step: null, model: "m", format: 1, request: bytes(size), response: bytes(size), ...(turn ? { turn } : {}) });
+const call = (role: string, size: number, turn?: string) => ({
+  role,
+  step: null,
+  model: "m",
+  format: 1,
+  request: bytes(size),
+  response: bytes(size),
+  ...(turn ? { turn } : {}),
+});
 
 async function open(workspace = "/ws/a", clock = new FakeClock(1000)) {
   const url = await pgs.server.freshDatabase();
@@ -51,7 +59,15 @@ describe("PostgreSQL session records", () => {
     try {
       expect(await pgs.server.query(name, "SELECT version FROM mc_schema_version")).toEqual([{ version: SCHEMA_VERSION }]);
       expect(await again.sessions.get("old")).toMatchObject({ id: "old", status: "done", worktree: null, branch: null });
-      await again.sessions.create({ id: "w1", task: "t", workspace: "/ws/a", model: "m", options: "{}", worktree: "/ws/a/.mini-cursor/worktrees/w1", branch: "mini-cursor/w1" });
+      await again.sessions.create({
+        id: "w1",
+        task: "t",
+        workspace: "/ws/a",
+        model: "m",
+        options: "{}",
+        worktree: "/ws/a/.mini-cursor/worktrees/w1",
+        branch: "mini-cursor/w1",
+      });
       await again.sessions.update("w1", { status: "done" });
       expect(await again.sessions.get("w1")).toMatchObject({ status: "done", worktree: "/ws/a/.mini-cursor/worktrees/w1", branch: "mini-cursor/w1" });
       expect((await again.sessions.list()).map((r) => r.id)).toEqual(["w1", "old"]);
@@ -159,7 +175,9 @@ describe("PostgreSQL session records", () => {
       expect(await records.holder("s")).toMatch(new RegExp(`^process ${process.pid} on `));
       const again = records.lockSession("s");
       await expect(again).rejects.toBeInstanceOf(SessionBusyError);
-      await expect(records.lockSession("s")).rejects.toThrow(new RegExp(`already running in process ${process.pid} on .*session database ${target.label.replace(/[./]/g, "\\$&")}`));
+      await expect(records.lockSession("s")).rejects.toThrow(
+        new RegExp(`already running in process ${process.pid} on .*session database ${target.label.replace(/[./]/g, "\\$&")}`),
+      );
       expect(await records.holder("other")).toBeNull();
       await held.release();
       expect(await records.holder("s")).toBeNull();
@@ -200,12 +218,16 @@ describe("PostgreSQL session records", () => {
   it("a server that is not there is one line naming the database, never the password", async () => {
     const target = postgresTarget(`postgres://postgres:${TEST_PASSWORD}@127.0.0.1:1/nowhere`, "MINI_CURSOR_DATABASE_URL");
     const failure = openPostgresRecords(target, "/ws/a", new FakeClock(0));
-    await expect(failure).rejects.toThrow(/^cannot reach the session database 127\.0\.0\.1:1\/nowhere \(.*ECONNREFUSED.*\); start it or fix MINI_CURSOR_DATABASE_URL$/);
+    await expect(failure).rejects.toThrow(
+      /^cannot reach the session database 127\.0\.0\.1:1\/nowhere \(.*ECONNREFUSED.*\); start it or fix MINI_CURSOR_DATABASE_URL$/,
+    );
     await expect(openPostgresRecords(target, "/ws/a", new FakeClock(0))).rejects.not.toThrow(TEST_PASSWORD);
   });
 
   it("a database that does not exist is refused with a line that says so", async () => {
     const target = postgresTarget(pgs.server.url("missing_db"), "MINI_CURSOR_DATABASE_URL");
-    await expect(openPostgresRecords(target, "/ws/a", new FakeClock(0))).rejects.toThrow(/^the session database 127\.0\.0\.1:\d+\/missing_db refused the connection: database "missing_db" does not exist \(3D000\); fix MINI_CURSOR_DATABASE_URL$/);
+    await expect(openPostgresRecords(target, "/ws/a", new FakeClock(0))).rejects.toThrow(
+      /^the session database 127\.0\.0\.1:\d+\/missing_db refused the connection: database "missing_db" does not exist \(3D000\); fix MINI_CURSOR_DATABASE_URL$/,
+    );
   });
 });

@@ -43,7 +43,8 @@ export async function startPostgres(): Promise<PostgresServer> {
   const run = (tool: string, args: string[]) => {
     const [cmd, full] = asRoot ? ["runuser", ["-u", "postgres", "--", path.join(bin, tool), ...args]] : [path.join(bin, tool), args];
     const result = spawnSync(cmd, full, { encoding: "utf8", timeout: 60_000 });
-    if (result.status !== 0) throw new Error(`${tool} failed (${String(result.status)}): ${result.stderr}${fs.existsSync(log) ? fs.readFileSync(log, "utf8").slice(-2000) : ""}`);
+    if (result.status !== 0)
+      throw new Error(`${tool} failed (${String(result.status)}): ${result.stderr}${fs.existsSync(log) ? fs.readFileSync(log, "utf8").slice(-2000) : ""}`);
   };
   if (asRoot) execFileSync("chown", ["postgres:postgres", dir]);
   const port = await freePort();
@@ -85,7 +86,10 @@ export async function startPostgres(): Promise<PostgresServer> {
     };
     return server;
   } catch (error) {
-    spawnSync(asRoot ? "runuser" : path.join(bin, "pg_ctl"), asRoot ? ["-u", "postgres", "--", path.join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"] : ["-D", data, "-m", "immediate", "stop"]);
+    spawnSync(
+      asRoot ? "runuser" : path.join(bin, "pg_ctl"),
+      asRoot ? ["-u", "postgres", "--", path.join(bin, "pg_ctl"), "-D", data, "-m", "immediate", "stop"] : ["-D", data, "-m", "immediate", "stop"],
+    );
     fs.rmSync(dir, { recursive: true, force: true });
     throw error;
   }

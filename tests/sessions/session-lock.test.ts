@@ -42,7 +42,6 @@ async function liveChild(): Promise<number> {
   return child.pid;
 }
 
-
 function busyError(fn: () => unknown): SessionBusyError {
   try {
     fn();

@@ -71,13 +71,11 @@ describe("secrets under ordinary names", () => {
       PWD: "/work",
       OLDPWD: "/",
     });
-    expect(Object.keys(env).filter((name) => !["CI", "NO_COLOR", "TERM", "GIT_TERMINAL_PROMPT", "GIT_PAGER", "PAGER", "DEBIAN_FRONTEND"].includes(name)).sort()).toEqual([
-      "GIT_REMOTE",
-      "MAIL_FROM",
-      "OLDPWD",
-      "PWD",
-      "SERVICE_URL",
-    ]);
+    expect(
+      Object.keys(env)
+        .filter((name) => !["CI", "NO_COLOR", "TERM", "GIT_TERMINAL_PROMPT", "GIT_PAGER", "PAGER", "DEBIAN_FRONTEND"].includes(name))
+        .sort(),
+    ).toEqual(["GIT_REMOTE", "MAIL_FROM", "OLDPWD", "PWD", "SERVICE_URL"]);
   });
 });
 

@@ -29,7 +29,21 @@ afterEach(async () => {
 describe("isCredentialPath", () => {
   it("knows the well-known credential locations under a home folder", () => {
     const home = "/home/someone";
-    for (const p of [".ssh", ".ssh/id_ed25519", ".aws/credentials", ".gnupg/private-keys-v1.d/x.key", ".config/gcloud/application_default_credentials.json", ".kube/config", ".docker/config.json", ".config/gh/hosts.yml", ".azure/msal_token_cache.json", ".netrc", ".npmrc", ".pypirc", ".git-credentials"]) {
+    for (const p of [
+      ".ssh",
+      ".ssh/id_ed25519",
+      ".aws/credentials",
+      ".gnupg/private-keys-v1.d/x.key",
+      ".config/gcloud/application_default_credentials.json",
+      ".kube/config",
+      ".docker/config.json",
+      ".config/gh/hosts.yml",
+      ".azure/msal_token_cache.json",
+      ".netrc",
+      ".npmrc",
+      ".pypirc",
+      ".git-credentials",
+    ]) {
       expect(isCredentialPath(path.join(home, p), home), p).toBe(true);
     }
     for (const p of [".env", ".profile", ".sshrc", ".config/git/config", "project/.npmrc.example", "project/id_rsa.pub"]) {
@@ -89,7 +103,10 @@ describe("file tools refuse credential files", () => {
   });
 
   it("write_file refuses to create or change credential files", async () => {
-    const { content, artifact } = await callTool(createWriteFileTool({ root: ws.root }), { path: ".ssh/authorized_keys", content: "ssh-ed25519 AAAA attacker\n" });
+    const { content, artifact } = await callTool(createWriteFileTool({ root: ws.root }), {
+      path: ".ssh/authorized_keys",
+      content: "ssh-ed25519 AAAA attacker\n",
+    });
     expect(artifact.ok).toBe(false);
     expect(content).toContain("holds credentials");
     expect(await exists(path.join(ws.root, ".ssh", "authorized_keys"))).toBe(false);

@@ -34,7 +34,9 @@ async function readPid(file: string): Promise<number> {
 describe("execute_command", () => {
   it("reports exit code 0, duration, output and the artifact", async () => {
     const { content, artifact } = await callTool(createExecuteCommandTool({ root: ws.root }), { command: "echo hello; echo oops >&2" });
-    expect(content).toMatch(/^\$ echo hello; echo oops >&2\ncwd: \.\nExit code: 0 \(success\)\nDuration: \d+ ms\nOutput \(stdout and stderr together\):\nhello\noops$/);
+    expect(content).toMatch(
+      /^\$ echo hello; echo oops >&2\ncwd: \.\nExit code: 0 \(success\)\nDuration: \d+ ms\nOutput \(stdout and stderr together\):\nhello\noops$/,
+    );
     expect(artifact.ok).toBe(true);
     expect(artifact.command).toMatchObject({ command: "echo hello; echo oops >&2", cwd: ".", exitCode: 0, timedOut: false });
     expect(artifact.command?.durationMs).toBeGreaterThanOrEqual(0);
@@ -107,7 +109,15 @@ describe("execute_command", () => {
   it("removes secrets from the environment and sets CI and NO_COLOR", async () => {
     const tool = createExecuteCommandTool(
       { root: ws.root },
-      { parentEnv: { PATH: process.env.PATH, OPENAI_API_KEY: "sk-fake-123", CHROMA_TOKEN: "chroma-tok-456", CHROMA_URL: "http://chroma:8000", SAFE_VAR: "visible" } },
+      {
+        parentEnv: {
+          PATH: process.env.PATH,
+          OPENAI_API_KEY: "sk-fake-123",
+          CHROMA_TOKEN: "chroma-tok-456",
+          CHROMA_URL: "http://chroma:8000",
+          SAFE_VAR: "visible",
+        },
+      },
     );
     const { content } = await callTool(tool, { command: "env" });
     expect(content).not.toContain("sk-fake-123");
@@ -154,7 +164,11 @@ describe("execute_command", () => {
   it("stops running commands when the session is interrupted (killActiveCommands)", async () => {
     const tool = createExecuteCommandTool({ root: ws.root });
     const pending = callTool(tool, { command: "sleep 300 & echo $! > bg.pid; sleep 300" });
-    const pidWritten = () => fs.readFile(path.join(ws.root, "bg.pid"), "utf8").then((t) => t.endsWith("\n"), () => false);
+    const pidWritten = () =>
+      fs.readFile(path.join(ws.root, "bg.pid"), "utf8").then(
+        (t) => t.endsWith("\n"),
+        () => false,
+      );
     while (activeCommandCount() === 0 || !(await pidWritten())) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -6,7 +6,21 @@ describe("tool registry", () => {
   it("builds every tool under its snake_case name, with a schema whose fields are described", () => {
     const tools = createWorkspaceTools({ root: "/tmp" });
     expect(tools.map((t) => t.name)).toEqual(Object.keys(TOOL_FACTORIES));
-    expect(TOOL_NAMES).toEqual(["read_file", "list_directory", "search_code", "codebase_search", "write_file", "edit_file", "execute_command", "memory_search", "fetch_url", "web_search", "load_skill", "project_diagnostics", ...PROCESS_TOOLS]);
+    expect(TOOL_NAMES).toEqual([
+      "read_file",
+      "list_directory",
+      "search_code",
+      "codebase_search",
+      "write_file",
+      "edit_file",
+      "execute_command",
+      "memory_search",
+      "fetch_url",
+      "web_search",
+      "load_skill",
+      "project_diagnostics",
+      ...PROCESS_TOOLS,
+    ]);
     for (const tool of tools) {
       expect(tool.name).toMatch(/^[a-z]+(_[a-z]+)*$/);
       expect(tool.description.length).toBeGreaterThan(50);

@@ -42,7 +42,12 @@ describe("list_directory", () => {
     const { content } = await callTool(createListDirectoryTool({ root: ws.root }), { depth: 3 });
     for (const shown of ["app/", "main.ts", "keep.log", ".gitignore", ".github/", "ci.yml", "lib/"]) expect(content).toContain(shown);
     for (const hidden of ["generated", "local.txt", "dist", "debug.log", "HEAD", "node_modules", "state.db", ".mini-cursor/"]) {
-      expect(content.split("\n").filter((l) => !l.startsWith("[")).join("\n")).not.toContain(hidden);
+      expect(
+        content
+          .split("\n")
+          .filter((l) => !l.startsWith("["))
+          .join("\n"),
+      ).not.toContain(hidden);
     }
     expect(content).toContain("4 entries ignored by .gitignore");
   });

@@ -38,7 +38,14 @@ describe("what watchers see of a command's output", () => {
   it("past the head, sends the newest lines at once and then at most once per interval", () => {
     let now = 0;
     const tails: LiveTail[] = [];
-    const cap = new OutputStreamCap({ forward: () => undefined, forwardTail: (t) => tails.push(t), clock: { now: () => now }, headChars: 10, tailChars: 100, tailEveryMs: 1000 });
+    const cap = new OutputStreamCap({
+      forward: () => undefined,
+      forwardTail: (t) => tails.push(t),
+      clock: { now: () => now },
+      headChars: 10,
+      tailChars: 100,
+      tailEveryMs: 1000,
+    });
     cap.push("stdout", "0123456789");
     expect(tails).toHaveLength(0);
     cap.push("stdout", "one\ntwo\n");

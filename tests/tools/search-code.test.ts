@@ -96,7 +96,9 @@ describe("search_code", () => {
     expect(shown.join("\n").length).toBeLessThanOrEqual(1000);
     expect(shown[0]).toBe("hot/f0.txt:1: hit 0-0");
     expect(shown.at(-1)).toMatch(/^hot\/f[12]\.txt:\d+: hit [12]-\d+$/);
-    expect(lines[0]).toBe(`${shown.length} matching lines in ${new Set(shown.map((l) => l.split(":")[0])).size} files for /^hit/ in the workspace (format path:line: text):`);
+    expect(lines[0]).toBe(
+      `${shown.length} matching lines in ${new Set(shown.map((l) => l.split(":")[0])).size} files for /^hit/ in the workspace (format path:line: text):`,
+    );
     expect(lines.at(-1)).toBe("[showing the first " + String(shown.length) + " matches; more exist. Narrow with path, glob or a more specific pattern]");
   });
 

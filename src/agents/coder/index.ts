@@ -12,7 +12,19 @@ const submitWorkSchema = z.object({
 
 export const coderSpec: AgentSpec = {
   name: "coder",
-  tools: ["read_file", "list_directory", "search_code", "codebase_search", "write_file", "edit_file", "execute_command", ...PROCESS_TOOLS, "load_skill", "fetch_url", "web_search"],
+  tools: [
+    "read_file",
+    "list_directory",
+    "search_code",
+    "codebase_search",
+    "write_file",
+    "edit_file",
+    "execute_command",
+    ...PROCESS_TOOLS,
+    "load_skill",
+    "fetch_url",
+    "web_search",
+  ],
   finishTool: {
     name: "submit_work",
     description: "Finish your coding step: report whether it is done or blocked and summarize the change and its proof.",
@@ -37,7 +49,11 @@ export const coderSpec: AgentSpec = {
     const parsed = outcome.finish ? submitWorkSchema.safeParse(outcome.finish) : null;
     const finished = parsed?.success ? parsed.data : null;
     const status =
-      (outcome.stopReason === "call_limit" || outcome.stopReason === "loop" || outcome.stopReason === "budget") && !finished ? "incomplete" : finished?.status === "blocked" ? "failed" : "done";
+      (outcome.stopReason === "call_limit" || outcome.stopReason === "loop" || outcome.stopReason === "budget") && !finished
+        ? "incomplete"
+        : finished?.status === "blocked"
+          ? "failed"
+          : "done";
     const summary =
       status === "incomplete"
         ? `${stoppedBecause(outcome)} Last note: ${clip(outcome.lastText, caps.result)}`

@@ -46,7 +46,11 @@ function isToolName(name: string): name is ToolName {
 /** `tools` as a YAML list or a comma-separated string; absent means the read-only tools. */
 export function listedTools(value: unknown): string[] | null {
   if (value === undefined || value === null) return null;
-  if (typeof value === "string") return value.split(",").map((t) => t.trim()).filter(Boolean);
+  if (typeof value === "string")
+    return value
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean);
   if (Array.isArray(value) && value.every((t) => typeof t === "string")) return value.map((t) => t.trim()).filter(Boolean);
   throw new AgentFileError("tools must be a list of tool names or a comma-separated string");
 }
@@ -79,7 +83,9 @@ export function resolveTools(listed: readonly string[] | null): AgentTools {
   }
   if (unknown.length > 0) {
     const known = [...TOOL_NAMES, ...Object.keys(CLAUDE_TOOLS).filter((n) => (CLAUDE_TOOLS[n] ?? []).length > 0)];
-    throw new AgentFileError(`unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")} (known: ${known.join(", ")}, or mcp__<server>__<tool>)`);
+    throw new AgentFileError(
+      `unknown tool${unknown.length > 1 ? "s" : ""} ${unknown.map((u) => `"${u}"`).join(", ")} (known: ${known.join(", ")}, or mcp__<server>__<tool>)`,
+    );
   }
   return { tools: [...tools], extraTools: [...extraTools] };
 }

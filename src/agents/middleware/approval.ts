@@ -12,7 +12,6 @@ import type { ModelCallDeps } from "./deps.js";
 import fs from "node:fs";
 import { COMMAND_TOOLS, FILE_CHANGE_TOOLS } from "../../tools/index.js";
 
-
 /** The calls that get a recorded decision: they change files, run commands or run outside the sandbox. */
 export function needsDecision(name: string): boolean {
   return FILE_CHANGE_TOOLS.has(name) || COMMAND_TOOLS.has(name) || isExtensionToolName(name);
@@ -83,7 +82,12 @@ function judge(name: string, args: Record<string, unknown>, state: AgentRun, dep
     const command = str(args.command);
     const cwd = str(args.cwd) || ".";
     // Patterns approved "always" are allow rules of this session: they must cover every command of the line.
-    const rules = (deps.commandRules ?? evaluateCommand)(command, { workspace: state.workspace, home: os.homedir(), cwd, rules: { allow: [...safety.allow, ...state.allowPatterns], deny: safety.deny } });
+    const rules = (deps.commandRules ?? evaluateCommand)(command, {
+      workspace: state.workspace,
+      home: os.homedir(),
+      cwd,
+      rules: { allow: [...safety.allow, ...state.allowPatterns], deny: safety.deny },
+    });
     if (rules.decision === "deny") return { decision: "deny", reason: rules.reason };
     if (safety.approval !== "ask" || rules.decision === "allow") return approve;
     // The reviewer's commands see the workspace read-only in the sandbox, with no network: nothing they do outlives
@@ -127,7 +131,14 @@ function requestFor(call: Call, asked: Decision, state: AgentRun, deps: Approval
   }
   if (FILE_CHANGE_TOOLS.has(call.name)) {
     const preview = asked.reason ? `asked even in auto mode: ${asked.reason}\n${filePreview(call.name, call.args)}` : filePreview(call.name, call.args);
-    return { ...base, kind: "file_change", subject: str(call.args.path), cwd: ".", preview, suggestedPattern: filePattern(asked.landing ?? str(call.args.path), state.workspace) };
+    return {
+      ...base,
+      kind: "file_change",
+      subject: str(call.args.path),
+      cwd: ".",
+      preview,
+      suggestedPattern: filePattern(asked.landing ?? str(call.args.path), state.workspace),
+    };
   }
   const json = JSON.stringify(call.args, null, 2);
   const preview = `${call.name} (MCP server ${asked.reason}, not read-only)\n${json.length > 2000 ? `${json.slice(0, 2000)}…` : json}`;
@@ -198,11 +209,19 @@ export function refuseUnapproved(state: AgentRun, call: Call, deps: ApprovalDeps
     : verdict.decision === "deny"
       ? `this is not allowed: ${verdict.reason} Do not retry it in another spelling; find another way, or finish and report that you are blocked.`
       : `the user rejected this ${COMMAND_TOOLS.has(name) ? "command" : isExtensionToolName(name) ? "tool call" : "change"}${verdict.reason ? `: ${verdict.reason}` : ""}. Do not repeat it; adjust your approach to the user's reason.`;
-  deps.emit({ type: "tool_result", agent: deps.spec.name, stepId: state.stepId, tool: name, ok: false, detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user" });
+  deps.emit({
+    type: "tool_result",
+    agent: deps.spec.name,
+    stepId: state.stepId,
+    tool: name,
+    ok: false,
+    detail: verdict.decision === "deny" ? "denied by rule" : "rejected by the user",
+  });
   // A refused command is still one the session tried: the final report lists it (src/agents/run.ts).
   const refused = verdict.decision === "deny" ? ("denied" as const) : ("rejected" as const);
-  const artifact: ToolArtifact | undefined =
-    COMMAND_TOOLS.has(name) ? { ok: false, command: { command: str(call.args.command), cwd: str(call.args.cwd) || ".", exitCode: null, timedOut: false, durationMs: 0, refused } } : undefined;
+  const artifact: ToolArtifact | undefined = COMMAND_TOOLS.has(name)
+    ? { ok: false, command: { command: str(call.args.command), cwd: str(call.args.cwd) || ".", exitCode: null, timedOut: false, durationMs: 0, refused } }
+    : undefined;
   return new ToolMessage({ tool_call_id: callId, name, content: `Error: ${text}`, status: "error", artifact });
 }
 

@@ -66,7 +66,12 @@ function messageChars(m: BaseMessage): number {
   else if (Array.isArray(c)) {
     for (const item of c as unknown[]) {
       if (typeof item === "string") text += item.length;
-      else if (typeof item === "object" && item !== null && (item as { type?: unknown }).type === "text" && typeof (item as { text?: unknown }).text === "string") {
+      else if (
+        typeof item === "object" &&
+        item !== null &&
+        (item as { type?: unknown }).type === "text" &&
+        typeof (item as { text?: unknown }).text === "string"
+      ) {
         text += (item as { text: string }).text.length;
       }
     }
@@ -89,7 +94,13 @@ export function countTokens(messages: readonly BaseMessage[]): number {
  * The prompt for the next model call: large arguments and replies of earlier turns elided (elideLarge below),
  * then, while it is still too long, older tool results cleared, then the oldest turns folded into a summary.
  */
-export async function fitToBudget(stored: readonly BaseMessage[], budget: number, overhead: number, model: BaseLanguageModel, elideOver = elisionLimit(budget)): Promise<BudgetView> {
+export async function fitToBudget(
+  stored: readonly BaseMessage[],
+  budget: number,
+  overhead: number,
+  model: BaseLanguageModel,
+  elideOver = elisionLimit(budget),
+): Promise<BudgetView> {
   const limit = budget - overhead;
   const messages = elideLarge(stored, elideOver);
   let view = [...messages];
@@ -98,7 +109,12 @@ export async function fitToBudget(stored: readonly BaseMessage[], budget: number
 
   // Clear old tool results first (cheap to redo), then also the inputs of those calls (e.g. whole files written).
   for (const clearToolInputs of [false, true]) {
-    const edit = new ClearToolUsesEdit({ trigger: { tokens: Math.floor(limit * 0.6) }, keep: { messages: KEEP_TOOL_RESULTS }, placeholder: PLACEHOLDER, clearToolInputs });
+    const edit = new ClearToolUsesEdit({
+      trigger: { tokens: Math.floor(limit * 0.6) },
+      keep: { messages: KEEP_TOOL_RESULTS },
+      placeholder: PLACEHOLDER,
+      clearToolInputs,
+    });
     await edit.apply({ messages: view, model, countTokens: (m) => countTokens(m) });
     tokens = countTokens(view);
     if (tokens <= limit) return { messages: view, tokens: tokens + overhead, cleared: true, summarized: 0 };
@@ -107,7 +123,10 @@ export async function fitToBudget(stored: readonly BaseMessage[], budget: number
   // Fold the oldest turns into a summary until the rest fits.
   // The summary reads the original turns: the cleared view has lost their outputs (exit codes, errors).
   // The head (system prompt, brief, project context: everything before the first model reply) always stays.
-  const headLength = Math.max(1, view.findIndex((m) => AIMessage.isInstance(m)));
+  const headLength = Math.max(
+    1,
+    view.findIndex((m) => AIMessage.isInstance(m)),
+  );
   const head = view.slice(0, headLength);
   const turns = groupTurns(view.slice(headLength));
   const originals = groupTurns(messages.slice(headLength));
@@ -192,7 +211,8 @@ function summaryOf(turns: BaseMessage[][]): HumanMessage {
         const text = typeof m.content === "string" ? m.content : JSON.stringify(m.content);
         const call = calls.get(m.tool_call_id);
         const exit = /Exit code: (\d+)/.exec(text)?.[1];
-        if (call?.name === "execute_command") commands.push(`\`${short(call.args.command, 80)}\` → ${exit !== undefined ? `exit ${exit}` : short(firstLine(text), 60)}`);
+        if (call?.name === "execute_command")
+          commands.push(`\`${short(call.args.command, 80)}\` → ${exit !== undefined ? `exit ${exit}` : short(firstLine(text), 60)}`);
         if (text.startsWith("Error:") || (exit !== undefined && exit !== "0")) errors.push(`${call?.name ?? m.name ?? "tool"}: ${short(firstLine(text))}`);
       }
     }
@@ -250,7 +270,6 @@ export function elisionLimit(budgetTokens: number): number {
 
 /** What the model said before a long reply was elided: enough to keep its train of thought. */
 const KEEP_REPLY_CHARS = 1_000;
-
 
 interface Elided {
   limit: number;
@@ -316,7 +335,9 @@ function elideMessage(m: AIMessage, limit: number, results: Map<string, ToolMess
     content: elideContent(m.content, limit),
     tool_calls: (m.tool_calls ?? []).map((call) => elideCall(call, limit, results.get(call.id ?? ""))),
     invalid_tool_calls: (m.invalid_tool_calls ?? []).map((call) =>
-      (call.args?.length ?? 0) > limit ? { ...call, args: `[${call.name ?? "tool"} arguments: ${formatSize(Buffer.byteLength(call.args ?? ""))}, not valid JSON; elided from this prompt]` } : call,
+      (call.args?.length ?? 0) > limit
+        ? { ...call, args: `[${call.name ?? "tool"} arguments: ${formatSize(Buffer.byteLength(call.args ?? ""))}, not valid JSON; elided from this prompt]` }
+        : call,
     ),
     additional_kwargs: kwargs,
     response_metadata: m.response_metadata,
@@ -331,7 +352,11 @@ function elideText(text: string): string {
 
 function elideContent(content: BaseMessage["content"], limit: number): AIMessage["content"] {
   if (typeof content === "string") return content.length > limit ? elideText(content) : content;
-  return content.map((part) => (typeof part === "object" && part !== null && "text" in part && typeof part.text === "string" && part.text.length > limit ? { ...part, text: elideText(part.text) } : part));
+  return content.map((part) =>
+    typeof part === "object" && part !== null && "text" in part && typeof part.text === "string" && part.text.length > limit
+      ? { ...part, text: elideText(part.text) }
+      : part,
+  );
 }
 
 function elideCall(call: ToolCall, limit: number, result: ToolMessage | undefined): ToolCall {
@@ -342,7 +367,8 @@ function elideCall(call: ToolCall, limit: number, result: ToolMessage | undefine
     if (typeof value === "string") {
       if (value.length <= limit) return value;
       const size = formatSize(Buffer.byteLength(value));
-      if (call.name === "write_file" && key === "content") return `[write_file${path}: ${size} ${outcome}; the content is elided from this prompt (read_file shows part of it)]`;
+      if (call.name === "write_file" && key === "content")
+        return `[write_file${path}: ${size} ${outcome}; the content is elided from this prompt (read_file shows part of it)]`;
       return `[${call.name}${path} ${key}: ${size}${result?.status === "error" ? ", the call failed (see the tool result)" : ""}; elided from this prompt]`;
     }
     if (Array.isArray(value)) return value.map((v) => elideValue(v, key));

@@ -16,7 +16,13 @@ interface Batch {
 }
 
 function withNote(message: ToolMessage, note: string): ToolMessage {
-  return new ToolMessage({ tool_call_id: message.tool_call_id, name: message.name, content: `${textOf(message)}\n\n${note}`, artifact: message.artifact, status: message.status });
+  return new ToolMessage({
+    tool_call_id: message.tool_call_id,
+    name: message.name,
+    content: `${textOf(message)}\n\n${note}`,
+    artifact: message.artifact,
+    status: message.status,
+  });
 }
 
 /**
@@ -43,13 +49,22 @@ export function loopGuardMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
       const run = async (): Promise<ToolMessage | Command> => {
         const id = toolCall.id ?? "";
         const name = toolCall.name;
-        if (current.stopped) return new ToolMessage({ tool_call_id: id, name, content: `Error: not run: this run was stopped (${current.stopped}).`, status: "error" });
+        if (current.stopped)
+          return new ToolMessage({ tool_call_id: id, name, content: `Error: not run: this run was stopped (${current.stopped}).`, status: "error" });
         const invalid = (reply.invalid_tool_calls ?? []).some((c) => c.id === id);
         if (name === deps.spec.finishTool.name) return handler(request);
         let note = "";
         if (!invalid) {
           const repeat = beforeCall(current.guard, name, toolCall.args);
-          if (repeat.kind === "stop") return stop(current, id, name, repeat.reason, `Error: not run: you ${repeat.reason}, so this run is stopped and the planner will decide what to do next.`, stepId);
+          if (repeat.kind === "stop")
+            return stop(
+              current,
+              id,
+              name,
+              repeat.reason,
+              `Error: not run: you ${repeat.reason}, so this run is stopped and the planner will decide what to do next.`,
+              stepId,
+            );
           if (repeat.kind === "warn") note = repeat.note;
         }
         const result = await handler(request);
@@ -74,7 +89,9 @@ export function loopGuardMiddleware(deps: Pick<AgentDeps, "spec" | "emit">) {
     batch.stopped = reason;
     deps.emit({ type: "tool_result", agent: deps.spec.name, stepId, tool: name, ok: false, detail: "stopped: repeated call" });
     deps.emit({ type: "limit_reached", limit: "loop", detail: `${deps.spec.name} ${stepId}: ${reason}` });
-    return new Command({ update: { messages: [new ToolMessage({ tool_call_id: id, name, content, status: "error" })], stop: { kind: "loop", detail: reason } } });
+    return new Command({
+      update: { messages: [new ToolMessage({ tool_call_id: id, name, content, status: "error" })], stop: { kind: "loop", detail: reason } },
+    });
   }
 }
 
@@ -102,7 +119,11 @@ const FAIL_NOTE = "Note: your last";
 function canonical(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(canonical);
   if (typeof value === "object" && value !== null) {
-    return Object.fromEntries(Object.entries(value).sort(([a], [b]) => a.localeCompare(b)).map(([k, v]) => [k, canonical(v)]));
+    return Object.fromEntries(
+      Object.entries(value)
+        .sort(([a], [b]) => a.localeCompare(b))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
   }
   return value;
 }
@@ -164,7 +185,10 @@ export function afterCall(guard: LoopGuardState, name: string, args: unknown, { 
   }
   if (guard.failStreak >= FAIL_WARN_AT && !guard.warned) {
     guard.warned = true;
-    return { kind: "warn", note: `${FAIL_NOTE} ${guard.failStreak} tool calls all failed. Stop and rethink: read the errors, check paths with list_directory, or finish and report what blocks you.` };
+    return {
+      kind: "warn",
+      note: `${FAIL_NOTE} ${guard.failStreak} tool calls all failed. Stop and rethink: read the errors, check paths with list_directory, or finish and report what blocks you.`,
+    };
   }
   return { kind: "ok" };
 }

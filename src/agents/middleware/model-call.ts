@@ -1,7 +1,20 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, getCurrentTaskInput } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import { type AgentRun, type AgentRunUpdate, type AgentRunValue, contextOf, ESTIMATED_USAGE, isModelReply, RUN_STOP, runOf, type RunStop, runUsage, type RunUsage, textOf } from "../run.js";
+import {
+  type AgentRun,
+  type AgentRunUpdate,
+  type AgentRunValue,
+  contextOf,
+  ESTIMATED_USAGE,
+  isModelReply,
+  RUN_STOP,
+  runOf,
+  type RunStop,
+  runUsage,
+  type RunUsage,
+  textOf,
+} from "../run.js";
 import { judgeReply } from "./approval.js";
 import { fitContext, toolsOverhead } from "./context-budget.js";
 import type { AgentDeps, ModelCallDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
@@ -83,11 +96,16 @@ export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" |
  * force a tool call on every turn instead, which would also take away plain-text endings from the agents that may
  * use them.
  */
-export function finishReminder(state: AgentRun, deps: Pick<ModelCallDeps, "spec" | "models" | "prices">, budget: Budget): (AgentRunUpdate & { jumpTo?: "model" }) | undefined {
+export function finishReminder(
+  state: AgentRun,
+  deps: Pick<ModelCallDeps, "spec" | "models" | "prices">,
+  budget: Budget,
+): (AgentRunUpdate & { jumpTo?: "model" }) | undefined {
   const { spec } = deps;
   const last = state.messages.at(-1);
   // Only a real prose reply: not tool calls, not the note of a run that was ended without a model call.
-  if (!spec.requireFinishTool || state.nudged || !last || !AIMessage.isInstance(last) || !isModelReply(last) || (last.tool_calls ?? []).length > 0) return undefined;
+  if (!spec.requireFinishTool || state.nudged || !last || !AIMessage.isInstance(last) || !isModelReply(last) || (last.tool_calls ?? []).length > 0)
+    return undefined;
   // The jump goes straight to the model, past the checks of the usage middleware's next call: make them here.
   if (runUsage(state.messages).modelCalls >= state.maxModelCalls) return undefined;
   const spent = sessionBudgetSpent(deps, state, budget);
@@ -180,7 +198,9 @@ export function meterUsage(deps: UsageDeps & Pick<ModelCallDeps, "emit" | "callT
 function structuredAnswer(value: unknown): { structuredResponse: unknown; messages: [AIMessage, ...BaseMessage[]] } | undefined {
   if (typeof value !== "object" || value === null || !("structuredResponse" in value) || !("messages" in value)) return undefined;
   const { messages } = value as { messages: unknown };
-  return Array.isArray(messages) && AIMessage.isInstance(messages[0]) ? (value as { structuredResponse: unknown; messages: [AIMessage, ...BaseMessage[]] }) : undefined;
+  return Array.isArray(messages) && AIMessage.isInstance(messages[0])
+    ? (value as { structuredResponse: unknown; messages: [AIMessage, ...BaseMessage[]] })
+    : undefined;
 }
 
 /**
@@ -228,7 +248,10 @@ function normalize(reply: AIMessage): AIMessage {
     content: reply.content,
     id: reply.id,
     name: reply.name,
-    tool_calls: [...(reply.tool_calls ?? []), ...invalid.map((c, i) => ({ id: c.id ?? `invalid_${i}`, name: c.name ?? "unknown", args: {}, type: "tool_call" as const }))],
+    tool_calls: [
+      ...(reply.tool_calls ?? []),
+      ...invalid.map((c, i) => ({ id: c.id ?? `invalid_${i}`, name: c.name ?? "unknown", args: {}, type: "tool_call" as const })),
+    ],
     invalid_tool_calls: invalid.map((c, i) => ({ ...c, id: c.id ?? `invalid_${i}` })),
     usage_metadata: reply.usage_metadata,
     response_metadata: reply.response_metadata,

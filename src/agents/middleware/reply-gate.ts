@@ -65,7 +65,9 @@ export function replyGateMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "for
 function withUpdate(result: ToolMessage | Command, update: GateUpdate): Command {
   if (!isCommand(result)) return new Command({ update: { messages: [result], ...update } });
   const own: unknown = result.update;
-  const merged = Array.isArray(own) ? [...(own as [string, unknown][]), ...Object.entries(update)] : { ...(own as Record<string, unknown> | undefined), ...update };
+  const merged = Array.isArray(own)
+    ? [...(own as [string, unknown][]), ...Object.entries(update)]
+    : { ...(own as Record<string, unknown> | undefined), ...update };
   const goto = result.goto;
   const hasGoto = goto !== undefined && (!Array.isArray(goto) || goto.length > 0);
   return new Command({ update: merged, graph: result.graph, ...(hasGoto ? { goto } : {}) });
@@ -89,7 +91,13 @@ export function askQuestions(state: AgentRun, deps: Pick<AgentDeps, "spec">): Pi
   for (const call of calls) {
     const args = askUserArgsSchema.safeParse(call.args);
     if (!args.success || asked >= state.questions.max) continue;
-    const request: QuestionRequest = { type: "question", agent: deps.spec.name, stepId: state.stepId, question: args.data.question, choices: args.data.choices ?? [] };
+    const request: QuestionRequest = {
+      type: "question",
+      agent: deps.spec.name,
+      stepId: state.stepId,
+      question: args.data.question,
+      choices: args.data.choices ?? [],
+    };
     answers[call.id ?? ""] = answerOf(interrupt(request));
     asked += 1;
     recorded = true;
@@ -102,7 +110,8 @@ export function answerCall(state: AgentRun, call: { id?: string; args: Record<st
   const id = call.id ?? "";
   const done = (content: string, ok: boolean) => new ToolMessage({ tool_call_id: id, name: ASK_USER_TOOL_NAME, content, status: ok ? "success" : "error" });
   const args = askUserArgsSchema.safeParse(call.args);
-  if (!args.success) return done(`Error: invalid arguments for ask_user: ${args.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}.`, false);
+  if (!args.success)
+    return done(`Error: invalid arguments for ask_user: ${args.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ")}.`, false);
   const answer = state.answers[id];
   return answer === undefined ? done(questionLimitText(state.questions.max), false) : done(answeredText(answer), true);
 }

@@ -72,7 +72,11 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       const bad = last && AIMessage.isInstance(last) ? (last.invalid_tool_calls ?? []).find((c) => c.id === id) : undefined;
       if (bad) {
         emitResult(false, "invalid JSON arguments");
-        return errorMessage(id, name, `the arguments for ${name} were not valid JSON (${bad.error ?? "parse error"}). Call ${name} again with a valid JSON object.`);
+        return errorMessage(
+          id,
+          name,
+          `the arguments for ${name} were not valid JSON (${bad.error ?? "parse error"}). Call ${name} again with a valid JSON object.`,
+        );
       }
       // Denied by a rule, rejected by the person, or never decided: the model gets the reason (approval.ts).
       const refused = refuseUnapproved(state, toolCall, deps);
@@ -89,7 +93,10 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       if (isExtensionToolName(name) && deps.extensions && extensions.some((t) => t.name === name)) {
         // An MCP tool: it runs in its server (outside our sandbox); failures and timeouts come back as tool errors.
         deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) || firstLine(toolCall.args) });
-        const result = await deps.extensions.call(state.workspace, name, toolCall.args, { outputLimitChars: resultCharsFor(deps.tools?.outputLimitChars, state.maxPromptTokens), ...(request.runtime.signal ? { signal: request.runtime.signal } : {}) });
+        const result = await deps.extensions.call(state.workspace, name, toolCall.args, {
+          outputLimitChars: resultCharsFor(deps.tools?.outputLimitChars, state.maxPromptTokens),
+          ...(request.runtime.signal ? { signal: request.runtime.signal } : {}),
+        });
         emitResult(result.ok, firstLine(result.text));
         return new ToolMessage({ tool_call_id: id, name, content: result.ok ? result.text : `Error: ${result.text}`, status: result.ok ? "success" : "error" });
       }

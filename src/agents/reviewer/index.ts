@@ -31,11 +31,7 @@ export const reviewerSpec: AgentSpec = {
   commandAccess: "read-only",
   requireFinishTool: true,
   systemPrompt: reviewerSystemPrompt,
-  brief: (ctx) =>
-    renderBrief(ctx, [
-      "",
-      "Review the work against the overall task and the acceptance criteria. Run the tests or checks that prove it.",
-    ]),
+  brief: (ctx) => renderBrief(ctx, ["", "Review the work against the overall task and the acceptance criteria. Run the tests or checks that prove it."]),
   toReport(outcome, stepId) {
     const parsed = outcome.finish ? submitReviewSchema.safeParse(outcome.finish) : null;
     const verdict = parsed?.success ? parsed.data : null;

@@ -32,7 +32,11 @@ export function createAcpPrompter(o: AcpPrompterOptions): ApprovalPrompter {
       const toolCall = o.updates.approvalCall(request);
       await o.flush();
       try {
-        const response = await o.client.request("session/request_permission", { sessionId: o.sessionId, toolCall, options: permissionOptions(request) }, { cancellationSignal: o.cancel, stopWaitingOnCancel: true });
+        const response = await o.client.request(
+          "session/request_permission",
+          { sessionId: o.sessionId, toolCall, options: permissionOptions(request) },
+          { cancellationSignal: o.cancel, stopWaitingOnCancel: true },
+        );
         return o.cancel.aborted ? null : approvalAnswerOf(response.outcome, request);
       } catch (error) {
         if (!o.cancel.aborted) logger.warn(`session/request_permission failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -47,8 +51,12 @@ export function createAcpPrompter(o: AcpPrompterOptions): ApprovalPrompter {
       }
       if (o.elicitation) {
         try {
-          const response = await o.client.request("elicitation/create", questionForm(o.sessionId, request), { cancellationSignal: o.cancel, stopWaitingOnCancel: true });
-          const value: unknown = response.action === "accept" && "content" in response ? (response.content as Record<string, unknown> | null | undefined)?.answer : undefined;
+          const response = await o.client.request("elicitation/create", questionForm(o.sessionId, request), {
+            cancellationSignal: o.cancel,
+            stopWaitingOnCancel: true,
+          });
+          const value: unknown =
+            response.action === "accept" && "content" in response ? (response.content as Record<string, unknown> | null | undefined)?.answer : undefined;
           if (typeof value === "string" && value.trim()) return answerText(value, request);
         } catch (error) {
           if (!o.cancel.aborted) logger.warn(`elicitation/create failed: ${error instanceof Error ? error.message : String(error)}`);

@@ -122,7 +122,11 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
           const { config, safety } = await resolveSessionConfig(stored.baseUrl ? { baseUrl: stored.baseUrl } : {}, workspace, o.env);
           const state = (await hasCheckpoint(database, row.id)) ? await readSessionState(database, row.id) : null;
           const listed = await listEndpointModels(config.model);
-          settings = editorSettings({ safety: stored.safety ?? state?.safety ?? safety, budgetUsd: stored.budget.usd, model: stored.model }, config.model.model, listed);
+          settings = editorSettings(
+            { safety: stored.safety ?? state?.safety ?? safety, budgetUsd: stored.budget.usd, model: stored.model },
+            config.model.model,
+            listed,
+          );
           history = historyUpdates(row.task, row.status, state, workspace);
         } finally {
           await database.close();
@@ -170,7 +174,12 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
         const session = sessions.get(params.sessionId);
         if (!session) throw invalidParams(`unknown session "${params.sessionId}"`);
         const mode = approvalModeOf(params.modeId);
-        if (!mode) throw invalidParams(`unknown mode "${params.modeId}"; modes: ${sessionModes(session.mode).availableModes.map((m) => m.id).join(", ")}`);
+        if (!mode)
+          throw invalidParams(
+            `unknown mode "${params.modeId}"; modes: ${sessionModes(session.mode)
+              .availableModes.map((m) => m.id)
+              .join(", ")}`,
+          );
         session.setMode(mode);
         // Editors that show the options rather than the modes see the change there too.
         session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session.settings) });

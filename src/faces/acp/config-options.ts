@@ -32,7 +32,15 @@ export function editorSettings(stored: StoredChoices, defaultModel: string, list
   const { safety } = stored;
   const model = stored.model ?? null;
   const models = [...new Set([defaultModel, ...(model !== null ? [model] : []), ...listed])];
-  return { model, defaultModel, models, approval: safety.approval, allowNetwork: safety.allowNetwork, approveFileChanges: safety.approveFileChanges, budgetUsd: stored.budgetUsd ?? null };
+  return {
+    model,
+    defaultModel,
+    models,
+    approval: safety.approval,
+    allowNetwork: safety.allowNetwork,
+    approveFileChanges: safety.approveFileChanges,
+    budgetUsd: stored.budgetUsd ?? null,
+  };
 }
 
 const usd = (value: number): string => `$${value}`;
@@ -109,6 +117,10 @@ export function withConfigOption(s: EditorSettings, configId: string, value: str
       return { ...s, budgetUsd: amount };
     }
     default:
-      throw invalidParams(`unknown option "${configId}"; options: ${configOptions(s).map((o) => o.id).join(", ")}`);
+      throw invalidParams(
+        `unknown option "${configId}"; options: ${configOptions(s)
+          .map((o) => o.id)
+          .join(", ")}`,
+      );
   }
 }

@@ -15,13 +15,29 @@ export function editorMcpServers(servers: readonly McpServer[], workspace: strin
     const name = server.name.replace(/[^A-Za-z0-9_-]/g, "_") || "editor";
     // The editor passes the person's own servers: trusted like the user config's.
     const runs = "url" in server ? server.url : [server.command, ...server.args].join(" ");
-    const common = { name, source: EDITOR_SOURCE, scope: "user" as const, trusted: true, declaration: "", runs, disabled: false, timeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS };
+    const common = {
+      name,
+      source: EDITOR_SOURCE,
+      scope: "user" as const,
+      trusted: true,
+      declaration: "",
+      runs,
+      disabled: false,
+      timeoutMs: DEFAULT_MCP_CALL_TIMEOUT_MS,
+    };
     if ("type" in server && server.type === "http") {
       settled.push({ ...common, transport: "http", url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) });
     } else if ("type" in server && server.type === "sse") {
       skipped.push(`MCP server "${server.name}" from the editor is not connected: SSE servers are not supported (use HTTP or stdio).`);
     } else if ("command" in server) {
-      settled.push({ ...common, transport: "stdio", command: server.command, args: server.args, env: Object.fromEntries(server.env.map((e) => [e.name, e.value])), cwd: workspace });
+      settled.push({
+        ...common,
+        transport: "stdio",
+        command: server.command,
+        args: server.args,
+        env: Object.fromEntries(server.env.map((e) => [e.name, e.value])),
+        cwd: workspace,
+      });
     }
   }
   return { servers: settled, skipped };

@@ -102,7 +102,14 @@ export class EventUpdates implements EventSink {
     const view = toolView(request.tool, request.subject, this.deps.workspace);
     this.awaiting = { id, tool: request.tool, detail: request.subject, output: "", tail: null, flushedAt: 0 };
     const content: ToolCallContent[] = request.preview ? [{ type: "content", content: text(request.preview) }] : [];
-    this.deps.send({ sessionUpdate: "tool_call", toolCallId: id, ...view, status: "pending", content, rawInput: { tool: request.tool, subject: request.subject, cwd: request.cwd } });
+    this.deps.send({
+      sessionUpdate: "tool_call",
+      toolCallId: id,
+      ...view,
+      status: "pending",
+      content,
+      rawInput: { tool: request.tool, subject: request.subject, cwd: request.cwd },
+    });
     return { toolCallId: id, title: view.title, kind: view.kind, status: "pending", locations: view.locations, content };
   }
 
@@ -133,7 +140,9 @@ export class EventUpdates implements EventSink {
 
   private started(tool: string, detail: string): void {
     const view = toolView(tool, detail, this.deps.workspace);
-    const edit = isFileEdit(tool) ? { path: workspacePath(this.deps.workspace, detail), before: this.deps.readText(workspacePath(this.deps.workspace, detail)) } : undefined;
+    const edit = isFileEdit(tool)
+      ? { path: workspacePath(this.deps.workspace, detail), before: this.deps.readText(workspacePath(this.deps.workspace, detail)) }
+      : undefined;
     const approved = this.awaiting?.tool === tool ? this.awaiting : null;
     this.awaiting = null;
     const id = approved?.id ?? this.nextId("call");
@@ -150,7 +159,14 @@ export class EventUpdates implements EventSink {
     if (!call) {
       // Refused before it ran (not available, bad arguments, a rule): one finished call.
       const view = toolView(tool, "", this.deps.workspace);
-      this.deps.send({ sessionUpdate: "tool_call", toolCallId: this.nextId("call"), ...view, status, content: [{ type: "content", content: text(detail) }], rawOutput: { detail } });
+      this.deps.send({
+        sessionUpdate: "tool_call",
+        toolCallId: this.nextId("call"),
+        ...view,
+        status,
+        content: [{ type: "content", content: text(detail) }],
+        rawOutput: { detail },
+      });
       return;
     }
     const content: ToolCallContent[] = [];
@@ -167,7 +183,12 @@ export class EventUpdates implements EventSink {
   private closeLeftovers(): void {
     for (const call of [this.awaiting, this.open]) {
       if (!call) continue;
-      this.deps.send({ sessionUpdate: "tool_call_update", toolCallId: call.id, status: "failed", content: [{ type: "content", content: text("Not run: the turn ended first.") }] });
+      this.deps.send({
+        sessionUpdate: "tool_call_update",
+        toolCallId: call.id,
+        status: "failed",
+        content: [{ type: "content", content: text("Not run: the turn ended first.") }],
+      });
     }
     this.awaiting = null;
     this.open = null;

@@ -32,9 +32,21 @@ export function historyUpdates(task: string, status: string, state: SessionHisto
     });
   });
   state.filesChanged.forEach((file, i) => {
-    updates.push({ sessionUpdate: "tool_call", toolCallId: `history-file-${i + 1}`, kind: "edit", title: `Changed ${file}`, locations: [{ path: workspacePath(workspace, file) }], status: "completed" });
+    updates.push({
+      sessionUpdate: "tool_call",
+      toolCallId: `history-file-${i + 1}`,
+      kind: "edit",
+      title: `Changed ${file}`,
+      locations: [{ path: workspacePath(workspace, file) }],
+      status: "completed",
+    });
   });
-  const closing = status === "awaiting_approval" ? "An approval is open: your next prompt asks it again." : status === "awaiting_input" ? "A question is open: your next prompt is the answer." : state.finalReport;
+  const closing =
+    status === "awaiting_approval"
+      ? "An approval is open: your next prompt asks it again."
+      : status === "awaiting_input"
+        ? "A question is open: your next prompt is the answer."
+        : state.finalReport;
   if (closing) updates.push({ sessionUpdate: "agent_message_chunk", content: text(`${closing}\n`) });
   return updates;
 }

@@ -21,7 +21,10 @@ export function promptText(blocks: readonly ContentBlock[]): string {
       case "resource": {
         const { resource } = block;
         if ("text" in resource) {
-          const text = resource.text.length > MAX_EMBEDDED_CHARS ? `${resource.text.slice(0, MAX_EMBEDDED_CHARS)}\n… (${resource.text.length - MAX_EMBEDDED_CHARS} more characters left out)` : resource.text;
+          const text =
+            resource.text.length > MAX_EMBEDDED_CHARS
+              ? `${resource.text.slice(0, MAX_EMBEDDED_CHARS)}\n… (${resource.text.length - MAX_EMBEDDED_CHARS} more characters left out)`
+              : resource.text;
           parts.push(`Contents of ${resource.uri}:\n\`\`\`\n${text}\n\`\`\``);
         } else {
           parts.push(`(binary resource ${resource.uri} left out)`);

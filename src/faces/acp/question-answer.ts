@@ -24,7 +24,9 @@ export function questionForm(sessionId: string, request: QuestionRequest): Creat
     message: request.question,
     requestedSchema: {
       type: "object",
-      properties: { answer: { type: "string", title: "Answer", description: choices ? `${choices}\n(a number or your own words)` : "Your answer", minLength: 1 } },
+      properties: {
+        answer: { type: "string", title: "Answer", description: choices ? `${choices}\n(a number or your own words)` : "Your answer", minLength: 1 },
+      },
       required: ["answer"],
     },
   };

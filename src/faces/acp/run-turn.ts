@@ -82,7 +82,15 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
         const budgeted = budget.tokens !== undefined || budget.usd !== undefined;
         const state = budgeted && (await hasCheckpoint(database, session.id)) ? await readSessionState(database, session.id) : null;
         const turnStart = turnStartFor(state, how.followUp !== undefined, prices);
-        const prompter = createAcpPrompter({ client: t.client, sessionId: session.id, updates: session.updates, elicitation: t.elicitation, cancel: t.cancel, flush: () => session.flush(), ...(how.answer !== undefined ? { answer: how.answer } : {}) });
+        const prompter = createAcpPrompter({
+          client: t.client,
+          sessionId: session.id,
+          updates: session.updates,
+          elicitation: t.elicitation,
+          cancel: t.cancel,
+          flush: () => session.flush(),
+          ...(how.answer !== undefined ? { answer: how.answer } : {}),
+        });
         const o: SessionRunOptions = {
           sessionId: session.id,
           workspace: session.workspace,

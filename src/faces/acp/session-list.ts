@@ -24,7 +24,13 @@ const cursorFor = (offset: number): string => Buffer.from(`o${offset}`, "utf8").
  * the CLI's, the editor's, a replay's), a page at a time. Without `cwd`, the agent's own folder; with sessions in
  * PostgreSQL, every workspace's. Creates nothing: a folder without sessions lists none.
  */
-export async function listSessions(workspace: string, all: boolean, cursor: string | null | undefined, env: NodeJS.ProcessEnv, clock: Clock): Promise<ListSessionsResponse> {
+export async function listSessions(
+  workspace: string,
+  all: boolean,
+  cursor: string | null | undefined,
+  env: NodeJS.ProcessEnv,
+  clock: Clock,
+): Promise<ListSessionsResponse> {
   const offset = offsetOf(cursor);
   const records = await openSessionRecords(workspace, env, clock, { create: false });
   if (!records) return { sessions: [] };

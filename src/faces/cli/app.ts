@@ -32,7 +32,11 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   if (answered !== undefined) return answered;
   const command = argv[0] as CommandName;
   // Commands that run tools start the process launcher first, while this process is still small (see launcher/).
-  if (LAUNCHING_COMMANDS.has(command)) void import("../../platform/launcher/index.js").then((m) => m.startLauncher(), () => undefined);
+  if (LAUNCHING_COMMANDS.has(command))
+    void import("../../platform/launcher/index.js").then(
+      (m) => m.startLauncher(),
+      () => undefined,
+    );
   try {
     const run = await COMMANDS[command]();
     return await run(argv.slice(1), io, systemClock);

@@ -5,8 +5,7 @@ import type { Output } from "./printers/human.js";
 import { parseQuestionAnswer, QUESTION_PROMPT, QUESTION_RETRY_LINE } from "./question-prompt.js";
 
 /** The question, shown after the request itself has been printed. */
-export const APPROVAL_PROMPT = (request: ApprovalRequest): string =>
-  `Approve? [y]es / [n]o <reason> / [a]lways (${request.suggestedPattern}) > `;
+export const APPROVAL_PROMPT = (request: ApprovalRequest): string => `Approve? [y]es / [n]o <reason> / [a]lways (${request.suggestedPattern}) > `;
 export const RETRY_LINE = "Please answer y, n <reason> or a [pattern].\n";
 
 /**

@@ -18,7 +18,11 @@ export function replayPrompter(provider: ReplayProvider, person: ApprovalPrompte
       if (!recorded) return person.ask(request);
       const rejected = REJECTED.exec(recorded.content);
       const answer: ApprovalAnswer = rejected ? { decision: "reject", reason: rejected[1] ?? "" } : { decision: "approve" };
-      events.emit({ type: "notice", level: "info", message: `Answered from the recording: ${answer.decision === "reject" ? `rejected${answer.reason ? ` (${answer.reason})` : ""}` : "approved"}.` });
+      events.emit({
+        type: "notice",
+        level: "info",
+        message: `Answered from the recording: ${answer.decision === "reject" ? `rejected${answer.reason ? ` (${answer.reason})` : ""}` : "approved"}.`,
+      });
       return Promise.resolve(answer);
     },
     askQuestion(request: QuestionRequest): Promise<string | null> {

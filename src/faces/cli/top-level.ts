@@ -14,7 +14,18 @@ export const COMMAND_NAMES = ["run", "resume", "sessions", "fork", "memory", "in
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const TOP_LEVEL_FLAGS = ["--help", "--version", "-h", "-v"];
-const QUICK_HELP: Partial<Record<CommandName, string>> = { run: RUN_HELP, resume: RESUME_HELP, sessions: SESSIONS_HELP, fork: FORK_HELP, memory: MEMORY_HELP, index: INDEX_HELP, diff: DIFF_HELP, undo: UNDO_HELP, agents: AGENTS_HELP, acp: ACP_HELP };
+const QUICK_HELP: Partial<Record<CommandName, string>> = {
+  run: RUN_HELP,
+  resume: RESUME_HELP,
+  sessions: SESSIONS_HELP,
+  fork: FORK_HELP,
+  memory: MEMORY_HELP,
+  index: INDEX_HELP,
+  diff: DIFF_HELP,
+  undo: UNDO_HELP,
+  agents: AGENTS_HELP,
+  acp: ACP_HELP,
+};
 
 export function isCommand(name: string | undefined): name is CommandName {
   return COMMAND_NAMES.some((c) => c === name);
@@ -26,7 +37,8 @@ export function version(): string {
   for (let dir = path.dirname(fileURLToPath(import.meta.url)); ; dir = path.dirname(dir)) {
     try {
       const pkg: unknown = require(path.join(dir, "package.json"));
-      if (typeof pkg === "object" && pkg !== null && "name" in pkg && pkg.name === "mini-cursor") return "version" in pkg && typeof pkg.version === "string" ? pkg.version : "unknown";
+      if (typeof pkg === "object" && pkg !== null && "name" in pkg && pkg.name === "mini-cursor")
+        return "version" in pkg && typeof pkg.version === "string" ? pkg.version : "unknown";
     } catch {
       // No package.json here (or not ours): look one folder up.
     }

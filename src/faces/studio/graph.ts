@@ -1,7 +1,23 @@
 import os from "node:os";
 import { getWriter } from "@langchain/langgraph";
-import { flagsFromRunConfig, loadConfigFiles, needsOllama, ollamaUrl, resolveMemoryConfig, resolveSafetyConfig, resolveSandboxConfig, resolveWebConfig } from "../../platform/config/index.js";
-import { ConfigError, DIAGNOSTICS_DEFAULTS, resolveDiagnosticsConfig, resolveMcpConfig, resolveStudioProcessIdle, type DiagnosticsSettings } from "../../platform/config/index.js";
+import {
+  flagsFromRunConfig,
+  loadConfigFiles,
+  needsOllama,
+  ollamaUrl,
+  resolveMemoryConfig,
+  resolveSafetyConfig,
+  resolveSandboxConfig,
+  resolveWebConfig,
+} from "../../platform/config/index.js";
+import {
+  ConfigError,
+  DIAGNOSTICS_DEFAULTS,
+  resolveDiagnosticsConfig,
+  resolveMcpConfig,
+  resolveStudioProcessIdle,
+  type DiagnosticsSettings,
+} from "../../platform/config/index.js";
 import { McpHub, WorkspaceHubs } from "../../mcp/index.js";
 import { trustedOnly, untrustedMessage } from "../../mcp/trusted.js";
 import { LazyMemory } from "../../memory/lazy-memory.js";

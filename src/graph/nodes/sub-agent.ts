@@ -58,8 +58,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     const maxModelCalls = limits.maxModelCallsPerRun;
     // The planner (or a budget continuation) announced the step and computed the project context when it routed
     // here, so this node can run again after an approval without doing either twice. Computed here only as a fallback.
-    const startOf = async (s: typeof step): Promise<string> =>
-      state.stepStart?.stepId === s.id ? state.stepStart.context : projectContext(workspace);
+    const startOf = async (s: typeof step): Promise<string> => (state.stepStart?.stepId === s.id ? state.stepStart.context : projectContext(workspace));
     await deps.beforeStep?.();
     // Its MCP tools are named in its prompt too ("Your tools: …"), once the servers are up.
     await extensionsReady(deps.extensions, workspace);
@@ -67,7 +66,11 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     const final = await agent.invoke(
       {
         messages: [
-          new SystemMessage([spec.systemPrompt(workspace, [...tools, ...mcpTools, spec.finishTool.name]), networkLine(deps, tools, safety.allowNetwork)].filter(Boolean).join("\n\n")),
+          new SystemMessage(
+            [spec.systemPrompt(workspace, [...tools, ...mcpTools, spec.finishTool.name]), networkLine(deps, tools, safety.allowNetwork)]
+              .filter(Boolean)
+              .join("\n\n"),
+          ),
           new HumanMessage({ id: `brief-${step.id}`, content: brief }),
           new HumanMessage({ id: `context-${step.id}`, content: await startOf(step) }),
         ],
@@ -134,7 +137,11 @@ function answersUpdate(state: WorkspaceStateValue, answered: { question: string;
  * Whether a finished step may have changed the workspace: it changed files, or ran a command that could write. The
  * reviewer's commands see the workspace read-only inside bubblewrap, so they cannot; without the sandbox they could.
  */
-function mayHaveChanged(outcome: { filesChanged: readonly string[]; commands: readonly { refused?: string }[] }, access: WorkspaceAccess, deps: GraphDeps): boolean {
+function mayHaveChanged(
+  outcome: { filesChanged: readonly string[]; commands: readonly { refused?: string }[] },
+  access: WorkspaceAccess,
+  deps: GraphDeps,
+): boolean {
   if (outcome.filesChanged.length > 0) return true;
   const ran = outcome.commands.some((c) => c.refused === undefined);
   return ran && !(access === "read-only" && deps.tools?.sandbox?.kind === "bubblewrap");

@@ -48,5 +48,7 @@ export async function verifyAccess(target: ChromaTarget, access: Pick<ChromaAcce
       `Chroma at ${target.url} has no database "${access.database}" in tenant "${access.tenant}" (CHROMA_DATABASE); create it there or fix the name`,
     );
   }
-  throw new ChromaUnavailableError(`Chroma at ${target.url} could not check tenant "${access.tenant}", database "${access.database}" (HTTP ${reply.status}: ${replyMessage(reply)})`);
+  throw new ChromaUnavailableError(
+    `Chroma at ${target.url} could not check tenant "${access.tenant}", database "${access.database}" (HTTP ${reply.status}: ${replyMessage(reply)})`,
+  );
 }

@@ -28,7 +28,11 @@ export async function probeHeartbeat(url: string, timeoutMs: number, headers: Re
       // Drain the body so the socket is released even when we only look at the status.
       res.resume();
       res.on("end", () =>
-        settle(ok(res.statusCode) ? { ok: true } : { ok: false, reason: `heartbeat answered HTTP ${res.statusCode}`, ...(res.statusCode ? { status: res.statusCode } : {}) }),
+        settle(
+          ok(res.statusCode)
+            ? { ok: true }
+            : { ok: false, reason: `heartbeat answered HTTP ${res.statusCode}`, ...(res.statusCode ? { status: res.statusCode } : {}) },
+        ),
       );
       res.on("error", (error) => settle({ ok: false, reason: error.message }));
     });

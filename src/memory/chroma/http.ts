@@ -16,7 +16,13 @@ export interface ChromaReply {
 /** Where a request goes and what it carries: a ChromaEndpoint, or the parts of one known before it is built. */
 export type ChromaTarget = Pick<ChromaEndpoint, "url" | "authHeaders">;
 
-export function chromaRequest(endpoint: ChromaTarget, method: "GET" | "POST", route: string, payload?: unknown, timeoutMs = REQUEST_TIMEOUT_MS): Promise<ChromaReply> {
+export function chromaRequest(
+  endpoint: ChromaTarget,
+  method: "GET" | "POST",
+  route: string,
+  payload?: unknown,
+  timeoutMs = REQUEST_TIMEOUT_MS,
+): Promise<ChromaReply> {
   const body = payload === undefined ? undefined : JSON.stringify(payload);
   const headers: http.OutgoingHttpHeaders = {
     ...endpoint.authHeaders(),
@@ -42,7 +48,9 @@ export function chromaRequest(endpoint: ChromaTarget, method: "GET" | "POST", ro
     const send = (mod: typeof http): void => {
       const req = mod.request(target, { method, headers, timeout: timeoutMs }, onResponse);
       req.on("timeout", () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      req.on("error", (error: NodeJS.ErrnoException) => reject(new ChromaUnavailableError(`Chroma at ${endpoint.url} is unreachable (${error.code ? `${error.code}: ${error.message}` : error.message})`)));
+      req.on("error", (error: NodeJS.ErrnoException) =>
+        reject(new ChromaUnavailableError(`Chroma at ${endpoint.url} is unreachable (${error.code ? `${error.code}: ${error.message}` : error.message})`)),
+      );
       req.end(body);
     };
     if (target.protocol === "https:") import("node:https").then((https) => send(https.default as unknown as typeof http), reject);

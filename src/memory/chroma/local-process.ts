@@ -57,17 +57,13 @@ export async function startLocalServer(options: StartOptions): Promise<LocalServ
     }
     if (outcome === "timeout") {
       await stopLocalServer(server);
-      throw new ChromaUnavailableError(
-        `the local Chroma server did not answer within ${options.startTimeoutMs / 1000} s (log: ${options.logFile})`,
-      );
+      throw new ChromaUnavailableError(`the local Chroma server did not answer within ${options.startTimeoutMs / 1000} s (log: ${options.logFile})`);
     }
     await server.exited;
     const tail = logTail(options.logFile);
     if (/is not available/.test(tail) && attempt < PORT_ATTEMPTS + (options.preferredPort ? 1 : 0)) continue;
     const how = server.exit?.signal ?? `code ${String(server.exit?.code ?? null)}`;
-    throw new ChromaUnavailableError(
-      `the local Chroma server exited while starting (${how}): ${tail || "no output"} (log: ${options.logFile})`,
-    );
+    throw new ChromaUnavailableError(`the local Chroma server exited while starting (${how}): ${tail || "no output"} (log: ${options.logFile})`);
   }
 }
 

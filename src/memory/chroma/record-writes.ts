@@ -36,7 +36,8 @@ export class VectorWriter {
     const route = `/api/v2/tenants/${encodeURIComponent(collection.tenant)}/databases/${encodeURIComponent(collection.database)}/collections/${encodeURIComponent(collection.id)}/${kind}`;
     const body = { ids: records.ids, embeddings: records.embeddings.map(base64Vector), metadatas: records.metadatas, documents: records.documents };
     const reply = await chromaRequest(this.endpoint, "POST", route, body);
-    if (reply.status < 200 || reply.status >= 300) throw new Error(`Chroma refused the ${kind} of ${records.ids.length} records (HTTP ${reply.status}): ${replyMessage(reply)}`);
+    if (reply.status < 200 || reply.status >= 300)
+      throw new Error(`Chroma refused the ${kind} of ${records.ids.length} records (HTTP ${reply.status}): ${replyMessage(reply)}`);
   }
 }
 

@@ -23,7 +23,10 @@ function collections(endpoint: RestEndpoint): string {
 }
 
 function failure(endpoint: RestEndpoint, what: string, reply: ChromaReply): ChromaUnavailableError {
-  return refusedError(endpoint, reply.status) ?? new ChromaUnavailableError(`Chroma at ${endpoint.url} could not ${what} (HTTP ${reply.status}: ${replyMessage(reply)})`);
+  return (
+    refusedError(endpoint, reply.status) ??
+    new ChromaUnavailableError(`Chroma at ${endpoint.url} could not ${what} (HTTP ${reply.status}: ${replyMessage(reply)})`)
+  );
 }
 
 function isRows(body: unknown): body is RecordRows {
@@ -40,7 +43,10 @@ export async function readCollection(endpoint: RestEndpoint, name: string): Prom
   if (found.status !== 200 || typeof id !== "string") throw failure(endpoint, `open collection ${name}`, found);
   return {
     async get(args) {
-      const reply = await chromaRequest(endpoint, "POST", `${collections(endpoint)}/${id}/get`, { ...(args.where ? { where: args.where } : {}), include: args.include });
+      const reply = await chromaRequest(endpoint, "POST", `${collections(endpoint)}/${id}/get`, {
+        ...(args.where ? { where: args.where } : {}),
+        include: args.include,
+      });
       if (reply.status !== 200 || !isRows(reply.body)) throw failure(endpoint, `read collection ${name}`, reply);
       const rows = reply.body;
       return { ids: rows.ids, documents: rows.documents ?? [], metadatas: rows.metadatas ?? [] };

@@ -113,7 +113,14 @@ export function chromaServerCommand(idle?: IdleStop): ServerCommand {
       // The files it watches and takes, named by the modules that own them.
       const { stateFile, lockFile } = serverPaths(idle?.dataDir ?? "");
       const watch = idle
-        ? JSON.stringify({ dataDir: idle.dataDir, leases: leasesDir(idle.dataDir), stateFile, lockFile, idleMs: Math.max(0, idle.idleMs), pollMs: idle.pollMs ?? DEFAULT_POLL_MS })
+        ? JSON.stringify({
+            dataDir: idle.dataDir,
+            leases: leasesDir(idle.dataDir),
+            stateFile,
+            lockFile,
+            idleMs: Math.max(0, idle.idleMs),
+            pollMs: idle.pollMs ?? DEFAULT_POLL_MS,
+          })
         : "null";
       return { args: ["-e", SERVER_SOURCE, createRequire(entry).resolve(binding), watch], stopsWhenIdle: idle !== undefined && idle.idleMs > 0 };
     } catch {

@@ -13,15 +13,7 @@ import type { LocalServer } from "./local-process.js";
 import { isChromaServerCommand } from "./server-command.js";
 import { dropLease, liveLeases, takeLease } from "./leases.js";
 import { acquireStartLock } from "./start-lock.js";
-import {
-  processAlive,
-  readServerState,
-  removeServerState,
-  removeServerStateIfOwned,
-  serverPaths,
-  writeServerState,
-  type ServerState,
-} from "./state-file.js";
+import { processAlive, readServerState, removeServerState, removeServerStateIfOwned, serverPaths, writeServerState, type ServerState } from "./state-file.js";
 import { ChromaUnavailableError, LOCAL_HOST, type ChromaEndpoint } from "./types.js";
 
 export { chromaHeartbeat } from "./heartbeat.js";
@@ -302,9 +294,7 @@ function dataDirError(dataDir: string, error: unknown): Error {
   if (error instanceof ChromaUnavailableError) return error;
   const code = (error as NodeJS.ErrnoException).code;
   const reason = code ?? (error instanceof Error ? error.message : String(error));
-  return new ChromaUnavailableError(
-    `cannot write the memory data dir ${dataDir} (${reason}); make it writable or set MINI_CURSOR_DATA_DIR to another folder`,
-  );
+  return new ChromaUnavailableError(`cannot write the memory data dir ${dataDir} (${reason}); make it writable or set MINI_CURSOR_DATA_DIR to another folder`);
 }
 
 /** On Linux, whether the pid runs a Chroma server as we start them; elsewhere we cannot tell and say no. */

@@ -142,7 +142,10 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
     if (!response.ok) {
       const transient = isTransientStatus(response.status) && !quotaUsedUp(response.status, text);
       const wait = transient ? retryAfterMs(response.headers, clock.now()) : undefined;
-      throw fail(`HTTP ${response.status}: ${serverMessage(text)}${hintFor(response.status)}`, { transient, ...(wait !== undefined ? { retryAfterMs: wait } : {}) });
+      throw fail(`HTTP ${response.status}: ${serverMessage(text)}${hintFor(response.status)}`, {
+        transient,
+        ...(wait !== undefined ? { retryAfterMs: wait } : {}),
+      });
     }
     let body: unknown;
     try {

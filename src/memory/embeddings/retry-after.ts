@@ -25,7 +25,16 @@ export function isTransientStatus(status: number): boolean {
  * Network failures that a later attempt may not meet: a dropped or reset connection, a DNS hiccup. A refused
  * connection is not among them: nothing listens there (a local server not started), and waiting will not start it.
  */
-const TRANSIENT_CODES = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "UND_ERR_SOCKET", "UND_ERR_CONNECT_TIMEOUT", "UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
+const TRANSIENT_CODES = new Set([
+  "ECONNRESET",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "UND_ERR_SOCKET",
+  "UND_ERR_CONNECT_TIMEOUT",
+  "UND_ERR_HEADERS_TIMEOUT",
+  "UND_ERR_BODY_TIMEOUT",
+]);
 
 export function isTransientNetworkError(error: unknown): boolean {
   if (!(error instanceof Error)) return false;

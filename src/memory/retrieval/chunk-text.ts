@@ -22,7 +22,10 @@ export function snippetOf(text: string): string {
 
 /** A path filter the model or the user gives: a file or a folder, workspace-relative. */
 export function pathFilter(filter: string | undefined): ((p: string) => boolean) | undefined {
-  const f = filter?.trim().replace(/^\.\/+/, "").replace(/\/+$/, "");
+  const f = filter
+    ?.trim()
+    .replace(/^\.\/+/, "")
+    .replace(/\/+$/, "");
   if (!f || f === ".") return undefined;
   return (p) => p === f || p.startsWith(`${f}/`);
 }

@@ -116,10 +116,12 @@ export class CodeIndex {
     for (let offset = 0; ; offset += page) {
       const got = await collection.get({ include: ["documents", "metadatas"], limit: page, offset });
       // The text is a metadata field; indexes written before that kept it as the document.
-      await this.store.addFromCollection(got.ids.flatMap((id, i) => {
-        const meta = got.metadatas[i] ?? null;
-        return fromMetadata(id, meta, typeof meta?.text === "string" ? meta.text : (got.documents[i] ?? ""));
-      }));
+      await this.store.addFromCollection(
+        got.ids.flatMap((id, i) => {
+          const meta = got.metadatas[i] ?? null;
+          return fromMetadata(id, meta, typeof meta?.text === "string" ? meta.text : (got.documents[i] ?? ""));
+        }),
+      );
       if (got.ids.length < page) break;
     }
   }
@@ -134,9 +136,11 @@ export class CodeIndex {
     const previous = this.running ?? Promise.resolve(undefined);
     const next = previous.catch(() => undefined).then(() => this.runUpdate(options));
     this.running = next;
-    void next.finally(() => {
-      if (this.running === next) this.running = undefined;
-    }).catch(() => undefined);
+    void next
+      .finally(() => {
+        if (this.running === next) this.running = undefined;
+      })
+      .catch(() => undefined);
     return next;
   }
 
@@ -185,7 +189,14 @@ export class CodeIndex {
       progress("embed");
     });
     progress("done");
-    return { ...this.store.counts(), changed, removed, durationMs: this.o.clock.now() - started, partial: stopped !== undefined, ...(stopped ? { stopped } : {}) };
+    return {
+      ...this.store.counts(),
+      changed,
+      removed,
+      durationMs: this.o.clock.now() - started,
+      partial: stopped !== undefined,
+      ...(stopped ? { stopped } : {}),
+    };
   }
 
   /**
@@ -194,11 +205,21 @@ export class CodeIndex {
    * process's CPU, or a remote server) and Chroma (its own process) work at the same time; writes stay one at a
    * time and in order, and none is left running when this returns or throws.
    */
-  private async embedAll(pending: readonly string[], retry: RetryContext, deadline: number | undefined, shouldStop: (() => boolean) | undefined, onBatch: (files: number) => void): Promise<UpdateStop | undefined> {
+  private async embedAll(
+    pending: readonly string[],
+    retry: RetryContext,
+    deadline: number | undefined,
+    shouldStop: (() => boolean) | undefined,
+    onBatch: (files: number) => void,
+  ): Promise<UpdateStop | undefined> {
     let writing: Promise<void> | undefined;
     try {
       for await (const batch of batchesOf(this.changedFiles(pending), (f) => f.chunks.length, EMBED_BATCH)) {
-        const stop: UpdateStop | undefined = shouldStop?.() ? { reason: "stop" } : deadline !== undefined && this.o.clock.now() > deadline ? { reason: "time" } : undefined;
+        const stop: UpdateStop | undefined = shouldStop?.()
+          ? { reason: "stop" }
+          : deadline !== undefined && this.o.clock.now() > deadline
+            ? { reason: "time" }
+            : undefined;
         const embedded = stop ?? (await this.embed(batch, retry));
         await writing;
         if (!("vectors" in embedded)) return embedded;
@@ -234,7 +255,9 @@ export class CodeIndex {
 
   /** A batch's chunks (ids given) with their vectors; or why the update stops before it. */
   private async embed(batch: ChangedFile[], retry: RetryContext): Promise<EmbeddedBatch | UpdateStop> {
-    const chunks = batch.flatMap((f) => f.chunks.map((c, n) => ({ ...c, text: c.text.slice(0, MAX_CHUNK_CHARS), id: chunkId(f.path, f.entry.hash, n), file: f })));
+    const chunks = batch.flatMap((f) =>
+      f.chunks.map((c, n) => ({ ...c, text: c.text.slice(0, MAX_CHUNK_CHARS), id: chunkId(f.path, f.entry.hash, n), file: f })),
+    );
     const vectors = chunks.length > 0 ? await embedWithRetries(this.o.embedder, chunks.map(embeddingText), retry) : [];
     return Array.isArray(vectors) ? { files: batch, chunks, vectors } : vectors;
   }
@@ -249,7 +272,17 @@ export class CodeIndex {
         embeddings: vectors,
         // The chunk's text as metadata, not as Chroma's document: a document is also indexed for full-text search
         // (trigrams), which doubled the server's CPU per upsert, and the ranking's lexical part is ours (BM25).
-        metadatas: chunks.map((c) => ({ text: c.text, path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, fileHash: c.file.entry.hash, size: c.file.entry.size, mtimeMs: c.file.entry.mtimeMs })),
+        metadatas: chunks.map((c) => ({
+          text: c.text,
+          path: c.path,
+          startLine: c.startLine,
+          endLine: c.endLine,
+          symbol: c.symbol,
+          kind: c.kind,
+          fileHash: c.file.entry.hash,
+          size: c.file.entry.size,
+          mtimeMs: c.file.entry.mtimeMs,
+        })),
       });
     }
     for (const f of files) {

@@ -49,11 +49,30 @@ export async function rankChunks(src: RankSources, q: CodeSearchQuery, mode: Sea
   const chunks = src.store.chunks([...vector, ...lexical].map((s) => s.id));
   const candidates: ReadonlyMap<string, Candidate> = chunks;
   // Vector or BM25 alone (the benchmark's baselines) have no file-level signals.
-  const weights = mode === "vector" ? { vector: 1, lexical: 0, path: 0, privateModule: 1 } : mode === "lexical" ? { vector: 0, lexical: 1, path: 0, privateModule: 1 } : wordsOnly !== undefined ? { ...WEIGHTS, vector: 0, lexical: 1 } : WEIGHTS;
+  const weights =
+    mode === "vector"
+      ? { vector: 1, lexical: 0, path: 0, privateModule: 1 }
+      : mode === "lexical"
+        ? { vector: 0, lexical: 1, path: 0, privateModule: 1 }
+        : wordsOnly !== undefined
+          ? { ...WEIGHTS, vector: 0, lexical: 1 }
+          : WEIGHTS;
   const ranked = fuse(vector, lexical, candidates, new Set(terms), nameQuery, weights);
   const hits = ranked.slice(0, limit).flatMap((s) => {
     const c = chunks.get(s.id);
-    return c ? [{ path: c.path, startLine: c.startLine, endLine: c.endLine, symbol: c.symbol, kind: c.kind, score: Number(s.score.toFixed(4)), snippet: snippetOf(c.text) }] : [];
+    return c
+      ? [
+          {
+            path: c.path,
+            startLine: c.startLine,
+            endLine: c.endLine,
+            symbol: c.symbol,
+            kind: c.kind,
+            score: Number(s.score.toFixed(4)),
+            snippet: snippetOf(c.text),
+          },
+        ]
+      : [];
   });
   return { hits, ...(wordsOnly !== undefined ? { wordsOnly } : {}) };
 }

@@ -29,7 +29,6 @@ export interface RetryContext {
   onWait?: (wait: EmbedWait) => void;
 }
 
-
 /** Slices of a wait between checks of shouldStop, so that a session ending mid-wait is not held up. */
 const STOP_CHECK_MS = 200;
 

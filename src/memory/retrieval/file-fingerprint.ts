@@ -55,7 +55,11 @@ async function readConfined(root: string, rel: string): Promise<{ text: string; 
  * touched but not changed brings `known` up to its new size and mtime, in place: cheap to recheck later); "skip"
  * when it is not indexed (gone, not a regular file, too big, or skipped by its content).
  */
-export async function readIfChanged(root: string, rel: string, known: Fingerprint | undefined): Promise<"same" | "skip" | { text: string; entry: Fingerprint }> {
+export async function readIfChanged(
+  root: string,
+  rel: string,
+  known: Fingerprint | undefined,
+): Promise<"same" | "skip" | { text: string; entry: Fingerprint }> {
   const abs = path.join(root, rel);
   let stat;
   try {

@@ -61,7 +61,15 @@ interface ChunkRow {
   text: string;
 }
 
-const toChunk = (r: ChunkRow): StoredChunk => ({ id: r.id, path: r.path, startLine: r.start_line, endLine: r.end_line, symbol: r.symbol, kind: r.kind as ChunkKind, text: r.text });
+const toChunk = (r: ChunkRow): StoredChunk => ({
+  id: r.id,
+  path: r.path,
+  startLine: r.start_line,
+  endLine: r.end_line,
+  symbol: r.symbol,
+  kind: r.kind as ChunkKind,
+  text: r.text,
+});
 
 /**
  * The index's chunks and manifest on disk, in SQLite, with an FTS5 table for the lexical side of the ranking (BM25
@@ -100,7 +108,9 @@ export class IndexStore {
         CREATE INDEX IF NOT EXISTS chunks_by_path ON chunks (path);
         CREATE VIRTUAL TABLE IF NOT EXISTS terms USING fts5 (symbol, path, body, tokenize = 'unicode61 remove_diacritics 0');
       `);
-      this.db.function("path_allowed", { deterministic: false }, (p: unknown) => (this.allow === undefined || (typeof p === "string" && this.allow(p)) ? 1 : 0));
+      this.db.function("path_allowed", { deterministic: false }, (p: unknown) =>
+        this.allow === undefined || (typeof p === "string" && this.allow(p)) ? 1 : 0,
+      );
     } catch (error) {
       this.db.close();
       throw error;
@@ -189,7 +199,9 @@ export class IndexStore {
       .prepare("INSERT OR IGNORE INTO chunks (id, path, start_line, end_line, symbol, kind, text) VALUES (?, ?, ?, ?, ?, ?, ?)")
       .run(c.id, c.path, c.startLine, c.endLine, c.symbol, c.kind, c.text);
     if (info.changes === 0) return;
-    this.db.prepare("INSERT INTO terms (rowid, symbol, path, body) VALUES (?, ?, ?, ?)").run(info.lastInsertRowid, termsOf(c.symbol), termsOf(c.path), termsOf(c.text));
+    this.db
+      .prepare("INSERT INTO terms (rowid, symbol, path, body) VALUES (?, ?, ?, ?)")
+      .run(info.lastInsertRowid, termsOf(c.symbol), termsOf(c.path), termsOf(c.text));
   }
 
   private deleteFile(rel: string): void {

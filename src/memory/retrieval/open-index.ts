@@ -39,7 +39,15 @@ export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
   const embedder = createCodeEmbedder(settings.embeddings);
   const modules = Promise.all([import("../collection.js"), import("./code-collection.js"), import("./code-index.js"), import("./index-store.js")]);
   modules.catch(() => undefined);
-  const endpoint = o.shared?.endpoint ?? (await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds }));
+  const endpoint =
+    o.shared?.endpoint ??
+    (await ensureChromaServer({
+      dataDir: settings.dataDir,
+      chromaUrl: settings.chromaUrl,
+      access: settings.chromaAccess,
+      env: o.env,
+      idleSeconds: settings.chromaIdleSeconds,
+    }));
   const stop = o.shared ? async () => undefined : () => endpoint.stop();
   try {
     const [{ chromaClient, VectorWriter }, { openCodeCollection }, { CodeIndex }, { indexStoreFile }] = await modules;
@@ -75,7 +83,13 @@ export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
  */
 export async function connectIndexStore(o: { env: NodeJS.ProcessEnv; settings?: MemoryStoreSettings }): Promise<SharedChroma & { close(): Promise<void> }> {
   const settings = o.settings ?? resolveMemoryStoreConfig(o.env);
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: o.env, idleSeconds: settings.chromaIdleSeconds });
+  const endpoint = await ensureChromaServer({
+    dataDir: settings.dataDir,
+    chromaUrl: settings.chromaUrl,
+    access: settings.chromaAccess,
+    env: o.env,
+    idleSeconds: settings.chromaIdleSeconds,
+  });
   const { chromaClient } = await import("../collection.js");
   return { endpoint, client: chromaClient(endpoint), close: () => endpoint.stop() };
 }

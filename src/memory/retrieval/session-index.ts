@@ -7,9 +7,7 @@ import type { BuildProgress, CodeHit, CodeSearchQuery } from "./types.js";
 /** What a search during a session gets: hits, or why there are none yet (never a wait for a build). */
 export type CodebaseAnswer =
   /** `wordsOnly`: the question could not be embedded just now, so words alone ranked the hits. */
-  | { state: "ready"; hits: CodeHit[]; wordsOnly?: boolean }
-  | { state: "building"; detail: string }
-  | { state: "unavailable"; detail: string };
+  { state: "ready"; hits: CodeHit[]; wordsOnly?: boolean } | { state: "building"; detail: string } | { state: "unavailable"; detail: string };
 
 /** The codebase index as the tools and the planner see it (src/tools depends on this, not on Chroma). */
 export interface CodebaseSearch {
@@ -37,7 +35,9 @@ const DEFAULT_BUILD_BUDGET_MS = 120_000;
  */
 function progressText(p: BuildProgress): string {
   const done = `indexed ${p.filesDone}/${p.filesTotal} files so far`;
-  return p.phase === "wait" && p.wait ? `${done}; the embeddings server turned a batch away for now, trying again in ${Math.max(1, Math.round(p.wait.waitMs / 1000))} s` : done;
+  return p.phase === "wait" && p.wait
+    ? `${done}; the embeddings server turned a batch away for now, trying again in ${Math.max(1, Math.round(p.wait.waitMs / 1000))} s`
+    : done;
 }
 
 /**

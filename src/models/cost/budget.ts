@@ -46,7 +46,8 @@ export function budgetExceededBy(spent: { tokens: number; knownCostUsd: number }
   const tokens = spent.tokens - (before?.tokens ?? 0);
   const usd = Math.max(0, spent.knownCostUsd - (before?.usd ?? 0));
   const scope = before ? " this turn" : "";
-  if (budget.tokens !== undefined && tokens >= budget.tokens) return { kind: "token_budget", detail: `${TOKEN_BUDGET} of ${budget.tokens} reached (${tokens} used${scope})` };
+  if (budget.tokens !== undefined && tokens >= budget.tokens)
+    return { kind: "token_budget", detail: `${TOKEN_BUDGET} of ${budget.tokens} reached (${tokens} used${scope})` };
   if (budget.usd !== undefined && usd >= budget.usd) {
     return { kind: "cost_budget", detail: `${COST_BUDGET} of ${formatUsd(budget.usd)} reached (${formatUsd(usd)} used${scope})` };
   }

@@ -44,7 +44,9 @@ export function usageReportLines(summary: UsageSummary): string[] {
   for (const l of summary.lines) {
     const cost = l.costUsd === null ? "cost unknown" : formatUsd(l.costUsd);
     const estimated = l.estimatedCalls > 0 ? `, ${l.estimatedCalls} estimated` : "";
-    lines.push(`  ${l.agent} · ${l.model || "model not recorded"}: ${l.inputTokens} in, ${l.outputTokens} out, ${plural(l.calls, "call")}${estimated} · ${cost}`);
+    lines.push(
+      `  ${l.agent} · ${l.model || "model not recorded"}: ${l.inputTokens} in, ${l.outputTokens} out, ${plural(l.calls, "call")}${estimated} · ${cost}`,
+    );
   }
   return lines;
 }

@@ -66,5 +66,12 @@ export function summarizeUsage(usage: UsageByKey, prices: PriceTable): UsageSumm
 /** The session's usage summed for a sub-agent run's state (src/core/usage.ts UsageBase). */
 export function usageBaseOf(usage: UsageByKey, prices: PriceTable): UsageBase {
   const s = summarizeUsage(usage, prices);
-  return { inputTokens: s.inputTokens, outputTokens: s.outputTokens, calls: s.calls, estimatedCalls: s.estimatedCalls, knownCostUsd: s.knownCostUsd, unpriced: s.costUsd === null };
+  return {
+    inputTokens: s.inputTokens,
+    outputTokens: s.outputTokens,
+    calls: s.calls,
+    estimatedCalls: s.estimatedCalls,
+    knownCostUsd: s.knownCostUsd,
+    unpriced: s.costUsd === null,
+  };
 }

@@ -23,7 +23,10 @@ function unknownKeys(known: readonly string[]) {
 const diagnosticsCommandSchema = z.strictObject(
   {
     /** Run with `bash -c` in the read-only sandbox; `{file}` is the changed file (`.` for the whole project). */
-    command: z.string().min(1).refine((c) => c.includes("{file}"), 'must contain "{file}" (the changed file goes there)'),
+    command: z
+      .string()
+      .min(1)
+      .refine((c) => c.includes("{file}"), 'must contain "{file}" (the changed file goes there)'),
     /** Only for files ending in one of these (e.g. [".py"]); absent: every changed file. */
     extensions: z.array(z.string().regex(/^\.[A-Za-z0-9.]+$/, 'must be a file ending such as ".py"')).optional(),
   },

@@ -15,16 +15,7 @@ export {
   type ModelPrice,
   type PriceMap,
 } from "./schema.js";
-export {
-  ConfigError,
-  envValue,
-  loadConfigFiles,
-  memoryDataDir,
-  projectConfigPath,
-  userConfigPath,
-  type ConfigFileLayer,
-  type ConfigFiles,
-} from "./sources.js";
+export { ConfigError, envValue, loadConfigFiles, memoryDataDir, projectConfigPath, userConfigPath, type ConfigFileLayer, type ConfigFiles } from "./sources.js";
 export { flagLabel, type ConfigFlags, type FlagSource } from "./values.js";
 export {
   DEFAULT_MODEL_RETRIES,

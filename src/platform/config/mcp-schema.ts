@@ -20,9 +20,16 @@ export const mcpServerSchema = z
       /** Upper bound for one tool call. */
       timeoutMs: z.number().int().positive().optional(),
     },
-    { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown key ${(issue.keys ?? []).map((k) => `"${k}"`).join(", ")} (known keys: ${SERVER_KEYS.join(", ")})` : undefined) },
+    {
+      error: (issue) =>
+        issue.code === "unrecognized_keys"
+          ? `unknown key ${(issue.keys ?? []).map((k) => `"${k}"`).join(", ")} (known keys: ${SERVER_KEYS.join(", ")})`
+          : undefined,
+    },
   )
-  .refine((s) => (s.command === undefined) !== (s.url === undefined), { message: "needs either \"command\" (a stdio server) or \"url\" (an HTTP server), not both" });
+  .refine((s) => (s.command === undefined) !== (s.url === undefined), {
+    message: 'needs either "command" (a stdio server) or "url" (an HTTP server), not both',
+  });
 
 const SERVER_NAME = /^[A-Za-z0-9_-]+$/;
 export const mcpServersSchema = z.record(z.string(), mcpServerSchema).superRefine((servers, ctx) => {
@@ -34,4 +41,3 @@ export type McpServerEntry = z.infer<typeof mcpServerSchema>;
 
 /** `.mcp.json`: other keys are other tools' business. */
 export const mcpJsonSchema = z.object({ mcpServers: mcpServersSchema.optional() });
-

@@ -81,9 +81,21 @@ function settle(name: string, origin: Origin, entry: McpServerEntry, env: NodeJS
   const declaration = scope === "user" ? "" : declarationHash(entry);
   const trusted = scope === "user" || origin.trusted[name] === declaration;
   const runs = entry.url ?? [entry.command ?? "", ...(entry.args ?? [])].join(" ");
-  const common = { name, source, scope, trusted, declaration, runs, disabled: entry.disabled ?? false, timeoutMs: entry.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS, ...(entry.agents ? { agents: entry.agents } : {}) };
+  const common = {
+    name,
+    source,
+    scope,
+    trusted,
+    declaration,
+    runs,
+    disabled: entry.disabled ?? false,
+    timeoutMs: entry.timeoutMs ?? DEFAULT_MCP_CALL_TIMEOUT_MS,
+    ...(entry.agents ? { agents: entry.agents } : {}),
+  };
   const withProblem = <T extends object>(s: T) =>
-    missing.length > 0 ? { ...s, problem: `${[...new Set(missing)].map((m) => `$${m}`).join(", ")} ${missing.length > 1 ? "are" : "is"} not set (${source})` } : s;
+    missing.length > 0
+      ? { ...s, problem: `${[...new Set(missing)].map((m) => `$${m}`).join(", ")} ${missing.length > 1 ? "are" : "is"} not set (${source})` }
+      : s;
   if (entry.url !== undefined) {
     const url = expandVariables(entry.url, env, missing);
     return withProblem({ ...common, transport: "http" as const, url, headers: expandAll(entry.headers, env, missing) });
@@ -105,11 +117,14 @@ function settle(name: string, origin: Origin, entry: McpServerEntry, env: NodeJS
  */
 export function resolveMcpConfig(env: NodeJS.ProcessEnv, workspace: string, files: ConfigFiles = loadConfigFiles(env, workspace)): McpServerSettings[] {
   const projectServers = { ...readMcpJson(mcpJsonPath(workspace)) };
-  const trusted = Object.keys(projectServers).length > 0 || Object.keys(files.project?.contents?.mcpServers ?? {}).length > 0 ? trustedMcpServers(env, workspace) : {};
+  const trusted =
+    Object.keys(projectServers).length > 0 || Object.keys(files.project?.contents?.mcpServers ?? {}).length > 0 ? trustedMcpServers(env, workspace) : {};
   const layers: { origin: Origin; servers: Record<string, McpServerEntry> }[] = [
     { origin: { source: files.user.path, scope: "user", trusted }, servers: files.user.contents?.mcpServers ?? {} },
     { origin: { source: mcpJsonPath(workspace), scope: "project", trusted }, servers: projectServers },
-    ...(files.project ? [{ origin: { source: files.project.path, scope: "project" as const, trusted }, servers: files.project.contents?.mcpServers ?? {} }] : []),
+    ...(files.project
+      ? [{ origin: { source: files.project.path, scope: "project" as const, trusted }, servers: files.project.contents?.mcpServers ?? {} }]
+      : []),
   ];
   const byName = new Map<string, McpServerSettings>();
   for (const layer of layers) {

@@ -51,9 +51,7 @@ export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv): EmbeddingSetting
   if (kind !== "openai") throw new ConfigError(`MINI_CURSOR_EMBEDDINGS must be one of ${EMBEDDER_KINDS.join(", ")}, got "${raw}"`);
   const model = envValue(env, "MINI_CURSOR_EMBEDDING_MODEL");
   if (!model) {
-    throw new ConfigError(
-      "MINI_CURSOR_EMBEDDINGS=openai needs MINI_CURSOR_EMBEDDING_MODEL, e.g. text-embedding-3-small (OpenAI) or nomic-embed-text (Ollama)",
-    );
+    throw new ConfigError("MINI_CURSOR_EMBEDDINGS=openai needs MINI_CURSOR_EMBEDDING_MODEL, e.g. text-embedding-3-small (OpenAI) or nomic-embed-text (Ollama)");
   }
   const ownUrl = envValue(env, "MINI_CURSOR_EMBEDDING_BASE_URL");
   const chatUrl = envValue(env, "OPENAI_BASE_URL");
@@ -84,11 +82,14 @@ export function resolveChromaAccess(env: NodeJS.ProcessEnv, chromaUrl: string | 
   if (!chromaUrl) {
     const stray = ACCESS_VARIABLES.filter((name) => envValue(env, name) !== undefined);
     if (stray.length === 0) return undefined;
-    throw new ConfigError(`${stray.join(", ")} ${stray.length === 1 ? "is" : "are"} for a remote Chroma and need${stray.length === 1 ? "s" : ""} CHROMA_URL; the local server takes none`);
+    throw new ConfigError(
+      `${stray.join(", ")} ${stray.length === 1 ? "is" : "are"} for a remote Chroma and need${stray.length === 1 ? "s" : ""} CHROMA_URL; the local server takes none`,
+    );
   }
   const token = envValue(env, "CHROMA_TOKEN");
   // Never the value itself in a message: it is a credential.
-  if (token !== undefined && [...token].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f)) throw new ConfigError("CHROMA_TOKEN contains whitespace or a control character; an HTTP header cannot carry it");
+  if (token !== undefined && [...token].some((c) => c.charCodeAt(0) <= 0x20 || c.charCodeAt(0) === 0x7f))
+    throw new ConfigError("CHROMA_TOKEN contains whitespace or a control character; an HTTP header cannot carry it");
   return {
     tenant: envValue(env, "CHROMA_TENANT") ?? DEFAULT_CHROMA_TENANT,
     database: envValue(env, "CHROMA_DATABASE") ?? DEFAULT_CHROMA_DATABASE,
@@ -140,7 +141,10 @@ export function resolveMemoryConfig(env: NodeJS.ProcessEnv): MemorySettings {
  * The codebase index of a session (src/retrieval): on with memory, since it lives on memory's Chroma server with
  * memory's embedder; MINI_CURSOR_INDEX=off turns it off alone, MINI_CURSOR_INDEX=on keeps it on without memory.
  */
-export function resolveIndexConfig(env: NodeJS.ProcessEnv, memory: MemorySettings): { enabled: false; reason: string } | ({ enabled: true } & MemoryStoreSettings) {
+export function resolveIndexConfig(
+  env: NodeJS.ProcessEnv,
+  memory: MemorySettings,
+): { enabled: false; reason: string } | ({ enabled: true } & MemoryStoreSettings) {
   const raw = envValue(env, "MINI_CURSOR_INDEX")?.toLowerCase();
   if (raw !== undefined && raw !== "on" && raw !== "off") throw new ConfigError(`MINI_CURSOR_INDEX must be on or off, got "${raw}"`);
   if (raw === "off") return { enabled: false, reason: "the codebase index is disabled (MINI_CURSOR_INDEX=off)" };

@@ -28,9 +28,7 @@ export type PriceMap = z.infer<typeof priceMapSchema>;
 function unknownKeys(known: readonly string[]) {
   return {
     error: (issue: { code?: string; keys?: string[] }) =>
-      issue.code === "unrecognized_keys"
-        ? `unknown key ${(issue.keys ?? []).map((k) => `"${k}"`).join(", ")} (known keys: ${known.join(", ")})`
-        : undefined,
+      issue.code === "unrecognized_keys" ? `unknown key ${(issue.keys ?? []).map((k) => `"${k}"`).join(", ")} (known keys: ${known.join(", ")})` : undefined,
   };
 }
 

@@ -57,7 +57,10 @@ export const webConfigSchema = z.strictObject(
         {
           provider: z.enum(WEB_SEARCH_PROVIDERS),
           url: httpUrlSchema.optional(),
-          apiKeyEnv: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name").optional(),
+          apiKeyEnv: z
+            .string()
+            .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be an environment variable name")
+            .optional(),
           maxResults: z.number().int().min(1).max(20).optional(),
         },
         unknownKeys(SEARCH_KEYS),
@@ -97,17 +100,24 @@ interface WebLayer {
 
 export const WEB_DEFAULTS: WebSettings = { enabled: true, allowHosts: [], denyHosts: [], timeoutMs: DEFAULT_WEB_TIMEOUT_MS, maxBytes: DEFAULT_WEB_MAX_BYTES };
 
-function searchSettings(layer: { path: string; web: WebConfigFile }, isProject: boolean, env: NodeJS.ProcessEnv): Pick<WebSettings, "search" | "searchUnavailable"> {
+function searchSettings(
+  layer: { path: string; web: WebConfigFile },
+  isProject: boolean,
+  env: NodeJS.ProcessEnv,
+): Pick<WebSettings, "search" | "searchUnavailable"> {
   const search = layer.web.search;
   if (!search) return {};
   const maxResults = search.maxResults ?? DEFAULT_WEB_SEARCH_RESULTS;
   if (search.provider === "searxng") {
-    if (!search.url) return { searchUnavailable: `web search is off: ${layer.path} sets web.search.provider "searxng" without web.search.url (the instance's address)` };
+    if (!search.url)
+      return { searchUnavailable: `web search is off: ${layer.path} sets web.search.provider "searxng" without web.search.url (the instance's address)` };
     return { search: { provider: "searxng", url: search.url.replace(/\/+$/, ""), maxResults } };
   }
   // A committed project file must not be able to send the user's key somewhere else, or pick which secret is sent.
   if (isProject && (search.url !== undefined || search.apiKeyEnv !== undefined)) {
-    return { searchUnavailable: `web search is off: ${layer.path} sets web.search.url or apiKeyEnv for ${search.provider}, which only the user config may set (they decide where your API key is sent)` };
+    return {
+      searchUnavailable: `web search is off: ${layer.path} sets web.search.url or apiKeyEnv for ${search.provider}, which only the user config may set (they decide where your API key is sent)`,
+    };
   }
   const defaults = PROVIDER_DEFAULTS[search.provider];
   const keyEnv = search.apiKeyEnv ?? defaults.keyEnv;

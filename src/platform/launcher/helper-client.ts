@@ -106,7 +106,19 @@ export class HelperLauncher {
     // Output that goes to a file, or that a background child's nobody reads: the streams stay empty.
     if (options.outputFile !== undefined || options.background) for (const stream of outputs.slice(0, 3)) stream?.end();
     const env = options.env ?? process.env;
-    this.post({ t: "spawn", id, file, args, cwd: options.cwd, env, detached: options.detached ?? false, fds, input: options.input, outputFile: options.outputFile, background: options.background === true });
+    this.post({
+      t: "spawn",
+      id,
+      file,
+      args,
+      cwd: options.cwd,
+      env,
+      detached: options.detached ?? false,
+      fds,
+      input: options.input,
+      outputFile: options.outputFile,
+      background: options.background === true,
+    });
     return started;
   }
 

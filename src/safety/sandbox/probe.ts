@@ -113,7 +113,10 @@ async function runProbe(bwrap: string, home: string, timeoutMs: number, now: () 
     const ran = await run(bwrap, [...args, "--", "bash", "-c", `: > ${PROBE_FILE}`], timeoutMs);
     const withVersion = (status: SandboxStatus): SandboxStatus => (version ? { ...status, version } : status);
     if (ran.code !== 0) return withVersion({ kind: "none", reason: failureReason(ran) });
-    const wrote = await fs.stat(path.join(workspace, PROBE_FILE)).then(() => true, () => false);
+    const wrote = await fs.stat(path.join(workspace, PROBE_FILE)).then(
+      () => true,
+      () => false,
+    );
     if (!wrote) {
       return withVersion({ kind: "none", reason: "bubblewrap ran, but the sandboxed command could not write the workspace" });
     }

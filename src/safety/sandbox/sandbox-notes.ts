@@ -24,7 +24,8 @@ export function sandboxDescription(sandbox: SandboxSpawnOptions, statesNetwork =
 }
 
 const READ_ONLY = /Read-only file system|EROFS|Device or resource busy|EBUSY/;
-const OFFLINE = /Could not resolve host|Temporary failure in name resolution|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|Network is unreachable|ENETUNREACH|Couldn't connect to server|Connection refused|ECONNREFUSED/;
+const OFFLINE =
+  /Could not resolve host|Temporary failure in name resolution|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|Network is unreachable|ENETUNREACH|Couldn't connect to server|Connection refused|ECONNREFUSED/;
 
 /** bwrap reports a command killed by a signal as exit code 128 + the signal's number. */
 function signalName(exitCode: number | null): string | undefined {
@@ -42,7 +43,9 @@ export function sandboxNotes(output: string, exitCode: number | null, sandbox: S
   if (READ_ONLY.test(output) && sandbox.workspaceAccess === "read-only") {
     notes.push("Note: your commands see the workspace read-only: you check the work, you do not change it. Report what needs changing in your review instead.");
   } else if (READ_ONLY.test(output)) {
-    notes.push("Note: the sandbox lets commands write only inside the workspace and /tmp (not .mini-cursor, the home folder or system folders); write there instead, e.g. set a cache folder under /tmp.");
+    notes.push(
+      "Note: the sandbox lets commands write only inside the workspace and /tmp (not .mini-cursor, the home folder or system folders); write there instead, e.g. set a cache folder under /tmp.",
+    );
   }
   if (!sandbox.allowNetwork && OFFLINE.test(output)) {
     notes.push(

@@ -26,7 +26,9 @@ export interface SessionNetworkOptions {
 
 function run(file: string, args: string[]): Promise<{ ok: boolean; text: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { timeout: 5000, encoding: "utf8" }, (error, stdout, stderr) => resolve({ ok: !error, text: (stderr || stdout || error?.message || "").trim() }));
+    execFile(file, args, { timeout: 5000, encoding: "utf8" }, (error, stdout, stderr) =>
+      resolve({ ok: !error, text: (stderr || stdout || error?.message || "").trim() }),
+    );
   });
 }
 
@@ -66,13 +68,33 @@ export class SessionNetwork {
 
   private async start(): Promise<SharedNetwork | { error: string }> {
     if (process.platform !== "linux") return { error: "a shared loopback network needs Linux" };
-    if (process.getuid?.() !== 0) return { error: "joining one loopback network from several sandboxes needs root here (nsenter --net); run with --allow-network to let them share the host's network instead" };
+    if (process.getuid?.() !== 0)
+      return {
+        error:
+          "joining one loopback network from several sandboxes needs root here (nsenter --net); run with --allow-network to let them share the host's network instead",
+      };
     const nsenter = await run(this.nsenterPath, ["--version"]);
     if (!nsenter.ok) return { error: `util-linux nsenter is not available (${nsenter.text || "not found"})` };
     const bwrap = this.options.bwrapPath ?? "bwrap";
     const child = spawn(
       bwrap,
-      ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net", "--unshare-pid", "--die-with-parent", "--cap-drop", "ALL", "--json-status-fd", "3", "--", "sleep", "infinity"],
+      [
+        "--ro-bind",
+        "/",
+        "/",
+        "--dev",
+        "/dev",
+        "--unshare-net",
+        "--unshare-pid",
+        "--die-with-parent",
+        "--cap-drop",
+        "ALL",
+        "--json-status-fd",
+        "3",
+        "--",
+        "sleep",
+        "infinity",
+      ],
       { stdio: ["ignore", "ignore", "pipe", "pipe"], detached: true },
     );
     const failed = new Promise<string>((resolve) => {

@@ -49,8 +49,10 @@ function passwordOf(url: string): string {
 /** A database that cannot be used when a command starts: one line naming it (exit 2), never its password. */
 export function unavailableError(error: unknown, target: PostgresTarget): ConfigError | null {
   const code = codeOf(error);
-  if (isConnectionError(error)) return new ConfigError(`cannot reach the session database ${target.label} (${reasonOf(error, target)}); start it or fix ${target.from}`);
-  if (code !== undefined && REFUSED_LOGIN.test(code)) return new ConfigError(`the session database ${target.label} refused the connection: ${reasonOf(error, target)}; fix ${target.from}`);
+  if (isConnectionError(error))
+    return new ConfigError(`cannot reach the session database ${target.label} (${reasonOf(error, target)}); start it or fix ${target.from}`);
+  if (code !== undefined && REFUSED_LOGIN.test(code))
+    return new ConfigError(`the session database ${target.label} refused the connection: ${reasonOf(error, target)}; fix ${target.from}`);
   return null;
 }
 

@@ -37,7 +37,8 @@ export async function openPostgresRecords(target: PostgresTarget, workspace: str
     forkSession: (from, to) => forkPostgresSession(pool, from, to, clock),
     lockSession: (id) => acquirePostgresSessionLock(target, id),
     holder: (id) => lockHolder(pool, id),
-    connectionProblem: (error) => (isConnectionError(error) ? `lost the connection to the session database ${target.label} (${reasonOf(error, target)})` : null),
+    connectionProblem: (error) =>
+      isConnectionError(error) ? `lost the connection to the session database ${target.label} (${reasonOf(error, target)})` : null,
     close: () => pool.end().catch(() => {}),
   };
 }

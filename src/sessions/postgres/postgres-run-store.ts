@@ -25,12 +25,10 @@ export async function openPostgresRunStore(target: PostgresTarget, workspace: st
     ...records,
     checkpointer,
     async dropQueuedWrites(threadId, checkpointId, channels) {
-      await pool.query("DELETE FROM checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = '' AND checkpoint_id = $2 AND task_id = $3 AND channel = ANY($4)", [
-        threadId,
-        checkpointId,
-        NULL_TASK_ID,
-        [...channels],
-      ]);
+      await pool.query(
+        "DELETE FROM checkpoint_writes WHERE thread_id = $1 AND checkpoint_ns = '' AND checkpoint_id = $2 AND task_id = $3 AND channel = ANY($4)",
+        [threadId, checkpointId, NULL_TASK_ID, [...channels]],
+      );
     },
   };
 }

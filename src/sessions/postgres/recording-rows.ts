@@ -28,15 +28,27 @@ const CAPPED = `INSERT INTO mc_recordings (session_id, calls, bytes, truncated) 
  */
 export function postgresRecordingRows(pool: pg.Pool): RecordingRows {
   const summary = async (sessionId: string) =>
-    summaryOf((await pool.query<{ calls: number; bytes: string; truncated: boolean }>("SELECT calls, bytes, truncated FROM mc_recordings WHERE session_id = $1", [sessionId])).rows[0]);
+    summaryOf(
+      (
+        await pool.query<{ calls: number; bytes: string; truncated: boolean }>("SELECT calls, bytes, truncated FROM mc_recordings WHERE session_id = $1", [
+          sessionId,
+        ])
+      ).rows[0],
+    );
   return {
     async turns(sessionId) {
-      const { rows } = await pool.query<RecordedTurn>('SELECT first_seq AS "firstSeq", instruction FROM mc_recording_turns WHERE session_id = $1 ORDER BY first_seq', [sessionId]);
+      const { rows } = await pool.query<RecordedTurn>(
+        'SELECT first_seq AS "firstSeq", instruction FROM mc_recording_turns WHERE session_id = $1 ORDER BY first_seq',
+        [sessionId],
+      );
       return rows;
     },
     summary,
     async calls(sessionId) {
-      const { rows } = await pool.query<RecordingRow>("SELECT seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = $1 ORDER BY seq", [sessionId]);
+      const { rows } = await pool.query<RecordingRow>(
+        "SELECT seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = $1 ORDER BY seq",
+        [sessionId],
+      );
       return rows;
     },
     async writer(sessionId, capBytes, onStopped) {

@@ -75,7 +75,9 @@ export async function withSchemaLock<T>(pool: pg.Pool, work: (client: pg.PoolCli
 
 /** Brings mini-cursor's tables to SCHEMA_VERSION; refuses a database that a newer mini-cursor has migrated. */
 export async function migrate(client: pg.PoolClient): Promise<void> {
-  await client.query("CREATE TABLE IF NOT EXISTS mc_schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL, updated_at TIMESTAMPTZ NOT NULL DEFAULT now())");
+  await client.query(
+    "CREATE TABLE IF NOT EXISTS mc_schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL, updated_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+  );
   const found = await client.query<{ version: number }>("SELECT version FROM mc_schema_version WHERE component = 'sessions'");
   const current = found.rows[0]?.version ?? 0;
   if (current > SCHEMA_VERSION) {

@@ -60,7 +60,9 @@ export async function acquirePostgresSessionLock(target: PostgresTarget, id: str
     const holder = await lockHolder(client, id).catch(() => null);
     released = true;
     await client.end().catch(() => {});
-    throw new SessionBusyError(`session ${id} is already running in ${holder ?? "another process"} (its lock is in the session database ${target.label}); wait for it or stop it first`);
+    throw new SessionBusyError(
+      `session ${id} is already running in ${holder ?? "another process"} (its lock is in the session database ${target.label}); wait for it or stop it first`,
+    );
   }
   return {
     onLost(l) {

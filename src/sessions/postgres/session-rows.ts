@@ -3,7 +3,8 @@ import type { Clock } from "../../platform/clock.js";
 import type { SessionRowFields, SessionRows } from "../session-records.js";
 import { sessionRowFromRaw, type RawSessionRow } from "../session-store.js";
 
-const COLUMNS = "id, task, workspace, model, status, created_at, updated_at, input_tokens, output_tokens, cost_usd, options, turns, instruction, worktree, branch";
+const COLUMNS =
+  "id, task, workspace, model, status, created_at, updated_at, input_tokens, output_tokens, cost_usd, options, turns, instruction, worktree, branch";
 
 /** `mc_sessions` in PostgreSQL: every workspace's sessions in one table; `latest` and `list` keep to `workspace` unless told. */
 export function postgresSessionRows(pool: pg.Pool, workspace: string, clock: Clock): SessionRows {
@@ -24,14 +25,19 @@ export function postgresSessionRows(pool: pg.Pool, workspace: string, clock: Clo
     },
     get,
     async latest() {
-      const { rows } = await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 ORDER BY updated_at DESC, seq DESC LIMIT 1`, [workspace]);
+      const { rows } = await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 ORDER BY updated_at DESC, seq DESC LIMIT 1`, [
+        workspace,
+      ]);
       return rows[0] ? sessionRowFromRaw(rows[0]) : undefined;
     },
     async list(o) {
       const limit = o?.limit ?? 50;
       const { rows } = o?.all
         ? await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions ORDER BY updated_at DESC, seq DESC LIMIT $1`, [limit])
-        : await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 ORDER BY updated_at DESC, seq DESC LIMIT $2`, [workspace, limit]);
+        : await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 ORDER BY updated_at DESC, seq DESC LIMIT $2`, [
+            workspace,
+            limit,
+          ]);
       return rows.map(sessionRowFromRaw);
     },
     async update(id, fields: SessionRowFields) {

@@ -41,9 +41,18 @@ export function forkPostgresSession(pool: pg.Pool, from: string, to: string, clo
       [to, now, from],
     );
     if (copied.rowCount !== 1) throw new Error(`no session ${from} to fork`);
-    await client.query("INSERT INTO mc_model_calls (session_id, seq, role, step, model, format, request, response) SELECT $1, seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = $2", [to, from]);
-    await client.query("INSERT INTO mc_recording_turns (session_id, first_seq, instruction) SELECT $1, first_seq, instruction FROM mc_recording_turns WHERE session_id = $2", [to, from]);
-    await client.query("INSERT INTO mc_recordings (session_id, calls, bytes, truncated) SELECT $1, calls, bytes, truncated FROM mc_recordings WHERE session_id = $2", [to, from]);
+    await client.query(
+      "INSERT INTO mc_model_calls (session_id, seq, role, step, model, format, request, response) SELECT $1, seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = $2",
+      [to, from],
+    );
+    await client.query(
+      "INSERT INTO mc_recording_turns (session_id, first_seq, instruction) SELECT $1, first_seq, instruction FROM mc_recording_turns WHERE session_id = $2",
+      [to, from],
+    );
+    await client.query(
+      "INSERT INTO mc_recordings (session_id, calls, bytes, truncated) SELECT $1, calls, bytes, truncated FROM mc_recordings WHERE session_id = $2",
+      [to, from],
+    );
     if (!(await hasCheckpointTables(client))) return { checkpoints: 0, writes: 0 };
     const checkpoints = await client.query(
       `INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint, metadata)
@@ -52,7 +61,10 @@ export function forkPostgresSession(pool: pg.Pool, from: string, to: string, clo
        FROM checkpoints WHERE thread_id = $2`,
       [to, from],
     );
-    await client.query("INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob) SELECT $1, checkpoint_ns, channel, version, type, blob FROM checkpoint_blobs WHERE thread_id = $2", [to, from]);
+    await client.query(
+      "INSERT INTO checkpoint_blobs (thread_id, checkpoint_ns, channel, version, type, blob) SELECT $1, checkpoint_ns, channel, version, type, blob FROM checkpoint_blobs WHERE thread_id = $2",
+      [to, from],
+    );
     const writes = await client.query(
       "INSERT INTO checkpoint_writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob) SELECT $1, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, blob FROM checkpoint_writes WHERE thread_id = $2",
       [to, from],

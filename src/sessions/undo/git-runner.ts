@@ -133,7 +133,10 @@ function shellWord(value: string): string {
 }
 
 export function firstErrorLine(stderr: string): string {
-  const lines = stderr.split("\n").map((l) => l.trim()).filter((l) => l.length > 0);
+  const lines = stderr
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l.length > 0);
   return lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0] ?? "no error output";
 }
 

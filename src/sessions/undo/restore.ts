@@ -91,8 +91,7 @@ function ancestors(relative: string): string[] {
 
 /** Removes folders the session created that removing its files left empty, deepest first. */
 function pruneFolders(input: RestoreInput, removedFiles: readonly string[], beforeFolders: ReadonlySet<string>): string[] {
-  const related = (dir: string) =>
-    beforeFolders.has(dir) || input.emptyDirs.some((e) => e === dir || e.startsWith(`${dir}/`) || dir.startsWith(`${e}/`));
+  const related = (dir: string) => beforeFolders.has(dir) || input.emptyDirs.some((e) => e === dir || e.startsWith(`${dir}/`) || dir.startsWith(`${e}/`));
   const candidates = [...new Set(removedFiles.flatMap(ancestors))].filter((dir) => !related(dir));
   candidates.sort((a, b) => b.split("/").length - a.split("/").length || (a < b ? -1 : 1));
   const removed: string[] = [];

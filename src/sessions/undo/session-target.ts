@@ -38,7 +38,13 @@ async function readDatabase(workspace: string, wanted: string | undefined, clock
  * `wanted`, or the latest session: the most recently updated one of the session database, else (no
  * database) the newest baseline of the undo store. Throws UnknownSessionError when there is no such session.
  */
-export async function resolveSessionTarget(workspace: string, wanted: string | undefined, store: ShadowStore, clock: Clock, env: NodeJS.ProcessEnv): Promise<SessionTarget> {
+export async function resolveSessionTarget(
+  workspace: string,
+  wanted: string | undefined,
+  store: ShadowStore,
+  clock: Clock,
+  env: NodeJS.ProcessEnv,
+): Promise<SessionTarget> {
   if (wanted !== undefined) assertSessionId(wanted);
   const database = await readDatabase(workspace, wanted, clock, env);
   const id = wanted ?? database.latest ?? (await store.latestSession());

@@ -6,7 +6,17 @@ import { GitCommandError, UndoError, UnknownSessionError } from "./errors.js";
 import { firstErrorLine, GitRunner } from "./git-runner.js";
 import { restoreSession } from "./restore.js";
 import { readMeta, removeMeta, writeMeta } from "./session-meta.js";
-import { assertSessionId, indexFile, prepareShadowRepo, pruneIndexes, recordIndexUse, seedIndex, shadowDir, snapshotRef, type SnapshotKind } from "./shadow-repo.js";
+import {
+  assertSessionId,
+  indexFile,
+  prepareShadowRepo,
+  pruneIndexes,
+  recordIndexUse,
+  seedIndex,
+  shadowDir,
+  snapshotRef,
+  type SnapshotKind,
+} from "./shadow-repo.js";
 import { withStoreLock } from "./store-lock.js";
 import { DROP_GITLINKS, takeSnapshot } from "./snapshot-script.js";
 import { diffTrees } from "./tree-diff.js";
@@ -250,11 +260,7 @@ export class ShadowStore {
   }
 
   private async readSnapshots(sessionId: string): Promise<Partial<Record<SnapshotKind, Snapshot>>> {
-    const lines = await this.git.text([
-      "for-each-ref",
-      "--format=%(refname:lstrip=3) %(objectname) %(tree)",
-      `refs/mini-cursor/${sessionId}/`,
-    ]);
+    const lines = await this.git.text(["for-each-ref", "--format=%(refname:lstrip=3) %(objectname) %(tree)", `refs/mini-cursor/${sessionId}/`]);
     const snapshots: Partial<Record<SnapshotKind, Snapshot>> = {};
     for (const line of lines.split("\n")) {
       const [kind, commit, tree] = line.split(" ");
@@ -277,7 +283,7 @@ export class ShadowStore {
     if (dropped.code !== 0) throw new GitCommandError(`git update-index failed (exit ${dropped.code}): ${firstErrorLine(dropped.stderr)}`);
     // --ignore-errors: an unreadable file must not stop the snapshot of the others (git exits 1 then).
     const added = await this.git.run(["add", "--all", "--ignore-errors"], { index, config: addConfig, okCodes: [0, 1] });
-    this.staged(index, added.code === 0 ? null : added.stderr.trim().split("\n")[0] ?? "");
+    this.staged(index, added.code === 0 ? null : (added.stderr.trim().split("\n")[0] ?? ""));
     return this.git.text(["write-tree"], { index });
   }
 

@@ -61,7 +61,15 @@ if [ -n "$list" ]; then g ls-files -z --others --directory --exclude-standard ||
 
 /** Runs a snapshot in one process instead of four or five git spawns (src/sessions/undo/git-runner.ts `script`). */
 export async function takeSnapshot(git: GitRunner, plan: SnapshotPlan): Promise<SnapshotResult> {
-  const params = [plan.unlessTree, plan.parent, plan.message, plan.ref, plan.oldValue === "" ? "check-old" : "", plan.listUntracked ? "list" : "", ...plan.addConfig];
+  const params = [
+    plan.unlessTree,
+    plan.parent,
+    plan.message,
+    plan.ref,
+    plan.oldValue === "" ? "check-old" : "",
+    plan.listUntracked ? "list" : "",
+    ...plan.addConfig,
+  ];
   const out = await git.script(SCRIPT, params, { index: plan.index });
   const stderrLines = out.stderr.trimEnd().split("\n");
   const failed = /^@failed (\S+)$/.exec(stderrLines.at(-1) ?? "");
@@ -72,6 +80,9 @@ export async function takeSnapshot(git: GitRunner, plan: SnapshotPlan): Promise<
   const text = out.stdout.toString("utf8");
   const [added = "", tree = "", commit = ""] = text.split("\n", 3);
   const header = `${added}\n${tree}\n${commit}\n`;
-  const untracked = text.slice(header.length).split("\0").filter((p) => p.length > 0);
+  const untracked = text
+    .slice(header.length)
+    .split("\0")
+    .filter((p) => p.length > 0);
   return { tree, commit: commit === "" ? null : commit, addProblem: added === "0" ? null : firstErrorLine(out.stderr), untracked };
 }

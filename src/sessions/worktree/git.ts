@@ -12,10 +12,14 @@ export interface GitResult {
  * Settings on every call, so a repository's own config cannot make our commits run code (hooks, fsmonitor) or sign
  * (a signing key that asks for a passphrase would hang the run).
  */
-const SAFE_CONFIG: readonly string[] = [`core.hooksPath=${os.devNull}`, "core.fsmonitor=false", "commit.gpgSign=false", "gc.auto=0", "maintenance.auto=false", "core.quotePath=false"].flatMap((s) => [
-  "-c",
-  s,
-]);
+const SAFE_CONFIG: readonly string[] = [
+  `core.hooksPath=${os.devNull}`,
+  "core.fsmonitor=false",
+  "commit.gpgSign=false",
+  "gc.auto=0",
+  "maintenance.auto=false",
+  "core.quotePath=false",
+].flatMap((s) => ["-c", s]);
 
 /** Variables that would point git somewhere else than the folder we name (a caller's GIT_DIR, GIT_INDEX_FILE). */
 const REDIRECTING = /^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|CEILING_DIRECTORIES|PREFIX)$/;

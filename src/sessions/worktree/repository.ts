@@ -46,7 +46,8 @@ export async function inspectRepository(workspace: string, env: NodeJS.ProcessEn
   const [root = workspace, shown = ""] = top.stdout.split("\n");
   const prefix = shown.replace(/\/$/, "");
   const head = await git(workspace, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], e);
-  if (head.code !== 0) throw new WorktreeUnavailableError(`--worktree starts from the current commit, and the repository at ${root} has no commit yet; commit first`);
+  if (head.code !== 0)
+    throw new WorktreeUnavailableError(`--worktree starts from the current commit, and the repository at ${root} has no commit yet; commit first`);
   const status = await git(root, ["status", "--porcelain", "-z", "--untracked-files=normal"], e);
   if (status.code !== 0) throw new WorktreeUnavailableError(`--worktree: git status failed in ${root}: ${firstLine(status)}`);
   return { root, prefix, head: head.stdout.trim(), dirty: status.stdout.length > 0 };

@@ -14,7 +14,14 @@ export function commandApplies(command: DiagnosticsCommand, file: string): boole
 
 /** `ruff check` from `ruff check {file}`: how the command's problems are labelled. */
 function commandName(command: string): string {
-  return command.replace(/\{file\}.*$/, "").trim().split(/\s+/).slice(0, 2).join(" ") || "command";
+  return (
+    command
+      .replace(/\{file\}.*$/, "")
+      .trim()
+      .split(/\s+/)
+      .slice(0, 2)
+      .join(" ") || "command"
+  );
 }
 
 /**
@@ -22,12 +29,7 @@ function commandName(command: string): string {
  * each output line of the form `path:line[:col][:] message` becomes a problem (most linters print that, e.g. ruff,
  * mypy, flake8, shellcheck -f gcc); output in another form becomes one problem with its first line.
  */
-export async function runDiagnosticsCommand(
-  root: string,
-  command: DiagnosticsCommand,
-  target: string,
-  o: CheckerRunOptions,
-): Promise<CommandOutcome> {
+export async function runDiagnosticsCommand(root: string, command: DiagnosticsCommand, target: string, o: CheckerRunOptions): Promise<CommandOutcome> {
   const run = await runChecker(root, command.command.replaceAll("{file}", shellQuote(target)), OUTPUT_LIMIT_CHARS, o);
   if (run.timedOut) return { kind: "timeout" };
   if (run.spawnError) return { kind: "failed", reason: run.spawnError };
@@ -43,7 +45,13 @@ export async function runDiagnosticsCommand(
   }
   if (problems.length === 0) {
     const first = lines.map((l) => l.trim()).find((l) => l !== "") ?? `exit code ${run.exitCode}`;
-    problems.push({ file: target === "." ? "." : target, line: 1, col: 1, code: name, message: `exit code ${run.exitCode}: ${first.slice(0, MAX_LINE_CHARS)}` });
+    problems.push({
+      file: target === "." ? "." : target,
+      line: 1,
+      col: 1,
+      code: name,
+      message: `exit code ${run.exitCode}: ${first.slice(0, MAX_LINE_CHARS)}`,
+    });
   }
   return { kind: "problems", problems };
 }

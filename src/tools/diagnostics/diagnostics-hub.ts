@@ -76,7 +76,11 @@ export function createDiagnosticsHub(o: DiagnosticsHubOptions): Diagnostics {
   const fromTs = (ws: Workspace, outcome: TsOutcome, timeoutMs: number): CheckResult => {
     if (outcome.kind === "problems") return { problems: outcome.problems, notes: [] };
     if (outcome.kind === "unavailable") return { problems: [], notes: once(ws, `Note: no TypeScript diagnostics: ${outcome.reason}.`) };
-    if (outcome.kind === "timeout") return { problems: [], notes: [`Note: the TypeScript check took longer than ${seconds(timeoutMs)} and was skipped for this change (the change itself is done).`] };
+    if (outcome.kind === "timeout")
+      return {
+        problems: [],
+        notes: [`Note: the TypeScript check took longer than ${seconds(timeoutMs)} and was skipped for this change (the change itself is done).`],
+      };
     return { problems: [], notes: [`Note: the TypeScript check failed (${outcome.reason}).`] };
   };
   /** ESLint's and the commands' new problems against their last run on the same file (none yet: all of them). */
@@ -94,7 +98,10 @@ export function createDiagnosticsHub(o: DiagnosticsHubOptions): Diagnostics {
   const render = (heading: string, results: CheckResult[], max: number): string => {
     const problems = results.flatMap((r) => r.problems);
     const notes = results.flatMap((r) => r.notes);
-    const lines = problems.length > 0 ? [heading.replace("{n}", `${problems.length} new problem${problems.length === 1 ? "" : "s"}`), ...formatProblems(problems, max)] : [];
+    const lines =
+      problems.length > 0
+        ? [heading.replace("{n}", `${problems.length} new problem${problems.length === 1 ? "" : "s"}`), ...formatProblems(problems, max)]
+        : [];
     return [...lines, ...notes].join("\n");
   };
 
@@ -111,13 +118,21 @@ export function createDiagnosticsHub(o: DiagnosticsHubOptions): Diagnostics {
       const run = { sandbox: ws.sandbox, env, timeoutMs, ...(signal ? { signal } : {}) };
       const checks: Promise<CheckResult>[] = [];
       if (settings.typescript && TS_FILE.test(change.file)) {
-        checks.push(ws.ts.check([{ file: change.file, ...(change.before !== undefined ? { before: change.before } : {}) }], timeoutMs).then((r) => fromTs(ws, r, timeoutMs)));
+        checks.push(
+          ws.ts
+            .check([{ file: change.file, ...(change.before !== undefined ? { before: change.before } : {}) }], timeoutMs)
+            .then((r) => fromTs(ws, r, timeoutMs)),
+        );
       }
       if (settings.eslint && ws.eslint && ESLINT_EXTENSIONS.test(change.file)) {
         checks.push(runEslint(root, [change.file], run).then((r) => againstBaseline(ws, `eslint\0${change.file}`, "ESLint", r, timeoutMs)));
       }
       for (const command of commandsFor(change.file)) {
-        checks.push(runDiagnosticsCommand(root, command, change.file, run).then((r) => againstBaseline(ws, `${command.command}\0${change.file}`, `"${command.command}"`, r, timeoutMs)));
+        checks.push(
+          runDiagnosticsCommand(root, command, change.file, run).then((r) =>
+            againstBaseline(ws, `${command.command}\0${change.file}`, `"${command.command}"`, r, timeoutMs),
+          ),
+        );
       }
       const results = await Promise.all(checks);
       return render("Diagnostics: {n} after this change (fix them, or say why not):", results, settings.maxProblems);
@@ -126,7 +141,8 @@ export function createDiagnosticsHub(o: DiagnosticsHubOptions): Diagnostics {
     async project(root, signal) {
       if (!settings.enabled) return "Diagnostics are off (diagnostics.enabled is false in the config, or MINI_CURSOR_DIAGNOSTICS=off).";
       const ws = workspaceFor(root);
-      if (!ws) return "Error: no project diagnostics: the project's checkers run only in the sandbox, and there is none. Run the project's checks with execute_command instead.";
+      if (!ws)
+        return "Error: no project diagnostics: the project's checkers run only in the sandbox, and there is none. Run the project's checks with execute_command instead.";
       const timeoutMs = settings.timeoutMs * PROJECT_TIMEOUT_FACTOR;
       const run = { sandbox: ws.sandbox, env, timeoutMs, ...(signal ? { signal } : {}) };
       const checked: string[] = [];

@@ -56,7 +56,11 @@ export async function runEslint(root: string, targets: string[], o: CheckerRunOp
   try {
     report = JSON.parse(run.output.slice(start, run.output.lastIndexOf("]") + 1)) as EslintFileResult[];
   } catch {
-    const line = run.output.trim().split("\n").find((l) => l.trim() !== "") ?? `exit code ${run.exitCode}`;
+    const line =
+      run.output
+        .trim()
+        .split("\n")
+        .find((l) => l.trim() !== "") ?? `exit code ${run.exitCode}`;
     return { kind: "failed", reason: `ESLint did not produce a report (${line.slice(0, 200)})` };
   }
   const problems: Problem[] = [];

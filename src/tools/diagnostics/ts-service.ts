@@ -8,10 +8,7 @@ import { TS_WORKER_SOURCE, type WorkerProblem } from "./ts-worker.js";
 
 /** What one request to the language service came to. */
 export type TsOutcome =
-  | { kind: "problems"; problems: WorkerProblem[] }
-  | { kind: "unavailable"; reason: string }
-  | { kind: "timeout" }
-  | { kind: "failed"; reason: string };
+  { kind: "problems"; problems: WorkerProblem[] } | { kind: "unavailable"; reason: string } | { kind: "timeout" } | { kind: "failed"; reason: string };
 
 export interface TsServiceOptions {
   root: string;
@@ -131,7 +128,8 @@ export class TsService {
       });
       child.once("error", (error) => resolve({ kind: "failed", reason: `the language service could not start (${error.message})` }));
       child.once("exit", (code, signal) => {
-        const why = this.unavailable ?? `the language service exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${tellingLine(this.stderrTail)}` : ""}`;
+        const why =
+          this.unavailable ?? `the language service exited (${signal ?? `code ${code}`})${this.stderrTail ? `: ${tellingLine(this.stderrTail)}` : ""}`;
         if (this.child === child) {
           this.child = undefined;
           this.ready = undefined;
@@ -161,7 +159,11 @@ export class TsService {
  * properties and "Node.js v20.x", so the error's own line is looked for first.
  */
 function tellingLine(text: string): string {
-  const lines = text.trim().split("\n").map((line) => line.trim()).filter((line) => line !== "" && !/^Node\.js v\d/.test(line));
+  const lines = text
+    .trim()
+    .split("\n")
+    .map((line) => line.trim())
+    .filter((line) => line !== "" && !/^Node\.js v\d/.test(line));
   const error = lines.findLast((line) => /^[A-Za-z]*(Error|Exception)\b.*:/.test(line));
   return error ?? lines.at(-1) ?? "";
 }

@@ -142,7 +142,12 @@ export function tsWorkerMain(req: NodeJS.Require, root: string): void {
 
   // Which workspace files each file imports (resolved), cached per file version: the importers of a changed file.
   const importsCache = new Map<string, { version: string; targets: string[] }>();
-  const moduleHost: TS.ModuleResolutionHost = { fileExists: host.fileExists, readFile: (f) => host.readFile(f), realpath: host.realpath, directoryExists: host.directoryExists };
+  const moduleHost: TS.ModuleResolutionHost = {
+    fileExists: host.fileExists,
+    readFile: (f) => host.readFile(f),
+    realpath: host.realpath,
+    directoryExists: host.directoryExists,
+  };
   const importsOf = (file: string, text: string): string[] => {
     const version = versionOf(file);
     const cached = importsCache.get(file);

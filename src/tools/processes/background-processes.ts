@@ -5,7 +5,15 @@ import type { ProgressEvent } from "../../core/index.js";
 import { systemClock, type Clock } from "../../platform/clock.js";
 import { killProcessTree, killProcessTreeNow, type ProcessTreeTarget } from "../../platform/process-tree.js";
 import { SessionNetwork } from "../../safety/sandbox/session-network.js";
-import { parseSandboxStatus, SANDBOX_STATUS_FD, sandboxedSpawn, STRAY_REPORT_FD, waitForSandboxEnd, type SandboxInit, type SandboxSpawnOptions } from "../../safety/sandbox/sandboxed-command.js";
+import {
+  parseSandboxStatus,
+  SANDBOX_STATUS_FD,
+  sandboxedSpawn,
+  STRAY_REPORT_FD,
+  waitForSandboxEnd,
+  type SandboxInit,
+  type SandboxSpawnOptions,
+} from "../../safety/sandbox/sandboxed-command.js";
 import { HeadTailBuffer, stripAnsi } from "../output-capture.js";
 import { COMMAND_MARKER_VAR } from "../run-command.js";
 import { portAnswers } from "./port-probe.js";
@@ -143,14 +151,19 @@ export class BackgroundProcesses {
     if (this.closed) return { ok: false, error: "the session is ending; no new background processes start" };
     const running = this.running();
     if (running.length >= this.maxRunning) {
-      return { ok: false, error: `${running.length} background processes are running already (the most at once); stop one with stop_process first (running: ${running.map((p) => p.name).join(", ")})` };
+      return {
+        ok: false,
+        error: `${running.length} background processes are running already (the most at once); stop one with stop_process first (running: ${running.map((p) => p.name).join(", ")})`,
+      };
     }
     const name = (req.name ?? "").trim();
-    if (name && running.some((p) => p.name === name)) return { ok: false, error: `a background process named "${name}" is running already; stop it first or choose another name` };
+    if (name && running.some((p) => p.name === name))
+      return { ok: false, error: `a background process named "${name}" is running already; stop it first or choose another name` };
     let sandbox = req.sandbox;
     if (sandbox && !sandbox.allowNetwork) {
       const shared = await this.network.open();
-      if ("error" in shared) return { ok: false, error: `background processes need the session's shared loopback network, which is not available here: ${shared.error}` };
+      if ("error" in shared)
+        return { ok: false, error: `background processes need the session's shared loopback network, which is not available here: ${shared.error}` };
       sandbox = { ...sandbox, network: { path: shared.path, nsenterPath: this.network.nsenterPath } };
     }
     const id = `p${++this.counter}`;
@@ -225,7 +238,10 @@ export class BackgroundProcesses {
    * Waits until a line of the output matches `pattern` (output from the start counts), or 127.0.0.1:`port` accepts
    * connections where the process runs, whichever comes first; or the process exits, or time runs out.
    */
-  async waitFor(ref: string, until: { pattern?: RegExp; port?: number; timeoutMs: number; signal?: AbortSignal }): Promise<{ outcome: WaitOutcome; elapsedMs: number; process: ProcessSummary; matched?: string } | undefined> {
+  async waitFor(
+    ref: string,
+    until: { pattern?: RegExp; port?: number; timeoutMs: number; signal?: AbortSignal },
+  ): Promise<{ outcome: WaitOutcome; elapsedMs: number; process: ProcessSummary; matched?: string } | undefined> {
     const entry = this.entry(ref);
     if (!entry) return undefined;
     const started = this.clock.now();
@@ -241,10 +257,13 @@ export class BackgroundProcesses {
     for (;;) {
       if (until.pattern) {
         const pattern = until.pattern;
-        const line = stripAnsi(entry.recent).split("\n").find((l) => pattern.test(l));
+        const line = stripAnsi(entry.recent)
+          .split("\n")
+          .find((l) => pattern.test(l));
         if (line !== undefined) return result("ready", `output line: ${line.trim().slice(0, 200)}`);
       }
-      if (until.port !== undefined && entry.summary.state === "running" && (await portAnswers(until.port, network))) return result("ready", `port ${until.port} answers`);
+      if (until.port !== undefined && entry.summary.state === "running" && (await portAnswers(until.port, network)))
+        return result("ready", `port ${until.port} answers`);
       if (entry.summary.state !== "running") return result("exited");
       if (until.signal?.aborted) return result("aborted");
       const left = deadline - performance.now();

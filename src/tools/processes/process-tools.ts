@@ -14,11 +14,17 @@ const processRef = z.string().min(1).describe("The process's id (p1) or name, as
 
 function unknown(processes: BackgroundProcesses, ref: string): ToolResult {
   const known = processes.list().map((p) => `${p.id} "${p.name}" (${p.state})`);
-  return failure(`no background process "${ref}" in this session. ${known.length > 0 ? `Known: ${known.join(", ")}.` : "None was started; use start_process."}`);
+  return failure(
+    `no background process "${ref}" in this session. ${known.length > 0 ? `Known: ${known.join(", ")}.` : "None was started; use start_process."}`,
+  );
 }
 
 /** Runs `body` with the registry of the call's session (or run), or tells the model there is none. */
-function withProcesses(deps: ToolDeps, config: RunnableConfig | undefined, body: (processes: BackgroundProcesses) => Promise<ToolResult> | ToolResult): Promise<ToolResult> | ToolResult {
+function withProcesses(
+  deps: ToolDeps,
+  config: RunnableConfig | undefined,
+  body: (processes: BackgroundProcesses) => Promise<ToolResult> | ToolResult,
+): Promise<ToolResult> | ToolResult {
   const processes = processesFor(deps.processes, config);
   return processes ? body(processes) : failure(NO_PROCESSES);
 }
@@ -34,7 +40,8 @@ export function createReadProcessOutputTool(deps: ToolDeps) {
       }),
     {
       name: "read_process_output",
-      description: "Show a background process's output since the last time it was read (start_process counts as a read), with its state (running or exited with its code).",
+      description:
+        "Show a background process's output since the last time it was read (start_process counts as a read), with its state (running or exited with its code).",
       schema: z.object({ process: processRef }),
       responseFormat: "content_and_artifact",
     },
@@ -51,7 +58,8 @@ export function createWaitForProcessTool(deps: ToolDeps) {
   return tool(
     async ({ process: ref, pattern, port, timeoutSeconds }, config): Promise<ToolResult> =>
       withProcesses(deps, config, async (processes) => {
-        if (pattern === undefined && port === undefined) return failure("give a pattern (an output line to wait for) or a port (to wait until it accepts connections), or both.");
+        if (pattern === undefined && port === undefined)
+          return failure("give a pattern (an output line to wait for) or a port (to wait until it accepts connections), or both.");
         let regex: RegExp | undefined;
         try {
           regex = pattern === undefined ? undefined : new RegExp(pattern);
@@ -59,12 +67,22 @@ export function createWaitForProcessTool(deps: ToolDeps) {
           return failure(`pattern is not a valid regular expression (${error instanceof Error ? error.message : String(error)}).`);
         }
         const seconds = Math.min(timeoutSeconds ?? DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
-        const waited = await processes.waitFor(ref, { ...(regex ? { pattern: regex } : {}), ...(port !== undefined ? { port } : {}), timeoutMs: seconds * 1000, ...(config?.signal ? { signal: config.signal } : {}) });
+        const waited = await processes.waitFor(ref, {
+          ...(regex ? { pattern: regex } : {}),
+          ...(port !== undefined ? { port } : {}),
+          timeoutMs: seconds * 1000,
+          ...(config?.signal ? { signal: config.signal } : {}),
+        });
         if (!waited) return unknown(processes, ref);
         const took = `${(waited.elapsedMs / 1000).toFixed(1)} s`;
-        const what = [pattern !== undefined ? `a line matching /${pattern}/` : "", port !== undefined ? `port ${port} answering` : ""].filter(Boolean).join(" or ");
+        const what = [pattern !== undefined ? `a line matching /${pattern}/` : "", port !== undefined ? `port ${port} answering` : ""]
+          .filter(Boolean)
+          .join(" or ");
         const recent = processes.read(ref)?.output ?? "";
-        if (waited.outcome === "ready") return success([`Ready after ${took}: ${waited.matched ?? what}.`, stateLine(waited.process), ...outputBlock("Output since the last read:", recent)].join("\n"));
+        if (waited.outcome === "ready")
+          return success(
+            [`Ready after ${took}: ${waited.matched ?? what}.`, stateLine(waited.process), ...outputBlock("Output since the last read:", recent)].join("\n"),
+          );
         const head =
           waited.outcome === "timeout"
             ? `NOT READY: timed out after ${took} waiting for ${what}. The process is still running; read its output below, then wait longer, fix the command, or stop it.`
@@ -92,7 +110,10 @@ export function createStopProcessTool(deps: ToolDeps) {
         if (!before) return unknown(processes, ref);
         const last = processes.read(ref)?.output ?? "";
         const after = await processes.stop(ref);
-        const line = before.state === "running" ? `Stopped "${before.name}" (${before.id}) and every process it started.` : `"${before.name}" (${before.id}) was not running.`;
+        const line =
+          before.state === "running"
+            ? `Stopped "${before.name}" (${before.id}) and every process it started.`
+            : `"${before.name}" (${before.id}) was not running.`;
         return success([line, stateLine(after ?? before), ...outputBlock("Output since the last read:", last)].join("\n"));
       }),
     {
@@ -105,7 +126,8 @@ export function createStopProcessTool(deps: ToolDeps) {
 }
 
 function row(p: ProcessSummary): string {
-  const state = p.state === "running" ? "running" : p.state === "stopped" ? "stopped" : `exited (${p.exitCode !== null ? `code ${p.exitCode}` : (p.signal ?? "signal")})`;
+  const state =
+    p.state === "running" ? "running" : p.state === "stopped" ? "stopped" : `exited (${p.exitCode !== null ? `code ${p.exitCode}` : (p.signal ?? "signal")})`;
   return `- ${p.id} "${p.name}": ${state}; \`${p.command}\` in ${p.cwd}; ${p.unreadChars} characters of output unread`;
 }
 

@@ -16,7 +16,9 @@ export const NO_PROCESSES = "background processes are not available in this sess
 export function stateLine(p: ProcessSummary): string {
   if (p.state === "running") return `State: running (id ${p.id}, name "${p.name}")`;
   const how = p.exitCode !== null ? `exit code ${p.exitCode}` : `killed by ${p.signal ?? "a signal"}`;
-  return p.state === "stopped" ? `State: stopped by stop_process (id ${p.id}, name "${p.name}")` : `State: EXITED on its own, ${how} (id ${p.id}, name "${p.name}")`;
+  return p.state === "stopped"
+    ? `State: stopped by stop_process (id ${p.id}, name "${p.name}")`
+    : `State: EXITED on its own, ${how} (id ${p.id}, name "${p.name}")`;
 }
 
 export function outputBlock(label: string, text: string): string[] {
@@ -42,7 +44,10 @@ export function createStartProcessTool(base: ToolDeps, options: StartProcessOpti
       if (!processes) return failure(NO_PROCESSES);
       const resolved = await resolveWorkspacePath(deps.root, cwd ?? ".");
       if (!resolved.ok) return failure(`cwd: ${resolved.error}`);
-      const isDir = await fs.stat(resolved.abs).then((s) => s.isDirectory(), () => false);
+      const isDir = await fs.stat(resolved.abs).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
       if (!isDir) return failure(`cwd "${resolved.rel}" is not an existing folder; call list_directory to find the folder, or omit cwd.`);
       const started = await processes.start({
         command,
@@ -55,7 +60,11 @@ export function createStartProcessTool(base: ToolDeps, options: StartProcessOpti
       if (!started.ok) return failure(`${started.error}.`);
       const p = started.process;
       if (p.state !== "running") {
-        return failure([`The process ended right after it started: \`${command}\``, `cwd: ${resolved.rel}`, stateLine(p), ...outputBlock("Output:", started.output)].join("\n"));
+        return failure(
+          [`The process ended right after it started: \`${command}\``, `cwd: ${resolved.rel}`, stateLine(p), ...outputBlock("Output:", started.output)].join(
+            "\n",
+          ),
+        );
       }
       return success(
         [

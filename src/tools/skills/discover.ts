@@ -97,9 +97,12 @@ export function discoverSkills(workspace: string, env: NodeJS.ProcessEnv): Skill
     seenRoots.add(realRoot);
     let names: string[];
     try {
-      names = readdirSync(realRoot).filter((n) => !n.startsWith(".")).sort();
+      names = readdirSync(realRoot)
+        .filter((n) => !n.startsWith("."))
+        .sort();
     } catch (error) {
-      if (errorCode(error) !== "ENOTDIR") notices.push(`Skills in ${shown(realRoot)} cannot be listed (${errorCode(error) ?? errorMessage(error)}); they are skipped.`);
+      if (errorCode(error) !== "ENOTDIR")
+        notices.push(`Skills in ${shown(realRoot)} cannot be listed (${errorCode(error) ?? errorMessage(error)}); they are skipped.`);
       continue;
     }
     for (const name of names) {

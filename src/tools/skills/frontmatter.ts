@@ -40,7 +40,10 @@ export function parseSkillMarkdown(text: string): Frontmatter {
   const description = typeof record.description === "string" ? record.description.trim() : "";
   if (name === "") return { ok: false, problem: "has no `name` in its frontmatter" };
   if (name.length > MAX_NAME_CHARS || !NAME_PATTERN.test(name)) {
-    return { ok: false, problem: `has an invalid name "${name.slice(0, 80)}" (use lowercase letters, digits and hyphens, at most ${MAX_NAME_CHARS} characters)` };
+    return {
+      ok: false,
+      problem: `has an invalid name "${name.slice(0, 80)}" (use lowercase letters, digits and hyphens, at most ${MAX_NAME_CHARS} characters)`,
+    };
   }
   if (description === "") return { ok: false, problem: "has no `description` in its frontmatter" };
   if (description.length > MAX_DESCRIPTION_CHARS) {

@@ -58,7 +58,8 @@ export async function openSkillFile(
     if (code === "ELOOP") return { error: `path "${inputPath}" has too many levels of symbolic links (a loop?).` };
     return { error: `cannot resolve path "${inputPath}" (${code ?? String(error)}).` };
   }
-  if (!isInside(skill.dir, real)) return { error: `"${inputPath}" resolves through a symlink to ${real}, outside the folder of skill "${skill.name}"; it is refused.` };
+  if (!isInside(skill.dir, real))
+    return { error: `"${inputPath}" resolves through a symlink to ${real}, outside the folder of skill "${skill.name}"; it is refused.` };
   const credential = credentialFilesAllowed() ? undefined : credentialLocationOf(real);
   if (credential !== undefined) return { error: credentialRefusal(inputPath, credential) };
   if (!readableInSkill(skill, workspace, real)) return { error: outside };

@@ -4,7 +4,12 @@ import type { IncomingHttpHeaders } from "node:http";
 export type ContentKind = "html" | "json" | "text" | "binary" | "unknown";
 
 export function mediaType(headers: IncomingHttpHeaders): string {
-  return String(headers["content-type"] ?? "").split(";", 1)[0]?.trim().toLowerCase() ?? "";
+  return (
+    String(headers["content-type"] ?? "")
+      .split(";", 1)[0]
+      ?.trim()
+      .toLowerCase() ?? ""
+  );
 }
 
 export function contentKind(type: string): ContentKind {

@@ -20,9 +20,7 @@ export interface GuardedGetOptions {
   readBody?: (response: IncomingMessage) => boolean;
 }
 
-export type GuardedGetResult =
-  | ({ ok: true; url: string; redirects: string[] } & RawResponse)
-  | { ok: false; reason: string; redirects: string[] };
+export type GuardedGetResult = ({ ok: true; url: string; redirects: string[] } & RawResponse) | { ok: false; reason: string; redirects: string[] };
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
@@ -81,7 +79,8 @@ export async function guardedGet(start: string, o: GuardedGetOptions): Promise<G
       });
       const location = response.headers.location;
       if (REDIRECTS.has(response.status) && location) {
-        if (redirects.length >= maxRedirects) return { ok: false, reason: `stopped after ${maxRedirects} redirects (the last one pointed to ${location.slice(0, 200)})`, redirects };
+        if (redirects.length >= maxRedirects)
+          return { ok: false, reason: `stopped after ${maxRedirects} redirects (the last one pointed to ${location.slice(0, 200)})`, redirects };
         let next: string;
         try {
           next = new URL(location, verdict.url).toString();

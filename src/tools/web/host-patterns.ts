@@ -6,7 +6,10 @@
 
 /** A URL's hostname as compared: lower case, no brackets, no trailing dot. */
 export function normalizeHost(host: string): string {
-  return host.toLowerCase().replace(/^\[|\]$/g, "").replace(/\.$/, "");
+  return host
+    .toLowerCase()
+    .replace(/^\[|\]$/g, "")
+    .replace(/\.$/, "");
 }
 
 export function hostMatches(host: string, pattern: string): boolean {

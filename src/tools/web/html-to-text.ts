@@ -68,7 +68,10 @@ function turndown(): TurndownService {
 
 /** Absolute links, so the model can fetch them; unparsable ones are left alone. */
 function absolutize(document: DomDocument, baseUrl: string): void {
-  for (const [selector, attribute] of [["a[href]", "href"], ["img[src]", "src"]] as const) {
+  for (const [selector, attribute] of [
+    ["a[href]", "href"],
+    ["img[src]", "src"],
+  ] as const) {
     for (const element of Array.from(document.querySelectorAll(selector))) {
       const value = element.getAttribute(attribute);
       if (value === null) continue;

@@ -37,7 +37,9 @@ export interface RawResponse {
 }
 
 function decoded(response: IncomingMessage): Readable {
-  const encoding = String(response.headers["content-encoding"] ?? "").trim().toLowerCase();
+  const encoding = String(response.headers["content-encoding"] ?? "")
+    .trim()
+    .toLowerCase();
   if (encoding === "gzip" || encoding === "x-gzip") return response.pipe(zlib.createGunzip());
   if (encoding === "deflate") return response.pipe(zlib.createInflate());
   if (encoding === "br") return response.pipe(zlib.createBrotliDecompress());

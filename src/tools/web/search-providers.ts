@@ -48,7 +48,12 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 }
 
 function text(value: unknown): string {
-  return typeof value === "string" ? value.replace(/<[^>]+>/g, "").replace(/\s+/g, " ").trim() : "";
+  return typeof value === "string"
+    ? value
+        .replace(/<[^>]+>/g, "")
+        .replace(/\s+/g, " ")
+        .trim()
+    : "";
 }
 
 /** The results of a provider's JSON answer (title, URL, snippet); entries without a URL are skipped. */

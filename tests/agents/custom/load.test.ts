@@ -53,7 +53,11 @@ describe("loadCustomAgents", () => {
   it("takes tools as a comma-separated string, without tools gives the read-only tools, and sends mcp__ names to extraTools", async () => {
     const { env, cleanup } = await isolatedEnv();
     try {
-      await put(ws.root, ".mini-cursor/agents/a.md", "---\nname: lister\ndescription: Lists.\ntools: read_file, search_code, mcp__github__search_issues, mcp__docs__*\n---\nList.");
+      await put(
+        ws.root,
+        ".mini-cursor/agents/a.md",
+        "---\nname: lister\ndescription: Lists.\ntools: read_file, search_code, mcp__github__search_issues, mcp__docs__*\n---\nList.",
+      );
       await put(ws.root, ".mini-cursor/agents/b.md", "---\nname: reader_only\ndescription: Reads.\n---\nRead.");
       const { agents, problems } = loadCustomAgents(ws.root, env);
       expect(problems).toEqual([]);
@@ -124,7 +128,19 @@ describe("loadCustomAgents", () => {
       expect(agents.map((a) => a.name)).toEqual(["good"]);
       const byFile = Object.fromEntries(problems.map((p) => [/Agent file \S+\/(\S+\.md) skipped/.exec(p)?.[1] ?? p, p]));
       expect(Object.keys(byFile).sort()).toEqual(
-        ["bad-yaml.md", "builtin.md", "no-description.md", "no-frontmatter.md", "no-name.md", "reserved.md", "tools-number.md", "unclosed.md", "unknown-tool.md", "upper.md", "z-duplicate.md"].sort(),
+        [
+          "bad-yaml.md",
+          "builtin.md",
+          "no-description.md",
+          "no-frontmatter.md",
+          "no-name.md",
+          "reserved.md",
+          "tools-number.md",
+          "unclosed.md",
+          "unknown-tool.md",
+          "upper.md",
+          "z-duplicate.md",
+        ].sort(),
       );
       for (const line of problems) {
         expect(line).not.toContain("\n");

@@ -54,8 +54,11 @@ describe("customAgentSpec", () => {
     );
     expect(done).toMatchObject({ stepId: "s2", agent: "docs-writer", status: "done", summary: "Wrote docs/api.md.", filesChanged: ["docs/api.md"] });
     expect(done.findings).toEqual([{ source: "src/a.ts:1", note: "exports a" }]);
-    expect(spec.toReport(outcome({ finish: { status: "failed", summary: "No docs folder." } }), "s2")).toMatchObject({ status: "failed", summary: "No docs folder." });
-    expect(spec.toReport(outcome({ lastText: "Plain answer." , stopReason: "text" }), "s2")).toMatchObject({ status: "done", summary: "Plain answer." });
+    expect(spec.toReport(outcome({ finish: { status: "failed", summary: "No docs folder." } }), "s2")).toMatchObject({
+      status: "failed",
+      summary: "No docs folder.",
+    });
+    expect(spec.toReport(outcome({ lastText: "Plain answer.", stopReason: "text" }), "s2")).toMatchObject({ status: "done", summary: "Plain answer." });
     expect(spec.toReport(outcome({ lastText: "halfway", stopReason: "call_limit" }), "s2")).toMatchObject({ status: "incomplete" });
   });
 });

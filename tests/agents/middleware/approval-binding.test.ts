@@ -39,7 +39,12 @@ describe("a rejection stays a rejection", () => {
     const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "hk/pre-commit", content: hook } }), done()] });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
     const paused = await h.start();
-    expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "file_change", subject: "hk/pre-commit", modeOnly: false, suggestedPattern: "file:.git/hooks/pre-commit" });
+    expect(paused.__interrupt__?.[0]?.value).toMatchObject({
+      kind: "file_change",
+      subject: "hk/pre-commit",
+      modeOnly: false,
+      suggestedPattern: "file:.git/hooks/pre-commit",
+    });
 
     await plainFolder();
     const final = await h.resume({ decision: "reject", reason: "do not touch hooks" });
@@ -72,7 +77,9 @@ describe("an approval covers the place it was given for", () => {
     const final = await h.resume({ decision: "approve" });
     const result = toolMessages(final.messages)[0];
     expect(result?.status).toBe("error");
-    expect(text(result)).toContain('the path changed while waiting for approval: "hk/pre-commit" now lands at "hk/pre-commit", not at ".git/hooks/pre-commit" as approved');
+    expect(text(result)).toContain(
+      'the path changed while waiting for approval: "hk/pre-commit" now lands at "hk/pre-commit", not at ".git/hooks/pre-commit" as approved',
+    );
     expect(await hookWritten()).toBe(false);
     expect(await plainWritten()).toBe(false);
   });
@@ -115,27 +122,30 @@ describe("an approval covers the place it was given for", () => {
 });
 
 describe("a write approved without a person never lands in a protected place", () => {
-  it.each([".git/hooks", ".git", ".claude/agents"])("refuses it when the folder becomes a symlink to %s between the decision and the write (auto)", async (target) => {
-    await plainFolder();
-    await fs.mkdir(path.join(ws.root, target), { recursive: true });
-    const swapped: string[] = [];
-    const emit = (e: ProgressEvent) => {
-      // Emitted after the decision, just before the tool runs: the worst moment for a swap.
-      if (e.type !== "tool_call" || e.tool !== "write_file") return;
-      swapped.push(e.detail);
-      rmSync(path.join(ws.root, "hk"), { recursive: true });
-      symlinkSync(target, path.join(ws.root, "hk"));
-    };
-    const content = "[core]\n\tfsmonitor = touch /tmp/pwned\n";
-    const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "hk/config", content } }), done()] });
-    const { final } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto" }, deps: { emit } });
-    expect(swapped).toEqual(["hk/config"]);
-    expect(final.__interrupt__).toBeUndefined();
-    const result = toolMessages(final.messages)[0];
-    expect(result?.status).toBe("error");
-    expect(text(result)).toContain(`"hk/config" now lands at "${target}/config", where a write needs a person's approval`);
-    expect(await fs.readFile(path.join(ws.root, target, "config"), "utf8").catch(() => "")).not.toContain("fsmonitor");
-  });
+  it.each([".git/hooks", ".git", ".claude/agents"])(
+    "refuses it when the folder becomes a symlink to %s between the decision and the write (auto)",
+    async (target) => {
+      await plainFolder();
+      await fs.mkdir(path.join(ws.root, target), { recursive: true });
+      const swapped: string[] = [];
+      const emit = (e: ProgressEvent) => {
+        // Emitted after the decision, just before the tool runs: the worst moment for a swap.
+        if (e.type !== "tool_call" || e.tool !== "write_file") return;
+        swapped.push(e.detail);
+        rmSync(path.join(ws.root, "hk"), { recursive: true });
+        symlinkSync(target, path.join(ws.root, "hk"));
+      };
+      const content = "[core]\n\tfsmonitor = touch /tmp/pwned\n";
+      const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "hk/config", content } }), done()] });
+      const { final } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto" }, deps: { emit } });
+      expect(swapped).toEqual(["hk/config"]);
+      expect(final.__interrupt__).toBeUndefined();
+      const result = toolMessages(final.messages)[0];
+      expect(result?.status).toBe("error");
+      expect(text(result)).toContain(`"hk/config" now lands at "${target}/config", where a write needs a person's approval`);
+      expect(await fs.readFile(path.join(ws.root, target, "config"), "utf8").catch(() => "")).not.toContain("fsmonitor");
+    },
+  );
 
   it("writes an ordinary file as before when nothing changes (auto)", async () => {
     await plainFolder();
@@ -153,7 +163,9 @@ describe("rules are consulted once per command call", () => {
       evaluations += 1;
       return evaluateCommand(command, ctx);
     };
-    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch one.txt" } }, { name: "execute_command", args: { command: "touch two.txt" } }), done()] });
+    const models = scriptedModels({
+      coder: [calls({ name: "execute_command", args: { command: "touch one.txt" } }, { name: "execute_command", args: { command: "touch two.txt" } }), done()],
+    });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" }, deps: { commandRules: counting } });
     await h.start();
     await h.resume({ decision: "approve" });

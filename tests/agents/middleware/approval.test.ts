@@ -29,7 +29,10 @@ describe("approval middleware", () => {
   it("refuses a command matching a deny rule with the rule's reason, and the command does not run", async () => {
     const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch forbidden.txt" } }), done()] });
     // Deny beats allow, and "auto" would otherwise run it unasked.
-    const { final, outcome, events } = await runToEnd(coder, models, { workspace: ws.root, safety: { approval: "auto", deny: ["touch forbidden*"], allow: ["touch*"] } });
+    const { final, outcome, events } = await runToEnd(coder, models, {
+      workspace: ws.root,
+      safety: { approval: "auto", deny: ["touch forbidden*"], allow: ["touch*"] },
+    });
     expect(outcome.stopReason).toBe("finished");
     expect(await ws.exists("forbidden.txt")).toBe(false);
     const result = toolMessages(final.messages)[0];
@@ -65,7 +68,9 @@ describe("approval middleware", () => {
 
   it('pauses in "ask" mode with an approval request, and an "always" answer lets the same command run again unasked', async () => {
     const command = "echo hi >> log.txt";
-    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command } }), calls({ name: "execute_command", args: { command } }), done()] });
+    const models = scriptedModels({
+      coder: [calls({ name: "execute_command", args: { command } }), calls({ name: "execute_command", args: { command } }), done()],
+    });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" }, allowPatterns: ["git status"] });
     const paused = await h.start();
     const request = paused.__interrupt__?.[0]?.value;
@@ -170,7 +175,11 @@ describe("approval middleware", () => {
 
   it("normalises a file grant given in another spelling", async () => {
     const models = scriptedModels({
-      coder: [calls({ name: "write_file", args: { path: "a.txt", content: "first\n" } }), calls({ name: "write_file", args: { path: "./a.txt", content: "second\n" } }), done()],
+      coder: [
+        calls({ name: "write_file", args: { path: "a.txt", content: "first\n" } }),
+        calls({ name: "write_file", args: { path: "./a.txt", content: "second\n" } }),
+        done(),
+      ],
     });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask", approveFileChanges: true } });
     await h.start();

@@ -9,7 +9,13 @@ const LIMIT = elisionLimit(32_000);
 function write(id: string, content: string, result: { content: string; status?: "error"; filesChanged?: string[] }): BaseMessage[] {
   return [
     new AIMessage({ content: "", tool_calls: [{ id, name: "write_file", args: { path: "big.txt", content }, type: "tool_call" }] }),
-    new ToolMessage({ tool_call_id: id, name: "write_file", content: result.content, status: result.status, artifact: { ok: result.status !== "error", filesChanged: result.filesChanged ?? [] } }),
+    new ToolMessage({
+      tool_call_id: id,
+      name: "write_file",
+      content: result.content,
+      status: result.status,
+      artifact: { ok: result.status !== "error", filesChanged: result.filesChanged ?? [] },
+    }),
   ];
 }
 
@@ -17,7 +23,11 @@ const argsOf = (m: BaseMessage | undefined) => (m && AIMessage.isInstance(m) ? (
 
 describe("elideLarge", () => {
   it("replaces a large write_file content by a note with the tool, path, size and outcome; the stored messages are untouched", () => {
-    const stored = [new SystemMessage("sys"), new HumanMessage("brief"), ...write("c1", MB, { content: 'Created "big.txt" (1000000 bytes, 1 lines).', filesChanged: ["big.txt"] })];
+    const stored = [
+      new SystemMessage("sys"),
+      new HumanMessage("brief"),
+      ...write("c1", MB, { content: 'Created "big.txt" (1000000 bytes, 1 lines).', filesChanged: ["big.txt"] }),
+    ];
     const view = elideLarge(stored, LIMIT);
     expect(argsOf(view[2])).toEqual({
       path: "big.txt",
@@ -37,7 +47,10 @@ describe("elideLarge", () => {
   });
 
   it("keeps the head of a large text reply and says how much was left out", () => {
-    const reply = new AIMessage({ content: `Here is the data: ${MB}`, tool_calls: [{ id: "c1", name: "list_directory", args: { path: "." }, type: "tool_call" }] });
+    const reply = new AIMessage({
+      content: `Here is the data: ${MB}`,
+      tool_calls: [{ id: "c1", name: "list_directory", args: { path: "." }, type: "tool_call" }],
+    });
     const stored = [new HumanMessage("brief"), reply, new ToolMessage({ tool_call_id: "c1", name: "list_directory", content: "a.txt" })];
     const [, elided] = elideLarge(stored, LIMIT);
     const text = String(elided?.content);
@@ -52,7 +65,10 @@ describe("elideLarge", () => {
       content: "",
       tool_calls: [{ id: "c1", name: "edit_file", args: { path: "a.ts", oldText: "short", newText: MB }, type: "tool_call" }],
     });
-    const [elided] = elideLarge([call, new ToolMessage({ tool_call_id: "c1", name: "edit_file", content: "Edited", artifact: { ok: true, filesChanged: ["a.ts"] } })], LIMIT);
+    const [elided] = elideLarge(
+      [call, new ToolMessage({ tool_call_id: "c1", name: "edit_file", content: "Edited", artifact: { ok: true, filesChanged: ["a.ts"] } })],
+      LIMIT,
+    );
     expect(argsOf(elided)).toEqual({ path: "a.ts", oldText: "short", newText: "[edit_file a.ts newText: 1.0 MB; elided from this prompt]" });
     const small = new AIMessage({ content: "ok", tool_calls: [{ id: "c2", name: "read_file", args: { path: "a.ts" }, type: "tool_call" }] });
     expect(elideLarge([small], LIMIT)[0]).toBe(small);

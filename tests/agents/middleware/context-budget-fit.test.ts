@@ -8,7 +8,8 @@ function transcript(turns: number, outputChars: number): BaseMessage[] {
   const messages: BaseMessage[] = [new SystemMessage("You are the coder."), new HumanMessage("Your step: fix the tests.")];
   for (let i = 0; i < turns; i++) {
     const id = `call_${i}`;
-    const call = i % 2 === 0 ? { name: "read_file", args: { path: `src/file${i}.ts` } } : { name: "execute_command", args: { command: `npm test -- case${i}` } };
+    const call =
+      i % 2 === 0 ? { name: "read_file", args: { path: `src/file${i}.ts` } } : { name: "execute_command", args: { command: `npm test -- case${i}` } };
     messages.push(new AIMessage({ content: i === 1 ? "Decided: use vitest, not jest." : "", tool_calls: [{ ...call, id, type: "tool_call" }] }));
     const body = call.name === "execute_command" ? `Exit code: ${i % 3 === 0 ? 1 : 0}\n${"x".repeat(outputChars)}` : "y".repeat(outputChars);
     messages.push(new ToolMessage({ tool_call_id: id, name: call.name, content: body }));
@@ -63,11 +64,17 @@ describe("fitToBudget", () => {
 
 describe("fitToBudget with a 1 MB argument or reply", () => {
   const model = fakeModel();
-  const data = Array.from({ length: 20_000 }, (_, i) => `row ${i}: ${"0123456789abcdef".repeat(3)}\n`).join("").slice(0, 1_000_000);
+  const data = Array.from({ length: 20_000 }, (_, i) => `row ${i}: ${"0123456789abcdef".repeat(3)}\n`)
+    .join("")
+    .slice(0, 1_000_000);
   const head = (): BaseMessage[] => [new SystemMessage("You are the coder."), new HumanMessage("Your step: write the data.")];
 
   it("counts tokens exactly as LangChain's countTokensApproximately, the first time and from its cache", () => {
-    const messages = [...transcript(6, 300), new AIMessage({ content: [{ type: "text", text: "parts" }], tool_calls: [] }), new AIMessage({ content: "x", tool_calls: [{ id: "w", name: "write_file", args: { path: "a", content: "é\n\"q\"" }, type: "tool_call" }] })];
+    const messages = [
+      ...transcript(6, 300),
+      new AIMessage({ content: [{ type: "text", text: "parts" }], tool_calls: [] }),
+      new AIMessage({ content: "x", tool_calls: [{ id: "w", name: "write_file", args: { path: "a", content: 'é\n"q"' }, type: "tool_call" }] }),
+    ];
     expect(countTokens(messages)).toBe(countTokensApproximately(messages));
     expect(countTokens(messages)).toBe(countTokensApproximately(messages));
     expect(countTokens(messages.slice(3))).toBe(countTokensApproximately(messages.slice(3)));
@@ -77,7 +84,12 @@ describe("fitToBudget with a 1 MB argument or reply", () => {
     const messages = [
       ...head(),
       new AIMessage({ content: "", tool_calls: [{ id: "w1", name: "write_file", args: { path: "big.txt", content: data }, type: "tool_call" }] }),
-      new ToolMessage({ tool_call_id: "w1", name: "write_file", content: 'Created "big.txt" (1000000 bytes, 20000 lines).', artifact: { ok: true, filesChanged: ["big.txt"] } }),
+      new ToolMessage({
+        tool_call_id: "w1",
+        name: "write_file",
+        content: 'Created "big.txt" (1000000 bytes, 20000 lines).',
+        artifact: { ok: true, filesChanged: ["big.txt"] },
+      }),
     ];
     const view = await fitToBudget(messages, 32_000, 3_000, model);
     expect(view.tokens).toBeLessThanOrEqual(32_000);
@@ -96,11 +108,18 @@ describe("fitToBudget with a 1 MB argument or reply", () => {
     ];
     const view = await fitToBudget(messages, 32_000, 3_000, model);
     expect(view.tokens).toBeLessThanOrEqual(32_000);
-    expect(String(view.messages[2]?.content)).toMatch(/^Plan: row 0: [\s\S]*\[… your reply went on for [\d.]+ KB more \(1\.0 MB in all\); elided from this prompt/);
+    expect(String(view.messages[2]?.content)).toMatch(
+      /^Plan: row 0: [\s\S]*\[… your reply went on for [\d.]+ KB more \(1\.0 MB in all\); elided from this prompt/,
+    );
   });
 
   it("stays under the budget when the newest reply has many arguments each just under the elision limit", async () => {
-    const calls = Array.from({ length: 6 }, (_, i) => ({ id: `w${i}`, name: "write_file", args: { path: `f${i}.txt`, content: "z".repeat(5_900) }, type: "tool_call" as const }));
+    const calls = Array.from({ length: 6 }, (_, i) => ({
+      id: `w${i}`,
+      name: "write_file",
+      args: { path: `f${i}.txt`, content: "z".repeat(5_900) },
+      type: "tool_call" as const,
+    }));
     const messages = [
       ...head(),
       new AIMessage({ content: "", tool_calls: calls }),

@@ -19,7 +19,10 @@ afterEach(async () => {
 const coder = AGENT_SPECS.coder;
 const BUDGET = 6_000;
 // The harness keeps no background processes and no codebase index, so those tools are not offered (src/agents/agent-tools.ts).
-const overhead = toolsOverhead([...declaredTools(coder.tools.filter((t) => !(PROCESS_TOOLS as readonly string[]).includes(t) && t !== "codebase_search")), createFinishTool(coder.finishTool)]);
+const overhead = toolsOverhead([
+  ...declaredTools(coder.tools.filter((t) => !(PROCESS_TOOLS as readonly string[]).includes(t) && t !== "codebase_search")),
+  createFinishTool(coder.finishTool),
+]);
 
 /** `count` files of about `chars` characters each, every line naming its file. */
 async function bigFiles(count: number, chars: number): Promise<TempWorkspace> {
@@ -33,7 +36,10 @@ async function bigFiles(count: number, chars: number): Promise<TempWorkspace> {
 }
 
 function reads(count: number): AIMessage[] {
-  return [...Array.from({ length: count }, (_, i) => calls({ name: "read_file", args: { path: `big${i}.txt` } })), calls({ name: "submit_work", args: { status: "done", summary: "read them all" } })];
+  return [
+    ...Array.from({ length: count }, (_, i) => calls({ name: "read_file", args: { path: `big${i}.txt` } })),
+    calls({ name: "submit_work", args: { status: "done", summary: "read them all" } }),
+  ];
 }
 
 const edited = (m: BaseMessage) => {

@@ -58,7 +58,9 @@ describe("writes into .git internals", () => {
   });
 
   it("make the edit once a person approves it", async () => {
-    const models = scriptedModels({ coder: [calls({ name: "edit_file", args: { path: ".git/config", oldText: "[core]\n", newText: "[core]\n\tbare = false\n" } }), done()] });
+    const models = scriptedModels({
+      coder: [calls({ name: "edit_file", args: { path: ".git/config", oldText: "[core]\n", newText: "[core]\n\tbare = false\n" } }), done()],
+    });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "auto" } });
     expect((await h.start()).__interrupt__).toHaveLength(1);
     const final = await h.resume({ decision: "approve" });

@@ -44,7 +44,11 @@ describe("finish-reminder middleware", () => {
 
   it("does not remind after tool calls, only after a prose answer", async () => {
     const models = scriptedModels({
-      reviewer: [calls({ name: "read_file", args: { path: "a.txt" } }), say("Fine."), calls({ name: "submit_review", args: { decision: "approve", summary: "ok" } })],
+      reviewer: [
+        calls({ name: "read_file", args: { path: "a.txt" } }),
+        say("Fine."),
+        calls({ name: "submit_review", args: { decision: "approve", summary: "ok" } }),
+      ],
     });
     const { final, outcome } = await runToEnd(AGENT_SPECS.reviewer, models, { workspace: ws.root });
     expect(outcome.stopReason).toBe("finished");
@@ -53,13 +57,19 @@ describe("finish-reminder middleware", () => {
   });
 
   it("gives the coder, whose prose ending is accepted, no reminder", async () => {
-    const models = scriptedModels({ coder: [say("Changed nothing; it already works."), calls({ name: "submit_work", args: { status: "done", summary: "never asked" } })] });
+    const models = scriptedModels({
+      coder: [say("Changed nothing; it already works."), calls({ name: "submit_work", args: { status: "done", summary: "never asked" } })],
+    });
     const { final, outcome } = await runToEnd(AGENT_SPECS.coder, models, { workspace: ws.root });
     expect(AGENT_SPECS.coder.requireFinishTool).toBe(false);
     expect(outcome.stopReason).toBe("text");
     expect(outcome.lastText).toBe("Changed nothing; it already works.");
     expect(final.nudged).toBe(false);
-    expect(humanMessages(final.messages).map(text).filter((t) => t === REMINDER)).toEqual([]);
+    expect(
+      humanMessages(final.messages)
+        .map(text)
+        .filter((t) => t === REMINDER),
+    ).toEqual([]);
     expect(models.seen.coder).toHaveLength(1);
   });
 });

@@ -116,6 +116,8 @@ describe("model-select middleware", () => {
       [...CODER_TOOLS.slice(0, -1), "mcp__srv__lookup", "mcp__srv__deploy", "ask_user"],
       [...CODER_READ_ONLY.slice(0, -1), "mcp__srv__lookup", "ask_user"],
     ]);
-    expect(models.offered.reviewer).toEqual([["read_file", "list_directory", "search_code", "execute_command", "submit_review", "mcp__srv__lookup", "ask_user"]]);
+    expect(models.offered.reviewer).toEqual([
+      ["read_file", "list_directory", "search_code", "execute_command", "submit_review", "mcp__srv__lookup", "ask_user"],
+    ]);
   });
 });

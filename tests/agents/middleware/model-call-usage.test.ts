@@ -29,7 +29,11 @@ describe("usage middleware", () => {
     expect(runUsage(final.messages)).toMatchObject({ modelCalls: 1, estimatedCalls: 1 });
 
     const prompt = models.seen.coder?.[0] ?? [];
-    const overhead = toolsOverhead([...declaredTools(offeredTools(coder, { approval: "auto" }, { memory: false }) as ToolName[]), createFinishTool(coder.finishTool), askUserTool]);
+    const overhead = toolsOverhead([
+      ...declaredTools(offeredTools(coder, { approval: "auto" }, { memory: false }) as ToolName[]),
+      createFinishTool(coder.finishTool),
+      askUserTool,
+    ]);
     expect(overhead).toBeGreaterThan(0);
     const inputTokens = estimateTokens(prompt.reduce((sum, m) => sum + messageChars(m), 0)) + overhead;
     const outputTokens = estimateTokens("All done, nothing to change here.".length);
@@ -117,7 +121,8 @@ describe("usage middleware", () => {
     const { outcome } = await runToEnd(coder, models, {
       workspace: ws.root,
       usageBase: { "coder:fake-coder": { inputTokens: 1_000_000, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
-      budget: { usd: 1 }, deps: { prices: priceRules({ "fake-coder": { input: 1, output: 1 } }, "test") },
+      budget: { usd: 1 },
+      deps: { prices: priceRules({ "fake-coder": { input: 1, output: 1 } }, "test") },
     });
     expect(models.seen.coder).toBeUndefined();
     expect(outcome.stopReason).toBe("budget");

@@ -31,7 +31,9 @@ describe("the finish reminder respects the call limit and the budget", () => {
   });
 
   it("maxModelCalls 2 with a tool call first: at most 2 model calls", async () => {
-    const models = scriptedModels({ reviewer: [calls({ name: "read_file", args: { path: "a.txt" } }), say("Looks fine."), calls({ name: "read_file", args: { path: "big0.txt" } }), submit()] });
+    const models = scriptedModels({
+      reviewer: [calls({ name: "read_file", args: { path: "a.txt" } }), say("Looks fine."), calls({ name: "read_file", args: { path: "big0.txt" } }), submit()],
+    });
     const { outcome } = await runToEnd(reviewer, models, { workspace: ws.root, maxModelCalls: 2 });
     expect(outcome.modelCalls).toBeLessThanOrEqual(2);
   });
@@ -52,8 +54,13 @@ describe("the finish reminder respects the call limit and the budget", () => {
 describe("one reply with several large tool outputs still fits the prompt budget", () => {
   it("keeps the prompt after a six-read reply under the budget", async () => {
     const coder = AGENT_SPECS.coder;
-    const overhead = toolsOverhead([...declaredTools(offeredTools(coder, { approval: "auto" }, { memory: false }) as ToolName[]), createFinishTool(coder.finishTool)]);
-    const models = scriptedModels({ coder: [calls(...Array.from({ length: 6 }, (_, i) => ({ name: "read_file", args: { path: `big${i}.txt` } }))), say("done")] });
+    const overhead = toolsOverhead([
+      ...declaredTools(offeredTools(coder, { approval: "auto" }, { memory: false }) as ToolName[]),
+      createFinishTool(coder.finishTool),
+    ]);
+    const models = scriptedModels({
+      coder: [calls(...Array.from({ length: 6 }, (_, i) => ({ name: "read_file", args: { path: `big${i}.txt` } }))), say("done")],
+    });
     await runToEnd(coder, models, { workspace: ws.root, maxPromptTokens: 6_000 });
     for (const prompt of models.seen.coder ?? []) expect(countTokens(prompt) + overhead).toBeLessThanOrEqual(6_000);
   });
@@ -62,7 +69,9 @@ describe("one reply with several large tool outputs still fits the prompt budget
 describe("a valid finish call ends the run even when it is not the reply's last call", () => {
   it("ends the run on submit_work even when another call follows it in the same reply", async () => {
     const coder = AGENT_SPECS.coder;
-    const models = scriptedModels({ coder: [calls({ name: "submit_work", args: { status: "done", summary: "x" } }, { name: "read_file", args: { path: "a.txt" } }), say("extra call")] });
+    const models = scriptedModels({
+      coder: [calls({ name: "submit_work", args: { status: "done", summary: "x" } }, { name: "read_file", args: { path: "a.txt" } }), say("extra call")],
+    });
     await runToEnd(coder, models, { workspace: ws.root });
     expect(models.seen.coder).toHaveLength(1);
   });

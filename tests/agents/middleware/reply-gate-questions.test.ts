@@ -11,7 +11,13 @@ const done = () => calls({ name: "submit_work", args: { status: "done", summary:
 describe("ask_user in a sub-agent", () => {
   it("pauses with a question before any tool of the reply runs; the answer comes back as the tool result", async () => {
     const models = scriptedModels({
-      coder: [calls({ name: "execute_command", args: { command: "echo ran >> ran.txt" } }, { name: "ask_user", args: { question: "Which one?", choices: ["a", "b"] } }), done()],
+      coder: [
+        calls(
+          { name: "execute_command", args: { command: "echo ran >> ran.txt" } },
+          { name: "ask_user", args: { question: "Which one?", choices: ["a", "b"] } },
+        ),
+        done(),
+      ],
     });
     const h = agentHarness(coder, models, { workspace: ws.root });
     const paused = await h.start();
@@ -57,7 +63,9 @@ describe("the turn's limit of questions in a sub-agent", () => {
 describe("ask_user in read-only mode", () => {
   it("is offered and asks all the same (asking changes nothing)", async () => {
     const researcher = AGENT_SPECS.researcher;
-    const models = scriptedModels({ researcher: [calls({ name: "ask_user", args: { question: "Which module?" } }), calls({ name: "submit_findings", args: { summary: "ok", findings: [] } })] });
+    const models = scriptedModels({
+      researcher: [calls({ name: "ask_user", args: { question: "Which module?" } }), calls({ name: "submit_findings", args: { summary: "ok", findings: [] } })],
+    });
     const h = agentHarness(researcher, models, { workspace: ws.root, safety: { approval: "read-only" } });
     const paused = await h.start();
     expect(paused.__interrupt__?.[0]?.value).toMatchObject({ type: "question", agent: "researcher", question: "Which module?", choices: [] });

@@ -21,7 +21,13 @@ const done = () => calls({ name: "submit_work", args: { status: "done", summary:
 
 describe("the run's context as given when it resumes", () => {
   it("keeps a pending approval pending under a new configurable policy (marked modeOnly for the face to answer), and judges the next call under it", async () => {
-    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch one.txt" } }), calls({ name: "execute_command", args: { command: "touch two.txt" } }), done()] });
+    const models = scriptedModels({
+      coder: [
+        calls({ name: "execute_command", args: { command: "touch one.txt" } }),
+        calls({ name: "execute_command", args: { command: "touch two.txt" } }),
+        done(),
+      ],
+    });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
     const paused = await h.start();
     expect(paused.__interrupt__?.[0]?.value).toMatchObject({ kind: "command", subject: "touch one.txt", modeOnly: true });
@@ -40,11 +46,20 @@ describe("the run's context as given when it resumes", () => {
   });
 
   it("applies a deny rule of the configurable policy to the next call, not to a pending one a person still decides", async () => {
-    const models = scriptedModels({ coder: [calls({ name: "execute_command", args: { command: "touch pending.txt" } }), calls({ name: "execute_command", args: { command: "touch forbidden.txt" } }), done()] });
+    const models = scriptedModels({
+      coder: [
+        calls({ name: "execute_command", args: { command: "touch pending.txt" } }),
+        calls({ name: "execute_command", args: { command: "touch forbidden.txt" } }),
+        done(),
+      ],
+    });
     const h = agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask" } });
     await h.start();
     const policy = { ...DEFAULT_SAFETY, approval: "auto" as const, deny: ["touch forbidden*"] };
-    const final = await h.agent.invoke(new Command({ resume: { decision: "reject", reason: "not now" } }), { ...h.config, context: { ...h.context, safety: policy } });
+    const final = await h.agent.invoke(new Command({ resume: { decision: "reject", reason: "not now" } }), {
+      ...h.config,
+      context: { ...h.context, safety: policy },
+    });
     expect(final.__interrupt__).toBeUndefined();
     expect(await ws.exists("pending.txt")).toBe(false);
     expect(await ws.exists("forbidden.txt")).toBe(false);
@@ -62,7 +77,9 @@ describe("the run's context as given when it resumes", () => {
   });
 
   it("stops the run at the context's model-call limit", async () => {
-    const models = scriptedModels({ coder: [calls({ name: "read_file", args: { path: "a.txt" } }), calls({ name: "read_file", args: { path: "a.txt" } }), done()] });
+    const models = scriptedModels({
+      coder: [calls({ name: "read_file", args: { path: "a.txt" } }), calls({ name: "read_file", args: { path: "a.txt" } }), done()],
+    });
     const h = agentHarness(coder, models, { workspace: ws.root, maxModelCalls: 5 });
     h.config.context = { ...h.context, maxModelCalls: 1 };
     const final = await h.start();

@@ -34,18 +34,20 @@ describe("tool-calls middleware", () => {
     expect(await ws.exists("b.txt")).toBe(false);
     const result = toolMessages(final.messages)[0];
     expect(result?.status).toBe("error");
-    expect(text(result)).toBe(
-      'Error: tool "write_file" is not available to the coder. Available tools: read_file, list_directory, search_code, submit_work.',
-    );
+    expect(text(result)).toBe('Error: tool "write_file" is not available to the coder. Available tools: read_file, list_directory, search_code, submit_work.');
     expect(ofType(events, "tool_call")).toHaveLength(0);
-    expect(ofType(events, "tool_result")).toEqual([{ type: "tool_result", agent: "coder", stepId: "s1", tool: "write_file", ok: false, detail: "not available" }]);
+    expect(ofType(events, "tool_result")).toEqual([
+      { type: "tool_result", agent: "coder", stepId: "s1", tool: "write_file", ok: false, detail: "not available" },
+    ]);
     expect(outcome.filesChanged).toEqual([]);
   });
 
   it("answers arguments that are not valid JSON with an error the model can correct", async () => {
     const broken = new AIMessage({
       content: "",
-      invalid_tool_calls: [{ id: "bad_1", name: "write_file", args: '{"path": "b.txt", "content": "x', error: "Unterminated string in JSON", type: "invalid_tool_call" }],
+      invalid_tool_calls: [
+        { id: "bad_1", name: "write_file", args: '{"path": "b.txt", "content": "x', error: "Unterminated string in JSON", type: "invalid_tool_call" },
+      ],
       usage_metadata: { input_tokens: 100, output_tokens: 10, total_tokens: 110 },
     });
     const models = scriptedModels({ coder: [broken, calls({ name: "write_file", args: { path: "b.txt", content: "fixed\n" } }), done()] });

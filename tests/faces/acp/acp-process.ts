@@ -1,6 +1,16 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { Readable, Writable } from "node:stream";
-import { client, ndJsonStream, type ClientContext, type CreateElicitationRequest, type CreateElicitationResponse, type RequestPermissionRequest, type RequestPermissionResponse, type SessionNotification, type SessionUpdate } from "@agentclientprotocol/sdk";
+import {
+  client,
+  ndJsonStream,
+  type ClientContext,
+  type CreateElicitationRequest,
+  type CreateElicitationResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionNotification,
+  type SessionUpdate,
+} from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach } from "vitest";
 import { CLI } from "../cli/cli-process.js";
 import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
@@ -41,7 +51,9 @@ export function startAcp(options: {
   });
   let err = "";
   child.stderr?.on("data", (d: Buffer) => (err += d.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on("close", (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.on("close", (code, signal) => resolve({ code, signal })),
+  );
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
   const waiters: { test: (u: SessionUpdate) => boolean; resolve: (u: SessionUpdate) => void }[] = [];

@@ -20,7 +20,11 @@ async function promptWith(onPermission: PermissionHandler, beforePrompt?: (sessi
   return { acp: fx.acp, sessionId, stopReason, commands, results };
 }
 
-const statusesOf = (agent: AcpProcess, id: string) => updatesOf(agent, "tool_call_update").filter((u) => u.toolCallId === id).map((u) => u.status).filter(Boolean);
+const statusesOf = (agent: AcpProcess, id: string) =>
+  updatesOf(agent, "tool_call_update")
+    .filter((u) => u.toolCallId === id)
+    .map((u) => u.status)
+    .filter(Boolean);
 
 describe("permission answers and modes", () => {
   it("allow always: the same command does not ask again this session", async () => {
@@ -45,13 +49,16 @@ describe("permission answers and modes", () => {
   it("a switch to auto while a permission is open: the later command runs without asking", async () => {
     const switched: string[] = [];
     let agent: AcpProcess | null = null;
-    const run = await promptWith(async (request) => {
-      await agent?.agent.request("session/set_mode", { sessionId: request.sessionId, modeId: "auto" });
-      switched.push(request.sessionId);
-      return { outcome: { outcome: "selected", optionId: "allow_once" } };
-    }, async () => {
-      agent = fx.acp;
-    });
+    const run = await promptWith(
+      async (request) => {
+        await agent?.agent.request("session/set_mode", { sessionId: request.sessionId, modeId: "auto" });
+        switched.push(request.sessionId);
+        return { outcome: { outcome: "selected", optionId: "allow_once" } };
+      },
+      async () => {
+        agent = fx.acp;
+      },
+    );
     expect(run.stopReason).toBe("end_turn");
     expect(switched).toHaveLength(1);
     expect(run.acp.permissions).toHaveLength(1);

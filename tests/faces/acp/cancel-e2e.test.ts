@@ -27,7 +27,11 @@ afterEach(async () => {
 });
 
 async function open(approval: string, onPermission?: PermissionHandler): Promise<{ agent: AcpProcess; sessionId: string }> {
-  acp = startAcp({ cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: approval }, ...(onPermission ? { onPermission } : {}) });
+  acp = startAcp({
+    cwd: ws.root,
+    env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: approval },
+    ...(onPermission ? { onPermission } : {}),
+  });
   await acp.agent.request("initialize", { protocolVersion: 1 });
   const { sessionId } = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
   return { agent: acp, sessionId };
@@ -79,7 +83,9 @@ describe("session/cancel", () => {
     expect((await prompt).stopReason).toBe("cancelled");
     expect((await rows())[0]).toMatchObject({ id: sessionId, status: "awaiting_approval" });
     // The withdrawn request's tool call is not left pending in the editor.
-    expect(agent.updates.map((n) => n.update)).toContainEqual(expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: asked[0], status: "failed" }));
+    expect(agent.updates.map((n) => n.update)).toContainEqual(
+      expect.objectContaining({ sessionUpdate: "tool_call_update", toolCallId: asked[0], status: "failed" }),
+    );
 
     const again = agent.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Go on" }] });
     await expect.poll(() => asked.length, { timeout: 20_000 }).toBeGreaterThanOrEqual(2);

@@ -15,8 +15,12 @@ export function checkScript(command: () => string): (req: ScriptedRequest) => Sc
     const role = roleOf(req);
     const text = userText(req);
     if (role === "planner") {
-      if (/Follow-up instruction \(turn \d+\)/.test(text)) return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Follow-up: nothing more to do." } }] };
-      if (text.includes("There is no plan yet")) return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Run the check" }], finished: false } }] };
+      if (/Follow-up instruction \(turn \d+\)/.test(text))
+        return {
+          toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Follow-up: nothing more to do." } }],
+        };
+      if (text.includes("There is no plan yet"))
+        return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Run the check" }], finished: false } }] };
       return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "The check ran." } }] };
     }
     if (role === "reviewer") return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "Fine." } }] };

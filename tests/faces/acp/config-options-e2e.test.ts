@@ -19,10 +19,17 @@ const probe = () => `node -e "fetch('${server.baseUrl}/models').then(r => consol
 
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
-  const text = req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  const text = req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
   if (role === "planner") {
     // A coder step for the task, and one more for a follow-up prompt (its goal and report say "again").
-    const goal = text.includes("There is no plan yet") ? "Probe the network, then write notes" : /Follow-up instruction/.test(text) && !text.includes("Probed again.") ? "Probe the network again, then write notes" : null;
+    const goal = text.includes("There is no plan yet")
+      ? "Probe the network, then write notes"
+      : /Follow-up instruction/.test(text) && !text.includes("Probed again.")
+        ? "Probe the network again, then write notes"
+        : null;
     return goal
       ? { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal }], finished: false } }] }
       : { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Probed and wrote notes." } }] };
@@ -73,7 +80,13 @@ describe("session config options from the editor", () => {
   it("offers model, approval, network, file-change approvals and budget, and each setting reaches the next prompt's tools", async () => {
     const acp = await started();
     const created = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
-    expect(values(created.configOptions)).toEqual({ model: "scripted", approval: "ask", allow_network: false, approve_file_changes: false, budget_usd: "none" });
+    expect(values(created.configOptions)).toEqual({
+      model: "scripted",
+      approval: "ask",
+      allow_network: false,
+      approve_file_changes: false,
+      budget_usd: "none",
+    });
     expect(created.configOptions?.find((o) => o.id === "approval")?.category).toBe("mode");
     const model = created.configOptions?.find((o) => o.id === "model");
     expect(model?.category).toBe("model");
@@ -82,7 +95,11 @@ describe("session config options from the editor", () => {
       { value: "scripted-large", name: "scripted-large" },
     ]);
     const set = (configId: string, value: string | boolean) =>
-      acp.agent.request("session/set_config_option", { sessionId: created.sessionId, configId, ...(typeof value === "boolean" ? { type: "boolean" as const, value } : { value }) });
+      acp.agent.request("session/set_config_option", {
+        sessionId: created.sessionId,
+        configId,
+        ...(typeof value === "boolean" ? { type: "boolean" as const, value } : { value }),
+      });
 
     // Auto, no network: the command runs without asking and cannot reach the host; the write needs no approval.
     const auto = await set("approval", "auto");
@@ -99,7 +116,13 @@ describe("session config options from the editor", () => {
     expect(values((await set("allow_network", true)).configOptions).allow_network).toBe(true);
     await set("approve_file_changes", true);
     await set("model", "scripted-large");
-    expect(values((await set("budget_usd", "1")).configOptions)).toEqual({ model: "scripted-large", approval: "ask", allow_network: true, approve_file_changes: true, budget_usd: "1" });
+    expect(values((await set("budget_usd", "1")).configOptions)).toEqual({
+      model: "scripted-large",
+      approval: "ask",
+      allow_network: true,
+      approve_file_changes: true,
+      budget_usd: "1",
+    });
     const before = server.requests.length;
     const second = await acp.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "Probe and write again" }] });
     expect(second.stopReason).toBe("end_turn");
@@ -116,18 +139,38 @@ describe("session config options from the editor", () => {
     // Kept with the session: a new agent loading it shows them (the mode as the last prompt left it).
     const again = await started();
     const loaded = await again.agent.request("session/load", { sessionId: created.sessionId, cwd: ws.root, mcpServers: [] });
-    expect(values(loaded.configOptions)).toEqual({ model: "scripted-large", approval: "ask", allow_network: true, approve_file_changes: true, budget_usd: "1" });
+    expect(values(loaded.configOptions)).toEqual({
+      model: "scripted-large",
+      approval: "ask",
+      allow_network: true,
+      approve_file_changes: true,
+      budget_usd: "1",
+    });
     expect(await fs.readdir(ws.root)).toEqual(expect.arrayContaining(["notes.txt", "notes-again.txt"]));
   });
 
   it("answers an unknown option or value with one JSON-RPC error line, changing nothing", async () => {
     const acp = await started();
     const { sessionId } = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
-    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "temperature", value: "x" })).rejects.toThrow(/unknown option "temperature"; options: model, approval, allow_network, approve_file_changes, budget_usd/);
-    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "model", value: "gpt-unlisted" })).rejects.toThrow(/"gpt-unlisted" is not a value of the option "model"/);
-    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "budget_usd", value: "3.5" })).rejects.toThrow(/"3\.5" is not a value of the option "budget_usd"/);
-    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "allow_network", value: "yes" })).rejects.toThrow(/"yes" is not a value of the option "allow_network"/);
+    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "temperature", value: "x" })).rejects.toThrow(
+      /unknown option "temperature"; options: model, approval, allow_network, approve_file_changes, budget_usd/,
+    );
+    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "model", value: "gpt-unlisted" })).rejects.toThrow(
+      /"gpt-unlisted" is not a value of the option "model"/,
+    );
+    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "budget_usd", value: "3.5" })).rejects.toThrow(
+      /"3\.5" is not a value of the option "budget_usd"/,
+    );
+    await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "allow_network", value: "yes" })).rejects.toThrow(
+      /"yes" is not a value of the option "allow_network"/,
+    );
     const unchanged = await acp.agent.request("session/set_config_option", { sessionId, configId: "approval", value: "ask" });
-    expect(values(unchanged.configOptions)).toEqual({ model: "scripted", approval: "ask", allow_network: false, approve_file_changes: false, budget_usd: "none" });
+    expect(values(unchanged.configOptions)).toEqual({
+      model: "scripted",
+      approval: "ask",
+      allow_network: false,
+      approve_file_changes: false,
+      budget_usd: "none",
+    });
   });
 });

@@ -11,12 +11,29 @@ function mapper(files: Record<string, string | null> = {}) {
   return { updates, sent, files, tick: (ms: number) => (now += ms) };
 }
 
-const approval: ApprovalRequest = { type: "approval", kind: "command", agent: "coder", stepId: "s1", tool: "execute_command", subject: "npm test", cwd: ".", preview: "npm test", suggestedPattern: "npm test*" };
+const approval: ApprovalRequest = {
+  type: "approval",
+  kind: "command",
+  agent: "coder",
+  stepId: "s1",
+  tool: "execute_command",
+  subject: "npm test",
+  cwd: ".",
+  preview: "npm test",
+  suggestedPattern: "npm test*",
+};
 
 describe("progress events as ACP session updates", () => {
   it("the plan follows revisions and each step's start and end", () => {
     const { updates, sent } = mapper();
-    updates.emit({ type: "plan", revision: 1, steps: [{ id: "s1", agent: "coder", goal: "Write it", status: "pending" }, { id: "s2", agent: "reviewer", goal: "Review it", status: "pending" }] });
+    updates.emit({
+      type: "plan",
+      revision: 1,
+      steps: [
+        { id: "s1", agent: "coder", goal: "Write it", status: "pending" },
+        { id: "s2", agent: "reviewer", goal: "Review it", status: "pending" },
+      ],
+    });
     updates.emit({ type: "step_started", stepId: "s1", agent: "coder", goal: "Write it" });
     updates.emit({ type: "step_finished", stepId: "s1", agent: "coder", status: "failed", summary: "no" });
     const plans = sent.filter((u) => u.sessionUpdate === "plan");
@@ -33,10 +50,21 @@ describe("progress events as ACP session updates", () => {
     updates.emit({ type: "tool_call", agent: "coder", stepId: "s1", tool: "edit_file", detail: "src/a.js" });
     files["/ws/src/a.js"] = "new\n";
     updates.emit({ type: "tool_result", agent: "coder", stepId: "s1", tool: "edit_file", ok: true, detail: "Edited src/a.js" });
-    expect(sent[0]).toMatchObject({ sessionUpdate: "tool_call", kind: "edit", title: "Edit src/a.js", status: "in_progress", locations: [{ path: "/ws/src/a.js" }] });
+    expect(sent[0]).toMatchObject({
+      sessionUpdate: "tool_call",
+      kind: "edit",
+      title: "Edit src/a.js",
+      status: "in_progress",
+      locations: [{ path: "/ws/src/a.js" }],
+    });
     const id = sent[0]?.sessionUpdate === "tool_call" ? sent[0].toolCallId : "";
     expect(sent[1]).toMatchObject({ sessionUpdate: "tool_call_update", toolCallId: id, status: "completed" });
-    expect(sent[1]?.sessionUpdate === "tool_call_update" && sent[1].content).toContainEqual({ type: "diff", path: "/ws/src/a.js", oldText: "old\n", newText: "new\n" });
+    expect(sent[1]?.sessionUpdate === "tool_call_update" && sent[1].content).toContainEqual({
+      type: "diff",
+      path: "/ws/src/a.js",
+      oldText: "old\n",
+      newText: "new\n",
+    });
   });
 
   it("an approval is a pending call; once approved, the command runs under the same id with its output, throttled", () => {
@@ -76,7 +104,12 @@ describe("progress events as ACP session updates", () => {
     const { updates, sent } = mapper();
     updates.emit({ type: "notice", level: "error", message: "The session stopped: the endpoint is down" });
     updates.emit({ type: "session_finished", sessionId: "x", status: "done", report: "All done." });
-    updates.emit({ type: "session_finished", sessionId: "x", status: "awaiting_input", report: "Waiting for an answer (stdin closed). Answer it with: mini-cursor resume x" });
+    updates.emit({
+      type: "session_finished",
+      sessionId: "x",
+      status: "awaiting_input",
+      report: "Waiting for an answer (stdin closed). Answer it with: mini-cursor resume x",
+    });
     const messages = sent.filter((u) => u.sessionUpdate === "agent_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : ""));
     expect(messages).toEqual(["⚠ The session stopped: the endpoint is down\n\n", "All done.\n\n"]);
     expect(updates.errorLine).toBe("The session stopped: the endpoint is down");

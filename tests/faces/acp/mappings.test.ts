@@ -9,7 +9,17 @@ import { stopReasonOf } from "../../../src/faces/acp/stop-reason.js";
 import { toolView } from "../../../src/faces/acp/tool-view.js";
 import type { ApprovalRequest, QuestionRequest } from "../../../src/core/index.js";
 
-const request: ApprovalRequest = { type: "approval", kind: "command", agent: "coder", stepId: "s1", tool: "execute_command", subject: "npm test", cwd: ".", preview: "npm test", suggestedPattern: "npm test*" };
+const request: ApprovalRequest = {
+  type: "approval",
+  kind: "command",
+  agent: "coder",
+  stepId: "s1",
+  tool: "execute_command",
+  subject: "npm test",
+  cwd: ".",
+  preview: "npm test",
+  suggestedPattern: "npm test*",
+};
 const question: QuestionRequest = { type: "question", agent: "coder", stepId: "s2", question: "Which greeting?", choices: ["Hello", "Good morning"] };
 
 describe("permission answers", () => {
@@ -46,18 +56,27 @@ describe("prompt content", () => {
       { type: "resource", resource: { uri: "file:///ws/b.ts", text: "const b = 1;" } },
       { type: "image", data: "", mimeType: "image/png" },
     ]);
-    expect(text).toBe("Fix the bug in\n\n[a.ts](file:///ws/a.ts)\n\nContents of file:///ws/b.ts:\n```\nconst b = 1;\n```\n\n(image content left out: mini-cursor reads text only)");
+    expect(text).toBe(
+      "Fix the bug in\n\n[a.ts](file:///ws/a.ts)\n\nContents of file:///ws/b.ts:\n```\nconst b = 1;\n```\n\n(image content left out: mini-cursor reads text only)",
+    );
     expect(promptText([{ type: "text", text: "  " }])).toBe("");
   });
 });
 
 describe("questions", () => {
   it("as a message when the editor has no form, as a form when it has; a number picks a choice", () => {
-    expect(questionMessage(question)).toBe("Question from coder (s2):\nWhich greeting?\n1. Hello\n2. Good morning\n\nYour next prompt is the answer (a number or your own words).");
+    expect(questionMessage(question)).toBe(
+      "Question from coder (s2):\nWhich greeting?\n1. Hello\n2. Good morning\n\nYour next prompt is the answer (a number or your own words).",
+    );
     expect(answerText("2", question)).toBe("Good morning");
     expect(answerText(" Hi there ", question)).toBe("Hi there");
     expect(answerText("7", question)).toBe("7");
-    expect(questionForm("sid", question)).toMatchObject({ mode: "form", sessionId: "sid", message: "Which greeting?", requestedSchema: { required: ["answer"] } });
+    expect(questionForm("sid", question)).toMatchObject({
+      mode: "form",
+      sessionId: "sid",
+      message: "Which greeting?",
+      requestedSchema: { required: ["answer"] },
+    });
   });
 });
 
@@ -102,9 +121,20 @@ describe("modes, tools, MCP servers and history", () => {
       answers: [{ question: "Which?", answer: "This" }],
     };
     const updates = historyUpdates("Task", "done", state, "/ws");
-    expect(updates.map((u) => u.sessionUpdate)).toEqual(["user_message_chunk", "agent_message_chunk", "user_message_chunk", "user_message_chunk", "plan", "tool_call", "tool_call", "agent_message_chunk"]);
+    expect(updates.map((u) => u.sessionUpdate)).toEqual([
+      "user_message_chunk",
+      "agent_message_chunk",
+      "user_message_chunk",
+      "user_message_chunk",
+      "plan",
+      "tool_call",
+      "tool_call",
+      "agent_message_chunk",
+    ]);
     expect(updates[5]).toMatchObject({ kind: "execute", status: "failed", title: "Run npm test" });
     expect(updates[6]).toMatchObject({ kind: "edit", locations: [{ path: "/ws/src/a.ts" }] });
-    expect(historyUpdates("Task", "awaiting_approval", state, "/ws").at(-1)).toMatchObject({ content: { text: "An approval is open: your next prompt asks it again.\n" } });
+    expect(historyUpdates("Task", "awaiting_approval", state, "/ws").at(-1)).toMatchObject({
+      content: { text: "An approval is open: your next prompt asks it again.\n" },
+    });
   });
 });

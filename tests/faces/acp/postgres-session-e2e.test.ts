@@ -42,7 +42,9 @@ describe("mini-cursor acp with sessions in PostgreSQL", () => {
     const before = start();
     await before.agent.request("initialize", { protocolVersion: 1 });
     const { sessionId } = await before.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
-    expect((await before.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet with a test" }] })).stopReason).toBe("end_turn");
+    expect((await before.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet with a test" }] })).stopReason).toBe(
+      "end_turn",
+    );
     expect((await before.close()).code).toBe(0);
     expect(fs.existsSync(path.join(ws.root, ".mini-cursor", "sessions.sqlite"))).toBe(false);
 
@@ -51,7 +53,11 @@ describe("mini-cursor acp with sessions in PostgreSQL", () => {
     await after.agent.request("session/load", { sessionId, cwd: ws.root, mcpServers: [] });
     const users = updatesOf(after, "user_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : ""));
     expect(users).toContain("Add greet with a test");
-    expect(updatesOf(after, "plan").at(-1)?.entries.every((e) => e.status === "completed")).toBe(true);
+    expect(
+      updatesOf(after, "plan")
+        .at(-1)
+        ?.entries.every((e) => e.status === "completed"),
+    ).toBe(true);
     const rows = await sessionRows((args) => runCli(args, { cwd: ws.root, env: env() }));
     expect(rows[0]).toMatchObject({ id: sessionId, status: "done" });
   });

@@ -32,7 +32,16 @@ async function rawSession(): Promise<{ raw: RawAgent; sessionId: string }> {
 }
 
 function startRaw(cwd: string): RawAgent {
-  const child = spawn(process.execPath, [CLI, "acp"], { cwd, env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", OPENAI_BASE_URL: "http://127.0.0.1:9/v1", MINI_CURSOR_MODEL: "none" } });
+  const child = spawn(process.execPath, [CLI, "acp"], {
+    cwd,
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      MINI_CURSOR_MEMORY: "off",
+      OPENAI_BASE_URL: "http://127.0.0.1:9/v1",
+      MINI_CURSOR_MODEL: "none",
+    },
+  });
   let err = "";
   child.stderr.on("data", (d: Buffer) => (err += d.toString()));
   const lines = readline.createInterface({ input: child.stdout });
@@ -126,7 +135,10 @@ describe("mini-cursor acp on bad input", () => {
       const { raw, sessionId } = await rawSession();
       raw.send(request(3, "session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet" }] }));
       expect(await raw.response(3)).toMatchObject({
-        error: { code: -32603, message: `another session is running in this workspace (process ${process.pid}); wait for it to finish or stop it, then send the prompt again` },
+        error: {
+          code: -32603,
+          message: `another session is running in this workspace (process ${process.pid}); wait for it to finish or stop it, then send the prompt again`,
+        },
       });
     } finally {
       held.release();

@@ -30,7 +30,11 @@ afterEach(async () => {
 });
 
 function start(onPermission?: Parameters<typeof startAcp>[0]["onPermission"]): AcpProcess {
-  const agent = startAcp({ cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask" }, ...(onPermission ? { onPermission } : {}) });
+  const agent = startAcp({
+    cwd: ws.root,
+    env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask" },
+    ...(onPermission ? { onPermission } : {}),
+  });
   agents.push(agent);
   return agent;
 }
@@ -40,7 +44,10 @@ const cli = (args: string[]) => runCli(args, { cwd: ws.root, env: { OPENAI_BASE_
 describe("mini-cursor acp with a real ACP client", () => {
   it("initialize, a new session, a prompt whose commands need permission, the updates, end_turn; then a follow-up prompt", async () => {
     const acp = start();
-    const init = await acp.agent.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+    const init = await acp.agent.request("initialize", {
+      protocolVersion: 1,
+      clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+    });
     expect(init.protocolVersion).toBe(1);
     expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { embeddedContext: true } });
 
@@ -83,7 +90,10 @@ describe("mini-cursor acp with a real ACP client", () => {
     // The final report is the agent's message.
     expect(agentText(acp)).toContain("greet() and its test are written");
 
-    const second = await acp.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "Also add farewell(name) in src/farewell.js" }] });
+    const second = await acp.agent.request("session/prompt", {
+      sessionId: created.sessionId,
+      prompt: [{ type: "text", text: "Also add farewell(name) in src/farewell.js" }],
+    });
     expect(second.stopReason).toBe("end_turn");
     expect(await fs.readFile(path.join(ws.root, "src/farewell.js"), "utf8")).toBe(FAREWELL_SOURCE);
     // One session, two turns: the CLI sees it like any other.
@@ -99,7 +109,9 @@ describe("mini-cursor acp with a real ACP client", () => {
     await before.agent.request("initialize", { protocolVersion: 1 });
     const { sessionId } = await before.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
     await before.agent.request("session/set_mode", { sessionId, modeId: "auto" });
-    expect((await before.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet with a test" }] })).stopReason).toBe("end_turn");
+    expect((await before.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet with a test" }] })).stopReason).toBe(
+      "end_turn",
+    );
     expect(before.permissions).toHaveLength(0);
     expect((await before.close()).code).toBe(0);
 
@@ -110,7 +122,11 @@ describe("mini-cursor acp with a real ACP client", () => {
     expect(loaded?.modes?.currentModeId).toBe("auto");
     const users = updatesOf(after, "user_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : ""));
     expect(users).toContain("Add greet with a test");
-    expect(updatesOf(after, "plan").at(-1)?.entries.every((e) => e.status === "completed")).toBe(true);
+    expect(
+      updatesOf(after, "plan")
+        .at(-1)
+        ?.entries.every((e) => e.status === "completed"),
+    ).toBe(true);
     expect(updatesOf(after, "tool_call").map((c) => c.title)).toEqual(expect.arrayContaining([`Run ${TEST_COMMAND}`, "Changed src/greet.js"]));
     expect(agentText(after)).toContain("greet() and its test are written");
 

@@ -32,7 +32,10 @@ const env = () => ({ OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "script
 async function started(cwd: string): Promise<AcpProcess> {
   const acp = startAcp({ cwd, env: env() });
   agents.push(acp);
-  const init = await acp.agent.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
+  const init = await acp.agent.request("initialize", {
+    protocolVersion: 1,
+    clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
+  });
   expect(init.agentCapabilities?.sessionCapabilities?.list).toEqual({});
   return acp;
 }
@@ -65,7 +68,13 @@ describe("session/list", () => {
     const database = openSessionDatabase(ws.root, clock);
     try {
       for (let i = 0; i < 120; i++) {
-        database.sessions.create({ id: `20261203-150000-${i.toString(16).padStart(4, "0")}`, task: `task ${i}`, workspace: ws.root, model: "scripted", options: "{}" });
+        database.sessions.create({
+          id: `20261203-150000-${i.toString(16).padStart(4, "0")}`,
+          task: `task ${i}`,
+          workspace: ws.root,
+          model: "scripted",
+          options: "{}",
+        });
         clock.advance(1_000);
       }
     } finally {

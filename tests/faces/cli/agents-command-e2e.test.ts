@@ -8,7 +8,8 @@ let ws: TempWorkspace | null = null;
 let home: TempWorkspace | null = null;
 beforeEach(async () => {
   ws = await makeTempWorkspace({
-    ".mini-cursor/agents/docs-writer.md": "---\nname: docs-writer\ndescription: Writes the docs.\ntools: [read_file, write_file, mcp__docs__*]\nmodel: docs-model\n---\nWrite.\n",
+    ".mini-cursor/agents/docs-writer.md":
+      "---\nname: docs-writer\ndescription: Writes the docs.\ntools: [read_file, write_file, mcp__docs__*]\nmodel: docs-model\n---\nWrite.\n",
     ".claude/agents/test-runner.md": "---\nname: test-runner\ndescription: Runs the tests.\ntools: Read, Bash\n---\nRun.\n",
   });
   home = await makeTempWorkspace({ ".claude/agents/mine.md": "---\nname: mine\ndescription: The user's.\n---\nHi.\n" });
@@ -30,7 +31,9 @@ describe("mini-cursor agents (built CLI)", () => {
     expect(result.stderr).toBe("");
     expect(result.code).toBe(0);
     expect(result.stdout).toContain("researcher  (built-in)\n");
-    expect(result.stdout).toContain("docs-writer  (.mini-cursor/agents/docs-writer.md)\n  Writes the docs.\n  tools: read_file, write_file, mcp__docs__*; model: docs-model\n");
+    expect(result.stdout).toContain(
+      "docs-writer  (.mini-cursor/agents/docs-writer.md)\n  Writes the docs.\n  tools: read_file, write_file, mcp__docs__*; model: docs-model\n",
+    );
     expect(result.stdout).toContain("test-runner  (.claude/agents/test-runner.md)\n  Runs the tests.\n  tools: read_file, execute_command\n");
     expect(result.stdout).toContain(`mine  (${path.join(home?.root ?? "", ".claude", "agents", "mine.md")})\n`);
 

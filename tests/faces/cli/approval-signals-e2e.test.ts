@@ -15,7 +15,14 @@ let running: OpenStdinRun<Event> | undefined;
 beforeEach(async () => {
   server = await startScriptedOpenAIServer(commandScript(["echo later > ran.txt"]));
   ws = await makeTempWorkspace({ "package.json": "{}\n" });
-  env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask" };
+  env = {
+    PATH: process.env.PATH ?? "",
+    HOME: process.env.HOME ?? "",
+    MINI_CURSOR_MEMORY: "off",
+    OPENAI_BASE_URL: server.baseUrl,
+    MINI_CURSOR_MODEL: "scripted",
+    MINI_CURSOR_APPROVAL: "ask",
+  };
 });
 
 afterEach(async () => {
@@ -29,7 +36,11 @@ type Event = { type: string; status?: string; decision?: string; detail?: string
 describe("a signal at an approval prompt", () => {
   it("SIGTERM to the whole process group (timeout, docker stop, CI cancellation) exits 130 every time, with nothing after the final status", async () => {
     for (let round = 0; round < 6; round += 1) {
-      const run = (running = startWithOpenStdin<Event>(["run", "--json", "Run the checks"], { cwd: ws.root, env, ownGroup: true }, '"type":"approval_requested"'));
+      const run = (running = startWithOpenStdin<Event>(
+        ["run", "--json", "Run the checks"],
+        { cwd: ws.root, env, ownGroup: true },
+        '"type":"approval_requested"',
+      ));
       await run.reached;
       process.kill(-(run.child.pid ?? 0), "SIGTERM");
       const code = await run.done;
@@ -57,7 +68,10 @@ describe("a signal at an approval prompt", () => {
     const before = coderCalls();
     const resumed = await runCli(["resume", "--json"], { cwd: ws.root, env, input: "y\n" });
     expect(resumed.code).toBe(0);
-    const asked = resumed.stdout.trim().split("\n").map((l) => JSON.parse(l) as Event & { subject?: string });
+    const asked = resumed.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Event & { subject?: string });
     expect(asked.filter((e) => e.type === "approval_requested").map((e) => e.subject)).toEqual(["echo later > ran.txt"]);
     expect(await fs.readFile(path.join(ws.root, "ran.txt"), "utf8")).toBe("later\n");
     // Only the coder's follow-up after the command: the call that chose the command was not made again.

@@ -90,8 +90,12 @@ describe("parse", () => {
   });
 
   it("points to --help when no flag is close, and leaves the command to main.ts when not told", () => {
-    expect(usageError(() => parse(["--frobnicate"], options, "run")).message).toBe("unknown option --frobnicate for mini-cursor run; see mini-cursor run --help");
-    expect(usageError(() => parse(["-x"], options, "memory list")).message).toBe("unknown option -x for mini-cursor memory list; see mini-cursor memory --help");
+    expect(usageError(() => parse(["--frobnicate"], options, "run")).message).toBe(
+      "unknown option --frobnicate for mini-cursor run; see mini-cursor run --help",
+    );
+    expect(usageError(() => parse(["-x"], options, "memory list")).message).toBe(
+      "unknown option -x for mini-cursor memory list; see mini-cursor memory --help",
+    );
     const err = usageError(() => parse(["--jsno"], options));
     expect(err).toBeInstanceOf(UnknownOptionError);
     expect((err as UnknownOptionError).forCommand("diff")).toBe("unknown option --jsno for mini-cursor diff; did you mean --json?");

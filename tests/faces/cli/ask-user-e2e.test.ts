@@ -7,7 +7,11 @@ import { roleOf } from "./task-script.js";
 const cli = useCliSession(coderAsksScript);
 
 type Event = { type: string; [key: string]: unknown };
-const events = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Event);
+const events = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Event);
 
 describe("a sub-agent's clarifying question (ask_user)", () => {
   it("with stdin closed the session waits (exit 130, awaiting_input); resume asks again without a model call and a choice number answers it", async () => {

@@ -5,7 +5,10 @@ export const CODER_QUESTION = "Which greeting should the banner use?";
 export const CODER_CHOICES = ["Hello", "Good morning"];
 
 function userText(req: ScriptedRequest): string {
-  return req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  return req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 }
 
 /**
@@ -17,7 +20,11 @@ export function coderAsksScript(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
   if (role === "planner") {
     if (userText(req).includes("There is no plan yet")) {
-      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Pick the banner's greeting", acceptanceCriteria: [] }], finished: false } }] };
+      return {
+        toolCalls: [
+          { name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Pick the banner's greeting", acceptanceCriteria: [] }], finished: false } },
+        ],
+      };
     }
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "The greeting is chosen." } }] };
   }
@@ -38,14 +45,17 @@ export function plannerAsksScript(req: ScriptedRequest): ScriptedReply {
   if (roleOf(req) !== "planner") return { content: "I have nothing to do." };
   const answer = toolResults(req).find((r) => r.name === "ask_user");
   if (!answer) return { toolCalls: [{ name: "ask_user", args: { question: PLANNER_QUESTION, choices: PLANNER_CHOICES } }] };
-  return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: `Nothing to change. ${answer.content}` } }] };
+  return {
+    toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: `Nothing to change. ${answer.content}` } }],
+  };
 }
 
 /** Another task's script whose planner first asks PLANNER_QUESTION (before it plans), then plans as that script does. */
 export function plannerAsksFirst(script: (req: ScriptedRequest) => ScriptedReply): (req: ScriptedRequest) => ScriptedReply {
   return (req) => {
     const first = roleOf(req) === "planner" && userText(req).includes("There is no plan yet");
-    if (first && !toolResults(req).some((r) => r.name === "ask_user")) return { toolCalls: [{ name: "ask_user", args: { question: PLANNER_QUESTION, choices: PLANNER_CHOICES } }] };
+    if (first && !toolResults(req).some((r) => r.name === "ask_user"))
+      return { toolCalls: [{ name: "ask_user", args: { question: PLANNER_QUESTION, choices: PLANNER_CHOICES } }] };
     return script(req);
   };
 }

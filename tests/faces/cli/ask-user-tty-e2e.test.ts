@@ -40,7 +40,10 @@ afterEach(async () => {
 
 describe("a question at a terminal", () => {
   it("ignores a choice typed before the question was shown: only keys pressed after it answer", async () => {
-    const cli = startPtyCli(["run", "Pick a greeting for the banner"], { cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
+    const cli = startPtyCli(["run", "Pick a greeting for the banner"], {
+      cwd: ws.root,
+      env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" },
+    });
     ptys.push(cli);
     await reached;
     const mark = cli.screen().length;

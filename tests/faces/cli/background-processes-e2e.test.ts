@@ -25,9 +25,14 @@ function serverCommand(): string {
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
   if (role === "planner") {
-    const context = req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const context = req.messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
     if (context.includes("There is no plan yet")) {
-      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Run the dev server and check /health" }], finished: false } }] };
+      return {
+        toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Run the dev server and check /health" }], finished: false } }],
+      };
     }
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "The server answers /health." } }] };
   }
@@ -94,7 +99,10 @@ describe("background processes (built CLI, scripted model, real sandbox)", () =>
     const reviewed = session.server.requests.filter((r) => roleOf(r) === "reviewer").flatMap((r) => toolResults(r));
     expect(reviewed.find((t) => t.name === "list_processes")?.content).toMatch(/p1 "web": running/);
     expect(reviewed.find((t) => t.name === "execute_command")?.content).toContain("BODY:healthy/review");
-    const events = result.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; state?: string; name?: string; report?: string });
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; state?: string; name?: string; report?: string });
     expect(events.filter((e) => e.type === "background_process").map((e) => `${e.name}:${e.state}`)).toEqual(["web:started", "web:ready", "web:stopped"]);
     expect(events.at(-1)?.report).toContain("Background processes stopped at the end of the session: web (`");
     // Nothing of the server is left, and (it listened in the session's own loopback) the host port is free too.

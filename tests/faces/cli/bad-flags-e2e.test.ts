@@ -11,7 +11,10 @@ const CASES: [string[], string][] = [
   [["run", "fix it", "--max-steps", "--json"], "--max-steps needs a value, got the option --json (to pass it as the value, write --max-steps=--json)"],
   [["run", "fix it", "--model"], "--model needs a value"],
   [["run", "fix it", "--allow-network=yes"], "--allow-network takes no value, got --allow-network=yes"],
-  [["run", "fix it", "--no-approve-file-changes", "--approve-file-changes"], "--approve-file-changes and --no-approve-file-changes contradict each other; give one"],
+  [
+    ["run", "fix it", "--no-approve-file-changes", "--approve-file-changes"],
+    "--approve-file-changes and --no-approve-file-changes contradict each other; give one",
+  ],
   [["run", "fix it", "-x"], "unknown option -x for mini-cursor run; see mini-cursor run --help"],
   [["run", "fix it", "--approve"], "unknown option --approve for mini-cursor run; did you mean --approval?"],
   [["resume", "--budget-token", "5"], "unknown option --budget-token for mini-cursor resume; did you mean --budget-tokens?"],
@@ -25,7 +28,10 @@ const CASES: [string[], string][] = [
   [["memory", "lst"], 'unknown memory command "lst"; did you mean list?'],
   [["memory", "--json", "list"], "the memory command comes first: mini-cursor memory <search|list|add|forget|stats|reindex|stop> [options], got --json"],
   [["rn", "fix it"], 'unknown command "rn"; did you mean run?'],
-  [["launch"], 'unknown command "launch"; commands: run, resume, sessions, fork, memory, index, diff, undo, replay, doctor, agents, mcp, acp (see mini-cursor --help)'],
+  [
+    ["launch"],
+    'unknown command "launch"; commands: run, resume, sessions, fork, memory, index, diff, undo, replay, doctor, agents, mcp, acp (see mini-cursor --help)',
+  ],
   [["frok"], 'unknown command "frok"; did you mean fork?'],
   [["--verbose"], "unknown option --verbose; see mini-cursor --help"],
   [["--versoin"], "unknown option --versoin; did you mean --version?"],

@@ -31,7 +31,14 @@ export function startCli(args: string[], options: CliOptions): CliRun {
     // Memory is off unless a test turns it on (tests/memory): no test may start Chroma in the user's data folder.
     // Approvals are automatic unless a test asks for them (tests/safety): no test waits for a person.
     // A local Chroma stops with its last session, unless a test keeps it up (the product's default does).
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", MINI_CURSOR_APPROVAL: "auto", MINI_CURSOR_CHROMA_IDLE: "0", ...options.env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      MINI_CURSOR_MEMORY: "off",
+      MINI_CURSOR_APPROVAL: "auto",
+      MINI_CURSOR_CHROMA_IDLE: "0",
+      ...options.env,
+    },
     stdio: [options.input === undefined && !options.keepStdinOpen ? "ignore" : "pipe", "pipe", "pipe"],
     detached: options.ownGroup === true,
   });
@@ -70,7 +77,12 @@ export interface OpenStdinRun<Event> {
 
 export function startWithOpenStdin<Event>(args: string[], options: CliOptions, marker: string): OpenStdinRun<Event> {
   const run = startCli(args, { ...options, keepStdinOpen: true });
-  const events = () => run.stdout().trim().split("\n").map((line) => JSON.parse(line) as Event);
+  const events = () =>
+    run
+      .stdout()
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Event);
   const done = run.done.then(({ code }) => code);
   // Registered after startCli's own listener, so the output read here already holds the chunk.
   const seen = new Promise<void>((resolve) => run.child.stdout?.on("data", () => run.stdout().includes(marker) && resolve()));

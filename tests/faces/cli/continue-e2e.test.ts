@@ -12,7 +12,11 @@ import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
  * up on them); any other model plays the greet task.
  */
 
-const userText = (req: ScriptedRequest) => req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+const userText = (req: ScriptedRequest) =>
+  req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 
 function script(req: ScriptedRequest): ScriptedReply {
   const broken = req.model.startsWith("broken");
@@ -30,8 +34,25 @@ function script(req: ScriptedRequest): ScriptedReply {
     }
     if (/Latest report \(s\d+, coder, (?:failed|incomplete)\)/.test(userText(req))) {
       return broken
-        ? { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "failed", summary: "The coder cannot make valid tool calls." } }] }
-        : { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Create src/greet.js and test/greet.test.js; run the tests" }, { agent: "reviewer", goal: "Review greet" }], finished: false } }] };
+        ? {
+            toolCalls: [
+              { name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "failed", summary: "The coder cannot make valid tool calls." } },
+            ],
+          }
+        : {
+            toolCalls: [
+              {
+                name: "update_plan",
+                args: {
+                  remainingSteps: [
+                    { agent: "coder", goal: "Create src/greet.js and test/greet.test.js; run the tests" },
+                    { agent: "reviewer", goal: "Review greet" },
+                  ],
+                  finished: false,
+                },
+              },
+            ],
+          };
     }
     return greetScript(req);
   }

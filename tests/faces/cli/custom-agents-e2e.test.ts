@@ -24,8 +24,14 @@ const DOCS_WRITER = [
 ].join("\n");
 const BROKEN = "---\nname: Bad Name\ndescription: never loads\n---\nHi.\n";
 
-const userText = (req: ScriptedRequest) => req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
-const finish = (summary: string): ScriptedReply => ({ toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary } }] });
+const userText = (req: ScriptedRequest) =>
+  req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
+const finish = (summary: string): ScriptedReply => ({
+  toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary } }],
+});
 
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);

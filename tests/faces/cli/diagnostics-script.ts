@@ -5,12 +5,18 @@ import { roleOf } from "./task-script.js";
 /** A real TypeScript project's files (link this repository's typescript into it: tests/helpers/repo-packages.ts). */
 export const TS_PROJECT: Record<string, string> = {
   "package.json": '{ "name": "demo", "type": "module" }\n',
-  "tsconfig.json": JSON.stringify({ compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", noEmit: true }, include: ["src"] }),
+  "tsconfig.json": JSON.stringify({
+    compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", noEmit: true },
+    include: ["src"],
+  }),
   "src/index.ts": "export const name = 'demo';\n",
 };
 
 function userText(req: ScriptedRequest): string {
-  return req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  return req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 }
 
 /**

@@ -50,7 +50,9 @@ describe("doctor with a remote Chroma and a token", () => {
     });
     const text = await doctor(env(TOKEN), false);
     expect(text).not.toContain(TOKEN);
-    expect(text).toMatch(new RegExp(`^ {2}Memory +ok {4}CHROMA_URL=${remote.url}: Chroma at ${remote.url} answers \\(tenant acme, database agents, token set\\)$`, "m"));
+    expect(text).toMatch(
+      new RegExp(`^ {2}Memory +ok {4}CHROMA_URL=${remote.url}: Chroma at ${remote.url} answers \\(tenant acme, database agents, token set\\)$`, "m"),
+    );
   });
 
   it("says the server refused the token, in one line without it", async () => {

@@ -13,7 +13,11 @@ beforeAll(async () => {
   chroma = await startTestChroma();
   ws = await makeTempWorkspace({
     // Three functions: three chunks of one file.
-    "src/strings.ts": ["/** Pads the left. */\nexport function padLeft(s: string) {\n  return ` ${s}`;\n}\n", "/** Pads the right. */\nexport function padRight(s: string) {\n  return `${s} `;\n}\n", "/** Trims. */\nexport function trim(s: string) {\n  return s.trim();\n}\n"].join("\n"),
+    "src/strings.ts": [
+      "/** Pads the left. */\nexport function padLeft(s: string) {\n  return ` ${s}`;\n}\n",
+      "/** Pads the right. */\nexport function padRight(s: string) {\n  return `${s} `;\n}\n",
+      "/** Trims. */\nexport function trim(s: string) {\n  return s.trim();\n}\n",
+    ].join("\n"),
     "src/math.ts": "/** Adds. */\nexport function add(a: number, b: number) {\n  return a + b;\n}\n",
     "README.md": "# Demo\n\nA workspace for doctor.\n",
   });
@@ -25,7 +29,11 @@ afterAll(async () => {
 
 describe("doctor's index report", () => {
   it("counts the files and chunks a running local server holds for the workspace", async () => {
-    const opened = await openCodeIndex({ root: ws.root, env: { CHROMA_URL: chroma.url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: chroma.dataDir }, clock: systemClock });
+    const opened = await openCodeIndex({
+      root: ws.root,
+      env: { CHROMA_URL: chroma.url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: chroma.dataDir },
+      clock: systemClock,
+    });
     try {
       await opened.index.update();
       const { files, chunks } = opened.index.stats();

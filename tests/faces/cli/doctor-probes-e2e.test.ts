@@ -5,7 +5,13 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DoctorReport } from "../../../src/faces/cli/commands/doctor.js";
 import { freePort } from "../../helpers/free-port.js";
-import { SCRIPTED_MODEL_ID, startScriptedOpenAIServer, type ScriptedServer, type ScriptedServerOptions, type Script } from "../../helpers/scripted-openai-server.js";
+import {
+  SCRIPTED_MODEL_ID,
+  startScriptedOpenAIServer,
+  type ScriptedServer,
+  type ScriptedServerOptions,
+  type Script,
+} from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { CLI, runCli } from "./cli-process.js";
 
@@ -59,7 +65,9 @@ describe("doctor probes the model endpoint", () => {
       ok: false,
       models: [{ name: "gpt-typo", available: false, how: "refused", error: "HTTP 404: The model `gpt-typo` does not exist" }],
     });
-    expect(report?.endpoint?.detail).toBe(`${s.baseUrl} answers but cannot serve gpt-typo (HTTP 404: The model \`gpt-typo\` does not exist); it lists ${SCRIPTED_MODEL_ID}`);
+    expect(report?.endpoint?.detail).toBe(
+      `${s.baseUrl} answers but cannot serve gpt-typo (HTTP 404: The model \`gpt-typo\` does not exist); it lists ${SCRIPTED_MODEL_ID}`,
+    );
   });
 
   it("falls back to a one-token request when the endpoint serves no model list", async () => {
@@ -122,7 +130,11 @@ describe("doctor probes the workspace", () => {
     const { code, report } = await doctor(endpointEnv(s.baseUrl));
     expect(code).toBe(1);
     expect(report?.endpoint?.ok).toBe(true);
-    expect(report?.workspace).toMatchObject({ writable: false, exists: false, error: `${path.join(ws.root, ".mini-cursor")} is not a folder: sessions cannot be stored there (move it away)` });
+    expect(report?.workspace).toMatchObject({
+      writable: false,
+      exists: false,
+      error: `${path.join(ws.root, ".mini-cursor")} is not a folder: sessions cannot be stored there (move it away)`,
+    });
   });
 
   it("exits 1 in a read-only workspace (a read-only bind mount), leaving nothing behind", async () => {

@@ -27,7 +27,15 @@ afterEach(async () => {
 async function doctor(json: boolean): Promise<string> {
   let text = "";
   const sink = { write: (chunk: string) => void (text += chunk) };
-  const env = { PATH: process.env.PATH, HOME: base, XDG_CONFIG_HOME: path.join(base, "xdg"), MINI_CURSOR_MEMORY: "off", OPENAI_API_KEY: "k", OPENAI_BASE_URL: endpoint.baseUrl, MINI_CURSOR_MODEL: SCRIPTED_MODEL_ID };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: base,
+    XDG_CONFIG_HOME: path.join(base, "xdg"),
+    MINI_CURSOR_MEMORY: "off",
+    OPENAI_API_KEY: "k",
+    OPENAI_BASE_URL: endpoint.baseUrl,
+    MINI_CURSOR_MODEL: SCRIPTED_MODEL_ID,
+  };
   const io: CliIo = { stdin: process.stdin, stdout: sink, stderr: sink, env, cwd: workspace };
   await doctorCommand(json ? ["--json"] : [], io, { now: () => 0 });
   return text;

@@ -29,7 +29,16 @@ afterEach(async () => {
 async function doctor(json: boolean, extraEnv: Record<string, string> = {}): Promise<string> {
   let text = "";
   const sink = { write: (chunk: string) => void (text += chunk) };
-  const env = { PATH: process.env.PATH, HOME: base, XDG_CONFIG_HOME: path.join(base, "xdg"), MINI_CURSOR_MEMORY: "off", OPENAI_API_KEY: "k", OPENAI_BASE_URL: endpoint.baseUrl, MINI_CURSOR_MODEL: SCRIPTED_MODEL_ID, ...extraEnv };
+  const env = {
+    PATH: process.env.PATH,
+    HOME: base,
+    XDG_CONFIG_HOME: path.join(base, "xdg"),
+    MINI_CURSOR_MEMORY: "off",
+    OPENAI_API_KEY: "k",
+    OPENAI_BASE_URL: endpoint.baseUrl,
+    MINI_CURSOR_MODEL: SCRIPTED_MODEL_ID,
+    ...extraEnv,
+  };
   const io: CliIo = { stdin: process.stdin, stdout: sink, stderr: sink, env, cwd: workspace };
   await doctorCommand(json ? ["--json"] : [], io, { now: () => 0 });
   return text;
@@ -45,15 +54,24 @@ describe("doctor reports web access", () => {
     await fs.writeFile(path.join(base, "xdg/mini-cursor/config.json"), JSON.stringify({ web: { search: { provider: "tavily" } } }));
     await projectWeb({ allowHosts: ["127.0.0.1"], denyHosts: ["*.ads.example"] });
     const report = JSON.parse(await doctor(true, { TAVILY_API_KEY: KEY })) as DoctorReport;
-    expect(report.web).toEqual({ enabled: true, allowHosts: ["127.0.0.1"], denyHosts: ["*.ads.example"], search: { provider: "tavily", url: "https://api.tavily.com", keySet: true } });
+    expect(report.web).toEqual({
+      enabled: true,
+      allowHosts: ["127.0.0.1"],
+      denyHosts: ["*.ads.example"],
+      search: { provider: "tavily", url: "https://api.tavily.com", keySet: true },
+    });
     const text = await doctor(false, { TAVILY_API_KEY: KEY });
-    expect(text).toContain("  Web        ok    fetch_url on (public addresses; allowHosts 127.0.0.1; denyHosts *.ads.example); web_search via tavily at https://api.tavily.com (key set)");
+    expect(text).toContain(
+      "  Web        ok    fetch_url on (public addresses; allowHosts 127.0.0.1; denyHosts *.ads.example); web_search via tavily at https://api.tavily.com (key set)",
+    );
     expect(text).not.toContain(KEY);
   });
 
   it("says why web_search is off, and when the web is off", async () => {
     await projectWeb({ search: { provider: "brave" } });
-    expect(await doctor(false)).toContain("  Web        warn  fetch_url on (public addresses); no web_search (web search (brave) is off: BRAVE_API_KEY is not set)");
+    expect(await doctor(false)).toContain(
+      "  Web        warn  fetch_url on (public addresses); no web_search (web search (brave) is off: BRAVE_API_KEY is not set)",
+    );
     await projectWeb({ enabled: false });
     expect(await doctor(false)).toContain("  Web        off   web.enabled is false: fetch_url and web_search are not offered");
   });

@@ -41,7 +41,13 @@ const clock = { now: () => 0 };
 function makeIo(env: NodeJS.ProcessEnv): { io: CliIo; out: () => string } {
   let text = "";
   const sink = { write: (chunk: string) => void (text += chunk) };
-  const io: CliIo = { stdin: process.stdin, stdout: sink, stderr: sink, env: { PATH: process.env.PATH, HOME: base, MINI_CURSOR_DATA_DIR: dataDir, ...env }, cwd: workspace };
+  const io: CliIo = {
+    stdin: process.stdin,
+    stdout: sink,
+    stderr: sink,
+    env: { PATH: process.env.PATH, HOME: base, MINI_CURSOR_DATA_DIR: dataDir, ...env },
+    cwd: workspace,
+  };
   return { io, out: () => text };
 }
 
@@ -71,10 +77,16 @@ describe("mini-cursor doctor", () => {
     expect(text.trim().split("\n")).toHaveLength(1);
     expect(report.ok).toBe(true);
     expect(report.node).toEqual({ ok: true, version: process.version, required: ">=20" });
-    expect(report.sandbox).toMatchObject({ kind: "bubblewrap", version: expect.stringMatching(/^\d+\.\d+/), effect: "commands run inside the bubblewrap sandbox" });
+    expect(report.sandbox).toMatchObject({
+      kind: "bubblewrap",
+      version: expect.stringMatching(/^\d+\.\d+/),
+      effect: "commands run inside the bubblewrap sandbox",
+    });
     expect(report.ripgrep).toMatchObject({ ok: true, version: expect.stringMatching(/^ripgrep \d+/) });
     // The known-read-only class (issue 38), as the README lists it.
-    expect(report.commands.readOnly).toEqual(expect.arrayContaining(["ls", "cat", expect.stringMatching(/^find \(without -exec/), expect.stringMatching(/^git status\|log\|diff\|show/)]));
+    expect(report.commands.readOnly).toEqual(
+      expect.arrayContaining(["ls", "cat", expect.stringMatching(/^find \(without -exec/), expect.stringMatching(/^git status\|log\|diff\|show/)]),
+    );
     expect(report.config).toEqual({ ok: true, files: [] });
     expect(report.model).toEqual({
       ok: true,
@@ -192,7 +204,8 @@ describe("mini-cursor doctor", () => {
     const { io, out } = makeIo(working());
     expect(await doctorCommand([], io, clock)).toBe(0);
     const text = out();
-    for (const label of ["Node.js", "Sandbox", "ripgrep", "Config", "Model", "Endpoint", "Memory", "Workspace"]) expect(text).toMatch(new RegExp(`^  ${label} +`, "m"));
+    for (const label of ["Node.js", "Sandbox", "ripgrep", "Config", "Model", "Endpoint", "Memory", "Workspace"])
+      expect(text).toMatch(new RegExp(`^  ${label} +`, "m"));
     expect(text).toContain("bubblewrap");
     expect(text).toMatch(/Everything required works\.\n$/);
   });

@@ -54,7 +54,7 @@ async function hold(file: string): Promise<FileLock> {
 }
 
 async function waitFor(check: () => boolean, timeoutMs = 30_000): Promise<void> {
-  for (const deadline = Date.now() + timeoutMs; !check(); ) {
+  for (const deadline = Date.now() + timeoutMs; !check();) {
     if (Date.now() > deadline) throw new Error("timed out waiting in the scripted model");
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -64,7 +64,10 @@ describe("time to the first model request", () => {
   it("sends the first planner request while Chroma and the undo baseline are still waiting; memories come at the first turn that finds memory open", async () => {
     // A memory from an earlier session (this starts and stops its own Chroma, before the locks are taken).
     const note = "greet must return Hello, stranger! for an empty name";
-    const seeded = await runCli(["memory", "add", note, "--kind", "lesson"], { cwd: ws.root, env: { MINI_CURSOR_MEMORY: "on", MINI_CURSOR_DATA_DIR: dataDir } });
+    const seeded = await runCli(["memory", "add", note, "--kind", "lesson"], {
+      cwd: ws.root,
+      env: { MINI_CURSOR_MEMORY: "on", MINI_CURSOR_DATA_DIR: dataDir },
+    });
     expect(seeded.code).toBe(0);
     const chromaLock = await hold(serverPaths(dataDir).lockFile);
     const storeLock = await hold(path.join(shadowDir(await fs.realpath(ws.root)), "mini-cursor.lock"));
@@ -75,7 +78,8 @@ describe("time to the first model request", () => {
         plannerTurns += 1;
         // What was true when each of the first two planner requests arrived; the baseline may go on after the first,
         // memory after the second.
-        if (plannerTurns <= 2) seen.push({ stdout: cli?.stdout() ?? "", chromaPids: chromaServerPids(dataDir), held: FileLock.isHeld(serverPaths(dataDir).lockFile) });
+        if (plannerTurns <= 2)
+          seen.push({ stdout: cli?.stdout() ?? "", chromaPids: chromaServerPids(dataDir), held: FileLock.isHeld(serverPaths(dataDir).lockFile) });
         if (plannerTurns === 1) storeLock.release();
         if (plannerTurns === 2) chromaLock.release();
       }

@@ -11,7 +11,6 @@ import { GREET_SOURCE, roleOf } from "./task-script.js";
  */
 const { session, cli, rows, startStuckRun } = useHangingCoderSession();
 
-
 describe("resume --message continues a session with a follow-up instruction", () => {
   it("a finished session: the planner sees the new instruction and the earlier work; same id, two turns", async () => {
     const first = await cli(["run", "Add greet with a test"]);
@@ -92,7 +91,9 @@ describe("resume --message continues a session with a follow-up instruction", ()
     const start = session.server.requests.length;
     const refused = await cli(["resume", "-m", "Also add farewell"]);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toBe(`mini-cursor: session ${row?.id ?? "?"} is waiting for an answer (awaiting_approval); answer it first with: mini-cursor resume ${row?.id ?? "?"}, then give the follow-up\n`);
+    expect(refused.stderr).toBe(
+      `mini-cursor: session ${row?.id ?? "?"} is waiting for an answer (awaiting_approval); answer it first with: mini-cursor resume ${row?.id ?? "?"}, then give the follow-up\n`,
+    );
     expect(session.server.requests.length).toBe(start);
     expect((await rows())[0]).toMatchObject({ status: "awaiting_approval", turns: 1, latestInstruction: null });
   });
@@ -101,7 +102,9 @@ describe("resume --message continues a session with a follow-up instruction", ()
     expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
     const done = await cli(["resume"]);
     expect(done.code).toBe(0);
-    expect(done.stdout).toMatch(/already finished \(done\); nothing to resume\. Give it a follow-up instruction with: mini-cursor resume \S+ --message "\.\.\."/);
+    expect(done.stdout).toMatch(
+      /already finished \(done\); nothing to resume\. Give it a follow-up instruction with: mini-cursor resume \S+ --message "\.\.\."/,
+    );
     const empty = await cli(["resume", "-m", "  "]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toBe("mini-cursor: --message needs an instruction, got an empty one\n");

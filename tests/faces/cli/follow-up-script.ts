@@ -7,10 +7,14 @@ import { greetScript, roleOf } from "./task-script.js";
  * step writing src/farewell.js; one that mentions "shout" a coder step writing src/shout.js. Each reply depends only
  * on the request, so the same script serves the original session, its follow-ups and its forks.
  */
-export const FAREWELL_SOURCE = 'export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n';
-export const SHOUT_SOURCE = 'export function shout(name) {\n  return `HELLO, ${name.toUpperCase()}!`;\n}\n';
+export const FAREWELL_SOURCE = "export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n";
+export const SHOUT_SOURCE = "export function shout(name) {\n  return `HELLO, ${name.toUpperCase()}!`;\n}\n";
 
-export const userText = (req: ScriptedRequest) => req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+export const userText = (req: ScriptedRequest) =>
+  req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 
 function followUpFile(text: string): { path: string; content: string } | null {
   if (/farewell/i.test(text)) return { path: "src/farewell.js", content: FAREWELL_SOURCE };

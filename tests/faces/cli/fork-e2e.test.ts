@@ -11,7 +11,6 @@ import { snapshotOf } from "./session-snapshot.js";
  */
 const { session, cli, rows, startStuckRun } = useHangingCoderSession();
 
-
 describe("fork copies a session into a new id", () => {
   it("a fork resumed with another instruction changes only the fork: the original's row, checkpoints and diff stay byte-identical", async () => {
     expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
@@ -57,7 +56,12 @@ describe("fork copies a session into a new id", () => {
     expect((await cli(["diff", out.id])).stdout).toContain("src/shout.js");
     const listed = await rows();
     expect(listed.find((r) => r.id === id)).toMatchObject({ status: "done", turns: 1, latestInstruction: null });
-    expect(listed.find((r) => r.id === out.id)).toMatchObject({ status: "done", task: "Add greet with a test", turns: 2, latestInstruction: "Add shout(name) in src/shout.js" });
+    expect(listed.find((r) => r.id === out.id)).toMatchObject({
+      status: "done",
+      task: "Add greet with a test",
+      turns: 2,
+      latestInstruction: "Add shout(name) in src/shout.js",
+    });
   });
 
   it("prints the new id and the command to continue it", async () => {
@@ -65,7 +69,11 @@ describe("fork copies a session into a new id", () => {
     const id = (await rows())[0]?.id ?? "";
     const forked = await cli(["fork", id]);
     expect(forked.code).toBe(0);
-    expect(forked.stdout).toMatch(new RegExp(`^Forked session ${id} into (\\S+) \\(\\d+ checkpoints, its undo records\\)\\.\\nContinue the copy with: mini-cursor resume \\1 --message "\\.\\.\\."\\n$`));
+    expect(forked.stdout).toMatch(
+      new RegExp(
+        `^Forked session ${id} into (\\S+) \\(\\d+ checkpoints, its undo records\\)\\.\\nContinue the copy with: mini-cursor resume \\1 --message "\\.\\.\\."\\n$`,
+      ),
+    );
   });
 
   it("a running session is refused with one line (its last checkpoint may be a step behind); stopped, it can be forked", async () => {
@@ -73,7 +81,9 @@ describe("fork copies a session into a new id", () => {
     try {
       const refused = await cli(["fork", id]);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(new RegExp(`^mini-cursor: session ${id} is running in process \\d+; fork it once it has stopped \\(Ctrl-C stops it, its progress is kept\\)\n$`));
+      expect(refused.stderr).toMatch(
+        new RegExp(`^mini-cursor: session ${id} is running in process \\d+; fork it once it has stopped \\(Ctrl-C stops it, its progress is kept\\)\n$`),
+      );
       expect(await rows()).toHaveLength(1);
       run.child.kill("SIGTERM");
       expect((await run.done).code).toBe(130);
@@ -98,7 +108,10 @@ describe("fork copies a session into a new id", () => {
     // Yes to the coder's test run and to the reviewer's.
     const answered = await session.cli(["resume", out.id, "--json"], "y\ny\ny\n");
     expect(answered.code).toBe(0);
-    const events = answered.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; subject?: string });
+    const events = answered.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; subject?: string });
     // The same question (the test command the coder wanted to run) comes first, before any model call.
     const asked = events.findIndex((e) => e.type === "approval_requested");
     expect(events[asked]?.subject).toBe("node --test test/");

@@ -6,7 +6,11 @@ export const NO_GIT_CONFIG = { GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTE
 
 /** Real git as a test's person runs it (an identity of its own, HOME in the test's folder); throws on failure. */
 export function git(cwd: string, args: string[], home: string): string {
-  const r = spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: home, ...NO_GIT_CONFIG } });
+  const r = spawnSync("git", ["-c", "user.name=Test", "-c", "user.email=test@example.com", ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: home, ...NO_GIT_CONFIG },
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
   return r.stdout;
 }

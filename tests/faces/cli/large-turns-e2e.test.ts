@@ -19,21 +19,31 @@ afterEach(async () => {
 
 const BUDGET = 32_000;
 /** 1 MB of generated data (rows of text, as a model writing a fixture would produce). */
-const DATA = Array.from({ length: 20_000 }, (_, i) => `row ${i}: ${"0123456789abcdef".repeat(3)}\n`).join("").slice(0, 1_000_000);
+const DATA = Array.from({ length: 20_000 }, (_, i) => `row ${i}: ${"0123456789abcdef".repeat(3)}\n`)
+  .join("")
+  .slice(0, 1_000_000);
 
 /** The prompt as the code counts it: the messages (countTokens, 4 characters a token) plus the tool definitions. */
 function promptTokens(req: ScriptedRequest): number {
   const messages: BaseMessage[] = req.messages.map((m) => {
     if (m.role === "system") return new SystemMessage(m.content);
     if (m.role === "assistant") {
-      const tool_calls = m.toolCalls.map((c) => ({ id: c.id, name: c.name, args: JSON.parse(c.arguments) as Record<string, unknown>, type: "tool_call" as const }));
+      const tool_calls = m.toolCalls.map((c) => ({
+        id: c.id,
+        name: c.name,
+        args: JSON.parse(c.arguments) as Record<string, unknown>,
+        type: "tool_call" as const,
+      }));
       return new AIMessage({ content: m.content, tool_calls });
     }
     if (m.role === "tool") return new ToolMessage({ tool_call_id: m.toolCallId ?? "", content: m.content });
     return new HumanMessage(m.content);
   });
   const body = req.body as { tools?: { function: { name: string; description: string; parameters: unknown } }[] };
-  const tools = (body.tools ?? []).reduce((sum, t) => sum + Math.ceil(JSON.stringify({ name: t.function.name, description: t.function.description, schema: t.function.parameters }).length / 4), 0);
+  const tools = (body.tools ?? []).reduce(
+    (sum, t) => sum + Math.ceil(JSON.stringify({ name: t.function.name, description: t.function.description, schema: t.function.parameters }).length / 4),
+    0,
+  );
   return countTokens(messages) + tools;
 }
 
@@ -43,7 +53,10 @@ function script(coder: (call: number, req: ScriptedRequest) => ScriptedReply) {
   return (req: ScriptedRequest): ScriptedReply => {
     const role = roleOf(req);
     if (role === "planner") {
-      const text = req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+      const text = req.messages
+        .filter((m) => m.role === "user")
+        .map((m) => m.content)
+        .join("\n");
       if (text.includes("There is no plan yet")) {
         return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Write the data file" }], finished: false } }] };
       }
@@ -104,13 +117,18 @@ describe("large arguments and replies (built CLI, --context-budget 32000)", () =
   it("stops a run that repeats the same write_file 25 times after one warning", async () => {
     const content = "generated row\n".repeat(8_000);
     const { code, events, coderRequests } = await run((call) =>
-      call < 25 ? { toolCalls: [{ name: "write_file", args: { path: "data.txt", content } }] } : { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "ok" } }] },
+      call < 25
+        ? { toolCalls: [{ name: "write_file", args: { path: "data.txt", content } }] }
+        : { toolCalls: [{ name: "submit_work", args: { status: "done", summary: "ok" } }] },
     );
     expect(code).toBe(0);
     // Written once, the copy warned (it changed nothing), the next one not run: three model calls in all.
     expect(coderRequests).toHaveLength(3);
     const results = toolResults(coderRequests[2] as ScriptedRequest);
-    expect(results.map((r) => r.content.split("\n", 1)[0])).toEqual(['Created "data.txt" (112000 bytes, 8000 lines).', '"data.txt" already has exactly this content (112000 bytes, 8000 lines); nothing was changed.']);
+    expect(results.map((r) => r.content.split("\n", 1)[0])).toEqual([
+      'Created "data.txt" (112000 bytes, 8000 lines).',
+      '"data.txt" already has exactly this content (112000 bytes, 8000 lines); nothing was changed.',
+    ]);
     expect(results[1]?.content).toContain("Note: you already made this exact write_file call and nothing has changed since");
     const loops = events.filter((e) => e.type === "limit_reached" && e.limit === "loop");
     expect(loops.map((e) => e.detail)).toEqual(["coder s1: repeated write_file with the same arguments 3 times without changing anything"]);

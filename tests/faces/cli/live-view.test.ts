@@ -57,7 +57,14 @@ function setup(o: { columns?: number; color?: boolean } = {}) {
   return { screen, ticker, emit, advance: (ms: number) => (now += ms) };
 }
 
-const started: ProgressEvent = { type: "session_started", sessionId: "20260101-000000-abcd", task: "fix the bug", workspace: "/w", resumed: false, model: "m1" };
+const started: ProgressEvent = {
+  type: "session_started",
+  sessionId: "20260101-000000-abcd",
+  task: "fix the bug",
+  workspace: "/w",
+  resumed: false,
+  model: "m1",
+};
 const step: ProgressEvent = { type: "step_started", stepId: "s1", agent: "coder", goal: "fix it" };
 const total = { inputTokens: 12_300, outputTokens: 1_100, calls: 3, costUsd: 0.0042, estimated: false };
 const SGR = /\u001b\[[0-9;]*m/;
@@ -65,7 +72,14 @@ const SGR = /\u001b\[[0-9;]*m/;
 describe("LiveView", () => {
   it("keeps a status line at the bottom: spinner, elapsed time, step and agent, tokens and cost, the plan", async () => {
     const { screen, ticker, emit, advance } = setup();
-    emit(started, { type: "plan", revision: 0, steps: [{ id: "s1", agent: "coder", goal: "fix it", status: "pending" }, { id: "s2", agent: "reviewer", goal: "check", status: "pending" }] });
+    emit(started, {
+      type: "plan",
+      revision: 0,
+      steps: [
+        { id: "s1", agent: "coder", goal: "fix it", status: "pending" },
+        { id: "s2", agent: "reviewer", goal: "check", status: "pending" },
+      ],
+    });
     expect((await screen.lines()).slice(-2)).toEqual(["⠋ 0:00 · planner · tokens 0 in / 0 out", "  plan  · s1  · s2"]);
     emit(step, { type: "model_call", agent: "coder", model: "m", inputTokens: 1, outputTokens: 1, total });
     advance(65_000);
@@ -99,7 +113,10 @@ describe("LiveView", () => {
     expect(lines.some((l) => l.startsWith("    ┆ … 2.5 MB so far"))).toBe(true);
 
     // When it ends, its last lines stay (bounded) and the status line forgets it.
-    emit({ type: "command_output", stream: "stdout", chunk: "\nthe end\n" }, { type: "tool_result", agent: "coder", stepId: "s1", tool: "execute_command", ok: false, detail: "exit 1" });
+    emit(
+      { type: "command_output", stream: "stdout", chunk: "\nthe end\n" },
+      { type: "tool_result", agent: "coder", stepId: "s1", tool: "execute_command", ok: false, detail: "exit 1" },
+    );
     lines = await screen.lines();
     expect(lines.filter((l) => l.startsWith("    │"))).toEqual(["    │ b1", "    │ b2", "    │", "    │ the end"]);
     expect(lines).toContain("    ! execute_command: exit 1");
@@ -109,7 +126,17 @@ describe("LiveView", () => {
   it("stops redrawing during an approval and does not reprint the step header afterwards", async () => {
     const { screen, ticker, emit } = setup();
     emit(started, step);
-    emit({ type: "approval_requested", kind: "command", tool: "execute_command", agent: "coder", stepId: "s1", subject: "rm -rf build", cwd: ".", preview: "rm -rf build", suggestedPattern: "rm *" });
+    emit({
+      type: "approval_requested",
+      kind: "command",
+      tool: "execute_command",
+      agent: "coder",
+      stepId: "s1",
+      subject: "rm -rf build",
+      cwd: ".",
+      preview: "rm -rf build",
+      suggestedPattern: "rm *",
+    });
     expect(ticker.running).toBe(false);
     // The prompt (written by the approval prompter) follows the request with nothing redrawn under it.
     screen.write("Approve? > ");
@@ -151,9 +178,20 @@ describe("LiveView", () => {
   it("wraps and indents model text to the width, and shows a long task on one line", async () => {
     const { screen, emit } = setup({ columns: 40 });
     emit({ ...started, task: `${"do this and that ".repeat(6000)}\nsecond line` });
-    emit({ type: "step_finished", stepId: "s1", agent: "coder", status: "done", summary: "Changed the parser so that quoted strings keep their spaces, and added tests." });
+    emit({
+      type: "step_finished",
+      stepId: "s1",
+      agent: "coder",
+      status: "done",
+      summary: "Changed the parser so that quoted strings keep their spaces, and added tests.",
+    });
     emit({ type: "review", stepId: "s2", decision: "changes_requested", problems: ["the new test does not cover an empty string, which the task asked for"] });
-    emit({ type: "session_finished", sessionId: "abc", status: "done", report: "Done: the task\n  ✓ s1 [coder] a very long step goal that goes on and on past the edge" });
+    emit({
+      type: "session_finished",
+      sessionId: "abc",
+      status: "done",
+      report: "Done: the task\n  ✓ s1 [coder] a very long step goal that goes on and on past the edge",
+    });
     const lines = await screen.lines();
     const task = lines.filter((l) => l.startsWith("  task: "));
     expect(task).toHaveLength(1);
@@ -191,7 +229,13 @@ describe("LiveView", () => {
 });
 
 describe("makePrinter", () => {
-  const io = (isTTY: boolean, env: NodeJS.ProcessEnv = {}): CliIo => ({ stdin: process.stdin, stdout: { write: () => undefined, isTTY }, stderr: { write: () => undefined }, env, cwd: "/" });
+  const io = (isTTY: boolean, env: NodeJS.ProcessEnv = {}): CliIo => ({
+    stdin: process.stdin,
+    stdout: { write: () => undefined, isTTY },
+    stderr: { write: () => undefined },
+    env,
+    cwd: "/",
+  });
   const clock = { now: () => 0 };
   it("gives a terminal the live view, a pipe or TERM=dumb plain lines, --json JSON lines", () => {
     expect(makePrinter(false, io(true), clock)).toBeInstanceOf(LiveView);

@@ -61,7 +61,10 @@ describe("long tasks", () => {
     fs.writeFileSync(path.join(ws.root, "task.md"), task);
     const result = await runCli(["run", "--task-file", "task.md", "--json"], { cwd: ws.root, env });
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; task?: string });
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; task?: string });
     expect(events.find((e) => e.type === "session_started")?.task).toBe(task);
     const shown = await runCli(["run", "--task-file", "task.md"], { cwd: ws.root, env });
     expect(shown.stdout).toMatch(/^ {2}task: Add greet with a test\. Background .*…$/m);

@@ -2,7 +2,14 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { hasToolResult, startScriptedOpenAIServer, systemPrompt, toolResults, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import {
+  hasToolResult,
+  startScriptedOpenAIServer,
+  systemPrompt,
+  toolResults,
+  type ScriptedRequest,
+  type ScriptedServer,
+} from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { EVERYTHING, FILESYSTEM } from "../../mcp/everything.js";
 import { startHttpEverything } from "../../mcp/http-server.js";
@@ -50,7 +57,10 @@ function coderResults(s: ScriptedServer) {
 }
 
 function events(stdout: string): { type: string; [key: string]: unknown }[] {
-  return stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string });
+  return stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as { type: string });
 }
 
 describe("MCP servers in a session (built CLI, scripted model, real servers)", () => {
@@ -64,7 +74,9 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     expect(result.code).toBe(0);
     const coderRequests = s.requests.filter((r) => roleOf(r) === "coder");
     // Offered to the coder beside the built-in tools, read-only or not.
-    expect(coderRequests[0]?.toolNames).toEqual(expect.arrayContaining(["write_file", "mcp__everything__get-sum", "mcp__everything__echo", "mcp__everything__toggle-simulated-logging"]));
+    expect(coderRequests[0]?.toolNames).toEqual(
+      expect.arrayContaining(["write_file", "mcp__everything__get-sum", "mcp__everything__echo", "mcp__everything__toggle-simulated-logging"]),
+    );
     // Named in its prompt's tool list too.
     expect(systemPrompt(coderRequests[0] ?? s.requests[0]!)).toMatch(/Your tools: .*mcp__everything__get-sum/);
     expect(coderResults(s).find((t) => t.name === "mcp__everything__get-sum")?.content).toMatch(/42/);
@@ -83,7 +95,11 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     const asked = await runCli(["run", "--json", "Toggle logging"], { cwd: ws.root, env, input: "" });
     expect(asked.code).toBe(130);
     const request = events(asked.stdout).find((e) => e.type === "approval_requested");
-    expect(request).toMatchObject({ kind: "tool", tool: "mcp__everything__toggle-simulated-logging", suggestedPattern: "mcp__everything__toggle-simulated-logging" });
+    expect(request).toMatchObject({
+      kind: "tool",
+      tool: "mcp__everything__toggle-simulated-logging",
+      suggestedPattern: "mcp__everything__toggle-simulated-logging",
+    });
     expect(events(asked.stdout).at(-1)).toMatchObject({ type: "session_finished", status: "awaiting_approval" });
     expect(coderResults(s)).toEqual([]);
     expect(await processesWith(marker)).toEqual([]);
@@ -109,11 +125,13 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     expect(offered).toContain("mcp__everything__get-sum");
     expect(offered).not.toContain("mcp__everything__toggle-simulated-logging");
     const results = coderResults(s);
-    expect(results.find((t) => t.name === "mcp__everything__echo")?.content).toMatch(/not allowed: the tool mcp__everything__echo matches the deny rule "mcp__everything__echo"/);
+    expect(results.find((t) => t.name === "mcp__everything__echo")?.content).toMatch(
+      /not allowed: the tool mcp__everything__echo matches the deny rule "mcp__everything__echo"/,
+    );
     expect(results.find((t) => t.name === "mcp__everything__toggle-simulated-logging")?.content).toMatch(/is not available to the coder/);
   });
 
-  it("gives a server's tools, read-only or not, only to the agents its \"agents\" list names", async () => {
+  it('gives a server\'s tools, read-only or not, only to the agents its "agents" list names', async () => {
     const s = await start([]);
     await writeJson(".mcp.json", { mcpServers: { everything: { ...everything(), agents: ["reviewer"] } } });
     const result = await runCli(["run", "--approval", "auto", "Look, then review"], { cwd: ws.root, env });
@@ -151,9 +169,15 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
 
   it("starts a project's servers only once trusted, and again only after a changed declaration is trusted again", async () => {
     const s = await start([{ name: "mcp__everything__get-sum", args: { a: 19, b: 23 } }]);
-    const declare = (args: string[]) => fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args } } }));
-    const offered = () => s.requests.filter((r) => roleOf(r) === "coder").at(-1)?.toolNames.filter((n) => n.startsWith("mcp__")) ?? [];
-    const notice = '⚠ The project declares the MCP server "everything", not started until you trust it: see what it runs with mini-cursor mcp list, then mini-cursor mcp trust.';
+    const declare = (args: string[]) =>
+      fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args } } }));
+    const offered = () =>
+      s.requests
+        .filter((r) => roleOf(r) === "coder")
+        .at(-1)
+        ?.toolNames.filter((n) => n.startsWith("mcp__")) ?? [];
+    const notice =
+      '⚠ The project declares the MCP server "everything", not started until you trust it: see what it runs with mini-cursor mcp list, then mini-cursor mcp trust.';
     await declare([EVERYTHING, "stdio", marker]);
 
     // Not trusted: one notice, no server, no MCP tools.
@@ -162,14 +186,23 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     const seen = setInterval(() => running.push(processesWith(marker)), 100);
     await first.done;
     clearInterval(seen);
-    expect(first.stdout().split("\n").filter((l) => l.includes("MCP server"))).toEqual([notice]);
+    expect(
+      first
+        .stdout()
+        .split("\n")
+        .filter((l) => l.includes("MCP server")),
+    ).toEqual([notice]);
     expect(offered()).toEqual([]);
     expect((await Promise.all(running)).flat()).toEqual([]);
 
     // Trusted: it runs. The trust lives in the user config folder, readable by its owner only.
     const trusted = await runCli(["mcp", "trust", "--json"], { cwd: ws.root, env });
     expect(trusted.code, trusted.stderr).toBe(0);
-    expect(JSON.parse(trusted.stdout)).toEqual({ workspace: ws.root, trusted: true, servers: [{ name: "everything", source: path.join(ws.root, ".mcp.json"), runs: `${process.execPath} ${EVERYTHING} stdio ${marker}` }] });
+    expect(JSON.parse(trusted.stdout)).toEqual({
+      workspace: ws.root,
+      trusted: true,
+      servers: [{ name: "everything", source: path.join(ws.root, ".mcp.json"), runs: `${process.execPath} ${EVERYTHING} stdio ${marker}` }],
+    });
     const trustFile = path.join(env.XDG_CONFIG_HOME ?? "", "mini-cursor", "trusted-mcp.json");
     expect((await fs.stat(trustFile)).mode & 0o777).toBe(0o600);
     expect((await runCli(["run", "Add two numbers"], { cwd: ws.root, env })).stdout).not.toContain("not started until you trust");
@@ -228,7 +261,11 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     s = await start(calls);
     const resumed = await runCli(["resume", "--json"], { cwd: ws.root, env, input: "y\n" });
     expect(resumed.code).toBe(0);
-    expect(events(resumed.stdout).filter((e) => e.type === "approval_requested").map((e) => e.tool)).toEqual(["mcp__everything__toggle-simulated-logging"]);
+    expect(
+      events(resumed.stdout)
+        .filter((e) => e.type === "approval_requested")
+        .map((e) => e.tool),
+    ).toEqual(["mcp__everything__toggle-simulated-logging"]);
     expect(coderResults(s).find((t) => t.name === "mcp__everything__toggle-simulated-logging")?.content).toMatch(/logging/i);
     expect(await processesWith(marker)).toEqual([]);
   });
@@ -297,7 +334,7 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     expect(echoerRequests.flatMap((r) => toolResults(r)).find((t) => t.name === "mcp__everything__echo")?.content).toBe("Echo: hello");
   });
 
-  it("an \"always\" answer allows the tool for the rest of the session", async () => {
+  it('an "always" answer allows the tool for the rest of the session', async () => {
     const toggle = { name: "mcp__everything__toggle-simulated-logging", args: {} };
     const s = await start([toggle, toggle]);
     await writeJson(".mcp.json", { mcpServers: { everything: everything() } });
@@ -306,7 +343,9 @@ describe("MCP servers in a session (built CLI, scripted model, real servers)", (
     const all = events(result.stdout);
     expect(all.filter((e) => e.type === "approval_requested")).toHaveLength(1);
     expect(all).toContainEqual(expect.objectContaining({ type: "approval_answered", decision: "always", detail: toggle.name }));
-    expect(all).toContainEqual(expect.objectContaining({ type: "notice", level: "info", message: expect.stringMatching(/^MCP: everything \(\d+ tools\)$/) as string }));
+    expect(all).toContainEqual(
+      expect.objectContaining({ type: "notice", level: "info", message: expect.stringMatching(/^MCP: everything \(\d+ tools\)$/) as string }),
+    );
     // The coder's last request carries its whole conversation: both calls ran.
     const last = s.requests.filter((r) => roleOf(r) === "coder").at(-1);
     expect(toolResults(last ?? s.requests[0]!).filter((t) => t.name === toggle.name)).toHaveLength(2);

@@ -21,7 +21,13 @@ describe("the MCP SDK loads only for sessions with MCP servers", () => {
 
   async function session(name: string) {
     const trace = moduleTrace(ws.root, `trace-${name}`);
-    const env = { ...trace.env, OPENAI_API_KEY: "k", OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", XDG_CONFIG_HOME: path.join(ws.root, "xdg") };
+    const env = {
+      ...trace.env,
+      OPENAI_API_KEY: "k",
+      OPENAI_BASE_URL: server.baseUrl,
+      MINI_CURSOR_MODEL: "scripted",
+      XDG_CONFIG_HOME: path.join(ws.root, "xdg"),
+    };
     const result = await runCli(["run", "--force", "Do it"], { cwd: ws.root, env });
     expect(result.code).toBe(0);
     return trace.modules();
@@ -31,7 +37,10 @@ describe("the MCP SDK loads only for sessions with MCP servers", () => {
     const without = await session("without");
     expect(without.some((m) => m.endsWith("/src/host/session-runner.ts"))).toBe(true);
     expect(without.filter((m) => SDK.test(m))).toEqual([]);
-    await fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
+    await fs.writeFile(
+      path.join(ws.root, ".mcp.json"),
+      JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
+    );
     expect((await runCli(["mcp", "trust"], { cwd: ws.root, env: { XDG_CONFIG_HOME: path.join(ws.root, "xdg") } })).code).toBe(0);
     const withServer = await session("with");
     expect(withServer.some((m) => SDK.test(m))).toBe(true);

@@ -40,10 +40,18 @@ describe("mini-cursor mcp list", () => {
     proxy = await startHeaderCheckingProxy(http.url, "Authorization", "Bearer tok-123");
     const marker = `mcp-list-${path.basename(ws.root)}`;
     const mcpJson = path.join(ws.root, ".mcp.json");
-    await fs.writeFile(mcpJson, JSON.stringify({ mcpServers: { local: { command: process.execPath, args: [EVERYTHING, "stdio", marker] }, broken: { command: "/nonexistent/server" } } }));
+    await fs.writeFile(
+      mcpJson,
+      JSON.stringify({ mcpServers: { local: { command: process.execPath, args: [EVERYTHING, "stdio", marker] }, broken: { command: "/nonexistent/server" } } }),
+    );
     await fs.mkdir(path.join(ws.root, "xdg/mini-cursor"), { recursive: true });
     const userConfig = path.join(ws.root, "xdg/mini-cursor/config.json");
-    await fs.writeFile(userConfig, JSON.stringify({ mcpServers: { remote: { type: "http", url: proxy.url, headers: { Authorization: "Bearer ${MCP_TOKEN}" } }, off: { command: "x", disabled: true } } }));
+    await fs.writeFile(
+      userConfig,
+      JSON.stringify({
+        mcpServers: { remote: { type: "http", url: proxy.url, headers: { Authorization: "Bearer ${MCP_TOKEN}" } }, off: { command: "x", disabled: true } },
+      }),
+    );
 
     // The project's servers are listed with what they run, not started, until trusted; the user's own run.
     const before = await runCli(["mcp", "list", "--json"], { cwd: ws.root, env });
@@ -58,10 +66,14 @@ describe("mini-cursor mcp list", () => {
     expect(untrusted[2]?.runs).toBe(`${process.execPath} ${EVERYTHING} stdio ${marker}`);
     expect(untrusted[2]?.tools).toEqual([]);
     const beforeText = await runCli(["mcp", "list"], { cwd: ws.root, env });
-    expect(beforeText.stdout).toContain(`  local  untrusted: not started (mini-cursor mcp trust)  (stdio, from ${mcpJson})\n    runs: ${process.execPath} ${EVERYTHING} stdio ${marker}\n`);
+    expect(beforeText.stdout).toContain(
+      `  local  untrusted: not started (mini-cursor mcp trust)  (stdio, from ${mcpJson})\n    runs: ${process.execPath} ${EVERYTHING} stdio ${marker}\n`,
+    );
     const trust = await runCli(["mcp", "trust"], { cwd: ws.root, env });
     expect(trust.code, trust.stderr).toBe(0);
-    expect(trust.stdout).toContain(`Trusted 2 MCP servers of ${ws.root}:\n  local  ${process.execPath} ${EVERYTHING} stdio ${marker}  (from ${mcpJson})\n  broken  /nonexistent/server  (from ${mcpJson})\n`);
+    expect(trust.stdout).toContain(
+      `Trusted 2 MCP servers of ${ws.root}:\n  local  ${process.execPath} ${EVERYTHING} stdio ${marker}  (from ${mcpJson})\n  broken  /nonexistent/server  (from ${mcpJson})\n`,
+    );
 
     const json = await runCli(["mcp", "list", "--json"], { cwd: ws.root, env });
     expect(json.stderr).toBe("");
@@ -97,7 +109,9 @@ describe("mini-cursor mcp list", () => {
     const report = JSON.parse(doctor.stdout) as { mcp: { ok: boolean; servers: Listed[] } };
     expect(report.mcp.servers.map((s) => s.status)).toEqual(["connected", "disabled", "connected", "failed"]);
     const doctorText = await runCli(["doctor"], { cwd: ws.root, env: { ...env, MINI_CURSOR_MEMORY: "off" } });
-    expect(doctorText.stdout).toMatch(/ {2}MCP {8}warn {2}remote starts \(\d+ tools\); off disabled; local starts \(\d+ tools\); broken failed: command not found: \/nonexistent\/server/);
+    expect(doctorText.stdout).toMatch(
+      / {2}MCP {8}warn {2}remote starts \(\d+ tools\); off disabled; local starts \(\d+ tools\); broken failed: command not found: \/nonexistent\/server/,
+    );
   });
 
   it("says in one line why an HTTP server failed: a missing header variable, an endpoint that is not MCP", async () => {
@@ -105,12 +119,17 @@ describe("mini-cursor mcp list", () => {
     const notMcp = await startScriptedOpenAIServer(() => ({ content: "" }));
     try {
       const url = `${new URL(notMcp.baseUrl).origin}/mcp`;
-      await fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { gh: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${GH_TOKEN}" } }, web: { url } } }));
+      await fs.writeFile(
+        path.join(ws.root, ".mcp.json"),
+        JSON.stringify({ mcpServers: { gh: { url: "http://127.0.0.1:9/mcp", headers: { Authorization: "Bearer ${GH_TOKEN}" } }, web: { url } } }),
+      );
       expect((await runCli(["mcp", "trust", "gh", "web"], { cwd: ws.root, env })).code).toBe(0);
       const result = await runCli(["mcp", "list"], { cwd: ws.root, env });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(`  gh  failed: $GH_TOKEN is not set (${path.join(ws.root, ".mcp.json")})  (http, from`);
-      expect(result.stdout).toContain(`  web  failed: ${url} answered HTTP 404: is it a streamable HTTP MCP endpoint (and are its headers right)?  (http, from`);
+      expect(result.stdout).toContain(
+        `  web  failed: ${url} answered HTTP 404: is it a streamable HTTP MCP endpoint (and are its headers right)?  (http, from`,
+      );
     } finally {
       await notMcp.close();
     }
@@ -123,7 +142,9 @@ describe("mini-cursor mcp list", () => {
     await fs.writeFile(path.join(ws.root, "mini-cursor.json"), JSON.stringify({ mcpServers: { broken: { command: "x", url: "http://x" } } }));
     const bad = await runCli(["mcp", "list"], { cwd: ws.root, env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toBe(`mini-cursor: ${path.join(ws.root, "mini-cursor.json")}: mcpServers.broken: needs either "command" (a stdio server) or "url" (an HTTP server), not both\n`);
+    expect(bad.stderr).toBe(
+      `mini-cursor: ${path.join(ws.root, "mini-cursor.json")}: mcpServers.broken: needs either "command" (a stdio server) or "url" (an HTTP server), not both\n`,
+    );
     const usage = await runCli(["mcp"], { cwd: ws.root, env });
     expect(usage.code).toBe(2);
     expect(usage.stderr).toMatch(/mcp needs a command: list/);

@@ -15,9 +15,19 @@ export function mcpScript(calls: readonly McpCall[], onCoder?: (req: ScriptedReq
   return (req: ScriptedRequest): ScriptedReply => {
     const role = roleOf(req);
     if (role === "planner") {
-      const context = req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+      const context = req.messages
+        .filter((m) => m.role === "user")
+        .map((m) => m.content)
+        .join("\n");
       if (context.includes("There is no plan yet")) {
-        return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Use the MCP tools", acceptanceCriteria: ["the tools ran"] }], finished: false } }] };
+        return {
+          toolCalls: [
+            {
+              name: "update_plan",
+              args: { remainingSteps: [{ agent: "coder", goal: "Use the MCP tools", acceptanceCriteria: ["the tools ran"] }], finished: false },
+            },
+          ],
+        };
       }
       return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "The MCP tools ran." } }] };
     }

@@ -20,7 +20,10 @@ const ptys: PtyCli[] = [];
 beforeEach(async () => {
   server = await startScriptedOpenAIServer(mcpScript([{ name: "mcp__everything__get-sum", args: { a: 40, b: 2 } }]));
   ws = await makeTempWorkspace({ "README.md": "# demo\n" });
-  await fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
+  await fs.writeFile(
+    path.join(ws.root, ".mcp.json"),
+    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
+  );
   env = { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "auto", XDG_CONFIG_HOME: path.join(ws.root, ".xdg") };
 });
 afterEach(async () => {
@@ -53,7 +56,9 @@ function sum(): string | undefined {
 describe("trusting a project's MCP servers at a terminal", () => {
   it("shows what they run and asks; Enter (no) goes on without them, y trusts them for this and later sessions", async () => {
     const declined = await session("\r");
-    expect(declined).toContain(`This project declares MCP servers that run outside the sandbox, with your rights:\n  everything  ${process.execPath} ${EVERYTHING} stdio  (from ${path.join(ws.root, ".mcp.json")})`);
+    expect(declined).toContain(
+      `This project declares MCP servers that run outside the sandbox, with your rights:\n  everything  ${process.execPath} ${EVERYTHING} stdio  (from ${path.join(ws.root, ".mcp.json")})`,
+    );
     expect(declined).toContain('The project declares the MCP server "everything", not started until you trust it');
     expect(offered()).toEqual([]);
 

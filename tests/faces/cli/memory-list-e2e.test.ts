@@ -148,13 +148,17 @@ describe("memory list", () => {
     const none = await runCli(["memory", "list"], { cwd: workspace, env: { ...env, CHROMA_TOKEN: "" } });
     expect(none.stderr).toBe(`mini-cursor: memory is unavailable: Chroma at ${remote.url} requires a token (HTTP 401); set CHROMA_TOKEN\n`);
     const missing = await runCli(["memory", "list"], { cwd: workspace, env: { ...env, CHROMA_DATABASE: "nope" } });
-    expect(missing.stderr).toBe(`mini-cursor: memory is unavailable: Chroma at ${remote.url} has no database "nope" in tenant "acme" (CHROMA_DATABASE); create it there or fix the name\n`);
+    expect(missing.stderr).toBe(
+      `mini-cursor: memory is unavailable: Chroma at ${remote.url} has no database "nope" in tenant "acme" (CHROMA_DATABASE); create it there or fix the name\n`,
+    );
     for (const run of [wrong, search]) expect(run.stdout + run.stderr).not.toContain("wrong-cli-token");
   });
 
   it("says memory is unavailable, in one line, when CHROMA_URL does not answer", async () => {
     const result = await runCli(["memory", "list"], { cwd: workspace, env: { MINI_CURSOR_DATA_DIR: dataDir, CHROMA_URL: "http://127.0.0.1:9" } });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("mini-cursor: memory is unavailable: Chroma at http://127.0.0.1:9 is unreachable (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)\n");
+    expect(result.stderr).toBe(
+      "mini-cursor: memory is unavailable: Chroma at http://127.0.0.1:9 is unreachable (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:9)\n",
+    );
   });
 });

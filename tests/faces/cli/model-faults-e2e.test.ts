@@ -50,7 +50,11 @@ describe("malformed replies are retried, then stop the session resumable", () =>
     script = (req) => (broken && roleOf(req) === "coder" ? EMPTY_CHOICES : greetScript(req));
     const first = await cli(["run", "Add greet with a test"]);
     expect(first.code).toBe(1);
-    expectCleanStop(first.stdout, first.stderr, /The session stopped: the model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 sent 3 replies in a row that was not a chat completion \(choices: \[\] \(no answer\)\)/);
+    expectCleanStop(
+      first.stdout,
+      first.stderr,
+      /The session stopped: the model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 sent 3 replies in a row that was not a chat completion \(choices: \[\] \(no answer\)\)/,
+    );
     // Default MINI_CURSOR_MODEL_RETRIES is 2: three attempts, like a 5xx.
     expect(requestsOf("coder")).toHaveLength(3);
     expect((await sessions())[0]?.status).toBe("interrupted");
@@ -89,10 +93,15 @@ describe("rate limits", () => {
   });
 
   it("a persistent 429 ends in one line that says what the endpoint did", async () => {
-    script = (req) => (roleOf(req) === "coder" ? { httpStatus: 429, error: "Rate limit reached for requests", headers: { "retry-after": "0" } } : greetScript(req));
+    script = (req) =>
+      roleOf(req) === "coder" ? { httpStatus: 429, error: "Rate limit reached for requests", headers: { "retry-after": "0" } } : greetScript(req);
     const result = await cli(["run", "Add greet with a test"], { MINI_CURSOR_MODEL_RETRIES: "1" });
     expect(result.code).toBe(1);
-    expectCleanStop(result.stdout, result.stderr, /The session stopped: the model endpoint \S+ answered 429 Too Many Requests 2 times in a row \("Rate limit reached for requests"\): wait a minute/);
+    expectCleanStop(
+      result.stdout,
+      result.stderr,
+      /The session stopped: the model endpoint \S+ answered 429 Too Many Requests 2 times in a row \("Rate limit reached for requests"\): wait a minute/,
+    );
     expect(result.stdout).toContain("Resume with: mini-cursor resume");
     expect((await sessions())[0]?.status).toBe("interrupted");
   });
@@ -143,7 +152,8 @@ describe("invalid tool-call JSON", () => {
   it("goes back to the model as a tool error; LangChain's upgrade notice does not reach the user", async () => {
     const cleanResults = (req: ScriptedRequest) => toolResults(req).filter((t) => !t.content.includes("not valid JSON")).length;
     script = (req) => {
-      if (roleOf(req) === "coder" && toolResults(req).length === 0) return { toolCalls: [{ name: "write_file", args: '{"path": "src/greet.js", "content": oops' }] };
+      if (roleOf(req) === "coder" && toolResults(req).length === 0)
+        return { toolCalls: [{ name: "write_file", args: '{"path": "src/greet.js", "content": oops' }] };
       if (roleOf(req) === "coder") {
         // Continue the greet script as if the bad call had not happened.
         const shifted = { ...req, messages: req.messages.filter((m) => !(m.role === "tool" && m.content.includes("not valid JSON"))) };

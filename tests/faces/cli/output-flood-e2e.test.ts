@@ -24,7 +24,10 @@ describe("an output flood (built CLI)", () => {
     expect(run.stdout).toMatch(/100\.0 MB of output not shown here/);
     expect(run.stdout).toContain("FLOOD-END");
     if (flags.includes("--json")) {
-      const lines = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string });
+      const lines = run.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { type: string });
       expect(lines.filter((e) => e.type === "command_output").length).toBeLessThan(50);
     }
   });
@@ -32,7 +35,13 @@ describe("an output flood (built CLI)", () => {
   it("on a terminal, shows a rolling tail while the command runs, then its end", async () => {
     server = await startScriptedOpenAIServer(commandScript(["seq 1 3000000; echo FLOOD-END"]));
     ws = await makeTempWorkspace({ "package.json": "{}\n" });
-    const env = { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", MINI_CURSOR_MEMORY: "off", OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" };
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      MINI_CURSOR_MEMORY: "off",
+      OPENAI_BASE_URL: server.baseUrl,
+      MINI_CURSOR_MODEL: "scripted",
+    };
     // `script` gives the CLI a real pseudo-terminal, as a person's shell would.
     const cli = ["node", CLI, "run", "--approval", "auto", "'Run the checks'"].join(" ");
     const child = spawn("script", ["-qec", cli, "/dev/null"], { cwd: ws.root, env, stdio: ["pipe", "pipe", "pipe"] });

@@ -6,14 +6,20 @@ import { useCliSession } from "./cli-session.js";
 const cli = useCliSession(plannerAsksScript);
 
 type Event = { type: string; [key: string]: unknown };
-const events = (stdout: string) => stdout.trim().split("\n").map((l) => JSON.parse(l) as Event);
+const events = (stdout: string) =>
+  stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l) as Event);
 
 describe("the planner's clarifying question", () => {
   it("a choice number on stdin answers it, and the answer reaches the planner's next request", async () => {
     const run = await cli.cli(["run", "--json", "Start the server"], "2\n");
     expect(run.code, run.stdout + run.stderr).toBe(0);
     const all = events(run.stdout);
-    expect(all.filter((e) => e.type === "question_asked")).toEqual([expect.objectContaining({ question: PLANNER_QUESTION, choices: PLANNER_CHOICES, agent: "planner", stepId: "" })]);
+    expect(all.filter((e) => e.type === "question_asked")).toEqual([
+      expect.objectContaining({ question: PLANNER_QUESTION, choices: PLANNER_CHOICES, agent: "planner", stepId: "" }),
+    ]);
     expect(all.filter((e) => e.type === "question_answered")).toEqual([expect.objectContaining({ answer: "8080" })]);
     expect(cli.server.requests).toHaveLength(2);
     const second = cli.server.requests[1]!;

@@ -49,7 +49,12 @@ async function workspace(files: Record<string, string> = DEMO): Promise<string> 
   return ws.root;
 }
 
-const env = (extra: Record<string, string> = {}) => ({ OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_DATABASE_URL: url, ...extra });
+const env = (extra: Record<string, string> = {}) => ({
+  OPENAI_BASE_URL: server.baseUrl,
+  MINI_CURSOR_MODEL: "scripted",
+  MINI_CURSOR_DATABASE_URL: url,
+  ...extra,
+});
 const cli = (args: string[], cwd: string, extra: Record<string, string> = {}) => runCli(args, { cwd, env: env(extra) });
 const dbName = () => url.slice(url.lastIndexOf("/") + 1);
 const label = () => `127.0.0.1:${pgs.server.port}/${dbName()}`;
@@ -88,7 +93,12 @@ describe("sessions in PostgreSQL", () => {
     expect(await pgs.server.query(dbName(), "SELECT component, version FROM mc_schema_version")).toEqual([{ component: "sessions", version: 2 }]);
     expect(await rows(root)).toEqual([expect.objectContaining({ id: row?.id, status: "done" })]);
     const doctor = await cli(["doctor", "--json"], root);
-    expect((JSON.parse(doctor.stdout) as { sessions: unknown }).sessions).toEqual({ ok: true, kind: "postgres", database: label(), detail: "reachable; schema version 2" });
+    expect((JSON.parse(doctor.stdout) as { sessions: unknown }).sessions).toEqual({
+      ok: true,
+      kind: "postgres",
+      database: label(),
+      detail: "reachable; schema version 2",
+    });
   });
 
   it("resumes a session killed with SIGKILL mid-run from its PostgreSQL checkpoints", async () => {
@@ -119,7 +129,11 @@ describe("sessions in PostgreSQL", () => {
     const elsewhere = await workspace();
     const second = await cli(["resume", session?.id ?? "", "--workspace", elsewhere], root);
     expect(second.code).toBe(1);
-    expect(second.stderr).toMatch(new RegExp(`^mini-cursor: session ${session?.id} is already running in process ${first.child.pid} on .+ \\(its lock is in the session database ${label().replace(/[./]/g, "\\$&")}\\); wait for it or stop it first\\n$`));
+    expect(second.stderr).toMatch(
+      new RegExp(
+        `^mini-cursor: session ${session?.id} is already running in process ${first.child.pid} on .+ \\(its lock is in the session database ${label().replace(/[./]/g, "\\$&")}\\); wait for it or stop it first\\n$`,
+      ),
+    );
     first.child.kill("SIGKILL");
     await first.done;
   });
@@ -192,7 +206,10 @@ describe("sessions in PostgreSQL", () => {
     expect(moved.stderr).toBe("");
     expect(moved.code).toBe(0);
     // The reviewer run that was stopped mid-way read the file in the new checkout, not in the old folder.
-    const reviewerReads = server.requests.slice(before).filter((r) => roleOf(r) === "reviewer").flatMap((r) => r.messages.filter((m) => m.role === "tool").map((m) => m.content));
+    const reviewerReads = server.requests
+      .slice(before)
+      .filter((r) => roleOf(r) === "reviewer")
+      .flatMap((r) => r.messages.filter((m) => m.role === "tool").map((m) => m.content));
     expect(reviewerReads.join("\n")).toContain("return `Hello, ${name}!`;");
     expect(fs.existsSync(first)).toBe(false);
     expect(await rows(second)).toEqual([expect.objectContaining({ id: session?.id, workspace: second, status: "done" })]);
@@ -221,7 +238,11 @@ describe("sessions in PostgreSQL", () => {
     try {
       const refused = await cli(["run", "Add greet with a test"], root);
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toMatch(new RegExp(`^mini-cursor: cannot reach the session database ${label().replace(/[./]/g, "\\$&")} \\(.*ECONNREFUSED.*\\); start it or fix MINI_CURSOR_DATABASE_URL\\n$`));
+      expect(refused.stderr).toMatch(
+        new RegExp(
+          `^mini-cursor: cannot reach the session database ${label().replace(/[./]/g, "\\$&")} \\(.*ECONNREFUSED.*\\); start it or fix MINI_CURSOR_DATABASE_URL\\n$`,
+        ),
+      );
       expect(refused.stderr).not.toContain(TEST_PASSWORD);
       const listed = await cli(["sessions"], root);
       expect(listed.code).toBe(2);

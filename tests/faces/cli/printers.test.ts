@@ -121,7 +121,15 @@ describe("HumanPrinter", () => {
 
   it("shows the session's running tokens and cost once, at the end of the step", () => {
     const total = { inputTokens: 12_300, outputTokens: 1_100, calls: 3, costUsd: 0.0042, estimated: false };
-    printer.emit({ type: "model_call", agent: "coder", model: "m", inputTokens: 1_000, outputTokens: 100, estimated: false, total: { ...total, inputTokens: 11_300 } });
+    printer.emit({
+      type: "model_call",
+      agent: "coder",
+      model: "m",
+      inputTokens: 1_000,
+      outputTokens: 100,
+      estimated: false,
+      total: { ...total, inputTokens: 11_300 },
+    });
     printer.emit({ type: "model_call", agent: "coder", model: "m", inputTokens: 1_000, outputTokens: 100, estimated: false, total });
     expect(out.text).toBe("");
     printer.emit({ type: "step_finished", stepId: "s1", agent: "coder", status: "done", summary: "fixed" });

@@ -21,7 +21,15 @@ export function startPtyCli(args: string[], options: { cwd: string; env: Record<
   const command = `stty cols 120 rows 40; exec ${[process.execPath, CLI, ...args].map(shellQuote).join(" ")}`;
   const child = spawn("script", ["-qec", command, "/dev/null"], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SHELL: "/bin/sh", TERM: "xterm", NO_COLOR: "1", MINI_CURSOR_MEMORY: "off", ...options.env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      HOME: process.env.HOME ?? "",
+      SHELL: "/bin/sh",
+      TERM: "xterm",
+      NO_COLOR: "1",
+      MINI_CURSOR_MEMORY: "off",
+      ...options.env,
+    },
     stdio: ["pipe", "pipe", "pipe"],
   });
   // Keys typed after the CLI ended go nowhere; that is not the test's failure to report.

@@ -19,10 +19,17 @@ describe("--max-questions", () => {
   it("limits the questions of a turn: past it ask_user is a tool error telling the model to decide itself", async () => {
     const run = await cli.cli(["run", "--json", "--max-questions", "1", "Pick a greeting"], "first answer\n");
     expect(run.code, run.stdout + run.stderr).toBe(0);
-    const events = run.stdout.trim().split("\n").map((l) => JSON.parse(l) as { type: string; question?: string });
+    const events = run.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { type: string; question?: string });
     expect(events.filter((e) => e.type === "question_asked").map((e) => e.question)).toEqual(["First question?"]);
     const last = cli.server.requests.filter((r) => roleOf(r) === "coder").at(-1)!;
-    expect(toolResults(last).filter((r) => r.name === "ask_user").map((r) => r.content)).toEqual([
+    expect(
+      toolResults(last)
+        .filter((r) => r.name === "ask_user")
+        .map((r) => r.content),
+    ).toEqual([
       "The person answered: first answer",
       "Error: the limit of 1 questions per turn is reached, so this question was not asked. Decide yourself, and say in your result what you assumed.",
     ]);

@@ -98,7 +98,10 @@ describe("mini-cursor replay (built CLI)", () => {
   it("reports a divergence and exits 1 when a file the session read differs in the replay", async () => {
     await start(readsIgnoredFile, { ".gitignore": "notes.local.md\n", "notes.local.md": "Greet in English.\n" });
     const id = await runGreet();
-    const coderRead = server.requests.filter((r) => roleOf(r) === "coder").flatMap(toolResults).find((t) => t.name === "read_file");
+    const coderRead = server.requests
+      .filter((r) => roleOf(r) === "coder")
+      .flatMap(toolResults)
+      .find((t) => t.name === "read_file");
     expect(coderRead?.content).toContain("Greet in English.");
     const { into, replay } = await replayOffline(id);
     expect(replay.stderr).toBe("");
@@ -125,7 +128,10 @@ describe("mini-cursor replay (built CLI)", () => {
     const into = path.join(elsewhere.root, "replayed");
     const replay = await runCli(["replay", id, "--into", into, "--workspace", ws.root, "--json"], { cwd: elsewhere.root, env: offline });
     expect(replay.code).toBe(1);
-    const events = replay.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = replay.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const summary = events.at(-1);
     expect(summary).toMatchObject({ type: "replay_finished", replayOf: id, matched: false, recordedCalls: server.requests.length, divergences: [] });
     expect(Number(summary?.replayedCalls)).toBeLessThan(server.requests.length);
@@ -176,7 +182,10 @@ describe("mini-cursor replay (built CLI)", () => {
     await start(commandScript(["echo one > one.txt", "echo two > two.txt"]));
     const run = await runCli(["run", "Run the checks"], { cwd: ws.root, env: { ...env, MINI_CURSOR_APPROVAL: "ask" }, input: "n not now\ny\n" });
     expect(run.code).toBe(0);
-    const coderRun = server.requests.filter((r) => roleOf(r) === "coder").flatMap(toolResults).find((t) => t.name === "execute_command");
+    const coderRun = server.requests
+      .filter((r) => roleOf(r) === "coder")
+      .flatMap(toolResults)
+      .find((t) => t.name === "execute_command");
     expect(coderRun?.content).toContain("the user rejected this command: not now");
     const id = await latestId();
     const { replay } = await replayOffline(id);

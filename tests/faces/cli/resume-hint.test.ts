@@ -8,7 +8,7 @@ import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 const echoed = (word: string) => execFileSync("sh", ["-c", `printf %s ${shellQuote(word)}`], { encoding: "utf8" });
 
 describe("shellQuote", () => {
-  it.each(["plain/path-1.2", "with space", "it's", "$HOME `x` \"q\" \\ *?", "~user", ""])("%j reads back unchanged in sh", (word) => {
+  it.each(["plain/path-1.2", "with space", "it's", '$HOME `x` "q" \\ *?', "~user", ""])("%j reads back unchanged in sh", (word) => {
     expect(echoed(word)).toBe(word);
   });
   it("leaves safe words bare", () => {

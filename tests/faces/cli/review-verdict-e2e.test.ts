@@ -11,7 +11,11 @@ import { roleOf } from "./task-script.js";
  * final review is added at all.
  */
 
-const userText = (req: ScriptedRequest) => req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+const userText = (req: ScriptedRequest) =>
+  req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
@@ -41,7 +45,9 @@ describe("an enforced final review without a verdict (built CLI)", () => {
     const result = await cli(["run", "--approval", "auto", "Add a greet(name) function"]);
     expect(result.stderr).toBe("");
     expect(result.code).toBe(1);
-    expect(result.stdout).toMatch(/Reason: no review verdict: the reviewer ended 2 reviews in a row without a verdict \(approve or changes requested\), so the changes are unreviewed; resume gives it another review \(perhaps with another model\)$/m);
+    expect(result.stdout).toMatch(
+      /Reason: no review verdict: the reviewer ended 2 reviews in a row without a verdict \(approve or changes requested\), so the changes are unreviewed; resume gives it another review \(perhaps with another model\)$/m,
+    );
 
     // Two reviews of two calls each (prose, then prose after the one reminder); the planner three times, the coder twice.
     const byRole = (role: string) => session.server.requests.filter((r) => roleOf(r) === role).length;

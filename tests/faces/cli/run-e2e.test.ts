@@ -68,9 +68,23 @@ describe("mini-cursor run (built CLI against a scripted OpenAI-compatible server
   it("prints one JSON event per line with --json", async () => {
     const result = await runCli(["run", "--json", "--workspace", ws.root, "Add greet with a test"], { cwd: "/", env });
     expect(result.code).toBe(0);
-    const events = result.stdout.trim().split("\n").map((line) => JSON.parse(line) as { type: string; ts: string; status?: string });
+    const events = result.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { type: string; ts: string; status?: string });
     const types = new Set(events.map((e) => e.type));
-    for (const t of ["session_started", "plan", "step_started", "tool_call", "tool_result", "command_output", "model_call", "step_finished", "review", "session_finished"]) {
+    for (const t of [
+      "session_started",
+      "plan",
+      "step_started",
+      "tool_call",
+      "tool_result",
+      "command_output",
+      "model_call",
+      "step_finished",
+      "review",
+      "session_finished",
+    ]) {
       expect(types.has(t), t).toBe(true);
     }
     expect(events.every((e) => !Number.isNaN(Date.parse(e.ts)))).toBe(true);
@@ -133,7 +147,9 @@ describe("mini-cursor run (built CLI against a scripted OpenAI-compatible server
     const stalled = await runCli(["run", "Add greet with a test"], { cwd: ws.root, env });
     expect(stalled.code).toBe(1);
     // One line naming the endpoint, what it did and what to do (not the client's "Request timed out.").
-    expect(stalled.stdout).toMatch(/The session stopped: the model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 did not answer within 0\.7 s \(2 times\): .*MINI_CURSOR_MODEL_TIMEOUT_MS/);
+    expect(stalled.stdout).toMatch(
+      /The session stopped: the model endpoint http:\/\/127\.0\.0\.1:\d+\/v1 did not answer within 0\.7 s \(2 times\): .*MINI_CURSOR_MODEL_TIMEOUT_MS/,
+    );
     expect(stalled.stdout).not.toContain("Request timed out.");
     expect(stalled.stdout).toMatch(/Resume with: mini-cursor resume \S+/);
     expect(server.requests[0]?.index).toBe(0);

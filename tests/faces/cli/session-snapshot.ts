@@ -28,7 +28,10 @@ export function snapshotOf(root: string, id: string): SessionSnapshot {
       checkpoints: hex("SELECT * FROM checkpoints WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id"),
       writes: hex("SELECT * FROM writes WHERE thread_id = ? ORDER BY checkpoint_ns, checkpoint_id, task_id, idx"),
       calls: hex("SELECT seq, role, step, model, format, request, response FROM mc_model_calls WHERE session_id = ? ORDER BY seq"),
-      recording: [...hex("SELECT calls, bytes, truncated FROM mc_recordings WHERE session_id = ?"), ...hex("SELECT first_seq, instruction FROM mc_recording_turns WHERE session_id = ? ORDER BY first_seq")],
+      recording: [
+        ...hex("SELECT calls, bytes, truncated FROM mc_recordings WHERE session_id = ?"),
+        ...hex("SELECT first_seq, instruction FROM mc_recording_turns WHERE session_id = ? ORDER BY first_seq"),
+      ],
       refs: execFileSync("git", ["--git-dir", path.join(data, "shadow.git"), "for-each-ref", `refs/mini-cursor/${id}/`], { encoding: "utf8" }),
       meta: fs.existsSync(meta) ? fs.readFileSync(meta, "utf8") : null,
     };

@@ -18,7 +18,9 @@ function rowsNaming(root: string, id: string): Record<string, number> {
     const found: Record<string, number> = {};
     const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table'").all() as { name: string }[];
     for (const { name } of tables) {
-      const columns = (db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[]).map((c) => c.name).filter((c) => ["id", "thread_id", "session_id"].includes(c));
+      const columns = (db.prepare(`PRAGMA table_info(${name})`).all() as { name: string }[])
+        .map((c) => c.name)
+        .filter((c) => ["id", "thread_id", "session_id"].includes(c));
       for (const column of columns) {
         const { n } = db.prepare(`SELECT COUNT(*) AS n FROM ${name} WHERE ${column} = ?`).get(id) as { n: number };
         if (n > 0) found[`${name}.${column}`] = n;
@@ -46,15 +48,21 @@ describe("mini-cursor sessions delete", () => {
     expect((owned.checkpoints as unknown[]).length).toBeGreaterThan(3);
     expect((owned.calls as unknown[]).length).toBeGreaterThan(2);
     // LangGraph's id for writes of no task: the queued settings.
-    expect((owned.writes as unknown[][]).filter((w) => w[3] === "00000000-0000-0000-0000-000000000000").map((w) => w[5])).toEqual(expect.arrayContaining(["limits", "safety"]));
+    expect((owned.writes as unknown[][]).filter((w) => w[3] === "00000000-0000-0000-0000-000000000000").map((w) => w[5])).toEqual(
+      expect.arrayContaining(["limits", "safety"]),
+    );
     expect(owned.refs).toContain(`refs/mini-cursor/${first}/before`);
     expect(owned.meta).not.toBeNull();
-    expect(Object.keys(rowsNaming(session.root, first))).toEqual(expect.arrayContaining(["mc_sessions.id", "checkpoints.thread_id", "writes.thread_id", "mc_model_calls.session_id", "mc_recordings.session_id"]));
+    expect(Object.keys(rowsNaming(session.root, first))).toEqual(
+      expect.arrayContaining(["mc_sessions.id", "checkpoints.thread_id", "writes.thread_id", "mc_model_calls.session_id", "mc_recordings.session_id"]),
+    );
 
     const deleted = await cli(["sessions", "delete", first]);
     expect(deleted.stderr).toBe("");
     expect(deleted.code).toBe(0);
-    expect(deleted.stdout).toBe(`Deleted session ${first} (${(owned.checkpoints as unknown[]).length} checkpoints, ${(owned.calls as unknown[]).length} recorded model calls, its undo records).\n`);
+    expect(deleted.stdout).toBe(
+      `Deleted session ${first} (${(owned.checkpoints as unknown[]).length} checkpoints, ${(owned.calls as unknown[]).length} recorded model calls, its undo records).\n`,
+    );
 
     expect((await rows()).map((r) => r.id)).toEqual([other]);
     expect(rowsNaming(session.root, first)).toEqual({});
@@ -79,7 +87,9 @@ describe("mini-cursor sessions delete", () => {
       const refused = await cli(["sessions", "delete", id]);
       expect(refused.code).toBe(2);
       expect(refused.stdout).toBe("");
-      expect(refused.stderr).toMatch(new RegExp(`^mini-cursor: session ${id} is running in process \\d+; stop it first \\(Ctrl-C stops it\\), then delete it\n$`));
+      expect(refused.stderr).toMatch(
+        new RegExp(`^mini-cursor: session ${id} is running in process \\d+; stop it first \\(Ctrl-C stops it\\), then delete it\n$`),
+      );
       expect(snapshotOf(session.root, id)).toEqual(before);
       run.child.kill("SIGTERM");
       expect((await run.done).code).toBe(130);

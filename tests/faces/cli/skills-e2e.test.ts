@@ -32,7 +32,11 @@ function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
   if (role === "planner") {
     if (req.messages.some((m) => m.content.includes("There is no plan yet"))) {
-      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "researcher", goal: "Find out how release notes are written here" }], finished: false } }] };
+      return {
+        toolCalls: [
+          { name: "update_plan", args: { remainingSteps: [{ agent: "researcher", goal: "Find out how release notes are written here" }], finished: false } },
+        ],
+      };
     }
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Found the release-notes skill." } }] };
   }
@@ -43,7 +47,11 @@ function script(req: ScriptedRequest): ScriptedReply {
   return { content: "Nothing to do." };
 }
 
-const userText = (req: ScriptedRequest): string => req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+const userText = (req: ScriptedRequest): string =>
+  req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 
 let server: ScriptedServer;
 let ws: TempWorkspace;

@@ -5,7 +5,7 @@ import { type ScriptedReply, type ScriptedRequest, toolResults } from "../../hel
  * the test, review, finish. Each reply depends only on the request (which role, how far its conversation
  * is), so a resumed session gets the same answers.
  */
-export const GREET_SOURCE = 'export function greet(name) {\n  return `Hello, ${name}!`;\n}\n';
+export const GREET_SOURCE = "export function greet(name) {\n  return `Hello, ${name}!`;\n}\n";
 export const GREET_TEST = [
   'import { test } from "node:test";',
   'import assert from "node:assert/strict";',
@@ -29,7 +29,10 @@ export function roleOf(req: ScriptedRequest): Role {
 }
 
 function userText(req: ScriptedRequest): string {
-  return req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  return req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 }
 
 export function greetScript(req: ScriptedRequest): ScriptedReply {
@@ -44,7 +47,11 @@ export function greetScript(req: ScriptedRequest): ScriptedReply {
             name: "update_plan",
             args: {
               remainingSteps: [
-                { agent: "coder", goal: "Create src/greet.js exporting greet(name) and test/greet.test.js; run the tests", acceptanceCriteria: ["node --test passes"] },
+                {
+                  agent: "coder",
+                  goal: "Create src/greet.js exporting greet(name) and test/greet.test.js; run the tests",
+                  acceptanceCriteria: ["node --test passes"],
+                },
                 { agent: "reviewer", goal: "Review greet and run the tests", acceptanceCriteria: ["tests pass"] },
               ],
               finished: false,
@@ -54,7 +61,11 @@ export function greetScript(req: ScriptedRequest): ScriptedReply {
       };
     }
     if (/Latest report \(s\d+, reviewer, done\)/.test(context) && context.includes("Review verdict: approve")) {
-      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "greet() and its test are written; the tests pass." } }] };
+      return {
+        toolCalls: [
+          { name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "greet() and its test are written; the tests pass." } },
+        ],
+      };
     }
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "reviewer", goal: "Review greet and run the tests" }], finished: false } }] };
   }

@@ -62,7 +62,12 @@ export class TmuxTerminal {
 
   /** Waits for the CLI to exit and returns its exit code. */
   async exitCode(): Promise<number> {
-    const text = await this.waitFor((s) => /\[exit \d+\]/.test(s), "the CLI to exit", 120_000, () => this.history());
+    const text = await this.waitFor(
+      (s) => /\[exit \d+\]/.test(s),
+      "the CLI to exit",
+      120_000,
+      () => this.history(),
+    );
     return Number(/\[exit (\d+)\]/.exec(text)?.[1]);
   }
 

@@ -30,14 +30,21 @@ let userConfig: TempWorkspace;
 let firstFetches: { name: string; args: Record<string, unknown> }[] | undefined;
 
 function userText(req: ScriptedRequest): string {
-  return req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  return req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 }
 
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
   if (role === "planner") {
     if (userText(req).includes("There is no plan yet")) {
-      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "researcher", goal: "Find the project's greeting style on the web" }], finished: false } }] };
+      return {
+        toolCalls: [
+          { name: "update_plan", args: { remainingSteps: [{ agent: "researcher", goal: "Find the project's greeting style on the web" }], finished: false } },
+        ],
+      };
     }
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Researched the greeting style." } }] };
   }
@@ -48,7 +55,10 @@ function script(req: ScriptedRequest): ScriptedReply {
       { name: "fetch_url", args: { url: `http://localhost:${internal.port}/secret` } },
       { name: "fetch_url", args: { url: `${site.origin}/to-metadata` } },
       { name: "fetch_url", args: { url: "http://10.1.2.3/admin" } },
-      { name: "submit_findings", args: { summary: "Greet by first name.", findings: [{ source: `${site.origin}/guide`, note: "Greet by first name with !" }] } },
+      {
+        name: "submit_findings",
+        args: { summary: "Greet by first name.", findings: [{ source: `${site.origin}/guide`, note: "Greet by first name with !" }] },
+      },
     ];
     const next = steps[Math.min(toolResults(req).length, steps.length - 1)];
     return { toolCalls: next ? [next] : [] };
@@ -165,12 +175,30 @@ describe("web research through the built CLI", () => {
   it("fetches over HTTPS from a name in allowHosts, connecting to the address it checked with the name's certificate", async () => {
     // A self-signed certificate for "localhost", trusted by the CLI through NODE_EXTRA_CA_CERTS.
     const certDir = userConfig.root;
-    await promisify(execFile)("openssl", ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
-      "-keyout", path.join(certDir, "key.pem"), "-out", path.join(certDir, "cert.pem")]);
-    const secure = https.createServer({ key: await readFile(path.join(certDir, "key.pem")), cert: await readFile(path.join(certDir, "cert.pem")) }, (req, res) => {
-      res.writeHead(200, { "content-type": "text/plain" });
-      res.end(`SECURE_PAGE served to SNI ${(req.socket as unknown as { servername?: string }).servername ?? "?"}`);
-    });
+    await promisify(execFile)("openssl", [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=localhost",
+      "-addext",
+      "subjectAltName=DNS:localhost",
+      "-keyout",
+      path.join(certDir, "key.pem"),
+      "-out",
+      path.join(certDir, "cert.pem"),
+    ]);
+    const secure = https.createServer(
+      { key: await readFile(path.join(certDir, "key.pem")), cert: await readFile(path.join(certDir, "cert.pem")) },
+      (req, res) => {
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.end(`SECURE_PAGE served to SNI ${(req.socket as unknown as { servername?: string }).servername ?? "?"}`);
+      },
+    );
     await new Promise<void>((resolve) => secure.listen(0, "127.0.0.1", resolve));
     try {
       const port = (secure.address() as AddressInfo).port;

@@ -15,7 +15,6 @@ import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
  * its own worktree and branch, the main checkout stays as it was.
  */
 
-
 let server: ScriptedServer;
 let ws: TempWorkspace;
 let env: Record<string, string>;
@@ -56,7 +55,10 @@ interface Finished {
 }
 
 function finishedEvent(stdout: string): Finished {
-  const events = stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { type: string });
+  const events = stdout
+    .split("\n")
+    .filter((l) => l.startsWith("{"))
+    .map((l) => JSON.parse(l) as { type: string });
   const finished = events.find((e) => e.type === "session_finished");
   if (!finished) throw new Error(`no session_finished in: ${stdout}`);
   return finished as Finished;
@@ -90,16 +92,27 @@ describe("run --worktree", () => {
     // The work is in the worktree and committed on its branch, one commit by mini-cursor named after the coder's step.
     expect(fs.readFileSync(path.join(folder, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
     expect(git(folder, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
-    const log = git(ws.root, ["log", "--format=%s|%an <%ae>|%cn", `main..mini-cursor/${id}`]).trim().split("\n");
+    const log = git(ws.root, ["log", "--format=%s|%an <%ae>|%cn", `main..mini-cursor/${id}`])
+      .trim()
+      .split("\n");
     expect(log).toEqual([`${CODER_SUBJECT}|mini-cursor <mini-cursor@localhost>|mini-cursor`]);
-    const files = git(ws.root, ["show", "--name-only", "--format=", `mini-cursor/${id}`]).trim().split("\n").sort();
+    const files = git(ws.root, ["show", "--name-only", "--format=", `mini-cursor/${id}`])
+      .trim()
+      .split("\n")
+      .sort();
     expect(files).toEqual(["src/greet.js", "test/greet.test.js"]);
     const body = git(ws.root, ["log", "-1", "--format=%b", `mini-cursor/${id}`]);
     expect(body).toContain(CODER_GOAL);
     expect(body).toContain(`mini-cursor session ${id}, step s1 (coder)`);
 
     // `sessions` in the main checkout shows it with its branch and folder.
-    const listed = JSON.parse((await cli(["sessions", "--json"])).stdout) as { id: string; status: string; branch: string; worktree: string; workspace: string }[];
+    const listed = JSON.parse((await cli(["sessions", "--json"])).stdout) as {
+      id: string;
+      status: string;
+      branch: string;
+      worktree: string;
+      workspace: string;
+    }[];
     expect(listed).toEqual([expect.objectContaining({ id, status: "done", branch: `mini-cursor/${id}`, worktree: folder, workspace: ws.root })]);
     const text = await cli(["sessions"]);
     expect(text.stdout).toContain(`worktree: branch mini-cursor/${id} in ${folder}`);
@@ -134,7 +147,10 @@ describe("run --worktree", () => {
     initRepo(ws.root);
     // Nothing listens there: the session database cannot be opened, after the worktree was made.
     const port = await freePort();
-    const run = await runCli(["run", "--worktree", "Add greet with a test"], { cwd: ws.root, env: { ...env, MINI_CURSOR_DATABASE_URL: `postgres://u:p@127.0.0.1:${port}/db` } });
+    const run = await runCli(["run", "--worktree", "Add greet with a test"], {
+      cwd: ws.root,
+      env: { ...env, MINI_CURSOR_DATABASE_URL: `postgres://u:p@127.0.0.1:${port}/db` },
+    });
     expect(run.code).not.toBe(0);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(git(ws.root, ["branch", "--list", "mini-cursor/*"])).toBe("");
@@ -202,10 +218,11 @@ describe("run --worktree", () => {
     expect(fs.existsSync(path.join(folder, "src/greet.js"))).toBe(false);
     // The branch stays what the folder holds: the undo is a new commit; the worktree is clean, the main checkout too.
     expect(git(ws.root, ["rev-parse", `mini-cursor/${id}`]).trim()).toBe(report.worktreeCommit.commit);
-    expect(git(ws.root, ["log", "--format=%s", `main..mini-cursor/${id}`]).trim().split("\n")).toEqual([
-      `Undo mini-cursor session ${id}`,
-      CODER_SUBJECT,
-    ]);
+    expect(
+      git(ws.root, ["log", "--format=%s", `main..mini-cursor/${id}`])
+        .trim()
+        .split("\n"),
+    ).toEqual([`Undo mini-cursor session ${id}`, CODER_SUBJECT]);
     expect(git(ws.root, ["diff", "--stat", "main", `mini-cursor/${id}`])).toBe("");
     expect(git(folder, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
     expect(git(ws.root, ["status", "--porcelain", "--untracked-files=all"])).toBe("");
@@ -235,7 +252,12 @@ describe("run --worktree", () => {
     fs.rmSync(path.join(folderB, "scratch.txt"));
     const removed = await cli(["sessions", "delete", b.sessionId, "--worktree", "--json"]);
     expect(removed.code, removed.stderr).toBe(0);
-    expect(JSON.parse(removed.stdout)).toMatchObject({ type: "session_deleted", id: b.sessionId, undo: true, worktreeRemoved: { folder: folderB, branchDeleted: false } });
+    expect(JSON.parse(removed.stdout)).toMatchObject({
+      type: "session_deleted",
+      id: b.sessionId,
+      undo: true,
+      worktreeRemoved: { folder: folderB, branchDeleted: false },
+    });
     expect(fs.existsSync(folderB)).toBe(false);
     expect(git(ws.root, ["worktree", "list", "--porcelain"])).not.toContain(folderB);
     expect(git(ws.root, ["rev-list", "--count", `main..mini-cursor/${b.sessionId}`]).trim()).toBe("1");

@@ -39,13 +39,20 @@ const git = (cwd: string, args: string[]): string => gitAs(cwd, args, ws.root);
 describe("run --worktree and a command that redirects the worktree's .git", () => {
   it("mini-cursor's commit never runs a filter the command planted: nothing is written outside the worktree", async () => {
     initRepo(ws.root);
-    const run = await runCli(["run", "--worktree", "--json", "Run the checks"], { cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", ...NO_GIT_CONFIG } });
+    const run = await runCli(["run", "--worktree", "--json", "Run the checks"], {
+      cwd: ws.root,
+      env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", ...NO_GIT_CONFIG },
+    });
     expect(run.code, run.stderr).toBe(0);
     // The sandbox itself keeps the main checkout read-only for the command.
     expect(fs.existsSync(path.join(ws.root, "inside.txt"))).toBe(false);
     expect(fs.existsSync(path.join(ws.root, "escaped.txt"))).toBe(false);
     // The step is still committed on the session's branch, in the real repository.
     const id = (JSON.parse(run.stdout.split("\n").filter((l) => l.includes('"session_finished"'))[0] ?? "{}") as { sessionId: string }).sessionId;
-    expect(git(ws.root, ["show", "--name-only", "--format=", `mini-cursor/${id}`]).trim().split("\n")).toContain("README.md");
+    expect(
+      git(ws.root, ["show", "--name-only", "--format=", `mini-cursor/${id}`])
+        .trim()
+        .split("\n"),
+    ).toContain("README.md");
   });
 });

@@ -14,7 +14,6 @@ import { greetScript, roleOf } from "./task-script.js";
  * or run its tests) act on that session of the main checkout, as `--workspace <checkout> SESSION` would.
  */
 
-
 let server: ScriptedServer;
 let ws: TempWorkspace;
 let env: Record<string, string>;
@@ -86,7 +85,11 @@ describe("session commands from inside a worktree session's folder", () => {
     // `resume` with no id goes on with it, in its worktree.
     const resumed = await cliIn(folder, ["resume", "--json"]);
     expect(resumed.code, resumed.stderr).toBe(0);
-    const finished = resumed.stdout.split("\n").filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as { type: string; sessionId?: string; status?: string }).find((e) => e.type === "session_finished");
+    const finished = resumed.stdout
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as { type: string; sessionId?: string; status?: string })
+      .find((e) => e.type === "session_finished");
     expect(finished).toMatchObject({ sessionId: id, status: "done" });
 
     // `undo` with no id undoes it: a commit on its branch; the main checkout's own session is untouched.

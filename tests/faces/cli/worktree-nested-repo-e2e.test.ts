@@ -47,7 +47,11 @@ describe("run --worktree and a repository a command made inside the worktree", (
     expect(fs.existsSync(path.join(folder, "sub", ".git"))).toBe(true);
     expect(fs.existsSync(path.join(ws.root, "escaped.txt"))).toBe(false);
     // The step's own change is committed; the nested repository is not (it stays in the folder, untracked).
-    expect(git(ws.root, ["show", "--name-only", "--format=", `mini-cursor/${id}`]).trim().split("\n")).toEqual(["README.md"]);
+    expect(
+      git(ws.root, ["show", "--name-only", "--format=", `mini-cursor/${id}`])
+        .trim()
+        .split("\n"),
+    ).toEqual(["README.md"]);
     const deleted = await runCli(["sessions", "delete", id, "--worktree"], { cwd: ws.root, env });
     expect(deleted.code).toBe(2);
     expect(deleted.stderr).toContain("uncommitted changes");

@@ -27,7 +27,11 @@ afterEach(async () => {
 });
 
 function git(cwd: string, args: string[]): string {
-  const r = spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: cwd, ...NO_GIT_CONFIG } });
+  const r = spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], {
+    cwd,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", HOME: cwd, ...NO_GIT_CONFIG },
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
   return r.stdout;
 }
@@ -41,14 +45,21 @@ async function repository(): Promise<string> {
   return ws.root;
 }
 
-const cli = (args: string[], cwd: string) => runCli(args, { cwd, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_DATABASE_URL: url, ...NO_GIT_CONFIG } });
+const cli = (args: string[], cwd: string) =>
+  runCli(args, { cwd, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_DATABASE_URL: url, ...NO_GIT_CONFIG } });
 
 describe("run --worktree with sessions in PostgreSQL", () => {
   it("stores the branch and folder, lists and diffs it from the main checkout, and refuses to resume it from another checkout", async () => {
     const main = await repository();
     const run = await cli(["run", "--worktree", "Add greet with a test"], main);
     expect(run.code, run.stderr).toBe(0);
-    const [row] = JSON.parse((await cli(["sessions", "--json"], main)).stdout) as { id: string; status: string; workspace: string; branch: string; worktree: string }[];
+    const [row] = JSON.parse((await cli(["sessions", "--json"], main)).stdout) as {
+      id: string;
+      status: string;
+      workspace: string;
+      branch: string;
+      worktree: string;
+    }[];
     const id = row?.id ?? "";
     const folder = path.join(main, ".mini-cursor", "worktrees", id);
     expect(row).toMatchObject({ status: "done", workspace: main, branch: `mini-cursor/${id}`, worktree: folder });

@@ -9,7 +9,13 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import type { WorkspaceStateValue } from "../../../src/graph/state.js";
-import { hasToolResult, startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import {
+  hasToolResult,
+  startScriptedOpenAIServer,
+  type ScriptedReply,
+  type ScriptedRequest,
+  type ScriptedServer,
+} from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { roleOf } from "../cli/task-script.js";
 import { startDevServer, type DevServer } from "./dev-server.js";
@@ -67,7 +73,10 @@ describe("custom agents in Studio (langgraph dev)", () => {
       const [assistant] = await client.assistants.search({ graphId: GRAPH_ID });
       if (!assistant) throw new Error("no assistant for the graph");
       const thread = await client.threads.create();
-      const config = { configurable: { workspace: workspace.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test", approval: "auto" }, recursionLimit: 60 };
+      const config = {
+        configurable: { workspace: workspace.root, model: "scripted", baseUrl: model.baseUrl, apiKey: "test", approval: "auto" },
+        recursionLimit: 60,
+      };
       const namespaces = new Set<string>();
       for await (const chunk of client.runs.stream(thread.thread_id, assistant.assistant_id, {
         input: { task: "document the project" },

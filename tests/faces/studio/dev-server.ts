@@ -261,7 +261,10 @@ export async function runOnNewThread(dev: DevServer, run: ThreadRun): Promise<Wo
   const [assistant] = await client.assistants.search({ graphId: "mini-cursor" });
   if (!assistant) throw new Error("no assistant for the graph");
   const thread = await client.threads.create();
-  const config = { configurable: { workspace: run.workspace, model: "scripted", baseUrl: run.baseUrl, apiKey: "test", approval: "auto" }, recursionLimit: run.recursionLimit ?? 80 };
+  const config = {
+    configurable: { workspace: run.workspace, model: "scripted", baseUrl: run.baseUrl, apiKey: "test", approval: "auto" },
+    recursionLimit: run.recursionLimit ?? 80,
+  };
   await client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { task: run.task }, config, signal: AbortSignal.timeout(run.timeoutMs) });
   return (await client.threads.getState<WorkspaceStateValue>(thread.thread_id)).values;
 }

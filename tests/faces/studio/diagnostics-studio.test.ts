@@ -30,7 +30,12 @@ beforeAll(async () => {
 }, READY_TIMEOUT_MS + 15_000);
 
 afterAll(async () => {
-  const results = await Promise.allSettled([server?.stop(), model?.close(), ...workspaces.map((w) => w.cleanup()), rm(configHome, { recursive: true, force: true })]);
+  const results = await Promise.allSettled([
+    server?.stop(),
+    model?.close(),
+    ...workspaces.map((w) => w.cleanup()),
+    rm(configHome, { recursive: true, force: true }),
+  ]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
 }, 30_000);

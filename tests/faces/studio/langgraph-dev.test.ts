@@ -31,7 +31,6 @@ const GRAPH_ID = "mini-cursor";
 const READY_TIMEOUT_MS = 75_000;
 const RUN_TIMEOUT_MS = 40_000;
 
-
 /** The streamed run's task: a researcher step first, so every agent runs in it. */
 const STREAMED_TASK = "look at the README, then create hello.txt containing hi";
 const CODER_STEP = { agent: "coder", goal: "Create hello.txt containing hi", acceptanceCriteria: ["hello.txt contains hi"] };
@@ -85,7 +84,11 @@ function script(req: ScriptedRequest): ScriptedReply {
   }
   if (role === "researcher") {
     return hasToolResult(req, "read_file")
-      ? { toolCalls: [{ name: "submit_findings", args: { summary: "README.md is a one-line demo heading", findings: [{ source: "README.md:1", note: "# demo" }] } }] }
+      ? {
+          toolCalls: [
+            { name: "submit_findings", args: { summary: "README.md is a one-line demo heading", findings: [{ source: "README.md:1", note: "# demo" }] } },
+          ],
+        }
       : { toolCalls: [{ name: "read_file", args: { path: "README.md" } }] };
   }
   if (role === "reviewer") {
@@ -138,7 +141,13 @@ afterAll(async () => {
   const pgid = server?.pgid;
   const projectDir = server?.projectDir;
   // Each step runs even when an earlier one throws; the first error is reported.
-  const results = await Promise.allSettled([server?.stop(), model?.close(), workspace?.cleanup(), chroma?.stop(), rm(dataDir, { recursive: true, force: true })]);
+  const results = await Promise.allSettled([
+    server?.stop(),
+    model?.close(),
+    workspace?.cleanup(),
+    chroma?.stop(),
+    rm(dataDir, { recursive: true, force: true }),
+  ]);
   if (pgid !== undefined) expect(groupMembers(pgid)).toEqual([]);
   if (projectDir !== undefined) await expect(readFile(path.join(projectDir, "langgraph.json"))).rejects.toThrow();
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
@@ -295,7 +304,8 @@ describe("langgraph dev serves the mini-cursor graph", () => {
       // Every step of every agent streamed under the agent's own namespace; the planner's model calls too (its
       // createAgent run inside the planner node: model requests, and tools only when it asks the person).
       expect([...inner.keys()].sort()).toEqual(["coder", "planner", "researcher", "reviewer"]);
-      for (const agent of ["coder", "researcher", "reviewer"]) expect([...(inner.get(agent) ?? [])], agent).toEqual(expect.arrayContaining(["model_request", "tools"]));
+      for (const agent of ["coder", "researcher", "reviewer"])
+        expect([...(inner.get(agent) ?? [])], agent).toEqual(expect.arrayContaining(["model_request", "tools"]));
       expect([...(inner.get("planner") ?? [])]).toEqual(["model_request"]);
 
       // Final state, as streamed.

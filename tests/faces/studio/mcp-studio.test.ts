@@ -29,18 +29,30 @@ let configHome = "";
 beforeAll(async () => {
   model = await startScriptedOpenAIServer(mcpScript([{ name: "mcp__everything__get-sum", args: { a: 40, b: 2 } }]));
   workspace = await makeTempWorkspace({ "README.md": "# demo\n" });
-  await writeFile(path.join(workspace.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
+  await writeFile(
+    path.join(workspace.root, ".mcp.json"),
+    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
+  );
   configHome = await mkdtemp(path.join(os.tmpdir(), "mc-studio-config-"));
   // A project's servers run once the person trusted them, on the server's machine (its user config).
   const trusted = await runCli(["mcp", "trust"], { cwd: workspace.root, env: { XDG_CONFIG_HOME: configHome } });
   if (trusted.code !== 0) throw new Error(`mcp trust failed: ${trusted.stderr}`);
   untrustedWorkspace = await makeTempWorkspace({ "README.md": "# demo\n" });
-  await writeFile(path.join(untrustedWorkspace.root, ".mcp.json"), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }));
+  await writeFile(
+    path.join(untrustedWorkspace.root, ".mcp.json"),
+    JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, "stdio"] } } }),
+  );
   server = await startDevServer({ repoRoot: REPO_ROOT, readyTimeoutMs: READY_TIMEOUT_MS, env: { MINI_CURSOR_MEMORY: "off", XDG_CONFIG_HOME: configHome } });
 }, READY_TIMEOUT_MS + 15_000);
 
 afterAll(async () => {
-  const results = await Promise.allSettled([server?.stop(), model?.close(), workspace?.cleanup(), untrustedWorkspace?.cleanup(), rm(configHome, { recursive: true, force: true })]);
+  const results = await Promise.allSettled([
+    server?.stop(),
+    model?.close(),
+    workspace?.cleanup(),
+    untrustedWorkspace?.cleanup(),
+    rm(configHome, { recursive: true, force: true }),
+  ]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
 }, 30_000);
@@ -51,7 +63,13 @@ async function runIn(root: string): Promise<ScriptedRequest[]> {
   const dev = server;
   onTestFailed(() => console.error(`langgraph dev output (last lines):\n${dev.logTail()}`));
   const before = model.requests.length;
-  const state = await runOnNewThread(dev, { workspace: root, baseUrl: model.baseUrl, task: "add 40 and 2 with the MCP tool", timeoutMs: RUN_TIMEOUT_MS, recursionLimit: 60 });
+  const state = await runOnNewThread(dev, {
+    workspace: root,
+    baseUrl: model.baseUrl,
+    task: "add 40 and 2 with the MCP tool",
+    timeoutMs: RUN_TIMEOUT_MS,
+    recursionLimit: 60,
+  });
   expect(state.status).toBe("done");
   return model.requests.slice(before).filter((r) => roleOf(r) === "coder");
 }

@@ -29,7 +29,10 @@ function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
   const done = toolResults(req).length;
   if (role === "planner") {
-    const context = req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+    const context = req.messages
+      .filter((m) => m.role === "user")
+      .map((m) => m.content)
+      .join("\n");
     return context.includes("There is no plan yet")
       ? { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Run the server and check it" }], finished: false } }] }
       : { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "The server answers." } }] };
@@ -64,7 +67,11 @@ beforeAll(async () => {
   model = await startScriptedOpenAIServer(script);
   workspace = await makeTempWorkspace({ "README.md": "# demo\n" });
   configHome = await mkdtemp(path.join(os.tmpdir(), "mc-studio-config-"));
-  server = await startDevServer({ repoRoot: REPO_ROOT, readyTimeoutMs: READY_TIMEOUT_MS, env: { MINI_CURSOR_MEMORY: "off", XDG_CONFIG_HOME: configHome, MINI_CURSOR_STUDIO_PROCESS_IDLE: String(IDLE_SECONDS) } });
+  server = await startDevServer({
+    repoRoot: REPO_ROOT,
+    readyTimeoutMs: READY_TIMEOUT_MS,
+    env: { MINI_CURSOR_MEMORY: "off", XDG_CONFIG_HOME: configHome, MINI_CURSOR_STUDIO_PROCESS_IDLE: String(IDLE_SECONDS) },
+  });
 }, READY_TIMEOUT_MS + 15_000);
 
 afterAll(async () => {

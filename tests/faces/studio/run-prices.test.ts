@@ -38,7 +38,10 @@ async function priceInRun(prices: PriceTable, model: string, configurable: Recor
 }
 
 /** What the CLI prices `model` at for the same settings: the resolved endpoint and the workspace's config files. */
-async function cliPrice(model: string, o: { baseUrl?: string; workspace: string; envOver?: NodeJS.ProcessEnv; ollamaModels?: string[] }): Promise<PriceRule | null> {
+async function cliPrice(
+  model: string,
+  o: { baseUrl?: string; workspace: string; envOver?: NodeJS.ProcessEnv; ollamaModels?: string[] },
+): Promise<PriceRule | null> {
   const runEnv = { ...env, ...o.envOver };
   const settings = await resolveModelConfig({ ...(o.baseUrl ? { baseUrl: o.baseUrl, model } : {}) }, runEnv, async () => o.ollamaModels ?? null);
   return findPrice(model, priceTableFor(resolvePriceConfig(runEnv, loadConfigFiles(runEnv, o.workspace)), settings.baseUrl)) ?? null;
@@ -51,7 +54,9 @@ describe("Studio run prices", () => {
     expect(local).toMatchObject({ price: { input: 0, output: 0 }, source: "local endpoint" });
     expect(local).toEqual(await cliPrice("scripted", { baseUrl: "http://127.0.0.1:9/v1", workspace: ws.root }));
     expect(await priceInRun(prices, "scripted", { workspace: ws.root, model: "scripted", baseUrl: "https://api.example.com/v1" })).toBeNull();
-    expect(await priceInRun(prices, "gpt-4.1-mini", { workspace: ws.root, model: "gpt-4.1-mini", baseUrl: "https://api.example.com/v1" })).toMatchObject({ source: "built-in (approximate)" });
+    expect(await priceInRun(prices, "gpt-4.1-mini", { workspace: ws.root, model: "gpt-4.1-mini", baseUrl: "https://api.example.com/v1" })).toMatchObject({
+      source: "built-in (approximate)",
+    });
   });
 
   it("prices a run on the local Ollama found at start-up at $0 (no endpoint configured), like the CLI", async () => {

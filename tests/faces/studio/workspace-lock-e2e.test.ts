@@ -40,7 +40,9 @@ describe("one session per workspace across the CLI and Studio", () => {
     const graph = studioGraph(scriptedModels({ planner: [finishPlan("nothing")] }));
     const cli = WorkspaceLock.acquire(ws.root, { force: false, flag: "--force" });
     try {
-      await expect(graph.invoke(input(ws.root), { configurable: { thread_id: "busy" } })).rejects.toThrow(/another session is running in this workspace \(process \d+\)/);
+      await expect(graph.invoke(input(ws.root), { configurable: { thread_id: "busy" } })).rejects.toThrow(
+        /another session is running in this workspace \(process \d+\)/,
+      );
     } finally {
       cli.release();
     }
@@ -55,7 +57,10 @@ describe("one session per workspace across the CLI and Studio", () => {
     const root = ws.root;
     const models = scriptedModels({
       planner: [plan([{ agent: "coder", goal: "wait, then write" }]), finishPlan("done"), finishPlan("done")],
-      coder: [calls({ name: "execute_command", args: { command: "sleep 4; echo done > done.txt" } }), calls({ name: "submit_work", args: { status: "done", summary: "waited" } })],
+      coder: [
+        calls({ name: "execute_command", args: { command: "sleep 4; echo done > done.txt" } }),
+        calls({ name: "submit_work", args: { status: "done", summary: "waited" } }),
+      ],
       reviewer: [calls({ name: "submit_review", args: { decision: "approve", summary: "ok" } })],
     });
     const graph = studioGraph(models);
@@ -65,7 +70,9 @@ describe("one session per workspace across the CLI and Studio", () => {
     const env = { OPENAI_BASE_URL: "http://127.0.0.1:9", MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_MODEL_RETRIES: "0" };
     const refused = await runCli(["run", "Change it too"], { cwd: root, env });
     expect(refused.code).toBe(1);
-    expect(refused.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^mini-cursor: another session is running in this workspace \(process \d+\); wait for it to finish/)]);
+    expect(refused.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^mini-cursor: another session is running in this workspace \(process \d+\); wait for it to finish/),
+    ]);
     const final = await studioRun;
     expect(final.status).toBe("done");
     expect(WorkspaceLock.holder(root)).toBeNull();

@@ -64,7 +64,9 @@ describe("a remote Chroma with a token, tenant and database", () => {
 
   it("says in one line that the server refused the token, without the token", async () => {
     const error = await failure(ensureChromaServer({ dataDir, chromaUrl: remote.url, access: access({ token: "wrong-token-1" }) }));
-    expect(error.message).toBe(`Chroma at ${remote.url} refused the token (HTTP 403); check CHROMA_TOKEN (and CHROMA_AUTH_HEADER if the server reads X-Chroma-Token)`);
+    expect(error.message).toBe(
+      `Chroma at ${remote.url} refused the token (HTTP 403); check CHROMA_TOKEN (and CHROMA_AUTH_HEADER if the server reads X-Chroma-Token)`,
+    );
     expect(error.message).not.toContain("wrong-token-1");
   });
 
@@ -86,12 +88,20 @@ describe("a remote Chroma with a token, tenant and database", () => {
   it("sends the token as X-Chroma-Token when told to", async () => {
     const other = await startRemoteChroma(TOKEN, "x-chroma-token");
     try {
-      const endpoint = await ensureChromaServer({ dataDir, chromaUrl: other.url, access: access({ tenant: "default_tenant", database: "default_database", authHeader: "x-chroma-token" }) });
+      const endpoint = await ensureChromaServer({
+        dataDir,
+        chromaUrl: other.url,
+        access: access({ tenant: "default_tenant", database: "default_database", authHeader: "x-chroma-token" }),
+      });
       expect(endpoint.authHeaders()).toEqual({ "x-chroma-token": TOKEN });
       expect(await readCollection(endpoint, "none")).toBeNull();
       // The Authorization form is not what this server reads (it saw no token): the line points at CHROMA_AUTH_HEADER.
-      const error = await failure(ensureChromaServer({ dataDir, chromaUrl: other.url, access: access({ tenant: "default_tenant", database: "default_database" }) }));
-      expect(error.message).toBe(`Chroma at ${other.url} refused the token (HTTP 401); check CHROMA_TOKEN (and CHROMA_AUTH_HEADER if the server reads X-Chroma-Token)`);
+      const error = await failure(
+        ensureChromaServer({ dataDir, chromaUrl: other.url, access: access({ tenant: "default_tenant", database: "default_database" }) }),
+      );
+      expect(error.message).toBe(
+        `Chroma at ${other.url} refused the token (HTTP 401); check CHROMA_TOKEN (and CHROMA_AUTH_HEADER if the server reads X-Chroma-Token)`,
+      );
     } finally {
       await other.stop();
     }

@@ -66,9 +66,7 @@ describe("ensureChromaServer: CHROMA_URL", () => {
     const port = await freePort();
     const error = await ensure(await tempDir(), `http://127.0.0.1:${port}`).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ChromaUnavailableError);
-    expect((error as Error).message).toBe(
-      `Chroma at http://127.0.0.1:${port} is unreachable (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port})`,
-    );
+    expect((error as Error).message).toBe(`Chroma at http://127.0.0.1:${port} is unreachable (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:${port})`);
   });
 
   it("says so when a server accepts connections but never answers", async () => {

@@ -49,7 +49,13 @@ describe("a local Chroma start on a port another server answers", () => {
     const taken = await impostor();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mc-port-owner-"));
     cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-    const server = await startLocalServer({ chromaDir: path.join(dir, "chroma"), logFile: path.join(dir, "chroma.log"), env: process.env, startTimeoutMs: 20_000, preferredPort: taken });
+    const server = await startLocalServer({
+      chromaDir: path.join(dir, "chroma"),
+      logFile: path.join(dir, "chroma.log"),
+      env: process.env,
+      startTimeoutMs: 20_000,
+      preferredPort: taken,
+    });
     cleanups.push(() => stopLocalServer(server));
     expect(server.port).not.toBe(taken);
     expect(listensOn(server.pid, server.port)).toBe(true);

@@ -48,7 +48,12 @@ describe("VectorWriter on a real Chroma", () => {
   it("upserts vectors, metadata and documents that Chroma gives back as written, and updates them", async () => {
     const { collection, writer } = await freshCollection();
     const ids = ["a", "b", "c"];
-    await writer.write(collection, "upsert", { ids, embeddings: ids.map((_, i) => vector(i)), metadatas: ids.map((id, i) => ({ path: `src/${id}.ts`, startLine: i, kind: "function" })), documents: ["alpha", "beta", "gamma"] });
+    await writer.write(collection, "upsert", {
+      ids,
+      embeddings: ids.map((_, i) => vector(i)),
+      metadatas: ids.map((id, i) => ({ path: `src/${id}.ts`, startLine: i, kind: "function" })),
+      documents: ["alpha", "beta", "gamma"],
+    });
     const got = await collection.get({ ids, include: ["embeddings", "metadatas", "documents"] });
     expect(got.ids).toEqual(ids);
     expect(got.documents).toEqual(["alpha", "beta", "gamma"]);

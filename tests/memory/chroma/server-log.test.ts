@@ -34,9 +34,7 @@ describe("logTail", () => {
   });
 
   it("falls back to the last lines when nothing looks like an error, and is empty for a missing log", () => {
-    expect(tailOf(`${BANNER}\nOpenTelemetry is off.\n`)).toBe(
-      "Saving data to: /d/chroma | Connect to Chroma at: http://localhost:1 | OpenTelemetry is off.",
-    );
+    expect(tailOf(`${BANNER}\nOpenTelemetry is off.\n`)).toBe("Saving data to: /d/chroma | Connect to Chroma at: http://localhost:1 | OpenTelemetry is off.");
     expect(logTail(path.join(dir, "missing"))).toBe("");
   });
 });

@@ -5,12 +5,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { memoryDataDir as defaultDataDir } from "../../../src/platform/config/index.js";
 import { acquireStartLock } from "../../../src/memory/chroma/start-lock.js";
-import {
-  readServerState,
-  removeServerStateIfOwned,
-  serverPaths,
-  writeServerState,
-} from "../../../src/memory/chroma/state-file.js";
+import { readServerState, removeServerStateIfOwned, serverPaths, writeServerState } from "../../../src/memory/chroma/state-file.js";
 import { ChromaUnavailableError } from "../../../src/memory/chroma/types.js";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "mini-cursor-chroma-lock-"));

@@ -1,11 +1,7 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { cosineSimilarity } from "../../../src/memory/embeddings/cosine.js";
-import {
-  createLocalHashEmbedder,
-  LOCAL_HASH_DEFAULT_DIMENSION,
-  LOCAL_HASH_ID,
-} from "../../../src/memory/embeddings/local-hash.js";
+import { createLocalHashEmbedder, LOCAL_HASH_DEFAULT_DIMENSION, LOCAL_HASH_ID } from "../../../src/memory/embeddings/local-hash.js";
 import { EmbedderError } from "../../../src/memory/embeddings/types.js";
 
 const NOTES = {
@@ -100,7 +96,12 @@ describe("createLocalHashEmbedder", () => {
       "Ünïcode café naïve — don't fret; wasn’t it?",
     ];
     const digests = async (dimension: number) =>
-      (await createLocalHashEmbedder({ dimension }).embedDocuments(texts)).map((v) => createHash("sha256").update(Buffer.from(Float64Array.from(v).buffer)).digest("hex").slice(0, 16));
+      (await createLocalHashEmbedder({ dimension }).embedDocuments(texts)).map((v) =>
+        createHash("sha256")
+          .update(Buffer.from(Float64Array.from(v).buffer))
+          .digest("hex")
+          .slice(0, 16),
+      );
     expect(await digests(1024)).toEqual(["c8b50ec2142e18cf", "089cf71e9f65f817", "29d2e1077494b877"]);
     expect(await digests(2048)).toEqual(["ff546fcbabaf76aa", "2c0b9bdea5de585b", "98059854c84b592c"]);
   });

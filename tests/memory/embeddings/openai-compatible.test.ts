@@ -1,14 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createOpenAICompatibleEmbedder } from "../../../src/memory/embeddings/openai-compatible.js";
 import { EmbedderError } from "../../../src/memory/embeddings/types.js";
-import {
-  fakeVector,
-  openAIAnswer,
-  startEmbeddingsServer,
-  type EmbeddingsReply,
-  type EmbeddingsRequest,
-  type EmbeddingsServer,
-} from "./embeddings-server.js";
+import { fakeVector, openAIAnswer, startEmbeddingsServer, type EmbeddingsReply, type EmbeddingsRequest, type EmbeddingsServer } from "./embeddings-server.js";
 import { freePort } from "../../helpers/free-port.js";
 
 let server: EmbeddingsServer | undefined;
@@ -17,9 +10,7 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function start(
-  options: { dimension?: number; reply?: (req: EmbeddingsRequest, inputs: string[]) => EmbeddingsReply } = {},
-): Promise<EmbeddingsServer> {
+async function start(options: { dimension?: number; reply?: (req: EmbeddingsRequest, inputs: string[]) => EmbeddingsReply } = {}): Promise<EmbeddingsServer> {
   server = await startEmbeddingsServer(options);
   return server;
 }
@@ -216,7 +207,10 @@ describe("createOpenAICompatibleEmbedder", () => {
     });
 
     it("an overloaded server without a wait, and a server that never answers", async () => {
-      const s = await start({ reply: (req) => (req.body.input && JSON.stringify(req.body.input).includes("hang") ? { hang: true } : { status: 503, json: { error: "loading model" } }) });
+      const s = await start({
+        reply: (req) =>
+          req.body.input && JSON.stringify(req.body.input).includes("hang") ? { hang: true } : { status: 503, json: { error: "loading model" } },
+      });
       const embedder = createOpenAICompatibleEmbedder({ baseUrl: s.baseUrl, apiKey: "k", model: "m", timeoutMs: 200 });
       const busy = await embedderError(embedder.embedDocuments(["x"]));
       expect([busy.transient, busy.retryAfterMs]).toEqual([true, undefined]);
@@ -227,7 +221,17 @@ describe("createOpenAICompatibleEmbedder", () => {
 
     it("not a 429 for a used-up quota, which no wait fixes", async () => {
       const s = await start({
-        reply: () => ({ status: 429, json: { error: { message: "You exceeded your current quota, please check your plan and billing details.", type: "insufficient_quota", code: "insufficient_quota" } }, headers: { "retry-after": "20" } }),
+        reply: () => ({
+          status: 429,
+          json: {
+            error: {
+              message: "You exceeded your current quota, please check your plan and billing details.",
+              type: "insufficient_quota",
+              code: "insufficient_quota",
+            },
+          },
+          headers: { "retry-after": "20" },
+        }),
       });
       const error = await embedderError(createOpenAICompatibleEmbedder({ baseUrl: s.baseUrl, apiKey: "k", model: "m" }).embedQuery("x"));
       expect(error.message).toContain("You exceeded your current quota");
@@ -237,14 +241,18 @@ describe("createOpenAICompatibleEmbedder", () => {
     it("not a bad request, a wrong key, a wrong URL or a server that is not running", async () => {
       const s = await start({
         reply: (req) =>
-          req.authorization === "Bearer wrong" ? { status: 401, json: { error: "invalid api key" } } : { status: 400, json: { error: { message: "input too long" } }, headers: { "retry-after": "1" } },
+          req.authorization === "Bearer wrong"
+            ? { status: 401, json: { error: "invalid api key" } }
+            : { status: 400, json: { error: { message: "input too long" } }, headers: { "retry-after": "1" } },
       });
       for (const apiKey of ["k", "wrong"]) {
         const error = await embedderError(createOpenAICompatibleEmbedder({ baseUrl: s.baseUrl, apiKey, model: "m" }).embedQuery("x"));
         expect([error.transient, error.retryAfterMs]).toEqual([false, undefined]);
       }
       // A port nothing listens on (a closed server's kept-alive socket would fail as "other side closed": transient).
-      const refused = await embedderError(createOpenAICompatibleEmbedder({ baseUrl: `http://127.0.0.1:${await freePort()}/v1`, apiKey: "k", model: "m" }).embedQuery("x"));
+      const refused = await embedderError(
+        createOpenAICompatibleEmbedder({ baseUrl: `http://127.0.0.1:${await freePort()}/v1`, apiKey: "k", model: "m" }).embedQuery("x"),
+      );
       expect(refused.message).toContain("cannot reach the server");
       expect(refused.transient, refused.message).toBe(false);
     });

@@ -1,11 +1,5 @@
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  cosineSimilarity,
-  createEmbedder,
-  EmbedderError,
-  LOCAL_HASH_ID,
-  resolveEmbedder,
-} from "../../../src/memory/embeddings/index.js";
+import { cosineSimilarity, createEmbedder, EmbedderError, LOCAL_HASH_ID, resolveEmbedder } from "../../../src/memory/embeddings/index.js";
 import { startEmbeddingsServer, type EmbeddingsServer } from "./embeddings-server.js";
 
 let server: EmbeddingsServer | undefined;

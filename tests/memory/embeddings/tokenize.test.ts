@@ -12,7 +12,11 @@ describe("tokenize", () => {
   });
 
   it("splits ASCII text as its Unicode path does (a non-ASCII letter sends a text down that path)", () => {
-    const texts = ["fooBar HTTPServer sqlite3 1Gi better-sqlite3 src/server/routes.ts don't", "  ..__init__.py; (x) => x.mapValues_v2(ABCDef9) wasn't it?", "CONSTANT_CASE kebab-case dot.ted/path\\win\\file.TS"];
+    const texts = [
+      "fooBar HTTPServer sqlite3 1Gi better-sqlite3 src/server/routes.ts don't",
+      "  ..__init__.py; (x) => x.mapValues_v2(ABCDef9) wasn't it?",
+      "CONSTANT_CASE kebab-case dot.ted/path\\win\\file.TS",
+    ];
     for (const text of texts) {
       // "é" becomes "e" and is dropped as a one-letter word: the tokens must be the same either way.
       expect(tokenize(`${text} é`)).toEqual(tokenize(text));

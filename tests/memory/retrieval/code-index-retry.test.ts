@@ -24,7 +24,15 @@ const startServer = fixture.embeddings;
 
 /** A session's index of `root` through the embeddings server, as a session with that server configured opens it. */
 function remoteSession(root: string, server: EmbeddingsServer): SessionCodeIndex {
-  const env = { CHROMA_URL: fixture.chroma().url, HOME: "/nonexistent-home", MINI_CURSOR_DATA_DIR: fixture.chroma().dataDir, MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder", MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl, MINI_CURSOR_EMBEDDING_API_KEY: "k" };
+  const env = {
+    CHROMA_URL: fixture.chroma().url,
+    HOME: "/nonexistent-home",
+    MINI_CURSOR_DATA_DIR: fixture.chroma().dataDir,
+    MINI_CURSOR_EMBEDDINGS: "openai",
+    MINI_CURSOR_EMBEDDING_MODEL: "remote-embedder",
+    MINI_CURSOR_EMBEDDING_BASE_URL: server.baseUrl,
+    MINI_CURSOR_EMBEDDING_API_KEY: "k",
+  };
   return new SessionCodeIndex({ root, env, clock: systemClock, settings: resolveMemoryStoreConfig(env) });
 }
 
@@ -42,7 +50,15 @@ async function indexOf(root: string, server: EmbeddingsServer): Promise<CodeInde
   const embedder = createOpenAICompatibleEmbedder({ baseUrl: server.baseUrl, apiKey: "k", model: "remote-embedder" });
   const client = chromaClient(testChromaEndpoint(fixture.chroma()));
   const collection = await openCodeCollection(client, root, embedder);
-  return new CodeIndex({ root, collection, writer: new VectorWriter(client, testChromaEndpoint(fixture.chroma())), embedder, clock: systemClock, allowCredentialFiles: false, retry: { attempts: 4, firstDelayMs: 20, maxDelayMs: 5_000 } });
+  return new CodeIndex({
+    root,
+    collection,
+    writer: new VectorWriter(client, testChromaEndpoint(fixture.chroma())),
+    embedder,
+    clock: systemClock,
+    allowCredentialFiles: false,
+    retry: { attempts: 4, firstDelayMs: 20, maxDelayMs: 5_000 },
+  });
 }
 
 describe("a build through a rate-limited embeddings server", () => {
@@ -107,7 +123,11 @@ describe("a build through a rate-limited embeddings server", () => {
     const ws = await fixture.workspace(MODULES);
     let failQuestions = false;
     const { server } = await startServer((_n, inputs) =>
-      inputs.some((t) => t.includes("BROKEN")) ? { status: 400, json: { error: { message: "input rejected" } } } : failQuestions && inputs.length === 1 ? { status: 503, json: { error: "overloaded" } } : undefined,
+      inputs.some((t) => t.includes("BROKEN"))
+        ? { status: 400, json: { error: { message: "input rejected" } } }
+        : failQuestions && inputs.length === 1
+          ? { status: 503, json: { error: "overloaded" } }
+          : undefined,
     );
     const index = await indexOf(ws.root, server);
     expect(await index.update()).toMatchObject({ changed: 200 });
@@ -125,7 +145,9 @@ describe("a build through a rate-limited embeddings server", () => {
       expect(String(await tool.invoke({ query: "src/m137.ts", limit: 3 }))).toMatch(/^3 results, best first \(read_file .*\n1\. src\/m137\.ts:1-2 m137/);
       failQuestions = true;
       const byWords = String(await tool.invoke({ query: "m137", limit: 3 }));
-      expect(byWords).toMatch(/^1 result, best first \(ranked by words only: the embeddings server could not embed the question just now; .*\n1\. src\/m137\.ts:1-2 m137/);
+      expect(byWords).toMatch(
+        /^1 result, best first \(ranked by words only: the embeddings server could not embed the question just now; .*\n1\. src\/m137\.ts:1-2 m137/,
+      );
       expect(byWords).not.toContain(server.baseUrl);
     } finally {
       await session.close();

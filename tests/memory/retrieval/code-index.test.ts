@@ -86,7 +86,10 @@ describe("the codebase index against a real Chroma server", () => {
     const before = await opened.index.search({ query: "interpolate between two colours of a gradient" });
     expect(before[0]?.path).toBe("src/colors.ts");
 
-    await writeFile(path.join(ws.root, "src/parse.ts"), `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`);
+    await writeFile(
+      path.join(ws.root, "src/parse.ts"),
+      `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`,
+    );
     await rm(path.join(ws.root, "src/timing.ts"));
     const updated = await opened.index.update();
     expect(updated).toMatchObject({ changed: 1, removed: 1, files: 3 });
@@ -124,7 +127,9 @@ describe("the codebase index against a real Chroma server", () => {
   });
 
   it("stops embedding when its time box runs out and continues on the next update", async () => {
-    ws = await makeTempWorkspace(Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`src/m${i}.ts`, `/** Module ${i}. */\nexport const m${i} = () => ${i};\n`])));
+    ws = await makeTempWorkspace(
+      Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`src/m${i}.ts`, `/** Module ${i}. */\nexport const m${i} = () => ${i};\n`])),
+    );
     opened = await openCodeIndex({ root: ws.root, env: env(), clock: { now: () => (now += 1) } });
     const first = await opened.index.update({ timeBudgetMs: 0 });
     expect(first.partial).toBe(true);
@@ -182,7 +187,10 @@ describe("repeated questions", () => {
     await index.search({ ...question, limit: 3 });
     expect(queries).toBe(2);
 
-    await writeFile(path.join(ws.root, "src/parse.ts"), `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`);
+    await writeFile(
+      path.join(ws.root, "src/parse.ts"),
+      `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`,
+    );
     await index.update();
     expect((await index.search(question))[0]?.path).toBe("src/parse.ts");
     expect(queries).toBe(3);
@@ -239,7 +247,15 @@ describe("the index's store on disk (SQLite, derived from the collection)", () =
 
   function indexOn(root: string, collection: Collection, storeFile: string): CodeIndex {
     const embedder = createLocalHashEmbedder({ dimension: CODE_INDEX_LOCAL_DIMENSION });
-    return new CodeIndex({ root, collection, writer: new VectorWriter(chromaClient(testChromaEndpoint(chroma)), testChromaEndpoint(chroma)), embedder, clock, allowCredentialFiles: false, storeFile });
+    return new CodeIndex({
+      root,
+      collection,
+      writer: new VectorWriter(chromaClient(testChromaEndpoint(chroma)), testChromaEndpoint(chroma)),
+      embedder,
+      clock,
+      allowCredentialFiles: false,
+      storeFile,
+    });
   }
 
   it("lets a new session search without reading the chunks back from Chroma; a missing store is rebuilt from Chroma", async () => {
@@ -308,7 +324,10 @@ describe("the index's store on disk (SQLite, derived from the collection)", () =
     await withSecondSession(async (other, first, root) => {
       const question = { query: "interpolate between two colours of a gradient" };
       expect((await other.index.search(question))[0]?.path).toBe("src/colors.ts");
-      await writeFile(path.join(root, "src/parse.ts"), `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`);
+      await writeFile(
+        path.join(root, "src/parse.ts"),
+        `/** Interpolates between two colours of a gradient, stop by stop. */\nexport function gradientStops(colours: string[]) {\n  return colours;\n}\n`,
+      );
       await rm(path.join(root, "src/colors.ts"));
       await first.index.update();
       const hits = await other.index.search(question);

@@ -21,11 +21,15 @@ let ws: TempWorkspace;
 let dataDir = "";
 
 function userText(req: ScriptedRequest): string {
-  return req.messages.filter((m) => m.role === "user").map((m) => m.content).join("\n");
+  return req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
 }
 
 const RETRY_TASK = "Add a retry helper, then research where failed requests are retried";
-const RETRY_SOURCE = "/** Tries a failed network request again with exponential backoff. */\nexport async function withBackoff(send, attempts) {\n  for (let i = 0; ; i++) {\n    try { return await send(); } catch (e) { if (i + 1 >= attempts) throw e; }\n  }\n}\n";
+const RETRY_SOURCE =
+  "/** Tries a failed network request again with exponential backoff. */\nexport async function withBackoff(send, attempts) {\n  for (let i = 0; ; i++) {\n    try { return await send(); } catch (e) { if (i + 1 >= attempts) throw e; }\n  }\n}\n";
 
 /** Coder writes a file, then the researcher searches until the refreshed index has it (or gives up). */
 function retryScript(req: ScriptedRequest): ScriptedReply {
@@ -33,9 +37,23 @@ function retryScript(req: ScriptedRequest): ScriptedReply {
   const text = userText(req);
   if (role === "planner") {
     if (text.includes("There is no plan yet")) {
-      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Write src/net.js", acceptanceCriteria: [] }, { agent: "researcher", goal: "Find the retry code", acceptanceCriteria: [] }], finished: false } }] };
+      return {
+        toolCalls: [
+          {
+            name: "update_plan",
+            args: {
+              remainingSteps: [
+                { agent: "coder", goal: "Write src/net.js", acceptanceCriteria: [] },
+                { agent: "researcher", goal: "Find the retry code", acceptanceCriteria: [] },
+              ],
+              finished: false,
+            },
+          },
+        ],
+      };
     }
-    if (/Latest report \(s\d+, (researcher|reviewer)/.test(text)) return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Done." } }] };
+    if (/Latest report \(s\d+, (researcher|reviewer)/.test(text))
+      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Done." } }] };
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "researcher", goal: "Find the retry code" }], finished: false } }] };
   }
   if (role === "coder") {
@@ -59,7 +77,11 @@ function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
   if (role === "planner") {
     if (userText(req).includes("There is no plan yet")) {
-      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "researcher", goal: "Find the code", acceptanceCriteria: [] }], finished: false } }] };
+      return {
+        toolCalls: [
+          { name: "update_plan", args: { remainingSteps: [{ agent: "researcher", goal: "Find the code", acceptanceCriteria: [] }], finished: false } },
+        ],
+      };
     }
     return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: "Found it." } }] };
   }
@@ -99,7 +121,13 @@ afterEach(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-const env = (): Record<string, string> => ({ OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_INDEX: "on", CHROMA_URL: chroma.url, MINI_CURSOR_DATA_DIR: dataDir });
+const env = (): Record<string, string> => ({
+  OPENAI_BASE_URL: server.baseUrl,
+  MINI_CURSOR_MODEL: "scripted",
+  MINI_CURSOR_INDEX: "on",
+  CHROMA_URL: chroma.url,
+  MINI_CURSOR_DATA_DIR: dataDir,
+});
 
 describe("codebase retrieval through the built CLI (real Chroma, scripted model)", () => {
   it("index build, search --json, status and clear", async () => {
@@ -132,14 +160,16 @@ describe("codebase retrieval through the built CLI (real Chroma, scripted model)
     const port = await freePort();
     const unreachable = await runCli(["index", "build"], { cwd: ws.root, env: { ...env(), CHROMA_URL: `http://127.0.0.1:${port}` } });
     expect(unreachable.code).toBe(1);
-    expect(unreachable.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^mini-cursor: the index is unavailable: Chroma at http:\/\/127\.0\.0\.1:\d+ is unreachable/)]);
+    expect(unreachable.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^mini-cursor: the index is unavailable: Chroma at http:\/\/127\.0\.0\.1:\d+ is unreachable/),
+    ]);
   });
 
   it("gives the researcher's codebase_search hits, and the planner the top files", async () => {
     const run = await runCli(["run", TASK], { cwd: ws.root, env: env() });
     expect(run.code).toBe(0);
     const researcher = server.requests.filter((r) => roleOf(r) === "researcher");
-    const results = toolResults(researcher.at(-1) ?? { messages: [] } as unknown as ScriptedRequest).filter((r) => r.name === "codebase_search");
+    const results = toolResults(researcher.at(-1) ?? ({ messages: [] } as unknown as ScriptedRequest)).filter((r) => r.name === "codebase_search");
     const answer = results.at(-1)?.content ?? "";
     expect(answer).toContain("src/timing.js:1-10 debounce");
     expect(answer.indexOf("src/timing.js")).toBeLessThan(answer.indexOf("src/version.js") === -1 ? Infinity : answer.indexOf("src/version.js"));

@@ -18,7 +18,11 @@ async function serverAnswering(first: EmbeddingsReply[]): Promise<EmbeddingsServ
 }
 
 const embedderOf = (s: EmbeddingsServer) => createOpenAICompatibleEmbedder({ baseUrl: s.baseUrl, apiKey: "k", model: "m", timeoutMs: 2_000 });
-const rateLimited = (ms: number): EmbeddingsReply => ({ status: 429, json: { error: { message: "Rate limit reached" } }, headers: { "retry-after-ms": String(ms) } });
+const rateLimited = (ms: number): EmbeddingsReply => ({
+  status: 429,
+  json: { error: { message: "Rate limit reached" } },
+  headers: { "retry-after-ms": String(ms) },
+});
 const overloaded: EmbeddingsReply = { status: 503, json: { error: "overloaded" } };
 
 function context(waits: EmbedWait[], more: Partial<RetryContext> = {}): RetryContext {
@@ -76,7 +80,11 @@ describe("embedWithRetries against a real embeddings server", () => {
     let stop = false;
     setTimeout(() => (stop = true), 100);
     const started = Date.now();
-    const result = await embedWithRetries(embedderOf(s), ["a"], context([], { shouldStop: () => stop, policy: { attempts: 3, firstDelayMs: 40, maxDelayMs: 60_000 } }));
+    const result = await embedWithRetries(
+      embedderOf(s),
+      ["a"],
+      context([], { shouldStop: () => stop, policy: { attempts: 3, firstDelayMs: 40, maxDelayMs: 60_000 } }),
+    );
     expect(result).toEqual({ reason: "stop" });
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(s.requests).toHaveLength(1);

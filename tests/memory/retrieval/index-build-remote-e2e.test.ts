@@ -35,7 +35,9 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     const env = await cliEnv((n) => (n === 2 ? rateLimited(300) : undefined));
     const build = await runCli(["index", "build"], { cwd: ws.root, env });
     expect(build.code, build.stderr).toBe(0);
-    expect(build.stderr).toMatch(/^indexing: embeddings request to http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings \(model "remote-embedder"\) failed: HTTP 429: Rate limit reached for tokens; trying again in 0\.3 s \(attempt 2 of 6\)$/m);
+    expect(build.stderr).toMatch(
+      /^indexing: embeddings request to http:\/\/127\.0\.0\.1:\d+\/v1\/embeddings \(model "remote-embedder"\) failed: HTTP 429: Rate limit reached for tokens; trying again in 0\.3 s \(attempt 2 of 6\)$/m,
+    );
     expect(build.stdout).toMatch(/^Indexed 150 files \(150 chunks\): 150 embedded, 0 removed, in \d+\.\d s\.$/m);
     expect(build.stderr + build.stdout).not.toContain("sk-embeddings-test");
   });
@@ -45,7 +47,11 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     // A daily limit: the texts the server still embeds before it answers every request with "try again in 2 hours":
     // the probe of the vector length and the first batch (96 chunks).
     let allowance = 1 + 96;
-    const dailyLimit: EmbeddingsReply = { status: 429, json: { error: { message: "Rate limit reached for requests per day (RPD)" } }, headers: { "retry-after": "7200" } };
+    const dailyLimit: EmbeddingsReply = {
+      status: 429,
+      json: { error: { message: "Rate limit reached for requests per day (RPD)" } },
+      headers: { "retry-after": "7200" },
+    };
     const env = await cliEnv((_n, inputs) => {
       if (inputs.length > allowance) return dailyLimit;
       allowance -= inputs.length;
@@ -53,13 +59,17 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     });
     const first = await runCli(["index", "build"], { cwd: ws.root, env });
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/^Indexed 96 files \(96 chunks\): 96 embedded, 0 removed, in \d+\.\d s; the embeddings server asked to wait 120 min \(.*Rate limit reached for requests per day \(RPD\)\): run it again then to embed the rest\.$/m);
+    expect(first.stdout).toMatch(
+      /^Indexed 96 files \(96 chunks\): 96 embedded, 0 removed, in \d+\.\d s; the embeddings server asked to wait 120 min \(.*Rate limit reached for requests per day \(RPD\)\): run it again then to embed the rest\.$/m,
+    );
 
     // Still over the limit: the index opens without asking the server anything (no probe of the vector length),
     // the first batch is turned away, and the build says again when to run it; nothing lost.
     const refused = await runCli(["index", "build"], { cwd: ws.root, env });
     expect(refused.code, refused.stderr).toBe(0);
-    expect(refused.stdout).toMatch(/^Indexed 96 files \(96 chunks\): 0 embedded, 0 removed, in \d+\.\d s; the embeddings server asked to wait 120 min \(.*Rate limit reached for requests per day \(RPD\)\): run it again then to embed the rest\.$/m);
+    expect(refused.stdout).toMatch(
+      /^Indexed 96 files \(96 chunks\): 0 embedded, 0 removed, in \d+\.\d s; the embeddings server asked to wait 120 min \(.*Rate limit reached for requests per day \(RPD\)\): run it again then to embed the rest\.$/m,
+    );
 
     // Reading and deleting the index ask the embedder nothing: they work while it turns every request away.
     const status = await runCli(["index", "status", "--json"], { cwd: ws.root, env });
@@ -74,7 +84,9 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     const local = { CHROMA_URL: fixture.chroma().url };
     const other = await runCli(["index", "status"], { cwd: ws.root, env: local });
     expect(other.stdout).toContain("150 files, 150 chunks\nCollection ");
-    expect(other.stdout).toContain("embedder openai-compatible:remote-embedder (now configured: local-hash-v1; the next build or session rebuilds the index with it)");
+    expect(other.stdout).toContain(
+      "embedder openai-compatible:remote-embedder (now configured: local-hash-v1; the next build or session rebuilds the index with it)",
+    );
     expect(JSON.parse((await runCli(["index", "status", "--json"], { cwd: ws.root, env })).stdout)).toMatchObject({ files: 150 });
     allowance = 0;
     expect((await runCli(["index", "clear"], { cwd: ws.root, env })).stdout).toContain("Cleared the index");
@@ -96,6 +108,8 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     const search = await runCli(["index", "search", "the forty-second module m42", "--json", "--limit", "3"], { cwd: ws.root, env });
     expect(search.code, search.stderr).toBe(0);
     expect((JSON.parse(search.stdout) as { path: string }[])[0]?.path).toBe("src/m42.js");
-    expect(search.stderr.trim().split("\n")).toEqual([expect.stringMatching(/^mini-cursor: ranked by words only: the question could not be embedded \(.*HTTP 503: overloaded\)$/)]);
+    expect(search.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^mini-cursor: ranked by words only: the question could not be embedded \(.*HTTP 503: overloaded\)$/),
+    ]);
   });
 });

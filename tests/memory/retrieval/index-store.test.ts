@@ -10,14 +10,34 @@ import { ftsToken, IndexStore, IndexStoreError } from "../../../src/memory/retri
 import { lexicalTerms } from "../../../src/memory/retrieval/lexical.js";
 import type { StoredChunk } from "../../../src/memory/retrieval/types.js";
 
-const chunk = (id: string, file: string, symbol: string, text: string): StoredChunk => ({ id, path: file, startLine: 1, endLine: 3, symbol, kind: "function", text });
+const chunk = (id: string, file: string, symbol: string, text: string): StoredChunk => ({
+  id,
+  path: file,
+  startLine: 1,
+  endLine: 3,
+  symbol,
+  kind: "function",
+  text,
+});
 
 const DOCS: StoredChunk[] = [
   chunk("a", "src/is-empty.ts", "isEmpty", "/** Checks whether a value has nothing in it. */\nexport function isEmpty(value) { return size(value) === 0; }"),
-  chunk("b", "src/compact.ts", "compact", "/** Creates an array with all falsey values removed. */\nexport function compact(array) { return array.filter(Boolean); }"),
+  chunk(
+    "b",
+    "src/compact.ts",
+    "compact",
+    "/** Creates an array with all falsey values removed. */\nexport function compact(array) { return array.filter(Boolean); }",
+  ),
   chunk("c", "src/to-string.ts", "toString", "/** Converts a value to text. */\nexport function toString(value) { return `${value}`; }"),
   // "empty" and "string" are common words in comments, rare in names: as in a real library.
-  ...Array.from({ length: 6 }, (_, i) => chunk(`f${i}`, `src/other${i}.ts`, `other${i}`, `/** Returns a new array of values ${i}; empty strings count as values too. */\nexport function other${i}(array) { return array.slice(${i}); }`)),
+  ...Array.from({ length: 6 }, (_, i) =>
+    chunk(
+      `f${i}`,
+      `src/other${i}.ts`,
+      `other${i}`,
+      `/** Returns a new array of values ${i}; empty strings count as values too. */\nexport function other${i}(array) { return array.slice(${i}); }`,
+    ),
+  ),
 ];
 
 const FILE = { hash: "h1", size: 100, mtimeMs: 1 };
@@ -80,7 +100,9 @@ describe("IndexStore", () => {
 
   it("replaces a file's chunks whole when it changes", () => {
     const store = filled();
-    store.replaceFile("src/compact.ts", { hash: "h2", size: 120, mtimeMs: 2 }, [chunk("b2", "src/compact.ts", "compact", "/** Drops holes from a sparse list. */")]);
+    store.replaceFile("src/compact.ts", { hash: "h2", size: 120, mtimeMs: 2 }, [
+      chunk("b2", "src/compact.ts", "compact", "/** Drops holes from a sparse list. */"),
+    ]);
     expect(store.query(lexicalTerms("falsey"), 3)).toEqual([]);
     expect(store.query(lexicalTerms("sparse holes"), 3)[0]?.id).toBe("b2");
     expect(store.file("src/compact.ts")).toEqual({ hash: "h2", size: 120, mtimeMs: 2 });
@@ -112,7 +134,10 @@ describe("IndexStore", () => {
 
   it("rebuilds in slices, letting other work run between them (a session's model calls, output, Ctrl-C)", async () => {
     const store = open();
-    const many = Array.from({ length: 1_000 }, (_, i) => ({ chunk: chunk(`m${i}`, `src/m${i}.ts`, `m${i}`, `/** Module ${i}. */\nexport const m${i} = ${i};`), file: FILE }));
+    const many = Array.from({ length: 1_000 }, (_, i) => ({
+      chunk: chunk(`m${i}`, `src/m${i}.ts`, `m${i}`, `/** Module ${i}. */\nexport const m${i} = ${i};`),
+      file: FILE,
+    }));
     const seen: number[] = [];
     let timer = setTimeout(function look() {
       seen.push(store.counts().chunks);

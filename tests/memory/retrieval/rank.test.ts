@@ -22,18 +22,50 @@ describe("the hybrid ranking's private-module prior", () => {
     ]);
     // Vector scores: the private helper slightly above the public module; BM25 agrees.
     const close = fuse(
-      [{ id: "near", score: 0.9 }, { id: "pub", score: 0.86 }, { id: "low", score: 0.5 }],
-      [{ id: "near", score: 9 }, { id: "pub", score: 8.5 }, { id: "low", score: 1 }],
+      [
+        { id: "near", score: 0.9 },
+        { id: "pub", score: 0.86 },
+        { id: "low", score: 0.5 },
+      ],
+      [
+        { id: "near", score: 9 },
+        { id: "pub", score: 8.5 },
+        { id: "low", score: 1 },
+      ],
       candidates,
       new Set(["copy"]),
       false,
     );
     expect(close.map((s) => s.id)).toEqual(["pub", "near", "low"]);
     // Without the prior (vector or BM25 alone) the order is the scores'.
-    const plain = fuse([{ id: "near", score: 0.9 }, { id: "pub", score: 0.86 }, { id: "low", score: 0.5 }], [], candidates, new Set(["copy"]), false, { ...WEIGHTS, privateModule: 1 });
+    const plain = fuse(
+      [
+        { id: "near", score: 0.9 },
+        { id: "pub", score: 0.86 },
+        { id: "low", score: 0.5 },
+      ],
+      [],
+      candidates,
+      new Set(["copy"]),
+      false,
+      { ...WEIGHTS, privateModule: 1 },
+    );
     expect(plain.map((s) => s.id)).toEqual(["near", "pub", "low"]);
     // A private module that matches far better than anything public still comes first.
-    const clear = fuse([{ id: "far", score: 0.95 }, { id: "pub", score: 0.4 }, { id: "low", score: 0.3 }], [{ id: "far", score: 12 }, { id: "pub", score: 2 }], candidates, new Set(["copy"]), false);
+    const clear = fuse(
+      [
+        { id: "far", score: 0.95 },
+        { id: "pub", score: 0.4 },
+        { id: "low", score: 0.3 },
+      ],
+      [
+        { id: "far", score: 12 },
+        { id: "pub", score: 2 },
+      ],
+      candidates,
+      new Set(["copy"]),
+      false,
+    );
     expect(clear[0]?.id).toBe("far");
   });
 });

@@ -26,7 +26,10 @@ describe("SessionCodeIndex on a shared connection", () => {
     dataDir = path.join(base, "data");
     root = path.join(base, "ws");
     fs.mkdirSync(path.join(root, "src"), { recursive: true });
-    fs.writeFileSync(path.join(root, "src", "timing.js"), "/** Waits until typing stops, then calls fn. */\nexport function debounce(fn, wait) {\n  let t;\n  return () => { clearTimeout(t); t = setTimeout(fn, wait); };\n}\n");
+    fs.writeFileSync(
+      path.join(root, "src", "timing.js"),
+      "/** Waits until typing stops, then calls fn. */\nexport function debounce(fn, wait) {\n  let t;\n  return () => { clearTimeout(t); t = setTimeout(fn, wait); };\n}\n",
+    );
     chroma = await startTestChroma(dataDir);
   });
   afterAll(async () => {

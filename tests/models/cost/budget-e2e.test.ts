@@ -71,7 +71,10 @@ describe("token and cost budgets (built CLI)", () => {
     const resumed = await runCli(["resume", "--budget-tokens", "20000", "--json"], { cwd: ws.root, env });
     expect(resumed.stderr).toBe("");
     expect(resumed.code).toBe(0);
-    const events = resumed.stdout.trim().split("\n").map((line) => JSON.parse(line) as JsonEvent);
+    const events = resumed.stdout
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as JsonEvent);
     const after = server.requests.slice(before);
     // Completed work is not redone: no coder call, no first plan; the planner reads the coder's report it had not read.
     expect(after.filter((r) => roleOf(r) === "coder")).toHaveLength(0);
@@ -81,11 +84,24 @@ describe("token and cost budgets (built CLI)", () => {
 
     const modelCalls = events.filter((e) => e.type === "model_call");
     expect(modelCalls).toHaveLength(5);
-    expect(modelCalls[0]).toMatchObject({ agent: "planner", model: "scripted", inputTokens: 1000, outputTokens: 100, estimated: false, total: { inputTokens: 6000, outputTokens: 600, calls: 6, costUsd: 0.0168, estimated: false } });
+    expect(modelCalls[0]).toMatchObject({
+      agent: "planner",
+      model: "scripted",
+      inputTokens: 1000,
+      outputTokens: 100,
+      estimated: false,
+      total: { inputTokens: 6000, outputTokens: 600, calls: 6, costUsd: 0.0168, estimated: false },
+    });
     expect(modelCalls.at(-1)).toMatchObject({ total: { inputTokens: 10000, outputTokens: 1000, calls: 10, costUsd: 0.028 } });
     const finished = events.at(-1);
-    expect(finished).toMatchObject({ type: "session_finished", status: "done", usage: { inputTokens: 10000, outputTokens: 1000, calls: 10, estimatedCalls: 0, costUsd: 0.028 } });
-    expect(finished?.usage).toMatchObject({ lines: expect.arrayContaining([expect.objectContaining({ agent: "reviewer", model: "scripted", calls: 3, costUsd: 0.0084 })]) });
+    expect(finished).toMatchObject({
+      type: "session_finished",
+      status: "done",
+      usage: { inputTokens: 10000, outputTokens: 1000, calls: 10, estimatedCalls: 0, costUsd: 0.028 },
+    });
+    expect(finished?.usage).toMatchObject({
+      lines: expect.arrayContaining([expect.objectContaining({ agent: "reviewer", model: "scripted", calls: 3, costUsd: 0.0084 })]),
+    });
     expect(String(finished?.report)).toMatch(/^Done: /);
 
     expect((await sessions())[0]).toMatchObject({ status: "done", inputTokens: 10000, outputTokens: 1000, costUsd: 0.028 });

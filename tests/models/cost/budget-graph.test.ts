@@ -36,7 +36,12 @@ function session(script: Script, budget: Budget, prices: PriceTable = DEFAULT_PR
     events,
     state,
     async start(): Promise<WorkspaceStateValue> {
-      const input = { task: "write a file", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" as const } };
+      const input = {
+        task: "write a file",
+        workspace: root,
+        limits: { ...DEFAULT_LIMITS, ...limits },
+        safety: { ...DEFAULT_SAFETY, approval: "auto" as const },
+      };
       await graph.invoke(input, config(budget));
       return state(budget);
     },
@@ -99,7 +104,11 @@ describe("token and cost budgets in the graph", () => {
   it("stops before routing a step when the planner's own call used the budget up, and routes it on continuation", async () => {
     const s = session(coderAndReview, { tokens: 400 });
     const stopped = await s.start();
-    expect(stopped).toMatchObject({ status: "limit_reached", stop: { kind: "token_budget", detail: "token budget of 400 reached (440 used)" }, lastReport: null });
+    expect(stopped).toMatchObject({
+      status: "limit_reached",
+      stop: { kind: "token_budget", detail: "token budget of 400 reached (440 used)" },
+      lastReport: null,
+    });
     expect(s.models.seen.planner).toHaveLength(2);
 
     const resume = planBudgetResume(stopped, { tokens: 1000 }, DEFAULT_PRICE_TABLE);
@@ -125,11 +134,17 @@ describe("token and cost budgets in the graph", () => {
     const s = session(coderAndReview, { tokens: 100_000 }, DEFAULT_PRICE_TABLE, { maxAgentRuns: 1 });
     const stopped = await s.start();
     expect(stopped).toMatchObject({ status: "limit_reached", stop: { kind: "agent_runs" } });
-    expect(planBudgetResume(stopped, { tokens: 1e9 }, DEFAULT_PRICE_TABLE)).toMatchObject({ kind: "refuse", reason: expect.stringMatching(/another limit \(sub-agent runs/) });
+    expect(planBudgetResume(stopped, { tokens: 1e9 }, DEFAULT_PRICE_TABLE)).toMatchObject({
+      kind: "refuse",
+      reason: expect.stringMatching(/another limit \(sub-agent runs/),
+    });
   });
 
   it("stamps model calls with the model and running totals, and estimates replies without usage data", async () => {
-    const noUsage = new AIMessage({ content: "", tool_calls: [{ id: "p1", name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Write a.txt" }], finished: false } }] });
+    const noUsage = new AIMessage({
+      content: "",
+      tool_calls: [{ id: "p1", name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: "Write a.txt" }], finished: false } }],
+    });
     const s = session({ ...coderAndReview, planner: [noUsage, finishPlan("done"), finishPlan("reviewed")] }, {});
     const state = await s.start();
     expect(state.status).toBe("done");

@@ -22,7 +22,12 @@ afterEach(async () => {
 describe("budget inside a sub-agent run", () => {
   it("stops the run before the model call that would go over, and the session continues under a higher budget", async () => {
     const models = scriptedModels({
-      planner: [plan([{ agent: "coder", goal: "Write three files" }]), plan([{ agent: "coder", goal: "Write the rest" }]), finishPlan("written"), finishPlan("reviewed")],
+      planner: [
+        plan([{ agent: "coder", goal: "Write three files" }]),
+        plan([{ agent: "coder", goal: "Write the rest" }]),
+        finishPlan("written"),
+        finishPlan("reviewed"),
+      ],
       coder: [
         calls({ name: "write_file", args: { path: "a.txt", content: "a" } }),
         calls({ name: "write_file", args: { path: "b.txt", content: "b" } }),
@@ -52,7 +57,8 @@ describe("budget inside a sub-agent run", () => {
   });
 
   it("estimates and marks sub-agent calls whose replies carry no usage data", async () => {
-    const bare = (name: string, args: Record<string, unknown>) => new AIMessage({ content: "", tool_calls: [{ id: `c_${name}`, name, args, type: "tool_call" }] });
+    const bare = (name: string, args: Record<string, unknown>) =>
+      new AIMessage({ content: "", tool_calls: [{ id: `c_${name}`, name, args, type: "tool_call" }] });
     const models = scriptedModels({
       planner: [plan([{ agent: "researcher", goal: "Look" }]), finishPlan("looked")],
       researcher: [bare("list_directory", { path: "." }), bare("submit_findings", { summary: "empty", findings: [] })],

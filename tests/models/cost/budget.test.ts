@@ -18,7 +18,10 @@ describe("budgetExceeded", () => {
 
   it("counts what the priced models cost against a cost budget", () => {
     expect(budgetExceeded({ "coder:cheap": u(300_000, 50_000) }, { usd: 0.5 }, prices)).toBeNull();
-    expect(budgetExceeded({ "coder:cheap": u(400_000, 50_000) }, { usd: 0.5 }, prices)).toEqual({ kind: "cost_budget", detail: "cost budget of $0.5000 reached ($0.5000 used)" });
+    expect(budgetExceeded({ "coder:cheap": u(400_000, 50_000) }, { usd: 0.5 }, prices)).toEqual({
+      kind: "cost_budget",
+      detail: "cost budget of $0.5000 reached ($0.5000 used)",
+    });
     expect(budgetExceeded({ "coder:mystery": u(1e9, 1e9) }, { usd: 0.5 }, prices)).toBeNull();
   });
 });

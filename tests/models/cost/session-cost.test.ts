@@ -24,7 +24,9 @@ function createOldDatabase(root: string): void {
     status TEXT NOT NULL, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
     input_tokens INTEGER NOT NULL DEFAULT 0, output_tokens INTEGER NOT NULL DEFAULT 0, options TEXT NOT NULL DEFAULT '{}'
   )`);
-  db.prepare("INSERT INTO mc_sessions (id, task, workspace, status, created_at, updated_at, input_tokens) VALUES ('old', 'task', '/w', 'done', 1, 1, 42)").run();
+  db.prepare(
+    "INSERT INTO mc_sessions (id, task, workspace, status, created_at, updated_at, input_tokens) VALUES ('old', 'task', '/w', 'done', 1, 1, 42)",
+  ).run();
   db.close();
 }
 

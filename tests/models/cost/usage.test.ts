@@ -52,7 +52,7 @@ describe("usage accounting", () => {
   });
 
   it("says the cost is unknown (not 0) when a model has no price, keeping what the priced ones cost", () => {
-    const s = summarizeUsage({ "planner:cheap": u(1_000_000, 0), "coder:mystery": u(10, 10), "reviewer": u(5, 5) }, prices);
+    const s = summarizeUsage({ "planner:cheap": u(1_000_000, 0), "coder:mystery": u(10, 10), reviewer: u(5, 5) }, prices);
     expect(s.costUsd).toBeNull();
     expect(s.knownCostUsd).toBe(1);
     expect(s.unpricedModels).toEqual(["mystery", "reviewer (model not recorded)"]);
@@ -64,8 +64,12 @@ describe("formatting", () => {
   it("keeps numbers short on the progress line", () => {
     expect([compactTokens(950), compactTokens(12_345), compactTokens(1_100), compactTokens(2_500_000)]).toEqual(["950", "12.3k", "1.1k", "2.5M"]);
     expect([formatUsd(0), formatUsd(0.0042), formatUsd(12.5)]).toEqual(["$0", "$0.0042", "$12.50"]);
-    expect(runningTotal({ inputTokens: 12_300, outputTokens: 1_100, calls: 9, costUsd: 0.0042, estimated: false })).toBe("tokens 12.3k in / 1.1k out · $0.0042");
-    expect(runningTotal({ inputTokens: 10, outputTokens: 1, calls: 1, costUsd: null, estimated: true })).toBe("tokens 10 in / 1 out · cost unknown (estimated)");
+    expect(runningTotal({ inputTokens: 12_300, outputTokens: 1_100, calls: 9, costUsd: 0.0042, estimated: false })).toBe(
+      "tokens 12.3k in / 1.1k out · $0.0042",
+    );
+    expect(runningTotal({ inputTokens: 10, outputTokens: 1, calls: 1, costUsd: null, estimated: true })).toBe(
+      "tokens 10 in / 1 out · cost unknown (estimated)",
+    );
   });
 
   it("reports totals, cost, estimates and one line per agent and model", () => {

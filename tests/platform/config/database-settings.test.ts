@@ -21,8 +21,14 @@ describe("the session database setting", () => {
     writeJson(path.join(home(), ".config", "mini-cursor", "config.json"), { database: "postgres://u@user-host/userdb" });
     expect(resolveDatabaseTarget({ HOME: home() }, ws.root)?.label).toBe("user-host:5432/userdb");
     writeJson(path.join(ws.root, "mini-cursor.json"), { database: "postgresql://u@project-host:6543/projdb" });
-    expect(resolveDatabaseTarget({ HOME: home() }, ws.root)).toMatchObject({ label: "project-host:6543/projdb", from: `${path.join(ws.root, "mini-cursor.json")}: database` });
-    expect(resolveDatabaseTarget({ HOME: home(), MINI_CURSOR_DATABASE_URL: "postgres://u:pw@env-host/envdb" }, ws.root)).toMatchObject({ label: "env-host:5432/envdb", from: "MINI_CURSOR_DATABASE_URL" });
+    expect(resolveDatabaseTarget({ HOME: home() }, ws.root)).toMatchObject({
+      label: "project-host:6543/projdb",
+      from: `${path.join(ws.root, "mini-cursor.json")}: database`,
+    });
+    expect(resolveDatabaseTarget({ HOME: home(), MINI_CURSOR_DATABASE_URL: "postgres://u:pw@env-host/envdb" }, ws.root)).toMatchObject({
+      label: "env-host:5432/envdb",
+      from: "MINI_CURSOR_DATABASE_URL",
+    });
     // The file schema the run validates with accepts the key.
     expect(configFileSchema.parse({ database: "postgres://h/db" })).toEqual({ database: "postgres://h/db" });
   });
@@ -32,17 +38,20 @@ describe("the session database setting", () => {
     expect(postgresTarget("postgres://alice@db.example", "X").label).toBe("db.example:5432/alice");
   });
 
-  it.each(["http://u:secret@h/db", "secret", "postgres://u:secret@h:port/db", "mysql://u:secret@h/db"])("refuses %s as a usage error that never shows the password", (url) => {
-    let error: unknown;
-    try {
-      postgresTarget(url, "MINI_CURSOR_DATABASE_URL");
-    } catch (e) {
-      error = e;
-    }
-    expect(error).toBeInstanceOf(ConfigError);
-    expect((error as Error).message).toMatch(/^MINI_CURSOR_DATABASE_URL /);
-    expect((error as Error).message).not.toContain("secret");
-  });
+  it.each(["http://u:secret@h/db", "secret", "postgres://u:secret@h:port/db", "mysql://u:secret@h/db"])(
+    "refuses %s as a usage error that never shows the password",
+    (url) => {
+      let error: unknown;
+      try {
+        postgresTarget(url, "MINI_CURSOR_DATABASE_URL");
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(ConfigError);
+      expect((error as Error).message).toMatch(/^MINI_CURSOR_DATABASE_URL /);
+      expect((error as Error).message).not.toContain("secret");
+    },
+  );
 
   it("a config file whose database is not text is an error naming the file", () => {
     writeJson(path.join(ws.root, "mini-cursor.json"), { database: 5 });

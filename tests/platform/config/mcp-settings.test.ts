@@ -37,7 +37,9 @@ describe("MCP server configuration", () => {
   });
 
   it("reads the user config, .mcp.json and mini-cursor.json; the workspace's files win by server name", async () => {
-    await write("xdg/mini-cursor/config.json", { mcpServers: { shared: { command: "user-cmd" }, mine: { url: "https://mcp.example/${PATH_PART:-x}", headers: { Authorization: "Bearer ${TOKEN}" } } } });
+    await write("xdg/mini-cursor/config.json", {
+      mcpServers: { shared: { command: "user-cmd" }, mine: { url: "https://mcp.example/${PATH_PART:-x}", headers: { Authorization: "Bearer ${TOKEN}" } } },
+    });
     await write(".mcp.json", { mcpServers: { shared: { command: "mcp-json-cmd", args: ["a"], env: { KEY: "${TOKEN}" }, cwd: "tools" } } });
     await write("mini-cursor.json", { mcpServers: { project: { command: "p", agents: ["researcher"], timeoutMs: 500, disabled: true } } });
     const servers = resolveMcpConfig({ ...env, TOKEN: "secret" }, ws.root);
@@ -46,7 +48,15 @@ describe("MCP server configuration", () => {
       ["mine", path.join(ws.root, "xdg/mini-cursor/config.json")],
       ["project", path.join(ws.root, "mini-cursor.json")],
     ]);
-    expect(servers[0]).toMatchObject({ transport: "stdio", command: "mcp-json-cmd", args: ["a"], env: { KEY: "secret" }, cwd: path.join(ws.root, "tools"), timeoutMs: 60_000, disabled: false });
+    expect(servers[0]).toMatchObject({
+      transport: "stdio",
+      command: "mcp-json-cmd",
+      args: ["a"],
+      env: { KEY: "secret" },
+      cwd: path.join(ws.root, "tools"),
+      timeoutMs: 60_000,
+      disabled: false,
+    });
     expect(servers[1]).toMatchObject({ transport: "http", url: "https://mcp.example/x", headers: { Authorization: "Bearer secret" } });
     expect(servers[2]).toMatchObject({ agents: ["researcher"], timeoutMs: 500, disabled: true });
     // Without a cwd, a stdio server runs in the workspace.
@@ -60,13 +70,17 @@ describe("MCP server configuration", () => {
 
   it("a bad declaration is one line naming the file and the server", async () => {
     const mcpJson = await write(".mcp.json", { mcpServers: { broken: { args: ["x"] } } });
-    expect(errorOf(() => resolveMcpConfig(env, ws.root))).toBe(`${mcpJson}: mcpServers.broken: needs either "command" (a stdio server) or "url" (an HTTP server), not both`);
+    expect(errorOf(() => resolveMcpConfig(env, ws.root))).toBe(
+      `${mcpJson}: mcpServers.broken: needs either "command" (a stdio server) or "url" (an HTTP server), not both`,
+    );
     await write(".mcp.json", { mcpServers: { broken: { command: "x", comand: "y" } } });
     expect(errorOf(() => resolveMcpConfig(env, ws.root))).toMatch(/\.mcp\.json: mcpServers\.broken: unknown key "comand" \(known keys: type, command/);
     await write(".mcp.json", "{ not json");
     expect(errorOf(() => resolveMcpConfig(env, ws.root))).toMatch(/\.mcp\.json is not valid JSON/);
     await fs.rm(mcpJson);
     const project = await write("mini-cursor.json", { mcpServers: { "bad name": { command: "x" } } });
-    expect(errorOf(() => resolveMcpConfig(env, ws.root))).toMatch(new RegExp(`^${project}: mcpServers.bad name: a server name may only use letters, digits, _ and -`));
+    expect(errorOf(() => resolveMcpConfig(env, ws.root))).toMatch(
+      new RegExp(`^${project}: mcpServers.bad name: a server name may only use letters, digits, _ and -`),
+    );
   });
 });

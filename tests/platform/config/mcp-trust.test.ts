@@ -51,7 +51,10 @@ describe("trust in a project's MCP servers", () => {
     trustAll(ws.root);
     expect(marks(ws.root).map(([, , trusted]) => trusted)).toEqual([true, true, true]);
     // The same declaration in another workspace is not trusted there.
-    expect(marks(other.root)).toEqual([["mine", "user", true], ["gh", "project", false]]);
+    expect(marks(other.root)).toEqual([
+      ["mine", "user", true],
+      ["gh", "project", false],
+    ]);
   });
 
   it("keeps the trust when a variable's value changes, not when what runs or where it connects changes", async () => {
@@ -83,7 +86,11 @@ describe("trust in a project's MCP servers", () => {
   it("trusted in a checkout, trusted in the git worktrees run --worktree makes of it", async () => {
     await declare(ws.root, ".mcp.json", { gh: { command: "npx", args: ["gh-server"] } });
     const git = (cwd: string, args: string[]) => {
-      const r = spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], { cwd, encoding: "utf8", env: { PATH: process.env.PATH ?? "", HOME: ws.root, GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: "1" } });
+      const r = spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], {
+        cwd,
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "", HOME: ws.root, GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: "1" },
+      });
       if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
     };
     git(ws.root, ["init", "-q", "-b", "main"]);

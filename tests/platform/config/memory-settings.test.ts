@@ -33,7 +33,9 @@ describe("remote Chroma access settings", () => {
       CHROMA_DATABASE: "agents",
     });
     expect(settings.chromaAccess).toEqual({ tenant: "acme", database: "agents", token: "t0ken", authHeader: "x-chroma-token" });
-    expect(resolveMemoryStoreConfig({ ...base, CHROMA_URL: "http://c:8000", CHROMA_AUTH_HEADER: "Authorization" }).chromaAccess?.authHeader).toBe("authorization");
+    expect(resolveMemoryStoreConfig({ ...base, CHROMA_URL: "http://c:8000", CHROMA_AUTH_HEADER: "Authorization" }).chromaAccess?.authHeader).toBe(
+      "authorization",
+    );
   });
 
   it("keeps a local server's settings as they were: no access part without CHROMA_URL", () => {
@@ -41,7 +43,9 @@ describe("remote Chroma access settings", () => {
   });
 
   it("refuses access settings without CHROMA_URL, naming them", () => {
-    expect(configError({ ...base, CHROMA_TOKEN: "secret-1" }).message).toBe("CHROMA_TOKEN is for a remote Chroma and needs CHROMA_URL; the local server takes none");
+    expect(configError({ ...base, CHROMA_TOKEN: "secret-1" }).message).toBe(
+      "CHROMA_TOKEN is for a remote Chroma and needs CHROMA_URL; the local server takes none",
+    );
     expect(configError({ ...base, CHROMA_TENANT: "a", CHROMA_DATABASE: "b" }).message).toBe(
       "CHROMA_TENANT, CHROMA_DATABASE are for a remote Chroma and need CHROMA_URL; the local server takes none",
     );

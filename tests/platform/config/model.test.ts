@@ -51,11 +51,7 @@ describe("resolveModelConfig", () => {
 
   it("uses the given endpoint and model; the key defaults to not-needed", async () => {
     const p = probe(["llama3"]);
-    const s = await resolveModelConfig(
-      {},
-      { OPENAI_BASE_URL: "http://127.0.0.1:8000/v1", MINI_CURSOR_MODEL: "qwen2.5-coder" },
-      p,
-    );
+    const s = await resolveModelConfig({}, { OPENAI_BASE_URL: "http://127.0.0.1:8000/v1", MINI_CURSOR_MODEL: "qwen2.5-coder" }, p);
     expect(s.baseUrl).toBe("http://127.0.0.1:8000/v1");
     expect(s.model).toBe("qwen2.5-coder");
     expect(s.apiKey).toBe("not-needed");
@@ -149,27 +145,19 @@ describe("resolveModelConfig", () => {
   });
 
   it("reads timeout and retries from the env", async () => {
-    const s = await resolveModelConfig(
-      {},
-      { OPENAI_API_KEY: "k", MINI_CURSOR_MODEL_TIMEOUT_MS: "5000", MINI_CURSOR_MODEL_RETRIES: "0" },
-      probe(null),
-    );
+    const s = await resolveModelConfig({}, { OPENAI_API_KEY: "k", MINI_CURSOR_MODEL_TIMEOUT_MS: "5000", MINI_CURSOR_MODEL_RETRIES: "0" }, probe(null));
     expect(s.timeoutMs).toBe(5000);
     expect(s.maxRetries).toBe(0);
   });
 
   it.each(["abc", "-1", "Infinity", "12ms", "0", "0.5", "1e3"])("rejects MINI_CURSOR_MODEL_TIMEOUT_MS=%s", async (value) => {
-    const err = await configError(
-      resolveModelConfig({}, { OPENAI_API_KEY: "k", MINI_CURSOR_MODEL_TIMEOUT_MS: value }, probe(null)),
-    );
+    const err = await configError(resolveModelConfig({}, { OPENAI_API_KEY: "k", MINI_CURSOR_MODEL_TIMEOUT_MS: value }, probe(null)));
     expect(err.message).toContain("MINI_CURSOR_MODEL_TIMEOUT_MS");
     expect(err.message).toContain(value);
   });
 
   it("rejects an invalid MINI_CURSOR_MODEL_RETRIES", async () => {
-    const err = await configError(
-      resolveModelConfig({}, { OPENAI_API_KEY: "k", MINI_CURSOR_MODEL_RETRIES: "lots" }, probe(null)),
-    );
+    const err = await configError(resolveModelConfig({}, { OPENAI_API_KEY: "k", MINI_CURSOR_MODEL_RETRIES: "lots" }, probe(null)));
     expect(err.message).toContain("MINI_CURSOR_MODEL_RETRIES");
   });
 

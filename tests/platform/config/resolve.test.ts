@@ -205,7 +205,12 @@ describe("errors name the flag or variable", () => {
     ["prices variable shape", {}, { MINI_CURSOR_PRICES: '{"m": {"input": 1}}' }, "MINI_CURSOR_PRICES: m.output: "],
     ["embeddings kind", {}, { MINI_CURSOR_EMBEDDINGS: "chroma-default" }, 'MINI_CURSOR_EMBEDDINGS must be one of local, openai, got "chroma-default"'],
     ["embedding model", {}, { MINI_CURSOR_EMBEDDINGS: "openai", OPENAI_API_KEY: "k" }, "MINI_CURSOR_EMBEDDINGS=openai needs MINI_CURSOR_EMBEDDING_MODEL"],
-    ["embedding URL", {}, { MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "m", MINI_CURSOR_EMBEDDING_BASE_URL: "nope" }, 'MINI_CURSOR_EMBEDDING_BASE_URL must be an http(s) URL, got "nope"'],
+    [
+      "embedding URL",
+      {},
+      { MINI_CURSOR_EMBEDDINGS: "openai", MINI_CURSOR_EMBEDDING_MODEL: "m", MINI_CURSOR_EMBEDDING_BASE_URL: "nope" },
+      'MINI_CURSOR_EMBEDDING_BASE_URL must be an http(s) URL, got "nope"',
+    ],
     ["Chroma URL", {}, { CHROMA_URL: "127.0.0.1:8000" }, 'CHROMA_URL must be an http(s) URL, got "127.0.0.1:8000"'],
   ])("%s", (_name, flags, extraEnv, expected) => {
     expect(configError(() => settle(flags, extraEnv)).message).toContain(expected);
@@ -259,7 +264,12 @@ describe("memory settings", () => {
       collection: "team",
       embeddings: { kind: "openai", model: "nomic-embed-text", baseUrl: "http://127.0.0.1:11434/v1", apiKey: "not-needed" },
     });
-    expect(resolveMemoryConfig({ HOME: "/h" })).toEqual({ enabled: true, dataDir: "/h/.local/share/mini-cursor", chromaIdleSeconds: 300, embeddings: { kind: "local" } });
+    expect(resolveMemoryConfig({ HOME: "/h" })).toEqual({
+      enabled: true,
+      dataDir: "/h/.local/share/mini-cursor",
+      chromaIdleSeconds: 300,
+      embeddings: { kind: "local" },
+    });
   });
 
   it.each<[NodeJS.ProcessEnv, string]>([

@@ -60,7 +60,9 @@ describe("a Studio run resolves its settings exactly like the CLI", () => {
   let ws: TempWorkspace;
   let home: TempWorkspace;
   beforeEach(async () => {
-    ws = await makeTempWorkspace({ "mini-cursor.json": JSON.stringify({ approval: "read-only", commands: { deny: ["docker*"] }, prices: { m: { input: 1, output: 2 } } }) });
+    ws = await makeTempWorkspace({
+      "mini-cursor.json": JSON.stringify({ approval: "read-only", commands: { deny: ["docker*"] }, prices: { m: { input: 1, output: 2 } } }),
+    });
     home = await makeTempWorkspace();
     await fs.mkdir(path.join(home.root, "mini-cursor"));
     await fs.writeFile(path.join(home.root, "mini-cursor", "config.json"), JSON.stringify({ network: true, commands: { allow: ["npm test*"] } }));

@@ -71,7 +71,9 @@ describe("buildBwrapArgs", () => {
     expect(tmpfs).toContain(path.join(home, ".ssh"));
     expect(tmpfs).toContain(path.join(home, ".config", "gcloud"));
     expect(tmpfs).not.toContain(path.join(home, ".aws"));
-    const nulls = operands(args, "--ro-bind", 2).filter(([src]) => src === "/dev/null").map(([, dest]) => dest);
+    const nulls = operands(args, "--ro-bind", 2)
+      .filter(([src]) => src === "/dev/null")
+      .map(([, dest]) => dest);
     expect(nulls).toContain(path.join(home, ".netrc"));
     expect(nulls).toContain(path.join(home, ".git-credentials"));
     expect(nulls).not.toContain(path.join(home, ".npmrc"));
@@ -94,7 +96,17 @@ describe("buildBwrapArgs", () => {
 
   it("unshares everything, runs as an unprivileged uid with no capabilities and no nested namespaces", () => {
     const args = build({ cwd: workspace });
-    for (const flag of ["--unshare-user", "--disable-userns", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try", "--unshare-net", "--die-with-parent", "--new-session"]) {
+    for (const flag of [
+      "--unshare-user",
+      "--disable-userns",
+      "--unshare-pid",
+      "--unshare-ipc",
+      "--unshare-uts",
+      "--unshare-cgroup-try",
+      "--unshare-net",
+      "--die-with-parent",
+      "--new-session",
+    ]) {
       expect(args).toContain(flag);
     }
     expect(operands(args, "--uid", 1)).toEqual([[String(SANDBOX_UID)]]);
@@ -154,7 +166,11 @@ describe("buildBwrapArgs", () => {
     await fs.writeFile(path.join(workspace, "index.ts"), "");
     const args = build({ workspaceAccess: "read-only", liveWorkspace: true });
     expect(operands(args, "--ro-bind", 2)).toContainEqual([workspace, workspace]);
-    expect(operands(args, "--tmpfs", 1).flat().filter((p) => p.startsWith(workspace))).toEqual([]);
+    expect(
+      operands(args, "--tmpfs", 1)
+        .flat()
+        .filter((p) => p.startsWith(workspace)),
+    ).toEqual([]);
     expect(operands(args, "--ro-bind-try", 2)).toEqual([]);
     expect(args).toContain("--unshare-net");
   });

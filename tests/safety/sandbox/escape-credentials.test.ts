@@ -21,7 +21,13 @@ async function plantCredentials(home: string): Promise<void> {
 
 describe("bubblewrap sandbox: credentials", () => {
   it("keeps the memory server's token (CHROMA_TOKEN) and address out of a command's environment, like OPENAI_API_KEY", async () => {
-    const parentEnv = { ...process.env, OPENAI_API_KEY: "sk-sandbox-1", CHROMA_TOKEN: "chroma-sandbox-2", CHROMA_URL: "http://chroma:8000", CHROMA_TENANT: "acme" };
+    const parentEnv = {
+      ...process.env,
+      OPENAI_API_KEY: "sk-sandbox-1",
+      CHROMA_TOKEN: "chroma-sandbox-2",
+      CHROMA_URL: "http://chroma:8000",
+      CHROMA_TENANT: "acme",
+    };
     const tool = createExecuteCommandTool({ root: ws().root, sandbox: { kind: "bubblewrap", allowNetwork: false, home: ws().home } }, { parentEnv });
     const { content } = await callTool(tool, { command: "env; cat /proc/self/environ | tr '\\0' '\\n'" });
     expect(content).toContain("PATH=");

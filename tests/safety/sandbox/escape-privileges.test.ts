@@ -24,7 +24,10 @@ describe("bubblewrap sandbox: privileges", () => {
   });
 
   it("cannot regain privileges through a new user namespace", async () => {
-    const { content } = await runSandboxed(ws(), "unshare -r true 2>&1; echo rc=$?; unshare -U true 2>&1; echo rc=$?; unshare -rm mount -t tmpfs none /mnt 2>&1; echo rc=$?");
+    const { content } = await runSandboxed(
+      ws(),
+      "unshare -r true 2>&1; echo rc=$?; unshare -U true 2>&1; echo rc=$?; unshare -rm mount -t tmpfs none /mnt 2>&1; echo rc=$?",
+    );
     expect(content).toMatch(/rc=1\n[\s\S]*rc=1\n[\s\S]*rc=1$/);
     expect(content).not.toMatch(/rc=0/);
   });
@@ -32,7 +35,10 @@ describe("bubblewrap sandbox: privileges", () => {
   it("cannot change kernel settings in /proc/sys (core_pattern would run programs as root)", async () => {
     const before = await fs.readFile("/proc/sys/kernel/core_pattern", "utf8");
     // Writing back the same value: harmless even if the sandbox failed to stop it.
-    const { content } = await runSandboxed(ws(), 'exec 2>&1; v=$(cat /proc/sys/kernel/core_pattern); printf "%s\\n" "$v" > /proc/sys/kernel/core_pattern; echo rc=$?; echo 1 > /proc/sys/vm/drop_caches; echo rc=$?');
+    const { content } = await runSandboxed(
+      ws(),
+      'exec 2>&1; v=$(cat /proc/sys/kernel/core_pattern); printf "%s\\n" "$v" > /proc/sys/kernel/core_pattern; echo rc=$?; echo 1 > /proc/sys/vm/drop_caches; echo rc=$?',
+    );
     expect(content).toContain("/proc/sys/kernel/core_pattern: Read-only file system");
     expect(content).toContain("/proc/sys/vm/drop_caches: Read-only file system");
     expect(content).toMatch(/core_pattern: Read-only file system\nrc=1\n.*drop_caches: Read-only file system\nrc=1$/);

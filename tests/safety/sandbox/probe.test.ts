@@ -42,7 +42,9 @@ describe("probeSandbox", () => {
   });
 
   it("says user namespaces are unavailable when bwrap cannot create them", async () => {
-    const status = await probeSandbox({ bwrapPath: await fakeBwrap("bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces.") });
+    const status = await probeSandbox({
+      bwrapPath: await fakeBwrap("bwrap: No permissions to create new namespace, likely because the kernel does not allow non-privileged user namespaces."),
+    });
     expect(status).toMatchObject({ kind: "none", version: "0.8.0" });
     expect(status.reason).toContain("user namespaces are disabled or restricted");
     expect(status.reason).toContain("No permissions to create new namespace");
@@ -95,7 +97,11 @@ describe("probeSandbox", () => {
       "const wait = () => (started() ? process.exit(0) : setTimeout(wait, 10));",
       "wait();",
     ].join("\n");
-    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], { env: { ...process.env, TMPDIR: tmp }, encoding: "utf8", timeout: 20_000 });
+    const child = spawnSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      env: { ...process.env, TMPDIR: tmp },
+      encoding: "utf8",
+      timeout: 20_000,
+    });
     expect(child.status, child.stderr).toBe(0);
     // (tsx keeps its own cache there too.)
     expect((await fs.readdir(tmp)).filter((n) => n.startsWith("mini-cursor-sandbox-probe-"))).toEqual([]);

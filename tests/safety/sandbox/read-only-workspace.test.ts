@@ -26,7 +26,9 @@ async function tree(root: string): Promise<string[]> {
     const detail = st.isSymbolicLink()
       ? `-> ${await fs.readlink(abs)}`
       : st.isFile()
-        ? createHash("sha256").update(await fs.readFile(abs)).digest("hex")
+        ? createHash("sha256")
+            .update(await fs.readFile(abs))
+            .digest("hex")
         : "";
     out.push(`${rel} ${st.mode.toString(8)} ${st.size} ${st.mtimeMs} ${detail}`);
     if (!st.isDirectory()) return;
@@ -66,7 +68,10 @@ describe("bubblewrap sandbox: read-only workspace", () => {
     await fs.symlink("sub", path.join(root, "sub-link"));
     await fs.symlink("sub/deep/b.txt", path.join(root, "b-link"));
     await fs.symlink(path.join(root, "a.txt"), path.join(root, "sub", "a-link"));
-    const git = await runSandboxed(ws(), "git init -q && git -c user.name=t -c user.email=t@t add -A && git -c user.name=t -c user.email=t@t commit -qm init && echo committed");
+    const git = await runSandboxed(
+      ws(),
+      "git init -q && git -c user.name=t -c user.email=t@t add -A && git -c user.name=t -c user.email=t@t commit -qm init && echo committed",
+    );
     expect(git.content).toContain("committed");
     const before = await tree(root);
 
@@ -140,9 +145,7 @@ describe("bubblewrap sandbox: read-only workspace", () => {
     const root = ws().root;
     await makeProject(root);
     const before = await tree(root);
-    const { content, artifact } = await runReadOnly(
-      "node_modules/.bin/vitest run src && find node_modules/.vite -name results.json | sort",
-    );
+    const { content, artifact } = await runReadOnly("node_modules/.bin/vitest run src && find node_modules/.vite -name results.json | sort");
     expect(artifact.command?.exitCode, content).toBe(0);
     expect(content).toMatch(/Tests\s+1 passed/);
     expect(content).not.toContain("stale/results.json");

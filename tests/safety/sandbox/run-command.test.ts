@@ -24,9 +24,16 @@ function options(command: string, extra: Partial<RunCommandOptions> = {}): RunCo
 describe("runCommand in the bubblewrap sandbox", () => {
   it("streams output as it arrives, in order", async () => {
     const chunks: string[] = [];
-    const run = await runCommand(options("for i in 1 2 3; do echo line$i; done; echo oops >&2", { onOutput: (stream, chunk) => chunks.push(`${stream}:${chunk}`) }));
+    const run = await runCommand(
+      options("for i in 1 2 3; do echo line$i; done; echo oops >&2", { onOutput: (stream, chunk) => chunks.push(`${stream}:${chunk}`) }),
+    );
     expect(run.exitCode).toBe(0);
-    expect(chunks.filter((c) => c.startsWith("stdout:")).join("").replace(/stdout:/g, "")).toBe("line1\nline2\nline3\n");
+    expect(
+      chunks
+        .filter((c) => c.startsWith("stdout:"))
+        .join("")
+        .replace(/stdout:/g, ""),
+    ).toBe("line1\nline2\nline3\n");
     expect(chunks).toContain("stderr:oops\n");
     expect(run.output).toContain("line3\n");
   });
@@ -41,12 +48,14 @@ describe("runCommand in the bubblewrap sandbox", () => {
 
   it("stops the sandbox and everything in it when aborted", async () => {
     const controller = new AbortController();
-    const pending = runCommand(options("echo ready; setsid sleep 3041 & sleep 3042", {
-      signal: controller.signal,
-      onOutput: (_stream, chunk) => {
-        if (chunk.includes("ready")) controller.abort();
-      },
-    }));
+    const pending = runCommand(
+      options("echo ready; setsid sleep 3041 & sleep 3042", {
+        signal: controller.signal,
+        onOutput: (_stream, chunk) => {
+          if (chunk.includes("ready")) controller.abort();
+        },
+      }),
+    );
     const run = await pending;
     expect(run.aborted).toBe(true);
     expect(processesWithToken(ws().token)).toEqual([]);

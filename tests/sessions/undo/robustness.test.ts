@@ -23,7 +23,6 @@ afterEach(async () => {
   await outside.cleanup();
 });
 
-
 describe("session ids", () => {
   it("refuses ids that are not plain names", async () => {
     const store = ShadowStore.open(ws.root);

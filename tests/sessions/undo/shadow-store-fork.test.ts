@@ -43,7 +43,12 @@ describe("ShadowStore.fork", () => {
     // The original still records exactly what it did, and is not undone.
     expect(await store.diff("old")).toBe(diff);
     expect((await store.session("old"))?.undoneAt).toBeUndefined();
-    expect(refs().split("\n").filter((l) => l.includes("/old/")).join("\n")).toBe(oldRefs.trim());
+    expect(
+      refs()
+        .split("\n")
+        .filter((l) => l.includes("/old/"))
+        .join("\n"),
+    ).toBe(oldRefs.trim());
   });
 
   it("a session without a baseline has nothing to copy; an existing target is refused; forget removes a fork", async () => {
@@ -66,12 +71,18 @@ describe("ShadowStore.forget", () => {
     await store.snapshotBefore("kept");
     const own = ["mini-cursor-sessions/gone.json", "index-gone"].map((f) => path.join(store.gitDir, f));
     for (const file of own) expect(fs.existsSync(file), file).toBe(true);
-    const keptRefs = refs().split("\n").filter((l) => l.includes("/kept/"));
+    const keptRefs = refs()
+      .split("\n")
+      .filter((l) => l.includes("/kept/"));
 
     expect(await store.forget("gone")).toBe(true);
     expect(refs()).not.toContain("/gone/");
     for (const file of own) expect(fs.existsSync(file), file).toBe(false);
-    expect(refs().split("\n").filter((l) => l.includes("/kept/"))).toEqual(keptRefs);
+    expect(
+      refs()
+        .split("\n")
+        .filter((l) => l.includes("/kept/")),
+    ).toEqual(keptRefs);
     expect(await store.session("kept")).toBeDefined();
     expect(await store.forget("gone")).toBe(false);
   });

@@ -37,13 +37,23 @@ async function worktree(id = "20261202-010000-abcd") {
 describe("worktree commits", () => {
   it("commits the step's files but never credential files nor mini-cursor's runtime folders", async () => {
     const wt = await worktree();
-    write(wt.folder, { "src/x.js": "x\n", ".env": "TOKEN=1\n", "certs/site.pem": "P\n", ".env.example": "TOKEN=\n", "deploy/id_rsa": "KEY\n", ".mini-cursor/notes": "n\n", "sub/.mini-cursor/y": "y\n" });
+    write(wt.folder, {
+      "src/x.js": "x\n",
+      ".env": "TOKEN=1\n",
+      "certs/site.pem": "P\n",
+      ".env.example": "TOKEN=\n",
+      "deploy/id_rsa": "KEY\n",
+      ".mini-cursor/notes": "n\n",
+      "sub/.mini-cursor/y": "y\n",
+    });
     // A project .gitignore that lets runtime folders through does not get them committed either.
     write(wt.folder, { ".gitignore": "!.mini-cursor/\n" });
     const commit = await commitWorktree(wt.folder, stepMessage("Add x", "mini-cursor session s, step s1 (coder)"), env);
     expect(commit).toMatch(/^[0-9a-f]{40}$/);
     expect(git(wt.folder, ["show", "--name-only", "--format=", "HEAD"]).trim().split("\n").sort()).toEqual([".env.example", ".gitignore", "src/x.js"]);
-    expect(git(wt.folder, ["log", "-1", "--format=%an <%ae>|%cn <%ce>"]).trim()).toBe("mini-cursor <mini-cursor@localhost>|mini-cursor <mini-cursor@localhost>");
+    expect(git(wt.folder, ["log", "-1", "--format=%an <%ae>|%cn <%ce>"]).trim()).toBe(
+      "mini-cursor <mini-cursor@localhost>|mini-cursor <mini-cursor@localhost>",
+    );
     // The credential files stay in the folder, out of the index.
     expect(fs.readFileSync(path.join(wt.folder, ".env"), "utf8")).toBe("TOKEN=1\n");
     expect(git(wt.folder, ["ls-files", ".env", "deploy/id_rsa", "certs/site.pem"])).toBe("");

@@ -15,7 +15,11 @@ const ws = useTempWorkspace();
 const env = { PATH: process.env.PATH ?? "", HOME: os.tmpdir(), GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: "1" };
 
 function git(cwd: string, args: string[]): string {
-  const r = spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "protocol.file.allow=always", ...args], { cwd, encoding: "utf8", env });
+  const r = spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", "-c", "protocol.file.allow=always", ...args], {
+    cwd,
+    encoding: "utf8",
+    env,
+  });
   if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
   return r.stdout;
 }

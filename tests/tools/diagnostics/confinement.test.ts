@@ -43,11 +43,16 @@ describe("the language service's confinement", () => {
     await new Promise<void>((resolve) => server!.listen(0, "127.0.0.1", resolve));
     const { port } = server.address() as AddressInfo;
     ws = await makeTsProject({}, false);
-    await writeFiles(ws.root, { "node_modules/typescript/package.json": '{ "name": "typescript", "main": "index.js" }\n', "node_modules/typescript/index.js": HOSTILE_TYPESCRIPT(port) });
+    await writeFiles(ws.root, {
+      "node_modules/typescript/package.json": '{ "name": "typescript", "main": "index.js" }\n',
+      "node_modules/typescript/index.js": HOSTILE_TYPESCRIPT(port),
+    });
     diagnostics = hub();
     const result = await callTool(createWriteFileTool({ root: ws.root, diagnostics }), { path: "src/a.ts", content: "export const a = 1;\n" });
     expect(result.artifact.ok).toBe(true);
-    expect(result.content).toMatch(/^Created "src\/a\.ts" \(20 bytes, 1 lines\)\.\n\nNote: the TypeScript check failed \(the language service exited \(code 1\)/);
+    expect(result.content).toMatch(
+      /^Created "src\/a\.ts" \(20 bytes, 1 lines\)\.\n\nNote: the TypeScript check failed \(the language service exited \(code 1\)/,
+    );
     // Why, in the error's own words (not Node's closing "Node.js v20..." line).
     expect(result.content).toContain("Error: not really typescript).");
     expect(existsSync(path.join(ws.root, "pwned.txt"))).toBe(false);

@@ -4,7 +4,6 @@ import { createDiagnosticsHub, type Diagnostics } from "../../../src/tools/diagn
 import { addRepoPackage } from "../../helpers/repo-packages.js";
 import { makeWorkspace, writeFiles, type TempWorkspace } from "../helpers.js";
 
-
 export const STRICT_TSCONFIG = JSON.stringify({
   compilerOptions: { strict: true, target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", noEmit: true },
   include: ["src"],

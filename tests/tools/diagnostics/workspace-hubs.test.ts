@@ -71,10 +71,7 @@ describe("diagnostics per workspace, closed when idle (the Studio graph's; real 
     // Shorter than the service's own start (about 2 s): a check in flight is never cut short.
     diagnostics = diagnosticsPerWorkspace({ idleMs: 150, hubFor: (root) => (made.push(root), hub()) });
     await breakFile(a.root);
-    const [one, two] = await Promise.all([
-      diagnostics.afterEdit(a.root, { file: "src/label.ts", before: null }),
-      diagnostics.project(a.root),
-    ]);
+    const [one, two] = await Promise.all([diagnostics.afterEdit(a.root, { file: "src/label.ts", before: null }), diagnostics.project(a.root)]);
     expect(one).toContain("TS2322");
     expect(two).toContain("TS2322");
     expect(made).toEqual([a.root]);

@@ -4,7 +4,12 @@ import type { ProgressEvent } from "../../../src/core/index.js";
 import { createExecuteCommandTool } from "../../../src/tools/execute-command.js";
 import { BackgroundProcesses } from "../../../src/tools/processes/background-processes.js";
 import { SessionNetwork } from "../../../src/safety/sandbox/session-network.js";
-import { createListProcessesTool, createReadProcessOutputTool, createStopProcessTool, createWaitForProcessTool } from "../../../src/tools/processes/process-tools.js";
+import {
+  createListProcessesTool,
+  createReadProcessOutputTool,
+  createStopProcessTool,
+  createWaitForProcessTool,
+} from "../../../src/tools/processes/process-tools.js";
 import { createStartProcessTool } from "../../../src/tools/processes/start-process.js";
 import type { ToolDeps } from "../../../src/tools/types.js";
 import { freePort } from "../../helpers/free-port.js";
@@ -80,7 +85,11 @@ describe("background processes in the sandbox", () => {
     expect(processesWithCommandLine(t.ws.token)).toEqual([]);
     const after = await t.exec(fetchCommand(`http://127.0.0.1:${port}/`));
     expect(after.content).toContain("FETCH FAILED: ECONNREFUSED");
-    expect(t.events.filter((e) => e.type === "background_process").map((e) => e.type === "background_process" && e.state)).toEqual(["started", "ready", "stopped"]);
+    expect(t.events.filter((e) => e.type === "background_process").map((e) => e.type === "background_process" && e.state)).toEqual([
+      "started",
+      "ready",
+      "stopped",
+    ]);
   }, 60_000);
 
   it("waits for an output line, reads output since the last read, and reports an exit on its own", async () => {
@@ -134,7 +143,9 @@ describe("background processes in the sandbox", () => {
     const t = setup({}, new SessionNetwork({ nsenterPath: "/nonexistent/nsenter" }));
     const refused = await t.start({ command: `sleep 60; : ${t.ws.token}` });
     expect(refused.artifact.ok).toBe(false);
-    expect(refused.content).toMatch(/^Error: background processes need the session's shared loopback network, which is not available here: util-linux nsenter is not available/);
+    expect(refused.content).toMatch(
+      /^Error: background processes need the session's shared loopback network, which is not available here: util-linux nsenter is not available/,
+    );
     expect(processesWithCommandLine(t.ws.token)).toEqual([]);
     expect(t.registry.list()).toEqual([]);
     // With the network allowed there is nothing to share: the host's loopback is the processes' and the commands'.

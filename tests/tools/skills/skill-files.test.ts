@@ -26,7 +26,9 @@ beforeEach(async () => {
     skillMarkdown("release-notes", "Write release notes.", "# Release notes\nStart from template.md, then run scripts/collect.sh."),
     { "template.md": "## What changed\n", "scripts/collect.sh": "git log --oneline\n" },
   );
-  await writeSkill(path.join(p.xdg, "mini-cursor", "skills"), "user-skill", skillMarkdown("user-skill", "The user's own.", "User body."), { "notes.txt": "user notes\n" });
+  await writeSkill(path.join(p.xdg, "mini-cursor", "skills"), "user-skill", skillMarkdown("user-skill", "The user's own.", "User body."), {
+    "notes.txt": "user notes\n",
+  });
   skills = createSkillLibrary(p.env, () => undefined);
   deps = { root: p.workspace, skills };
 });
@@ -95,7 +97,11 @@ describe("read_file of a skill's files", () => {
   });
 
   it("keeps the rest of .mini-cursor/ refused, also the skill folder by its workspace path", async () => {
-    for (const refused of [".mini-cursor/sessions.sqlite", ".mini-cursor/skills/release-notes/template.md", path.join(p.workspace, ".mini-cursor/skills/release-notes/SKILL.md")]) {
+    for (const refused of [
+      ".mini-cursor/sessions.sqlite",
+      ".mini-cursor/skills/release-notes/template.md",
+      path.join(p.workspace, ".mini-cursor/skills/release-notes/SKILL.md"),
+    ]) {
       const { content, artifact } = await read({ path: refused });
       expect(artifact.ok, refused).toBe(false);
       expect(content, refused).toMatch(/inside \.mini-cursor\/, mini-cursor's own state/);
@@ -103,7 +109,12 @@ describe("read_file of a skill's files", () => {
   });
 
   it("refuses paths that climb out of the skill's folder", async () => {
-    for (const climb of ["skill://release-notes/../../sessions.sqlite", "skill://release-notes/../user-skill/notes.txt", "skill://release-notes/..", "skill://release-notes//etc/passwd/../../../../sessions.sqlite"]) {
+    for (const climb of [
+      "skill://release-notes/../../sessions.sqlite",
+      "skill://release-notes/../user-skill/notes.txt",
+      "skill://release-notes/..",
+      "skill://release-notes//etc/passwd/../../../../sessions.sqlite",
+    ]) {
       const { content, artifact } = await read({ path: climb });
       expect(artifact.ok, climb).toBe(false);
       expect(content, climb).not.toContain("SESSION STATE");

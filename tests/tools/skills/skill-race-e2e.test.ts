@@ -26,7 +26,9 @@ for (const target of ["outside", "state"] as const) {
     const forbidden = target === "outside" ? p.outside : path.join(p.workspace, ".mini-cursor", "state");
     await fs.mkdir(forbidden, { recursive: true });
     await fs.writeFile(path.join(forbidden, "notes.txt"), "SECRET forbidden\n");
-    const dir = await writeSkill(path.join(p.workspace, ".mini-cursor", "skills"), "racy", skillMarkdown("racy", "Racy."), { "refs/notes.txt": "inside notes\n" });
+    const dir = await writeSkill(path.join(p.workspace, ".mini-cursor", "skills"), "racy", skillMarkdown("racy", "Racy."), {
+      "refs/notes.txt": "inside notes\n",
+    });
     await fs.symlink(forbidden, path.join(dir, "swap"));
     const tool = createReadFileTool({ root: p.workspace, skills: createSkillLibrary(p.env, () => undefined) });
     swapper = await startSwapper(path.join(dir, "refs"), path.join(dir, "swap"));
@@ -40,4 +42,3 @@ for (const target of ["outside", "state"] as const) {
     expect(results.filter((r) => r.artifact.ok && r.content.includes("inside notes")).length).toBeGreaterThan(0);
   });
 }
-

@@ -29,7 +29,10 @@ beforeAll(async () => {
     "/logo.png": page(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0, 0, 0, 0, 1, 2, 3]), "image/png"),
     "/big.txt": page("x".repeat(50_000), "text/plain"),
     "/long.txt": page(`${"a".repeat(3_000)}${"b".repeat(3_000)}`, "text/plain"),
-    "/script-heavy": page(ARTICLE.replace("<body>", `<body><script>${"var filler = 1;\n".repeat(70_000)}</script><!-- ${"c".repeat(100_000)} -->`), "text/html"),
+    "/script-heavy": page(
+      ARTICLE.replace("<body>", `<body><script>${"var filler = 1;\n".repeat(70_000)}</script><!-- ${"c".repeat(100_000)} -->`),
+      "text/html",
+    ),
     "/huge": page(`<html><body><article>${"<p>Filler paragraph with words.</p>".repeat(12_000)}<p>END_OF_HUGE_PAGE</p></article></body></html>`, "text/html"),
     "/gzip": (_req, res) => {
       const body = zlib.gzipSync("compressed hello");

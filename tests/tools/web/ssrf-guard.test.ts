@@ -39,9 +39,12 @@ describe("blockedAddressReason", () => {
     expect(blockedAddressReason(address)).toBe(reason);
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2a00:1450:4001::200e"])("lets public %s through", (address) => {
-    expect(blockedAddressReason(address)).toBeNull();
-  });
+  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "2a00:1450:4001::200e"])(
+    "lets public %s through",
+    (address) => {
+      expect(blockedAddressReason(address)).toBeNull();
+    },
+  );
 });
 
 describe("host patterns", () => {
@@ -79,7 +82,11 @@ describe("checkTarget (before any connection)", () => {
   });
 
   it("refuses a name when ANY of its addresses is private, and names the address", async () => {
-    const resolve: Resolver = () => Promise.resolve([{ address: "93.184.216.34", family: 4 }, { address: "10.0.0.7", family: 4 }]);
+    const resolve: Resolver = () =>
+      Promise.resolve([
+        { address: "93.184.216.34", family: 4 },
+        { address: "10.0.0.7", family: 4 },
+      ]);
     const verdict = await checkTarget("https://mixed.example.com/", open, resolve);
     expect(verdict).toEqual({ ok: false, reason: expect.stringMatching(/mixed\.example\.com resolves to 10\.0\.0\.7, a private address/) as unknown });
   });
@@ -125,7 +132,10 @@ describe("guardedGet", () => {
 
   it("checks every redirect: an allowed host redirecting to localhost or the metadata address is refused before connecting", async () => {
     const hop = await guardedGet(`${entry.origin}/hop`, { ...allowEntry, policy: allowEntry });
-    expect(hop).toMatchObject({ ok: false, reason: expect.stringMatching(/redirect to http:\/\/localhost:\d+\/secret was refused: localhost is a loopback name/) as unknown });
+    expect(hop).toMatchObject({
+      ok: false,
+      reason: expect.stringMatching(/redirect to http:\/\/localhost:\d+\/secret was refused: localhost is a loopback name/) as unknown,
+    });
     expect(target.connections).toBe(0);
     const metadata = await guardedGet(`${entry.origin}/to-metadata`, { ...allowEntry, policy: allowEntry });
     expect(metadata).toMatchObject({ ok: false, reason: expect.stringMatching(/169\.254\.169\.254 is a link-local \(cloud metadata\) address/) as unknown });
@@ -145,7 +155,11 @@ describe("guardedGet", () => {
       calls.push(host);
       return Promise.resolve(calls.length === 1 ? [{ address: "127.0.0.1", family: 4 }] : [{ address: "10.9.9.9", family: 4 }]);
     };
-    const result = await guardedGet(`http://pinned.example.com:${entry.port}/ok`, { ...allowEntry, policy: { allowHosts: ["pinned.example.com"], denyHosts: [] }, resolve });
+    const result = await guardedGet(`http://pinned.example.com:${entry.port}/ok`, {
+      ...allowEntry,
+      policy: { allowHosts: ["pinned.example.com"], denyHosts: [] },
+      resolve,
+    });
     expect(result).toMatchObject({ ok: true, status: 200 });
     expect(calls).toEqual(["pinned.example.com"]);
     expect(entry.requests.at(-1)?.headers.host).toBe(`pinned.example.com:${entry.port}`);

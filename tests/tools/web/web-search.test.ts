@@ -33,7 +33,11 @@ beforeAll(async () => {
       const body = JSON.parse(req.body) as { query: string; max_results: number };
       // A provider that echoes the key back: it must still never reach the model.
       return json(res, 200, {
-        results: Array.from({ length: 5 }, (_, i) => ({ title: `Tavily ${i + 1} for ${body.query}`, url: `https://t.example/${i}`, content: i === 0 ? `key was ${KEY}` : "snippet" })),
+        results: Array.from({ length: 5 }, (_, i) => ({
+          title: `Tavily ${i + 1} for ${body.query}`,
+          url: `https://t.example/${i}`,
+          content: i === 0 ? `key was ${KEY}` : "snippet",
+        })),
       });
     },
     "/res/v1/web/search": (req, res) => {
@@ -63,7 +67,10 @@ describe("web_search", () => {
   });
 
   it("sends Tavily its key, caps the count, and never shows the key", async () => {
-    const { content, artifact } = await callTool(searchTool({ provider: "tavily", url: server.origin, apiKey: KEY, maxResults: 3 }), { query: "langgraph", count: 10 });
+    const { content, artifact } = await callTool(searchTool({ provider: "tavily", url: server.origin, apiKey: KEY, maxResults: 3 }), {
+      query: "langgraph",
+      count: 10,
+    });
     expect(artifact.ok).toBe(true);
     const seen = server.requests.at(-1);
     expect(seen?.method).toBe("POST");

@@ -15,7 +15,8 @@ export function acpCommand(version: string) {
       io.stdout.write(`${ACP_HELP}\n`);
       return EXIT.done;
     }
-    if (positionals.length > 0) throw new UsageError(`acp takes no arguments (got "${positionals.join(" ")}"); an editor starts it and speaks ACP on stdin/stdout`);
+    if (positionals.length > 0)
+      throw new UsageError(`acp takes no arguments (got "${positionals.join(" ")}"); an editor starts it and speaks ACP on stdin/stdout`);
     const { serveAcp } = await import("../../acp/acp-command.js");
     return serveAcp({ stdin: process.stdin, stdout: process.stdout, env: io.env, cwd: io.cwd, version }, clock);
   };

@@ -13,7 +13,13 @@ import { sessionPlace } from "./session-place.js";
 export { DIFF_HELP };
 
 /** A mistyped or unknown session is a usage problem: one line, exit 2. */
-export async function targetOrUsage(workspace: string, wanted: string | undefined, store: ShadowStore, clock: Clock, env: NodeJS.ProcessEnv): Promise<SessionTarget> {
+export async function targetOrUsage(
+  workspace: string,
+  wanted: string | undefined,
+  store: ShadowStore,
+  clock: Clock,
+  env: NodeJS.ProcessEnv,
+): Promise<SessionTarget> {
   try {
     return await resolveSessionTarget(workspace, wanted, store, clock, env);
   } catch (error) {

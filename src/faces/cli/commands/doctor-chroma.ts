@@ -16,7 +16,11 @@ export async function checkRemoteChroma(chromaUrl: string, access: ChromaAccess 
   const tenant = access?.tenant ?? DEFAULT_CHROMA_TENANT;
   const database = access?.database ?? DEFAULT_CHROMA_DATABASE;
   const token = access?.token ? "set" : "not set";
-  const authHeader: RemoteChromaReport["authHeader"] = access?.token ? (access.authHeader === "x-chroma-token" ? "X-Chroma-Token" : "Authorization: Bearer") : undefined;
+  const authHeader: RemoteChromaReport["authHeader"] = access?.token
+    ? access.authHeader === "x-chroma-token"
+      ? "X-Chroma-Token"
+      : "Authorization: Bearer"
+    : undefined;
   const base = { tenant, database, token, ...(authHeader ? { authHeader } : {}) } as const;
   const where = `tenant ${tenant}, database ${database}, token ${token}`;
   try {

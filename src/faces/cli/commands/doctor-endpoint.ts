@@ -109,7 +109,9 @@ export async function probeEndpoint(settings: ModelSettings): Promise<EndpointRe
       const res = await request(`${url}/chat/completions`, { method: "POST", headers, body, signal });
       if (res.status === 401 || res.status === 403) return fail(refusedKey(url, res), ids !== null);
       const ok = res.status >= 200 && res.status < 300;
-      models.push(ok ? { name, available: true, how: "answered" } : { name, available: false, how: "refused", error: `HTTP ${res.status}: ${errorText(res.text)}` });
+      models.push(
+        ok ? { name, available: true, how: "answered" } : { name, available: false, how: "refused", error: `HTTP ${res.status}: ${errorText(res.text)}` },
+      );
     } catch (error) {
       return fail(networkText(url, error), ids !== null);
     }
@@ -121,6 +123,10 @@ export async function probeEndpoint(settings: ModelSettings): Promise<EndpointRe
     const details = missing.map((m) => `${m.name} (${m.error ?? "refused"})`).join(", ");
     return { ok: false, url, listing, models, detail: `${url} answers but cannot serve ${details}${listedText}` };
   }
-  const how = models.every((m) => m.how === "listed") ? "listed" : listing ? "available (a one-token request answered)" : "answered a one-token request (no model list served)";
+  const how = models.every((m) => m.how === "listed")
+    ? "listed"
+    : listing
+      ? "available (a one-token request answered)"
+      : "answered a one-token request (no model list served)";
   return { ok: true, url, listing, models, detail: `${url} answers; ${names.join(", ")} ${how}` };
 }

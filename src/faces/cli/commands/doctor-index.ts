@@ -28,11 +28,21 @@ export async function checkIndex(workspace: string, env: NodeJS.ProcessEnv, loca
     return { enabled: false, reason: error instanceof Error ? error.message : String(error), collection, detail: "off" };
   }
   if (!settings.enabled) return { enabled: false, reason: settings.reason, collection, detail: settings.reason };
-  if (settings.chromaUrl) return { enabled: true, collection, detail: `on CHROMA_URL (collection ${collection}); mini-cursor index status shows what it holds` };
-  if (!localServerUrl) return { enabled: true, collection, detail: `collection ${collection} on the local Chroma (not running now: built by sessions or mini-cursor index build)` };
+  if (settings.chromaUrl)
+    return { enabled: true, collection, detail: `on CHROMA_URL (collection ${collection}); mini-cursor index status shows what it holds` };
+  if (!localServerUrl)
+    return {
+      enabled: true,
+      collection,
+      detail: `collection ${collection} on the local Chroma (not running now: built by sessions or mini-cursor index build)`,
+    };
   try {
-    const source = await readCollection({ url: localServerUrl, tenant: DEFAULT_CHROMA_TENANT, database: DEFAULT_CHROMA_DATABASE, authHeaders: () => ({}) }, collection);
-    if (!source) return { enabled: true, collection, files: 0, chunks: 0, detail: "not built yet: a session builds it in the background, or mini-cursor index build" };
+    const source = await readCollection(
+      { url: localServerUrl, tenant: DEFAULT_CHROMA_TENANT, database: DEFAULT_CHROMA_DATABASE, authHeaders: () => ({}) },
+      collection,
+    );
+    if (!source)
+      return { enabled: true, collection, files: 0, chunks: 0, detail: "not built yet: a session builds it in the background, or mini-cursor index build" };
     // Ids only: a chunk's metadata carries its text, tens of megabytes for a large repository's index.
     const rows = await source.get({ include: [] });
     const files = new Set(rows.ids.map(fileKeyOfChunkId)).size;

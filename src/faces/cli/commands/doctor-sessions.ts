@@ -24,7 +24,10 @@ export async function checkSessions(workspace: string, env: NodeJS.ProcessEnv): 
         "SELECT CASE WHEN to_regclass('mc_schema_version') IS NULL THEN NULL ELSE (SELECT version FROM mc_schema_version WHERE component = 'sessions') END AS version",
       );
       const version = rows[0]?.version ?? null;
-      const schema = version === null ? "no tables yet (created by the first session)" : `schema version ${version}${version > SCHEMA_VERSION ? `, newer than this mini-cursor's ${SCHEMA_VERSION}: upgrade mini-cursor` : ""}`;
+      const schema =
+        version === null
+          ? "no tables yet (created by the first session)"
+          : `schema version ${version}${version > SCHEMA_VERSION ? `, newer than this mini-cursor's ${SCHEMA_VERSION}: upgrade mini-cursor` : ""}`;
       return { ok: version === null || version <= SCHEMA_VERSION, kind: "postgres", database: target.label, detail: `reachable; ${schema}` };
     } finally {
       await pool.end().catch(() => {});

@@ -57,7 +57,12 @@ export function checkWorkspace(workspace: string): WorkspaceReport {
   const kind = entryKind(data);
   const exists = kind === "folder";
   if (inWorkspace) {
-    return { ...base, exists, writable: false, error: `cannot write in ${workspace} (${inWorkspace}): a session changes files there and keeps its sessions in ${data}` };
+    return {
+      ...base,
+      exists,
+      writable: false,
+      error: `cannot write in ${workspace} (${inWorkspace}): a session changes files there and keeps its sessions in ${data}`,
+    };
   }
   if (kind === "other") {
     return { ...base, exists: false, writable: false, error: `${data} is not a folder: sessions cannot be stored there (move it away)` };

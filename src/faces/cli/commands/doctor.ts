@@ -146,7 +146,9 @@ async function checkMemory(env: NodeJS.ProcessEnv): Promise<DoctorReport["memory
   const running = await chromaHeartbeat(url, HEARTBEAT_MS).catch(() => false);
   const sessions = liveLeases(dir).length;
   const users = sessions === 0 ? "no session uses it" : sessions === 1 ? "1 session uses it" : `${sessions} sessions use it`;
-  const lifetime = state.stopsWhenIdle ? "it stops itself once idle for MINI_CURSOR_CHROMA_IDLE seconds (memory stop ends it now)" : "the last session using it stops it";
+  const lifetime = state.stopsWhenIdle
+    ? "it stops itself once idle for MINI_CURSOR_CHROMA_IDLE seconds (memory stop ends it now)"
+    : "the last session using it stops it";
   const detail = running
     ? `a local Chroma server (pid ${state.pid}) answers at ${url}; ${users}; ${lifetime}`
     : `the state file names a server (pid ${state.pid}) at ${url} that does not answer; a session will replace it`;
@@ -243,10 +245,7 @@ function renderMemory(memory: DoctorReport["memory"]): string {
 }
 
 export function renderDoctorReport(r: DoctorReport): string {
-  const sandbox =
-    r.sandbox.kind === "bubblewrap"
-      ? `ok    ${r.sandbox.reason}`
-      : `warn  none: ${r.sandbox.reason}; ${r.sandbox.effect}`;
+  const sandbox = r.sandbox.kind === "bubblewrap" ? `ok    ${r.sandbox.reason}` : `warn  none: ${r.sandbox.reason}; ${r.sandbox.effect}`;
   const rg = r.ripgrep.ok ? `ok    ${r.ripgrep.path} (${r.ripgrep.version ?? "unknown version"})` : `FAIL  ${r.ripgrep.path}: ${r.ripgrep.error ?? ""}`;
   const workspaceData = `${r.workspace.dataDir} (${r.workspace.exists ? "exists" : "not created yet"})`;
   const endpoint = r.endpoint ? `${r.endpoint.ok ? "ok  " : "FAIL"}  ${r.endpoint.detail}` : "skip  not checked: no model settings (see Model)";

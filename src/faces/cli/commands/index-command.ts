@@ -145,7 +145,10 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
     }
     const { hits, wordsOnly } = await index.answer({ query, limit: limit ?? 10, ...(values.path ? { path: values.path } : {}) });
     if (wordsOnly !== undefined) io.stderr.write(`mini-cursor: ranked by words only: the question could not be embedded (${wordsOnly})\n`);
-    const text = hits.length === 0 ? `Nothing in the index matches "${query}".` : hits.map((h) => `${h.path}:${h.startLine}-${h.endLine}  ${h.score.toFixed(3)}  ${h.symbol || `(${h.kind})`}`).join("\n");
+    const text =
+      hits.length === 0
+        ? `Nothing in the index matches "${query}".`
+        : hits.map((h) => `${h.path}:${h.startLine}-${h.endLine}  ${h.score.toFixed(3)}  ${h.symbol || `(${h.kind})`}`).join("\n");
     write(io, json, hits, text);
     return EXIT.done;
   } finally {

@@ -29,7 +29,11 @@ function pick(servers: readonly McpServerSettings[], names: readonly string[], w
 export function mcpTrustCommand(trust: boolean, names: readonly string[], workspace: string, json: boolean, io: CliIo): number {
   const servers = pick(resolveMcpConfig(io.env, workspace), names, workspace);
   if (servers.length === 0) {
-    io.stdout.write(json ? `${JSON.stringify({ workspace, trusted: trust, servers: [] })}\n` : `${workspace} declares no MCP servers of its own (.mcp.json, mini-cursor.json): nothing to ${trust ? "trust" : "untrust"}.\n`);
+    io.stdout.write(
+      json
+        ? `${JSON.stringify({ workspace, trusted: trust, servers: [] })}\n`
+        : `${workspace} declares no MCP servers of its own (.mcp.json, mini-cursor.json): nothing to ${trust ? "trust" : "untrust"}.\n`,
+    );
     return EXIT.done;
   }
   updateTrustedMcpServers(io.env, workspace, (current) => {

@@ -57,7 +57,9 @@ export async function inspectMcpServers(env: NodeJS.ProcessEnv, workspace: strin
     const started = new Map(hub.statuses().map((s) => [s.server.name, s]));
     return declared.map((server) => {
       const running = started.get(server.name);
-      const status = running ? statusOf(running.status) : { status: "untrusted" as const, reason: "declared by the project and not trusted yet (mini-cursor mcp trust)" };
+      const status = running
+        ? statusOf(running.status)
+        : { status: "untrusted" as const, reason: "declared by the project and not trusted yet (mini-cursor mcp trust)" };
       const tools = (running?.tools ?? []).map((t) => ({ name: t.name, readOnly: t.readOnly, description: t.description.split("\n", 1)[0] ?? "" }));
       return { name: server.name, source: server.source, transport: server.transport, runs: runsWhat(server), ...status, tools };
     });

@@ -67,7 +67,9 @@ export async function memoryListCommand(argv: string[], io: CliIo): Promise<numb
     io.stderr.write(`mini-cursor: memory is unavailable: ${error.message}\n`);
     return EXIT.failed;
   }
-  const lines = records.map((r) => `${r.id}  ${new Date(r.updatedAt).toISOString().slice(0, 10)}  [${r.kind}]${values.all ? ` ${r.workspace}` : ""}  ${r.text}`);
+  const lines = records.map(
+    (r) => `${r.id}  ${new Date(r.updatedAt).toISOString().slice(0, 10)}  [${r.kind}]${values.all ? ` ${r.workspace}` : ""}  ${r.text}`,
+  );
   write(io, values.json ?? false, records, records.length === 0 ? `No ${noneOf(kind)}${values.all ? "" : ` for ${workspace}`} yet.` : lines.join("\n"));
   return EXIT.done;
 }

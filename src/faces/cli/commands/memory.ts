@@ -67,7 +67,9 @@ export async function memoryCommand(argv: string[], io: CliIo, clock: Clock): Pr
     },
     async stats({ chroma, status }) {
       const stats = await chroma.stats();
-      const kinds = Object.entries(stats.byKind).map(([k, n]) => `${k} ${n}`).join(", ");
+      const kinds = Object.entries(stats.byKind)
+        .map(([k, n]) => `${k} ${n}`)
+        .join(", ");
       const here = stats.byWorkspace[workspace] ?? 0;
       write(io, json, { ...stats, server: status }, `${stats.count} memories (${here} for this workspace)${kinds ? `: ${kinds}` : ""}\n${status}`);
       return EXIT.done;
@@ -104,7 +106,12 @@ async function stopServer(io: CliIo, json: boolean, settings: MemoryStoreSetting
   }
   if (outcome.kind === "in_use") {
     const who = outcome.sessions === 1 ? "1 session" : `${outcome.sessions} sessions`;
-    write(io, json, { status: "in_use", pid: outcome.pid, sessions: outcome.sessions }, `The local Chroma server (pid ${outcome.pid}) is in use by ${who}; left running (it stops by itself once idle after they end).`);
+    write(
+      io,
+      json,
+      { status: "in_use", pid: outcome.pid, sessions: outcome.sessions },
+      `The local Chroma server (pid ${outcome.pid}) is in use by ${who}; left running (it stops by itself once idle after they end).`,
+    );
     return EXIT.failed;
   }
   write(io, json, { status: "stopped", pid: outcome.pid }, `Stopped the local Chroma server (pid ${outcome.pid}).`);
@@ -112,9 +119,18 @@ async function stopServer(io: CliIo, json: boolean, settings: MemoryStoreSetting
 }
 
 async function reindex(io: CliIo, json: boolean, clock: Clock, settings: MemoryStoreSettings): Promise<number> {
-  const [{ createEmbedder }, { chromaClient, reindexCollection, VectorWriter }] = await Promise.all([import("../../../memory/embeddings/index.js"), import("../../../memory/collection.js")]);
+  const [{ createEmbedder }, { chromaClient, reindexCollection, VectorWriter }] = await Promise.all([
+    import("../../../memory/embeddings/index.js"),
+    import("../../../memory/collection.js"),
+  ]);
   const embedder = createEmbedder(settings.embeddings);
-  const endpoint = await ensureChromaServer({ dataDir: settings.dataDir, chromaUrl: settings.chromaUrl, access: settings.chromaAccess, env: io.env, idleSeconds: settings.chromaIdleSeconds });
+  const endpoint = await ensureChromaServer({
+    dataDir: settings.dataDir,
+    chromaUrl: settings.chromaUrl,
+    access: settings.chromaAccess,
+    env: io.env,
+    idleSeconds: settings.chromaIdleSeconds,
+  });
   try {
     const name = settings.collection ?? DEFAULT_COLLECTION;
     const client = chromaClient(endpoint);

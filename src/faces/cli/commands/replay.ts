@@ -48,7 +48,8 @@ async function readSource(workspace: string, wanted: string | undefined, env: No
     if (!session) throw missing();
     const store = index.recordings;
     const rows = await store.calls(session.id);
-    if (rows.length === 0) throw new UsageError(`session ${session.id} has no recorded model calls (sessions from before recording was added cannot be replayed)`);
+    if (rows.length === 0)
+      throw new UsageError(`session ${session.id} has no recorded model calls (sessions from before recording was added cannot be replayed)`);
     const unknown = rows.find((r) => r.format !== RECORDING_FORMAT);
     if (unknown) throw new UsageError(`session ${session.id} was recorded in format ${unknown.format}, which this version cannot replay`);
     const calls = rows.map((r) => ({
@@ -60,7 +61,14 @@ async function readSource(workspace: string, wanted: string | undefined, env: No
       response: decode<RecordedResponse>(r.response),
     }));
     const turns = await store.turns(session.id);
-    return { sessionId: session.id, task: session.task, options: session.options, calls, turns, truncated: (await store.summary(session.id))?.truncated ?? false };
+    return {
+      sessionId: session.id,
+      task: session.task,
+      options: session.options,
+      calls,
+      turns,
+      truncated: (await store.summary(session.id))?.truncated ?? false,
+    };
   } finally {
     await index.close();
   }
@@ -129,8 +137,17 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
   });
   const sessionId = newSessionId(clock);
   const resume = resumeCommandFor(sessionId, into, io.cwd);
-  printer.emit({ type: "notice", level: "info", message: `Replaying session ${source.sessionId} (${source.calls.length} recorded model calls) in ${into}: no model endpoint is used.` });
-  if (source.truncated) printer.emit({ type: "notice", level: "warn", message: `The recording of session ${source.sessionId} stopped at its size cap: the replay diverges where it ends.` });
+  printer.emit({
+    type: "notice",
+    level: "info",
+    message: `Replaying session ${source.sessionId} (${source.calls.length} recorded model calls) in ${into}: no model endpoint is used.`,
+  });
+  if (source.truncated)
+    printer.emit({
+      type: "notice",
+      level: "warn",
+      message: `The recording of session ${source.sessionId} stopped at its size cap: the replay diverges where it ends.`,
+    });
   // --until ends the run from inside a model call: say it as the stop it is, not as an error.
   const shown: EventSink = {
     emit(event) {
@@ -215,7 +232,8 @@ function report(provider: ReplayProvider, source: Source, c: ReportContext): num
   if (stop?.reason === "diverged") lines.push(`The replay took another path and stopped: ${stop.message.replace(/^replay diverged: /, "")}.`);
   if (unused > 0) lines.push(`The replay finished after ${provider.answered} of the ${source.calls.length} recorded model calls.`);
   if (!diverged) lines.push(`The replay matched the recording (${provider.answered} model calls).`);
-  else if (provider.divergences.length > 0) lines.push(`${provider.divergences.length} tool result${provider.divergences.length === 1 ? "" : "s"} differed from the recording.`);
+  else if (provider.divergences.length > 0)
+    lines.push(`${provider.divergences.length} tool result${provider.divergences.length === 1 ? "" : "s"} differed from the recording.`);
   lines.push(`Replayed workspace: ${c.into} (session ${c.sessionId}).`);
   if (stop?.reason === "until") lines.push(`Continue it with a real model: ${c.resume}`);
   if (c.json) {

@@ -27,7 +27,14 @@ import { makePrompter } from "../safety-setup.js";
 import { worktreeGone } from "./session-place.js";
 import { worktreeTop } from "../../../sessions/worktree/repository.js";
 
-const RESUME_OPTIONS = { ...COMMON_OPTIONS, ...MODEL_OPTIONS, ...BUDGET_OPTIONS, ...SETTING_OPTIONS, force: { type: "boolean" }, message: { type: "string", short: "m" } } as const;
+const RESUME_OPTIONS = {
+  ...COMMON_OPTIONS,
+  ...MODEL_OPTIONS,
+  ...BUDGET_OPTIONS,
+  ...SETTING_OPTIONS,
+  force: { type: "boolean" },
+  message: { type: "string", short: "m" },
+} as const;
 
 /** `--message`: a follow-up instruction, never empty. */
 function followUpFlag(value: string | undefined): string | undefined {
@@ -65,7 +72,10 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     // goes on in this one, which its row and its state then name (src/sessions/pending-settings.ts).
     const moved = found.workspace !== workspace && database.kind === "postgres";
     // A worktree session goes on in its worktree, which is a folder of the checkout it was started from.
-    if (found.worktree && moved) throw new UsageError(`session ${found.id} works in the git worktree ${found.worktree} of ${found.workspace}; resume it there (--workspace ${found.workspace})`);
+    if (found.worktree && moved)
+      throw new UsageError(
+        `session ${found.id} works in the git worktree ${found.worktree} of ${found.workspace}; resume it there (--workspace ${found.workspace})`,
+      );
     if (found.worktree && !fs.existsSync(found.worktree)) throw new UsageError(worktreeGone(found.id, found.worktree));
     const files = found.worktree ?? workspace;
     const session = moved ? { ...found, workspace } : found;
@@ -74,7 +84,11 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     const resumeHint = resumeCommandFor(session.id, workspace, io.cwd);
     const finished = () => {
       const followUp = `${resumeHint} --message "..."`;
-      printer.emit({ type: "notice", level: "info", message: `Session ${session.id} already finished (${session.status}); nothing to resume. Give it a follow-up instruction with: ${followUp}` });
+      printer.emit({
+        type: "notice",
+        level: "info",
+        message: `Session ${session.id} already finished (${session.status}); nothing to resume. Give it a follow-up instruction with: ${followUp}`,
+      });
       return exitCodeForStatus(session.status);
     };
     if (session.status === "done" && message === undefined) return finished();
@@ -131,11 +145,14 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
     // They travel with the run (configurable, made into the stopped step's runtime context when it runs again; a
     // pending approval only the mode asked is answered by the new mode); the state gets them too, for what reads it later.
     if (checkpointed && (changesState || moved)) await queueSettings(database, session.id, { ...next, ...(moved ? { workspace } : {}) });
-    if (moved) printer.emit({ type: "notice", level: "info", message: `Session ${session.id} was last run in ${found.workspace}; it goes on in ${workspace}.` });
+    if (moved)
+      printer.emit({ type: "notice", level: "info", message: `Session ${session.id} was last run in ${found.workspace}; it goes on in ${workspace}.` });
     for (const message of changes) printer.emit({ type: "notice", level: "info", message });
     // At a terminal, the project's MCP servers nobody trusted yet may be trusted now, before they would start.
     if (!values.json) await offerMcpTrust(files, io);
-    const worktree = session.worktree ? { folder: await worktreeTop(session.worktree, io.env), branch: session.branch ?? "", home: workspace, uncommittedLeftOut: false } : null;
+    const worktree = session.worktree
+      ? { folder: await worktreeTop(session.worktree, io.env), branch: session.branch ?? "", home: workspace, uncommittedLeftOut: false }
+      : null;
     return await runSession({
       sessionId: session.id,
       workspace: files,

@@ -17,7 +17,14 @@ import { commandTimeoutFlag, limitFlags, SETTING_OPTIONS, switchFlag } from "../
 import { DEFAULT_COMMAND_TIMEOUT_MS, type StoredRunOptions } from "../../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 import { taskFrom } from "../task-input.js";
-import { addWorktree, discardWorktree, inspectRepository, WorktreeUnavailableError, type RepositoryView, type SessionWorktree } from "../../../sessions/worktree/repository.js";
+import {
+  addWorktree,
+  discardWorktree,
+  inspectRepository,
+  WorktreeUnavailableError,
+  type RepositoryView,
+  type SessionWorktree,
+} from "../../../sessions/worktree/repository.js";
 
 const RUN_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -81,7 +88,15 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
   // One running session per workspace (src/sessions/workspace-lock.ts), held until this process ends the session. A
   // worktree is a workspace of its own: sessions in worktrees of one repository run at once.
   const workspaceLock = WorkspaceLock.acquire(sessionWorkspace, { force: values.force ?? false, flag: "--force" });
-  const services = startSessionServices({ workspace: sessionWorkspace, sessionId, env: io.env, clock, memory: config.memory, events: printer, stderr: io.stderr });
+  const services = startSessionServices({
+    workspace: sessionWorkspace,
+    sessionId,
+    env: io.env,
+    clock,
+    memory: config.memory,
+    events: printer,
+    stderr: io.stderr,
+  });
   let stored = false;
   try {
     const [models, { openRunStore }, { runSession }] = await Promise.all([
@@ -94,7 +109,14 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
     if (!database) throw new Error("no session store");
     try {
       const options: StoredRunOptions = { limits, commandTimeoutMs, budget, safety };
-      await database.sessions.create({ id: sessionId, task, workspace, model: modelLabel, options: JSON.stringify(options), ...(worktree ? { worktree: worktree.workspace, branch: worktree.branch } : {}) });
+      await database.sessions.create({
+        id: sessionId,
+        task,
+        workspace,
+        model: modelLabel,
+        options: JSON.stringify(options),
+        ...(worktree ? { worktree: worktree.workspace, branch: worktree.branch } : {}),
+      });
       stored = true;
       return await runSession({
         sessionId,

@@ -6,7 +6,15 @@ import { ShadowStore } from "../../../sessions/undo/shadow-store.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
 import { gitEnv } from "../../../sessions/worktree/git.js";
-import { populatedRefusal, populatedSubmodules, removeWorktree, worktreeChanges, worktreeTop, WorktreeUnavailableError, type RemovedWorktree } from "../../../sessions/worktree/repository.js";
+import {
+  populatedRefusal,
+  populatedSubmodules,
+  removeWorktree,
+  worktreeChanges,
+  worktreeTop,
+  WorktreeUnavailableError,
+  type RemovedWorktree,
+} from "../../../sessions/worktree/repository.js";
 import { shellQuote } from "../../../host/resume-hint.js";
 import fs from "node:fs";
 
@@ -42,7 +50,10 @@ export async function deleteSession(id: string, workspace: string, json: boolean
       const populated = await populatedSubmodules(top, gitEnv(io.env));
       if (populated.length > 0) throw new UsageError(`${populatedRefusal(top, populated)}; nothing was deleted`);
       const changes = await worktreeChanges(top, io.env);
-      if (changes) throw new UsageError(`the worktree ${top} of session ${id} has uncommitted changes, so nothing was deleted; commit or discard them first (git -C ${shellQuote(top)} status)`);
+      if (changes)
+        throw new UsageError(
+          `the worktree ${top} of session ${id} has uncommitted changes, so nothing was deleted; commit or discard them first (git -C ${shellQuote(top)} status)`,
+        );
     }
     // The undo records first: if they cannot be removed, nothing is, and the command can be run again. A worktree
     // session's are in its worktree (gone with it when it was removed).
@@ -61,7 +72,9 @@ export async function deleteSession(id: string, workspace: string, json: boolean
       const records = undo ? "its undo records" : "no undo records";
       io.stdout.write(`Deleted session ${id} (${rows.checkpoints} checkpoints, ${rows.modelCalls} recorded model calls, ${records}).\n`);
       if (removed) {
-        const branch = removed.branchDeleted ? `and its branch ${removed.branch}` : `; its branch ${removed.branch} is kept (${removed.branchKept ?? "not merged"}; git branch -D ${shellQuote(removed.branch)} deletes it)`;
+        const branch = removed.branchDeleted
+          ? `and its branch ${removed.branch}`
+          : `; its branch ${removed.branch} is kept (${removed.branchKept ?? "not merged"}; git branch -D ${shellQuote(removed.branch)} deletes it)`;
         io.stdout.write(`Removed its worktree ${removed.folder} ${branch}.\n`);
       } else if (row?.worktree && row.branch && files) {
         io.stdout.write(`Its worktree ${top ?? files} and branch ${row.branch} are kept (sessions delete ${id} --worktree removes them).\n`);

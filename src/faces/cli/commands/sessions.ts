@@ -36,7 +36,8 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
   const { workspace } = sessionWorkspace(values.workspace, io.cwd);
   const [sub, id, extra] = positionals;
   if (sub !== undefined) {
-    if (!DELETE_WORDS.includes(sub)) throw new UsageError(`unknown sessions command "${sub}"; mini-cursor sessions lists them, mini-cursor sessions delete SESSION deletes one`);
+    if (!DELETE_WORDS.includes(sub))
+      throw new UsageError(`unknown sessions command "${sub}"; mini-cursor sessions lists them, mini-cursor sessions delete SESSION deletes one`);
     if (id === undefined) throw new UsageError(`sessions ${sub} needs the session to delete (see mini-cursor sessions)`);
     if (extra !== undefined) throw new UsageError(`sessions ${sub} takes one session id, got also "${extra}"`);
     // Loaded on demand: a listing does not pay for the undo store.
@@ -62,14 +63,18 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     }
   }
   if (values.json) {
-    io.stdout.write(`${JSON.stringify(shown.map(({ options: _options, instruction, ...r }) => ({ ...r, latestInstruction: instruction, updatedAt: new Date(r.updatedAt).toISOString(), createdAt: new Date(r.createdAt).toISOString() })))}\n`);
+    io.stdout.write(
+      `${JSON.stringify(shown.map(({ options: _options, instruction, ...r }) => ({ ...r, latestInstruction: instruction, updatedAt: new Date(r.updatedAt).toISOString(), createdAt: new Date(r.createdAt).toISOString() })))}\n`,
+    );
     return EXIT.done;
   }
   if (shown.length === 0) {
     io.stdout.write(`No sessions in ${where}. Start one with: mini-cursor run "<task>"\n`);
     return EXIT.done;
   }
-  io.stdout.write(`${"ID".padEnd(22)} ${"STATUS".padEnd(13)} ${"UPDATED".padEnd(20)} ${"TOKENS".padStart(9)} ${"COST".padStart(9)} ${"TURNS".padStart(5)}  ${all ? "WORKSPACE  " : ""}TASK (→ LATEST INSTRUCTION)\n`);
+  io.stdout.write(
+    `${"ID".padEnd(22)} ${"STATUS".padEnd(13)} ${"UPDATED".padEnd(20)} ${"TOKENS".padStart(9)} ${"COST".padStart(9)} ${"TURNS".padStart(5)}  ${all ? "WORKSPACE  " : ""}TASK (→ LATEST INSTRUCTION)\n`,
+  );
   for (const r of shown) {
     const updated = new Date(r.updatedAt).toISOString().replace("T", " ").slice(0, 19);
     const tokens = String(r.inputTokens + r.outputTokens);
@@ -78,7 +83,9 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     // One line per session, however long the task (a task file may have many lines).
     // A session with follow-ups shows its latest instruction after its task.
     const task = r.instruction === null ? shownTask(r.task, 60) : `${shownTask(r.task, 40)} → ${shownTask(r.instruction, 60)}`;
-    io.stdout.write(`${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)} ${cost.padStart(9)} ${String(r.turns).padStart(5)}  ${all ? `${r.workspace}  ` : ""}${task}\n`);
+    io.stdout.write(
+      `${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)} ${cost.padStart(9)} ${String(r.turns).padStart(5)}  ${all ? `${r.workspace}  ` : ""}${task}\n`,
+    );
     // A `run --worktree` session: where its work is.
     if (r.worktree) io.stdout.write(`${"".padEnd(23)}worktree: branch ${r.branch ?? "?"} in ${r.worktree}\n`);
   }

@@ -59,6 +59,10 @@ export async function undoCommand(argv: string[], io: CliIo, clock: Clock): Prom
  * reset, so commits merged or pushed from it meanwhile stay valid.
  */
 async function commitUndo(files: string, branch: string, sessionId: string, env: NodeJS.ProcessEnv): Promise<{ branch: string; commit: string } | null> {
-  const commit = await commitWorktree(await worktreeTop(files, env), stepMessage(`Undo mini-cursor session ${sessionId}`, `mini-cursor undo ${sessionId}: the files as they were before the session.`), env);
+  const commit = await commitWorktree(
+    await worktreeTop(files, env),
+    stepMessage(`Undo mini-cursor session ${sessionId}`, `mini-cursor undo ${sessionId}: the files as they were before the session.`),
+    env,
+  );
   return commit ? { branch, commit } : null;
 }

@@ -8,7 +8,9 @@ export function sanitize(text: string): string {
 
 /** At most `max` characters on one line, with "…" when cut. */
 export function oneLine(text: string, max: number): string {
-  const flat = sanitize(text).replace(/\s*\n\s*/g, " ").trim();
+  const flat = sanitize(text)
+    .replace(/\s*\n\s*/g, " ")
+    .trim();
   return flat.length > max ? `${flat.slice(0, Math.max(1, max - 1))}…` : flat;
 }
 

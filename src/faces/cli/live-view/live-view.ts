@@ -225,7 +225,12 @@ export class LiveView implements EventSink {
       case "session_finished":
         this.endCommand();
         this.pause();
-        this.print(["", ...event.report.split("\n").flatMap((l) => (l.trim() === "" ? [""] : wrapIndented(l.trimStart(), this.width, leadingSpace(l), `${leadingSpace(l)}  `)))]);
+        this.print([
+          "",
+          ...event.report
+            .split("\n")
+            .flatMap((l) => (l.trim() === "" ? [""] : wrapIndented(l.trimStart(), this.width, leadingSpace(l), `${leadingSpace(l)}  `))),
+        ]);
         this.print([this.paint(2, `session ${event.sessionId} · ${event.status}`)]);
         this.log.done();
         break;
@@ -239,7 +244,15 @@ export class LiveView implements EventSink {
     this.command = null;
     if (!tail || tail.empty) return;
     const view = tail.view(this.width - 7);
-    const earlier = view.hidden > 0 ? [this.paint(2, `    ┆ … ${view.hidden} earlier line${view.hidden === 1 ? "" : "s"}${view.note ? ` (${view.note.replace(" so far", "")} in all)` : ""}`)] : [];
+    const earlier =
+      view.hidden > 0
+        ? [
+            this.paint(
+              2,
+              `    ┆ … ${view.hidden} earlier line${view.hidden === 1 ? "" : "s"}${view.note ? ` (${view.note.replace(" so far", "")} in all)` : ""}`,
+            ),
+          ]
+        : [];
     this.print([...earlier, ...view.lines.map((l) => this.paint(2, "    │ ") + l)]);
   }
 

@@ -92,7 +92,12 @@ export class HumanPrinter implements EventSink {
         this.line(event.level === "info" ? `ℹ ${event.message}` : this.paint(33, `⚠ ${event.message}`));
         break;
       case "approval_requested":
-        this.line(this.paint(33, `? approval needed: ${event.agent} (${event.stepId}) wants to ${event.kind === "command" ? `run in ${event.cwd}:` : event.kind === "tool" ? "call an MCP tool:" : "change a file:"}`));
+        this.line(
+          this.paint(
+            33,
+            `? approval needed: ${event.agent} (${event.stepId}) wants to ${event.kind === "command" ? `run in ${event.cwd}:` : event.kind === "tool" ? "call an MCP tool:" : "change a file:"}`,
+          ),
+        );
         for (const l of event.preview.split("\n")) this.line(`    ${l}`);
         break;
       case "approval_answered":

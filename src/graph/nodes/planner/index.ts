@@ -1,13 +1,41 @@
 import { askPlanner, buildPlannerAgent, plannerInput, plannerMaxCalls, type PlannerQuestion, relevantFiles, renderPlannerContext } from "./planner-agent.js";
 import { interrupt, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { DEFAULT_CALL_TIMEOUT_MS, type GraphDeps } from "../../deps.js";
-import { type AgentReport, answerOf, BUILTIN_AGENT_NAMES, clip, describeStop, limitsOf, type PlanStep, type QuestionRequest, safetyOf, type SafetyPolicy, type SessionStatus, stopLabel, type StopReason } from "../../../core/index.js";
+import {
+  type AgentReport,
+  answerOf,
+  BUILTIN_AGENT_NAMES,
+  clip,
+  describeStop,
+  limitsOf,
+  type PlanStep,
+  type QuestionRequest,
+  safetyOf,
+  type SafetyPolicy,
+  type SessionStatus,
+  stopLabel,
+  type StopReason,
+} from "../../../core/index.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../../state.js";
 import { budgetExceeded, budgetOf } from "../../../models/cost/budget.js";
 import { DEFAULT_PRICE_TABLE } from "../../../models/cost/prices.js";
 import { addUsage, usageBaseOf, usageKey } from "../../../models/cost/usage.js";
 import { projectContext } from "../../../agents/brief.js";
-import { applyReport, createPlanTool, finalReviewStep, foldFinished, hasUnreviewedChanges, insertReviewFix, markInProgress, MAX_REVIEWS_WITHOUT_VERDICT, nextPendingStep, pendingChanged, replacePending, reviewsWithoutVerdictAfter, skipPending } from "./plan-ops.js";
+import {
+  applyReport,
+  createPlanTool,
+  finalReviewStep,
+  foldFinished,
+  hasUnreviewedChanges,
+  insertReviewFix,
+  markInProgress,
+  MAX_REVIEWS_WITHOUT_VERDICT,
+  nextPendingStep,
+  pendingChanged,
+  replacePending,
+  reviewsWithoutVerdictAfter,
+  skipPending,
+} from "./plan-ops.js";
 import { type PlannerAgentEntry, plannerSystemPrompt } from "./prompt.js";
 
 /** Answers to the planner's questions kept in the state (the limit of questions keeps it smaller anyway). */
@@ -55,7 +83,11 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
       callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       forceAsk: deps.forceAsk ?? false,
       onToolChoiceRefused: (said) =>
-        emit({ type: "notice", level: "info", message: `The model endpoint refused tool_choice${said ? ` ("${said}")` : ""}; the planner asks without it from now on.` }),
+        emit({
+          type: "notice",
+          level: "info",
+          message: `The model endpoint refused tool_choice${said ? ` ("${said}")` : ""}; the planner asks without it from now on.`,
+        }),
     },
     planTool,
     plannerSystemPrompt(agents.custom),
@@ -116,7 +148,10 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
     const routeTo = async (step: PlanStep | undefined): Promise<WorkspaceStateUpdate> => {
       if (!step) return stop("done", null, "All plan steps are complete.");
       if (counters.agentRuns >= limits.maxAgentRuns) {
-        return stop("limit_reached", { kind: "agent_runs", detail: `the limit of ${limits.maxAgentRuns} runs was reached before ${step.id} (${clip(step.goal, 80)})` });
+        return stop("limit_reached", {
+          kind: "agent_runs",
+          detail: `the limit of ${limits.maxAgentRuns} runs was reached before ${step.id} (${clip(step.goal, 80)})`,
+        });
       }
       const overBudget = budgetExceeded(spent, budget, prices);
       if (overBudget) return stopForBudget(overBudget, null);
@@ -132,7 +167,12 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
 
     if (report?.review?.decision === "changes_requested") {
       if (counters.reviewRounds >= limits.maxReviewRounds) {
-        return stop("limit_reached", { kind: "review_rounds", detail: `${limits.maxReviewRounds} rounds of fixes were used and the last review still requests changes` }, "", report);
+        return stop(
+          "limit_reached",
+          { kind: "review_rounds", detail: `${limits.maxReviewRounds} rounds of fixes were used and the last review still requests changes` },
+          "",
+          report,
+        );
       }
       counters.reviewRounds += 1;
       plan = insertReviewFix(plan, report.review);
@@ -162,7 +202,11 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
       const detail = `the reviewer ended ${withoutVerdict} reviews in a row without a verdict (approve or changes requested), so the changes are unreviewed; resume gives it another review (perhaps with another model)`;
       return stop("failed", { kind: "no_verdict", detail }, "", report);
     }
-    const context = renderPlannerContext({ ...state, workspace, plan, memories, counters, safety, limits }, report, await relevantFiles(deps.tools?.codeIndex, state.task));
+    const context = renderPlannerContext(
+      { ...state, workspace, plan, memories, counters, safety, limits },
+      report,
+      await relevantFiles(deps.tools?.codeIndex, state.task),
+    );
     const answer = await askPlanner(
       agent,
       planTool,
@@ -182,7 +226,12 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
     );
     const { usage } = answer;
     const plannerUsage = {
-      [usageKey("planner", deps.models.describe("planner"))]: { inputTokens: usage.inputTokens, outputTokens: usage.outputTokens, calls: usage.modelCalls, estimatedCalls: usage.estimatedCalls },
+      [usageKey("planner", deps.models.describe("planner"))]: {
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        calls: usage.modelCalls,
+        estimatedCalls: usage.estimatedCalls,
+      },
     };
     update.usage = plannerUsage;
     spent = addUsage(state.usage, plannerUsage);
@@ -194,10 +243,17 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
       if (update.safety !== undefined) kept.safety = update.safety;
       if (update.memories !== undefined) kept.memories = update.memories;
       if (update.memoriesRecalled !== undefined) kept.memoriesRecalled = update.memoriesRecalled;
-      return { ...kept, usage: plannerUsage, plannerQuestion: answer.question, counters: { ...state.counters, questions: state.counters.questions + 1 }, route: "planner" };
+      return {
+        ...kept,
+        usage: plannerUsage,
+        plannerQuestion: answer.question,
+        counters: { ...state.counters, questions: state.counters.questions + 1 },
+        route: "planner",
+      };
     }
     if (isRevision) counters.planRevisions += 1;
-    if (!answer.args) return stop("failed", { kind: "no_plan", detail: `the planner gave none after ${usage.modelCalls} attempts (${answer.error})` }, "", report);
+    if (!answer.args)
+      return stop("failed", { kind: "no_plan", detail: `the planner gave none after ${usage.modelCalls} attempts (${answer.error})` }, "", report);
 
     const args = answer.args;
     const beforeRevision = plan;
@@ -216,7 +272,12 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
     if (!next) {
       const outcome: SessionStatus = args.finished && args.outcome === "failed" ? "failed" : "done";
       const failed = outcome === "failed";
-      return stop(outcome, failed ? { kind: "gave_up", detail: clip(args.summary ?? "the planner gave up", 400) } : null, args.summary ?? "", failed ? report : null);
+      return stop(
+        outcome,
+        failed ? { kind: "gave_up", detail: clip(args.summary ?? "the planner gave up", 400) } : null,
+        args.summary ?? "",
+        failed ? report : null,
+      );
     }
     return routeTo(next);
   };

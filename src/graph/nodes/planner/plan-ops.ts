@@ -54,9 +54,7 @@ export function createPlanTool(agentNames: readonly string[] = BUILTIN_AGENT_NAM
 export type PlanTool = ReturnType<typeof createPlanTool>;
 export type PlanToolArgs = z.infer<PlanTool["schema"]>;
 
-
 const CODER_ONLY: ReadonlySet<string> = new Set(["coder"]);
-
 
 function idNumber(step: PlanStep): number {
   return Number(/^s(\d+)$/.exec(step.id)?.[1] ?? 0);
@@ -69,9 +67,7 @@ function nextId(plan: PlanStep[]): () => string {
 
 export function applyReport(plan: PlanStep[], report: AgentReport): PlanStep[] {
   return plan.map((s) =>
-    s.id === report.stepId
-      ? { ...s, status: report.status === "done" ? "done" : "failed", result: clip(report.summary, caps.result) }
-      : s,
+    s.id === report.stepId ? { ...s, status: report.status === "done" ? "done" : "failed", result: clip(report.summary, caps.result) } : s,
   );
 }
 
@@ -93,9 +89,7 @@ export function replacePending(plan: PlanStep[], remaining: PlanToolArgs["remain
       agent: r.agent,
       goal,
       acceptanceCriteria:
-        r.acceptanceCriteria.length > 0 || !previous
-          ? r.acceptanceCriteria.slice(0, caps.criteria).map((c) => clip(c, 200))
-          : previous.acceptanceCriteria,
+        r.acceptanceCriteria.length > 0 || !previous ? r.acceptanceCriteria.slice(0, caps.criteria).map((c) => clip(c, 200)) : previous.acceptanceCriteria,
       status: "pending",
       result: "",
     };
@@ -105,8 +99,7 @@ export function replacePending(plan: PlanStep[], remaining: PlanToolArgs["remain
 
 /** True when the pending part of the plan differs (what a person watching needs to see again). */
 export function pendingChanged(before: PlanStep[], after: PlanStep[]): boolean {
-  const pending = (plan: PlanStep[]) =>
-    JSON.stringify(plan.filter((s) => s.status === "pending").map((s) => [s.id, s.agent, s.goal]));
+  const pending = (plan: PlanStep[]) => JSON.stringify(plan.filter((s) => s.status === "pending").map((s) => [s.id, s.agent, s.goal]));
   return pending(before) !== pending(after);
 }
 

@@ -6,7 +6,16 @@ import type { ModelCallDeps, ModelCallWrap, RoleSpec } from "../../../agents/mid
 import { modelCallMiddleware } from "../../../agents/middleware/model-call.js";
 import { PerRunModel } from "../../../agents/per-run-model.js";
 import { agentRunContextSchema, AgentRunState, contextOf, runUsage, type RunUsage } from "../../../agents/run.js";
-import { type AgentReport, answeredText, ASK_USER_TOOL_NAME, askUserArgsSchema, clip, describeStop, questionLimitText, textPreview } from "../../../core/index.js";
+import {
+  type AgentReport,
+  answeredText,
+  ASK_USER_TOOL_NAME,
+  askUserArgsSchema,
+  clip,
+  describeStop,
+  questionLimitText,
+  textPreview,
+} from "../../../core/index.js";
 import { ForcedToolReplies } from "../../../models/forced-tool-replies.js";
 import { askUserTool } from "../../../tools/ask-user.js";
 import { PLAN_TOOL_REMINDER } from "./prompt.js";
@@ -44,7 +53,12 @@ const PLANNER_ROLE: RoleSpec = { name: "planner", finishTool: { name: PLAN_TOOL_
 
 /** A successful ask_user result earlier in the run: the question the session asked this turn, with its answer. */
 function askedThisTurn(messages: readonly BaseMessage[], exceptCall?: string): boolean {
-  const asks = new Set(messages.flatMap((m) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []) : [])).filter((c) => c.name === ASK_USER_TOOL_NAME).map((c) => c.id));
+  const asks = new Set(
+    messages
+      .flatMap((m) => (AIMessage.isInstance(m) ? (m.tool_calls ?? []) : []))
+      .filter((c) => c.name === ASK_USER_TOOL_NAME)
+      .map((c) => c.id),
+  );
   return messages.some((m) => ToolMessage.isInstance(m) && asks.has(m.tool_call_id) && m.status !== "error" && m.tool_call_id !== exceptCall);
 }
 
@@ -154,7 +168,12 @@ export function plannerInput(context: string, answered?: PlannerQuestion & { ans
   const messages: BaseMessage[] = [new HumanMessage(context)];
   if (answered) {
     const { id, question, choices, answer } = answered;
-    messages.push(new AIMessage({ content: "", tool_calls: [{ id, name: ASK_USER_TOOL_NAME, args: choices.length > 0 ? { question, choices } : { question }, type: "tool_call" }] }));
+    messages.push(
+      new AIMessage({
+        content: "",
+        tool_calls: [{ id, name: ASK_USER_TOOL_NAME, args: choices.length > 0 ? { question, choices } : { question }, type: "tool_call" }],
+      }),
+    );
     // Unnamed: a last message named after a returnDirect tool would end the agent before its first model call.
     messages.push(new ToolMessage({ tool_call_id: id, content: answeredText(answer) }));
   }
@@ -228,7 +247,9 @@ function renderTask(task: string, maxPromptTokens: number): string[] {
 export function renderPlannerContext(state: WorkspaceStateValue, report: AgentReport | null, relevantFiles: readonly string[] = []): string {
   const lines: string[] = [...renderTask(state.task, state.limits.maxPromptTokens), `Workspace: ${state.workspace}`];
   if (state.continued) {
-    lines.push(`The user continued this session after it stopped (${clip(describeStop(state.continued.after), 300)}). The limits count from zero again; decide afresh what is left to do.`);
+    lines.push(
+      `The user continued this session after it stopped (${clip(describeStop(state.continued.after), 300)}). The limits count from zero again; decide afresh what is left to do.`,
+    );
   }
   if (state.turn) lines.push(...renderFollowUp(state));
   if (state.safety.approval === "read-only") {
