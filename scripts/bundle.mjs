@@ -1,14 +1,14 @@
 // Builds the CLI that ships, in two parts (both bundled by esbuild; type checking is `npm run typecheck`, tsc):
 // - dist/app/: src/faces/cli/app.ts and everything it imports, as ES modules, an entry plus chunks for what loads on
-//   demand. One bundle instead of ~1,100 ESM modules roughly halves the time from process start to the first model
-//   request on Node 20, which has no compile cache for ES modules (issue 11).
+//   demand. One bundle instead of ~1,100 ESM modules: Node 20 has no compile cache for ES modules (issue 11).
 // - dist/cli/main.js: src/faces/cli/main.ts and what it imports statically, as one CommonJS file (dist/cli/package.json
 //   says so). It answers help, `sessions` and `memory list` alone, without starting Node's ES module loader or
-//   loading a chunk, and hands every other command to dist/app/app.js.
+//   loading a chunk, and hands every other command to dist/app/app.js. Kept because a user feels it on those
+//   commands: "Special cases kept and removed" in docs/benchmarks.md.
 // Both without comments and whitespace, names kept (minifyWhitespace and minifySyntax, not minifyIdentifiers): the
-// source a process parses, and keeps in memory for lazy compilation, is 31% smaller (7.4 -> 5.1 MB for the app):
-// 7-12 MB less peak RSS in a session and 30-70 ms sooner to the first model request, measured. Errors shown to users
-// never carry stack traces; the source maps map profiles and traces back to src/.
+// source a process parses, and keeps in memory for lazy compilation, is smaller, which lowers a session's peak RSS
+// and its time to the first model request (docs/benchmarks.md). Errors shown to users never carry stack traces; the
+// source maps map profiles and traces back to src/.
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { build } from "esbuild";
@@ -16,7 +16,7 @@ import { build } from "esbuild";
 /**
  * Kept out of the bundle: native addons (tree-sitter) and packages that find their own files on disk at run time
  * (ripgrep's binary, chromadb's server script), which a bundle would move. better-sqlite3's JavaScript is bundled:
- * its addon is opened by path (src/platform/sqlite-addon.ts), and its 15 CommonJS files cost `sessions` ~7 ms.
+ * its addon is opened by path (src/platform/sqlite-addon.ts), and loading its 15 CommonJS files slowed `sessions`.
  */
 const EXTERNAL = ["tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb"];
 const REPO = process.cwd();
@@ -33,6 +33,7 @@ const QUICK_ON_DEMAND = {
   "src/faces/cli/commands/memory-list.js": "bundle",
   "src/platform/young-generation.js": "bundle",
   "src/sessions/session-lock.js": "bundle",
+  "src/platform/run-program.js": "bundle",
   "src/faces/cli/commands/sessions-delete.js": ["deleteSession"],
   "src/sessions/postgres/postgres-records.js": ["openPostgresRecords"],
   "src/memory/chroma/local-process.js": ["startLocalServer", "stopLocalServer"],
@@ -105,7 +106,7 @@ const quick = await build({
   logLevel: "warning",
 });
 // A default import of a Node built-in becomes `__toESM(require("node:fs"), 1)`: a copy of the module's properties
-// (about 100 for fs) into a new object, in every file that imports it (21 in main.js: ~4 ms of `memory list`). A
+// (about 100 for fs) into a new object, in every file that imports it, which slowed `memory list`. A
 // built-in needs no interop: an object whose prototype is the module and whose `default` is the module serves both
 // default and named imports. Each replacement is padded to the length of what it replaces, so the source map still
 // points at the right places.

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
 
 /**
- * The system credential locations tests/safety/credential-catalogue.test.ts checks the sandbox hides, made to exist
+ * The system credential locations tests/safety/credential-catalogue.int.test.ts checks the sandbox hides, made to exist
  * for the whole run (those this machine lacks) and removed at its end. Made and removed by that test alone, they
  * appeared and vanished while other test files started sandboxed commands, whose bwrap then failed on a mount of a
  * path that had just gone. One run: they exist from the first test to the last.

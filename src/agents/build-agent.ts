@@ -16,7 +16,7 @@ import { AgentRunState } from "./run.js";
  * that owes structured output gets its reminder; at the start of the tools step the reply passes the reply gate
  * (approvals, questions); tool calls are serialized and guarded against loops, refused unless approved, then run.
  * Per model call a run is two graph steps, the model and the tools, as in a bare LangGraph ReAct loop: no
- * before/after hooks, since each hook is a graph step with a checkpoint of its own (~4 ms of CPU a model call).
+ * before/after hooks, since each hook is a graph step with a checkpoint of its own (docs/benchmarks.md).
  */
 export function buildAgent(deps: AgentDeps) {
   const { spec } = deps;
@@ -34,9 +34,9 @@ export function buildAgent(deps: AgentDeps) {
       // Outermost around tool calls: approvals and questions for the whole reply before any of its tools runs.
       replyGateMiddleware(deps),
       loopGuardMiddleware(deps),
-      // Model choice, the context budget and metering; retries (5xx, resets, malformed replies, rate limits) belong to
-      // the model client: src/models/checked-completions.ts.
-      modelCallMiddleware(deps, selectModel(deps)),
+      // The reply's judging and reminder, model choice, the context budget and metering; retries (5xx, resets,
+      // malformed replies, rate limits) belong to the model client: src/models/checked-completions.ts.
+      ...modelCallMiddleware(deps, selectModel(deps)),
       toolCallsMiddleware(deps),
     ] as const,
   });

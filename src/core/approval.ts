@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { settingsMemo } from "./settings-memo.js";
 
 /** How commands (and, when asked for, file changes) are approved. */
 export const APPROVAL_MODES = ["ask", "auto", "read-only"] as const;
@@ -74,7 +73,7 @@ export function safetyOf(configurable: Readonly<Record<string, unknown>> | undef
   return parsedSafety(raw, fallback);
 }
 
-const parsedSafety = settingsMemo((raw: object, fallback: SafetyPolicy): SafetyPolicy => {
+function parsedSafety(raw: object, fallback: SafetyPolicy): SafetyPolicy {
   const parsed = safetyPolicySchema.safeParse({ ...fallback, ...raw });
   return parsed.success ? parsed.data : fallback;
-});
+}

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { settingsMemo } from "./settings-memo.js";
 
 export const limitsSchema = z.object({
   maxPlanRevisions: z.number().int().positive().default(12),
@@ -55,7 +54,7 @@ export function limitsOf(configurable: Readonly<Record<string, unknown>> | undef
   return parsedLimits(raw, fallback);
 }
 
-const parsedLimits = settingsMemo((raw: object, fallback: Limits): Limits => {
+function parsedLimits(raw: object, fallback: Limits): Limits {
   const parsed = limitsSchema.safeParse({ ...fallback, ...raw });
   return parsed.success ? parsed.data : fallback;
-});
+}

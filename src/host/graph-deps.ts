@@ -1,4 +1,5 @@
-import type { ModelSettings, WebSettings } from "../platform/config/index.js";
+import os from "node:os";
+import { resolveSandboxConfig, type ModelSettings, type WebSettings } from "../platform/config/index.js";
 import type { PriceTable } from "../models/cost/prices.js";
 import type { GraphDeps, RunSettings } from "../graph/deps.js";
 import type { ExtensionTools } from "../mcp/index.js";
@@ -6,7 +7,8 @@ import type { MemoryStore } from "../memory/types.js";
 import type { CodebaseSearch } from "../memory/retrieval/session-index.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink } from "../core/index.js";
-import type { SandboxStatus } from "../safety/sandbox/types.js";
+import { selectSandbox } from "../safety/sandbox/select.js";
+import type { CommandSandbox, SandboxStatus } from "../safety/sandbox/types.js";
 import type { Diagnostics, ProcessesSource, SkillLibrary } from "../tools/index.js";
 
 export interface WiringInput {
@@ -41,6 +43,19 @@ export interface WiringInput {
 }
 
 /**
+ * The sandbox every face's commands run in, chosen here only: bubblewrap when it really works (probed), unless
+ * MINI_CURSOR_SANDBOX=off. `mini-cursor doctor` reports the same choice.
+ */
+export function chooseSandbox(env: NodeJS.ProcessEnv): Promise<SandboxStatus> {
+  return selectSandbox(resolveSandboxConfig(env), env.HOME || os.homedir());
+}
+
+/** How commands (tools, the project's checkers) are confined under that choice: no network by default. */
+export function commandSandbox(status: SandboxStatus): CommandSandbox {
+  return status.kind === "bubblewrap" ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" };
+}
+
+/**
  * The one wiring of the session graph's dependencies, for the CLI, Studio, benchmarks and tests alike: the same
  * sandbox choice (and "ask" forced without one), call deadline, prices and memory. (The session's budget travels
  * with each run, in its configurable settings: src/models/cost/budget.ts budgetOf.)
@@ -53,7 +68,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
     memory: o.memory,
     tools: {
       ...(o.commandTimeoutMs !== undefined ? { commandTimeoutMs: o.commandTimeoutMs } : {}),
-      sandbox: sandboxed ? { kind: "bubblewrap", allowNetwork: false } : { kind: "none" },
+      sandbox: commandSandbox(o.sandbox),
       ...(o.skills ? { skills: o.skills } : {}),
       ...(o.web ? { web: o.web } : {}),
       ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),

@@ -1,7 +1,6 @@
 /** MCP servers as a session's extension tools. */
 export { McpHub, type McpHubOptions } from "./mcp-hub.js";
 export { LazyMcpHub } from "./lazy-hub.js";
-export { WorkspaceHubs } from "./workspace-hubs.js";
 export { McpServerConnection, MCP_START_TIMEOUT_MS, type ServerStatus } from "./server-connection.js";
 export { matchesToolPattern, mcpToolName } from "./names.js";
 export { capText, resultText } from "./result-text.js";

@@ -1,3 +1,4 @@
+import { matchesGlob } from "../platform/glob.js";
 import { EXTENSION_PREFIX } from "./types.js";
 
 /** Providers accept function names of [a-zA-Z0-9_-], at most 64 characters. */
@@ -14,10 +15,5 @@ export function mcpToolName(server: string, tool: string): string {
 
 /** A tool name against a name or a `*` glob (`mcp__github__*`), as custom agents list them. */
 export function matchesToolPattern(name: string, pattern: string): boolean {
-  const glob = pattern
-    .trim()
-    .split("*")
-    .map((p) => p.replace(/[.+?^${}()|[\]\\/]/g, "\\$&"))
-    .join(".*");
-  return new RegExp(`^${glob}$`).test(name);
+  return matchesGlob(pattern.trim(), name, "name");
 }

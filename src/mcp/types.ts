@@ -30,7 +30,7 @@ export interface ExtensionCallOptions {
 
 /**
  * The extension tools of the workspaces a graph serves: the CLI's one session has one workspace (and ignores the
- * argument); Studio serves many, each with its own servers (src/mcp/workspace-hubs.ts).
+ * argument); Studio serves many, each with its own servers (a server scope in src/host/service-scope.ts).
  */
 export interface ExtensionTools {
   /** Settles once every server of the workspace has started or failed (never rejects); waited for before a sub-agent's model call. */

@@ -1,14 +1,11 @@
 import v8 from "node:v8";
 
 /**
- * Keeps V8's young generation at its starting size in the CLI's process. By default V8 doubles the young
- * generation's semi-spaces up to 16 MB each while loading the app and during a session, and keeps them: that was
- * about 20 MB of the CLI's peak memory, for little speed (the model is remote: the bench's 101-call session and
- * `index build` spent the same CPU within noise, 350 tool calls through the session graph in one process 1-2% more;
- * see docs/benchmarks.md). Node reads `--max-semi-space-size` only at start, but V8 reads its growth factor at every
- * resize, so setting that factor to 1 from inside works: a resize then keeps the size it has. (Given on the command
- * line, a factor below 2 is raised to 2 as V8 starts: `node --semi-space-growth-factor=1` still grew to 16 MB
- * semi-spaces, measured.)
+ * Keeps V8's young generation at its starting size in the CLI's process. By default V8 doubles its semi-spaces while
+ * loading the app and during a session, and keeps them: a large share of the CLI's peak memory, for no speed a user
+ * feels (the model is remote; "Special cases kept and removed" in docs/benchmarks.md). Node reads
+ * `--max-semi-space-size` only at start, but V8 reads its growth factor at every resize, so setting that factor to 1
+ * from inside works. (On the command line a factor below 2 is raised to 2 as V8 starts.)
  *
  * Left alone when the user chose the young generation's size (`--max-semi-space-size` and its kin on the command
  * line or in NODE_OPTIONS), and on Node majors other than 20: V8 prints an error line for a flag it does not know,

@@ -27,12 +27,6 @@ const TOPLEVEL_PREFIX = /^\$\(\s*git\s+rev-parse\s+--show-toplevel\s*\)(?=\/|$)/
 /** `${X:?}` / `${X?msg}` stop the shell when X is empty: such a path is something specific, never `/`. */
 const GUARDED = /^\$\{[A-Za-z_][A-Za-z0-9_]*:?\?[^}]*\}/;
 const SIMPLE_VAR = /^\$(?:[A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/;
-const GLOB_CHARS = /[*?[]/;
-
-export function hasGlob(text: string): boolean {
-  return GLOB_CHARS.test(text);
-}
-
 /** Length of a `$…` / backtick expansion starting at `i`, or 0. */
 function expansionLength(text: string, i: number): number {
   const rest = text.slice(i);
@@ -131,45 +125,4 @@ export function expandBraces(word: string, limit = 32): string[] {
     if (!changed) break;
   }
   return words;
-}
-
-const compiled = new Map<string, RegExp>();
-
-/** A glob as an anchored regular expression over a path (`*` and `?` do not cross `/`). */
-export function globToRegExp(glob: string): RegExp {
-  let regex = compiled.get(glob);
-  if (!regex) {
-    if (compiled.size > 500) compiled.clear();
-    regex = compileGlob(glob);
-    compiled.set(glob, regex);
-  }
-  return regex;
-}
-
-function compileGlob(glob: string): RegExp {
-  let source = "";
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob.charAt(i);
-    const classEnd = c === "[" ? glob.indexOf("]", i + 2) : -1;
-    if (c === "*") source += "[^/]*";
-    else if (c === "?") source += "[^/]";
-    else if (classEnd > 0) {
-      const body = glob
-        .slice(i + 1, classEnd)
-        .replace(/^!/, "^")
-        .replace(/[\\\]]/g, "\\$&");
-      source += `[${body}]`;
-      i = classEnd;
-    } else source += c.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
-  }
-  try {
-    return new RegExp(`^${source}$`);
-  } catch {
-    return new RegExp(`^${glob.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}$`);
-  }
-}
-
-/** Whether the glob (or plain path) `pattern` names `target`. */
-export function globMatches(pattern: string, target: string): boolean {
-  return hasGlob(pattern) ? globToRegExp(pattern).test(target) : pattern === target;
 }

@@ -2,7 +2,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { CONVENTIONAL_HOMES, CREDENTIAL_ENTRIES, type CredentialEntry } from "./credential-catalogue.js";
-import { hasGlob } from "./command-paths.js";
+import { hasGlob } from "../platform/glob.js";
+import { realPath } from "../platform/real-path.js";
 
 /**
  * The credential catalogue resolved for one home folder: which folders count as homes and where existing
@@ -20,14 +21,6 @@ export interface CredentialCatalogue {
    * another disk), so a path reached through the link's target still matches.
    */
   aliases: readonly { path: string; segments: readonly string[]; entry: CredentialEntry }[];
-}
-
-function realPath(p: string): string | undefined {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return undefined;
-  }
 }
 
 /** Accounts "homed" in a system folder (daemon, bin, sync in /usr/sbin, /bin, /dev) have no home of their own. */

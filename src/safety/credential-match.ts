@@ -1,6 +1,6 @@
 import { CREDENTIAL_ENTRIES, PRIVATE_KEY_LABEL, PRIVATE_KEY_NAME, PRIVATE_SSH_SAMPLES, PUBLIC_SSH_NAME, type CredentialEntry } from "./credential-catalogue.js";
 import type { CredentialCatalogue } from "./credential-homes.js";
-import { globToRegExp, hasGlob } from "./command-paths.js";
+import { hasGlob, matchesGlob } from "../platform/glob.js";
 
 /**
  * The one matching semantics of the credential catalogue (see credential-catalogue.ts). Paths are absolute; the
@@ -33,8 +33,8 @@ export function canMatch(a: string, b: string): boolean {
   const globA = hasGlob(a);
   const globB = hasGlob(b);
   if (globA && globB) return true;
-  if (globA) return !(b.startsWith(".") && !a.startsWith(".")) && globToRegExp(a).test(b);
-  if (globB) return !(a.startsWith(".") && !b.startsWith(".")) && globToRegExp(b).test(a);
+  if (globA) return !(b.startsWith(".") && !a.startsWith(".")) && matchesGlob(a, b, "path");
+  if (globB) return !(a.startsWith(".") && !b.startsWith(".")) && matchesGlob(b, a, "path");
   return false;
 }
 
@@ -46,8 +46,7 @@ export function startsWith(segments: readonly string[], prefix: readonly string[
 
 function sshEntryIsPublic(name: string): boolean {
   if (!hasGlob(name)) return PUBLIC_SSH_NAME.test(name);
-  const pattern = globToRegExp(name);
-  return !PRIVATE_SSH_SAMPLES.some((sample) => pattern.test(sample));
+  return !PRIVATE_SSH_SAMPLES.some((sample) => matchesGlob(name, sample, "path"));
 }
 
 /** The entry among `entries` that the segments from `from` on name or lie in, if any. */
@@ -82,7 +81,7 @@ export function matchCredential(catalogue: CredentialCatalogue, segments: readon
     if (startsWith(segments, alias.segments)) return { label: alias.entry.label, depth: alias.segments.length };
   }
   const last = segments.at(-1) ?? "";
-  const keyLike = PRIVATE_KEY_NAME.test(last) || (hasGlob(last) && last.includes("id_") && globToRegExp(last).test("id_rsa"));
+  const keyLike = PRIVATE_KEY_NAME.test(last) || (hasGlob(last) && last.includes("id_") && matchesGlob(last, "id_rsa", "path"));
   if (keyNames && keyLike) return { label: PRIVATE_KEY_LABEL, depth: segments.length };
   return undefined;
 }

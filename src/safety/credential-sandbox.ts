@@ -5,8 +5,9 @@ import { logger } from "../platform/logger.js";
 import { CREDENTIAL_ENTRIES, PRIVATE_KEY_NAME, PUBLIC_SSH_NAME } from "./credential-catalogue.js";
 import { credentialCatalogue, type CredentialCatalogue } from "./credential-homes.js";
 import { matchCredential } from "./credential-match.js";
-import { globToRegExp, hasGlob } from "./command-paths.js";
+import { globMatcher, hasGlob } from "../platform/glob.js";
 import { isBelow } from "../platform/path-inside.js";
+import { realPath } from "../platform/real-path.js";
 
 /**
  * The credential catalogue as the command sandbox needs it: the existing locations to hide, as real paths. A
@@ -29,14 +30,6 @@ export const MAX_WALK_ENTRIES = 20_000;
 /** Names worth a full check during the walk: every segment of an anywhere entry, and private key names. */
 const WALK_NAMES: ReadonlySet<string> = new Set(CREDENTIAL_ENTRIES.filter((e) => e.scope === "anywhere").flatMap((e) => e.segments));
 
-function realPath(p: string): string | undefined {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return undefined;
-  }
-}
-
 function isDirectory(p: string): boolean {
   return fs.statSync(p, { throwIfNoEntry: false })?.isDirectory() ?? false;
 }
@@ -53,12 +46,12 @@ function expand(segments: readonly string[]): string[] {
       found = found.map((p) => path.join(p, segment));
       continue;
     }
-    const pattern = globToRegExp(segment);
+    const matches = globMatcher(segment, "path");
     found = found.flatMap((p) => {
       try {
         return fs
           .readdirSync(p)
-          .filter((name) => pattern.test(name))
+          .filter((name) => matches(name))
           .map((name) => path.join(p, name));
       } catch {
         return [];

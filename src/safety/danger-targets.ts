@@ -1,5 +1,6 @@
 import path from "node:path";
-import { expandBraces, globToRegExp, hasGlob, resolvePath, type PathContext } from "./command-paths.js";
+import { expandBraces, resolvePath, type PathContext } from "./command-paths.js";
+import { globMatcher, hasGlob } from "../platform/glob.js";
 
 /**
  * Which folders must never be deleted, moved away or locked: `/` and system folders, the home folder and what
@@ -75,8 +76,8 @@ export function classifyPath(resolved: string, pc: PathContext): Omit<Danger, "e
   const container = base !== resolved ? map.get(base) : undefined;
   if (container) return { kind: container.kind, label: `everything in ${container.label}` };
   if (hasGlob(resolved)) {
-    const pattern = globToRegExp(resolved);
-    for (const [dir, danger] of map) if (pattern.test(dir)) return danger;
+    const matches = globMatcher(resolved, "path");
+    for (const [dir, danger] of map) if (matches(dir)) return danger;
   }
   return undefined;
 }

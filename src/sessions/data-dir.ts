@@ -1,11 +1,10 @@
-import type * as ChildProcess from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 // The leaf module, not the core barrel: the barrel loads zod, which `sessions` and `diff`/`undo` need not pay for.
 import { STATE_DIR_NAME } from "../core/workspace.js";
 import { workspaceDataError } from "./data-errors.js";
 import { dataDir } from "./paths.js";
+import { runGitSync } from "../platform/git.js";
 
 /** Folders of `.mini-cursor/` that belong to the project (agent and skill files, meant to be committed). */
 export const SHARED_DATA_FOLDERS = ["agents", "skills"] as const;
@@ -43,15 +42,9 @@ function realCause(dir: string, error: unknown): unknown {
   }
 }
 
-/** Loaded when git runs (a new data folder): node:child_process costs every `sessions` listing ~2 ms to import. */
-const childProcess = (): typeof ChildProcess => createRequire(import.meta.url)("node:child_process") as typeof ChildProcess;
-
 function git(workspace: string, args: string[]): string | null {
   // Time-boxed: a hung git (a lock, a network file system) must not hang the run; failing here only skips the exclude.
-  // The repository's config is the project's (a command may have written it): no fsmonitor or hook of its runs here.
-  const safe = ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null"];
-  const result = childProcess().spawnSync("git", [...safe, ...args], { cwd: workspace, encoding: "utf8", timeout: 5_000, stdio: ["ignore", "pipe", "ignore"] });
-  return result.status === 0 ? result.stdout : null;
+  return runGitSync(args, { scope: "repository", cwd: workspace, env: process.env, timeoutMs: 5_000 });
 }
 
 const COMMENT = "# mini-cursor's session data (its agents/ and skills/ folders may be committed)";

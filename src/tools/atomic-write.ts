@@ -1,8 +1,8 @@
-import { randomBytes } from "node:crypto";
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { openConfinedDir, PathChangedError, type ConfinedDir } from "./confined-fs.js";
 import { errorCode } from "./tool-result.js";
+import { replaceFile } from "../platform/replace-file.js";
 
 export interface AtomicWriteResult {
   /** True when the file did not exist before. */
@@ -28,9 +28,9 @@ async function checkLanding(dir: ConfinedDir, name: string, check: LandingCheck 
 
 /**
  * Writes `content` to `name` in the open folder `dir` so readers see either the old or the new file, never half
- * of one: the data goes to a temporary file in the same folder (same filesystem, so rename is atomic) and is then
- * renamed over the target. Both are addressed through the open folder, so a swapped path cannot redirect them.
- * An existing file keeps its permission bits; a symlink in its place means the path changed after it was checked.
+ * of one (src/platform/replace-file.ts: a temporary file beside it, flushed, renamed over it, the folder flushed).
+ * Both are addressed through the open folder, so a swapped path cannot redirect them. An existing file keeps its
+ * permission bits; a symlink in its place means the path changed after it was checked.
  */
 export async function atomicWriteIn(dir: ConfinedDir, name: string, content: string, check?: LandingCheck): Promise<AtomicWriteResult> {
   const target = dir.entry(name);
@@ -45,25 +45,9 @@ export async function atomicWriteIn(dir: ConfinedDir, name: string, content: str
   } catch (error) {
     if (errorCode(error) !== "ENOENT") throw error;
   }
-  const temp = dir.entry(`.${name}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   const data = Buffer.from(content, "utf8");
-  try {
-    // "wx" is O_CREAT|O_EXCL: it never follows or reuses anything already there.
-    const handle = await fs.open(temp, "wx", previous?.mode ?? 0o666);
-    try {
-      await handle.writeFile(data);
-      // The rename must not land before the data does, or a crash could leave an empty file.
-      await handle.sync();
-      if (previous) await handle.chmod(previous.mode);
-    } finally {
-      await handle.close();
-    }
-    await checkLanding(dir, name, check);
-    await fs.rename(temp, target);
-  } catch (error) {
-    await fs.rm(temp, { force: true });
-    throw error;
-  }
+  // A new file gets the usual 0666 less the umask; an existing one keeps its bits exactly.
+  await replaceFile(target, data, { mode: previous?.mode ?? 0o666, exactMode: previous !== undefined, beforeRename: () => checkLanding(dir, name, check) });
   return { created: previous === undefined, previousBytes: previous?.size ?? 0, bytes: data.length };
 }
 

@@ -32,7 +32,6 @@ export type { ToolDeps, ToolArtifact, WorkspaceTool } from "./types.js";
 export { createDiagnosticsHub, createProjectDiagnosticsTool, type Diagnostics } from "./diagnostics/index.js";
 export { BackgroundProcesses, type ProcessSummary } from "./processes/background-processes.js";
 export { processesFor, type ProcessesSource } from "./processes/processes-source.js";
-export { ThreadProcesses } from "./processes/thread-processes.js";
 
 /** Every workspace tool by the name the model calls it. */
 export const TOOL_FACTORIES = {

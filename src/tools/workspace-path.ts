@@ -1,10 +1,10 @@
-import { promises as fs } from "node:fs";
 import path from "node:path";
 import { credentialFilesAllowed, credentialLocationOf, credentialRefusal } from "../safety/credential-files.js";
 import { isAgentState, STATE_DIR_NAME } from "../core/index.js";
 import { errorCode } from "./tool-result.js";
 import { isSkillPath } from "./skills/skill-path.js";
 import { isInside } from "../platform/path-inside.js";
+import { followSymlinks } from "../platform/real-path.js";
 
 /**
  * Confines model-supplied paths to the workspace. String checks are not enough: symlinks (also dangling ones,
@@ -13,63 +13,11 @@ import { isInside } from "../platform/path-inside.js";
  */
 export type WorkspacePath = { ok: true; abs: string; rel: string } | { ok: false; error: string };
 
-/** Same limit as Linux's MAXSYMLINKS: more hops than this is a loop. */
-const MAX_SYMLINK_HOPS = 40;
-
 /** A path for messages to the model: relative to the root ("." for the root), absolute if outside. */
 export function toDisplayPath(root: string, abs: string): string {
   if (!isInside(root, abs)) return abs;
   const rel = path.relative(root, abs);
   return rel === "" ? "." : rel.split(path.sep).join("/");
-}
-
-function components(p: string): string[] {
-  return p.split(path.sep).filter((part) => part !== "" && part !== ".");
-}
-
-/**
- * Walks `start` one component at a time, following each symlink (dangling or not) by reading it, and keeps
- * missing components as they are. Returns null on a symlink loop.
- */
-async function followSymlinks(start: string): Promise<{ real: string; viaSymlink: boolean } | null> {
-  const pending = components(start);
-  let current = path.parse(start).root;
-  let hops = 0;
-  let viaSymlink = false;
-  for (let part = pending.shift(); part !== undefined; part = pending.shift()) {
-    if (part === "..") {
-      current = path.dirname(current);
-      continue;
-    }
-    const next = path.join(current, part);
-    // Always lstat, even below a missing component: "missing/../link" must still see that link.
-    let isLink = false;
-    try {
-      isLink = (await fs.lstat(next)).isSymbolicLink();
-    } catch (error) {
-      const code = errorCode(error);
-      if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
-    }
-    if (!isLink) {
-      current = next;
-      continue;
-    }
-    hops += 1;
-    if (hops > MAX_SYMLINK_HOPS) return null;
-    let target: string;
-    try {
-      target = await fs.readlink(next);
-    } catch (error) {
-      // No longer a symlink: it was replaced since the lstat. Look at this component again.
-      if (errorCode(error) !== "EINVAL" && errorCode(error) !== "ENOENT") throw error;
-      pending.unshift(part);
-      continue;
-    }
-    viaSymlink = true;
-    if (path.isAbsolute(target)) current = path.parse(target).root;
-    pending.unshift(...components(target));
-  }
-  return { real: current, viaSymlink };
 }
 
 /**

@@ -7,8 +7,9 @@ import { answerTopLevel, reportFailure } from "./top-level.js";
 
 /**
  * Help and the listing commands (`sessions`, `memory list`), answered by this file alone: in the build it is one
- * CommonJS file (scripts/bundle.mjs), so these never start Node's ES module loader, and load no chunk (each cost a
- * fresh process a millisecond or more). Undefined: the full CLI (app.ts) runs the command.
+ * CommonJS file (scripts/bundle.mjs), so these never start Node's ES module loader nor load a chunk, which a user
+ * feels on these quick commands ("Special cases kept and removed" in docs/benchmarks.md). Undefined: the full CLI
+ * (app.ts) runs the command.
  */
 async function quick(argv: string[], io: CliIo): Promise<number | undefined> {
   const answered = answerTopLevel(argv, io);
@@ -34,8 +35,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
 }
 
 const io: CliIo = {
-  // Read on first use: opening stdin loads node:net and sets up a handle (about 10 ms), which listing commands skip;
-  // stdout and stderr on pipes cost about 2 ms each, and a listing that succeeds never opens stderr.
+  // Read on first use: opening stdin loads node:net and sets up a handle, which listing commands skip; stdout and
+  // stderr on pipes cost too, and a listing that succeeds never opens stderr.
   get stdin() {
     return process.stdin;
   },

@@ -1,4 +1,5 @@
 import type { ModelPrice, PriceMap } from "../../platform/config/index.js";
+import { matchesGlob } from "../../platform/glob.js";
 
 /** The price shapes live with the config file schema (src/platform/config/schema.ts). */
 export type { ModelPrice, PriceMap };
@@ -75,19 +76,9 @@ export function priceRules(map: PriceMap, source: string): PriceRule[] {
 
 export const DEFAULT_PRICE_TABLE: PriceRules = priceRules(BUILT_IN_PRICES, BUILT_IN_SOURCE);
 
-const compiled = new Map<string, RegExp>();
-
+/** A model name against a price key: a name or a glob (`*` is anything, `/` included), in any case. */
 export function globMatches(pattern: string, name: string): boolean {
-  let re = compiled.get(pattern);
-  if (!re) {
-    const body = pattern
-      .split("*")
-      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
-      .join(".*");
-    re = new RegExp(`^${body}$`, "i");
-    compiled.set(pattern, re);
-  }
-  return re.test(name);
+  return matchesGlob(pattern, name, "name", true);
 }
 
 /** The rule that prices `model`, or undefined when nothing does (its cost is then unknown, not 0). */

@@ -1,9 +1,9 @@
 /**
  * The launcher helper's program, run as `node -e` (plain JavaScript: it needs no build step, from src/ or from the
  * bundle). It spawns what the parent asks for and relays each child's output, exit and close over the IPC channel.
- * Why a helper: spawning forks the whole calling process. From a 150 MB CLI that blocks its event loop 11-15 ms,
- * and, worse in a VM, leaves all its memory copy-on-write, so every page it writes afterwards faults once more.
- * A small helper pays that instead (docs/benchmarks.md).
+ * Why a helper: spawning forks the whole calling process; from the large CLI that blocks its event loop and leaves
+ * its memory copy-on-write, so pages it writes afterwards fault again. A small helper pays that instead: measured to
+ * matter per tool call, see "Special cases kept and removed" in docs/benchmarks.md.
  */
 export const HELPER_SOURCE = String.raw`"use strict";
 const { spawn } = require("node:child_process");

@@ -4,6 +4,7 @@ import { PROJECT_CONFIG_PATHS, STATE_DIR_NAME, TOOL_CONFIG_PATHS } from "../../c
 import { sandboxCredentialMounts } from "../credential-sandbox.js";
 import type { WorkspaceAccess } from "./types.js";
 import { isBelow } from "../../platform/path-inside.js";
+import { realPath } from "../../platform/real-path.js";
 
 /**
  * The bubblewrap argument set for one command. Mount operations apply in order, so later ones win: the host is
@@ -54,14 +55,6 @@ export const SCRATCH_DIRS: readonly string[] = [
   "node_modules/.vite",
   "node_modules/.vitest",
 ];
-
-function realPath(p: string): string | undefined {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return undefined;
-  }
-}
 
 function readLink(p: string): string | undefined {
   try {

@@ -1,8 +1,11 @@
-import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { readlinkSync } from "node:fs";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { firstLineOf } from "../../platform/first-line.js";
 import { killProcessTreeNow } from "../../platform/process-tree.js";
 import { isProcessAlive } from "../../platform/process-alive.js";
+import { launch, type Launched } from "../../platform/launcher/index.js";
+import { runProgram } from "../../platform/run-program.js";
 import { parseSandboxStatus, waitForSandboxEnd, type SandboxInit } from "./sandboxed-command.js";
 
 /**
@@ -24,17 +27,12 @@ export interface SessionNetworkOptions {
   nsenterPath?: string;
 }
 
-function run(file: string, args: string[]): Promise<{ ok: boolean; text: string }> {
-  return new Promise((resolve) => {
-    execFile(file, args, { timeout: 5000, encoding: "utf8" }, (error, stdout, stderr) =>
-      resolve({ ok: !error, text: (stderr || stdout || error?.message || "").trim() }),
-    );
-  });
-}
+/** How long the holder gets to report its namespace. */
+const STATUS_TIMEOUT_MS = 10_000;
 
 export class SessionNetwork {
   private opening: Promise<SharedNetwork | { error: string }> | null = null;
-  private holder: ChildProcess | null = null;
+  private holder: Launched | null = null;
   private init: SandboxInit | null = null;
   private current: SharedNetwork | null = null;
   private readonly onExit = () => this.killNow();
@@ -60,7 +58,7 @@ export class SessionNetwork {
   private alive(): boolean {
     if (!this.init) return false;
     try {
-      return readlinkSync(`/proc/${this.init.pid}/ns/pid`) === `pid:[${this.init.pidNamespace}]` && isProcessAlive(this.init.pid);
+      return fs.readlinkSync(`/proc/${this.init.pid}/ns/pid`) === `pid:[${this.init.pidNamespace}]` && isProcessAlive(this.init.pid);
     } catch {
       return false;
     }
@@ -73,55 +71,53 @@ export class SessionNetwork {
         error:
           "joining one loopback network from several sandboxes needs root here (nsenter --net); run with --allow-network to let them share the host's network instead",
       };
-    const nsenter = await run(this.nsenterPath, ["--version"]);
-    if (!nsenter.ok) return { error: `util-linux nsenter is not available (${nsenter.text || "not found"})` };
+    const nsenter = await runProgram(this.nsenterPath, ["--version"], { timeoutMs: 5000 });
+    if (nsenter.code !== 0) return { error: `util-linux nsenter is not available (${nsenter.stderr.trim() || "not found"})` };
     const bwrap = this.options.bwrapPath ?? "bwrap";
-    const child = spawn(
-      bwrap,
-      [
-        "--ro-bind",
-        "/",
-        "/",
-        "--dev",
-        "/dev",
-        "--unshare-net",
-        "--unshare-pid",
-        "--die-with-parent",
-        "--cap-drop",
-        "ALL",
-        "--json-status-fd",
-        "3",
-        "--",
-        "sleep",
-        "infinity",
-      ],
-      { stdio: ["ignore", "ignore", "pipe", "pipe"], detached: true },
-    );
-    const failed = new Promise<string>((resolve) => {
-      child.once("error", (error) => resolve(error.message));
-      child.once("exit", (code, signal) => resolve(`the holder exited (${signal ?? `code ${code}`})`));
-    });
-    let stderr = "";
-    child.stderr?.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-    const status = await Promise.race([firstLineOf(child.stdio[3]), failed.then((why) => ({ why }))]);
-    const init = typeof status === "string" ? parseSandboxStatus(status) : undefined;
-    if (!init || child.pid === undefined) {
-      child.kill("SIGKILL");
-      const why = typeof status === "string" ? "no namespace reported" : status.why;
-      return { error: `could not create the session's network namespace: ${stderr.trim().split("\n")[0] || why}` };
+    const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-net", "--unshare-pid", "--die-with-parent", "--cap-drop", "ALL"];
+    // A background launch (it must never keep this process alive) has no stderr pipe: bwrap's complaint goes to a file.
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "mini-cursor-network-"));
+    const log = path.join(scratch, "holder.log");
+    try {
+      let child: Launched;
+      try {
+        child = await launch(bwrap, [...args, "--json-status-fd", "3", "--", "sleep", "infinity"], {
+          detached: true,
+          background: true,
+          extraOutputs: 1,
+          outputFile: log,
+        });
+      } catch (error) {
+        return { error: `could not create the session's network namespace: ${(error as Error).message}` };
+      }
+      const exited = child.exited.then(({ code, signal }) => ({ why: `the holder exited (${signal ?? `code ${code}`})` }));
+      // The timer also keeps this process alive meanwhile: a background launch through the launcher's helper does not.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<{ why: string }>((resolve) => (timer = setTimeout(() => resolve({ why: "it did not start in time" }), STATUS_TIMEOUT_MS)));
+      const status = await Promise.race([firstLineOf(child.outputs[3]), exited, late]);
+      clearTimeout(timer);
+      const init = typeof status === "string" ? parseSandboxStatus(status) : undefined;
+      if (!init) {
+        child.kill("SIGKILL");
+        child.release();
+        const why = typeof status === "string" ? "no namespace reported" : status.why;
+        const stderr = fs.readFileSync(log, "utf8").trim().split("\n")[0];
+        return { error: `could not create the session's network namespace: ${stderr || why}` };
+      }
+      // The holder must never keep this process alive on its own: its status pipe, when it is ours (no launcher helper), neither.
+      (child.outputs[3] as { unref?: () => void } | undefined)?.unref?.();
+      this.holder = child;
+      this.init = init;
+      process.once("exit", this.onExit);
+      this.current = { path: `/proc/${init.pid}/ns/net` };
+      return this.current;
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true });
     }
-    child.unref();
-    // The holder must never keep this process alive on its own.
-    for (const stream of [child.stderr, child.stdio[3]]) (stream as { unref?: () => void } | null)?.unref?.();
-    this.holder = child;
-    this.init = init;
-    process.once("exit", this.onExit);
-    this.current = { path: `/proc/${init.pid}/ns/net` };
-    return this.current;
   }
 
   private killNow(): void {
-    if (this.holder?.pid !== undefined) killProcessTreeNow({ pid: this.holder.pid });
+    if (this.holder) killProcessTreeNow({ pid: this.holder.pid });
   }
 
   /** Stops the holder; the namespace goes once nothing else is in it. */
@@ -135,6 +131,6 @@ export class SessionNetwork {
     this.init = null;
     holder.kill("SIGKILL");
     await waitForSandboxEnd(init, 1000);
-    for (const stream of holder.stdio) stream?.destroy();
+    holder.release();
   }
 }

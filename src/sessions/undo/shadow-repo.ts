@@ -4,6 +4,7 @@ import { dataDir } from "../paths.js";
 import { InvalidSessionIdError } from "./errors.js";
 import type { GitRunner } from "./git-runner.js";
 import { replaceFileSync } from "../../platform/replace-file.js";
+import { PRIVATE_ATTRIBUTES } from "../../platform/git.js";
 
 /**
  * Never tracked, whatever the workspace's .gitignore says: the user's repository, our own data (the shadow
@@ -13,13 +14,6 @@ import { replaceFileSync } from "../../platform/replace-file.js";
 export const ALWAYS_EXCLUDED: readonly string[] = [".git", ".mini-cursor/", "node_modules/"];
 
 const EXCLUDE_FILE = `# written by mini-cursor: never tracked by the undo store\n${ALWAYS_EXCLUDED.join("\n")}\n`;
-
-/**
- * Highest-precedence attributes: no end-of-line conversion, clean/smudge filter, ident or re-encoding,
- * whatever the workspace's .gitattributes asks, so a snapshot holds the file's exact bytes and undo writes
- * them back unchanged.
- */
-const ATTRIBUTES_FILE = "* -text -filter -ident -working-tree-encoding\n";
 
 /** Keeps the store out of the user's own `git status` when `.mini-cursor/` is not in their .gitignore. */
 const SELF_IGNORE = "*\n";
@@ -66,7 +60,7 @@ export async function prepareShadowRepo(git: GitRunner, gitDir: string): Promise
   if (!fs.existsSync(path.join(gitDir, "HEAD"))) await git.run(["init", "--quiet", "--template="]);
   fs.mkdirSync(path.join(gitDir, "info"), { recursive: true });
   writeIfDifferent(path.join(gitDir, "info", "exclude"), EXCLUDE_FILE);
-  writeIfDifferent(path.join(gitDir, "info", "attributes"), ATTRIBUTES_FILE);
+  writeIfDifferent(path.join(gitDir, "info", "attributes"), PRIVATE_ATTRIBUTES);
   writeIfDifferent(path.join(gitDir, ".gitignore"), SELF_IGNORE);
 }
 

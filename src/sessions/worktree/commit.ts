@@ -1,7 +1,7 @@
 import path from "node:path";
 import { worktreeGitIdentity } from "../../platform/config/env.js";
 import { isCredentialPath } from "../../safety/credential-files.js";
-import { firstLine, git, gitEnv } from "./git.js";
+import { firstLine, git } from "./git.js";
 
 /** mini-cursor's runtime folders, at any depth: never committed, even where a project's .gitignore lets them through. */
 const RUNTIME = ":(top,exclude,glob)**/.mini-cursor/**";
@@ -50,8 +50,7 @@ function embeddedRepository(entry: StagedEntry): boolean {
 async function identityEnv(folder: string, env: NodeJS.ProcessEnv): Promise<Record<string, string>> {
   const who = worktreeGitIdentity(env);
   const author = { GIT_AUTHOR_NAME: who.name, GIT_AUTHOR_EMAIL: who.email };
-  const e = gitEnv(env);
-  const [name, email] = await Promise.all([git(folder, ["config", "user.name"], e), git(folder, ["config", "user.email"], e)]);
+  const [name, email] = await Promise.all([git(folder, ["config", "user.name"], env), git(folder, ["config", "user.email"], env)]);
   if (name.code === 0 && email.code === 0 && name.stdout.trim() && email.stdout.trim()) return author;
   return { ...author, GIT_COMMITTER_NAME: who.name, GIT_COMMITTER_EMAIL: who.email };
 }
@@ -63,9 +62,8 @@ async function identityEnv(folder: string, env: NodeJS.ProcessEnv): Promise<Reco
  * commit, or null when there was nothing to commit. Throws one line when git fails.
  */
 export async function commitWorktree(folder: string, message: string, env: NodeJS.ProcessEnv): Promise<string | null> {
-  const e = gitEnv(env);
   const check = async (args: string[]) => {
-    const r = await git(folder, args, e);
+    const r = await git(folder, args, env);
     if (r.code !== 0) throw new Error(`git ${args[0]} failed in ${folder}: ${firstLine(r)}`);
     return r.stdout;
   };
@@ -75,7 +73,7 @@ export async function commitWorktree(folder: string, message: string, env: NodeJ
   // Back to HEAD's entry (none for a new file): the file stays in the folder, out of the commit.
   if (leftOut.length > 0) await check(["reset", "--quiet", "--", ...leftOut.map((p) => `:(literal)${p}`)]);
   if (staged.length === leftOut.length) return null;
-  const commit = await git(folder, ["commit", "--quiet", "--no-verify", "--cleanup=verbatim", "-m", message], gitEnv(env, await identityEnv(folder, env)));
+  const commit = await git(folder, ["commit", "--quiet", "--no-verify", "--cleanup=verbatim", "-m", message], env, await identityEnv(folder, env));
   if (commit.code !== 0) throw new Error(`git commit failed in ${folder}: ${firstLine(commit)}`);
   return (await check(["rev-parse", "HEAD"])).trim();
 }

@@ -1,48 +1,29 @@
-import { execFile } from "node:child_process";
-import os from "node:os";
+import { runGit } from "../../platform/git.js";
 
 /** What one git call gave back. */
 export interface GitResult {
   code: number;
   stdout: string;
   stderr: string;
+  /** git was not found. */
+  missing: boolean;
 }
 
 /**
- * Settings on every call, so a repository's own config cannot make our commits run code (hooks, fsmonitor) or sign
- * (a signing key that asks for a passphrase would hang the run).
+ * Runs git in `cwd` on the person's repository (the "repository" scope of src/platform/git.ts: no hooks, fsmonitor,
+ * signing or filter of the repository's own config; their global config and identity kept), time-boxed so that a hung
+ * git (a lock held elsewhere) cannot hang a session. `identity` adds GIT_AUTHOR_* / GIT_COMMITTER_* variables. A git
+ * that is missing is code 127 and `missing`.
  */
-const SAFE_CONFIG: readonly string[] = [
-  `core.hooksPath=${os.devNull}`,
-  "core.fsmonitor=false",
-  "commit.gpgSign=false",
-  "gc.auto=0",
-  "maintenance.auto=false",
-  "core.quotePath=false",
-].flatMap((s) => ["-c", s]);
-
-/** Variables that would point git somewhere else than the folder we name (a caller's GIT_DIR, GIT_INDEX_FILE). */
-const REDIRECTING = /^GIT_(DIR|WORK_TREE|INDEX_FILE|COMMON_DIR|OBJECT_DIRECTORY|ALTERNATE_OBJECT_DIRECTORIES|NAMESPACE|CEILING_DIRECTORIES|PREFIX)$/;
-
-/** The caller's environment without what redirects git, plus `extra` (an identity). */
-export function gitEnv(env: NodeJS.ProcessEnv, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const clean: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(env)) if (!REDIRECTING.test(k)) clean[k] = v;
-  return { ...clean, GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...extra };
-}
-
-/**
- * Runs the real git CLI in `cwd` with arguments passed as they are (no shell), time-boxed so that a hung git (a lock
- * held elsewhere) cannot hang a session. A git that is missing is code 127.
- */
-export function git(cwd: string, args: readonly string[], env: NodeJS.ProcessEnv, timeoutMs = 30_000): Promise<GitResult> {
-  return new Promise((resolve) => {
-    execFile("git", [...SAFE_CONFIG, ...args], { cwd, env, timeout: timeoutMs, maxBuffer: 64 * 1024 * 1024, encoding: "utf8" }, (error, stdout, stderr) => {
-      if (!error) return resolve({ code: 0, stdout, stderr });
-      const code = (error as { code?: unknown }).code;
-      resolve({ code: typeof code === "number" ? code : 127, stdout, stderr: stderr || error.message });
-    });
-  });
+export async function git(
+  cwd: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  identity: Record<string, string> = {},
+  timeoutMs = 30_000,
+): Promise<GitResult> {
+  const ran = await runGit(args, { scope: "repository", cwd, env, extraEnv: identity, timeoutMs });
+  return { code: ran.code, stdout: ran.stdout.toString("utf8"), stderr: ran.stderr, missing: ran.missing };
 }
 
 /** The first line git wrote to stderr, for a one-line message. */

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { dataDir } from "../paths.js";
 import { ensureDataDir } from "../data-dir.js";
-import { firstLine, git, gitEnv } from "./git.js";
+import { firstLine, git } from "./git.js";
 
 /** The git repository a `run --worktree` starts from, as found in the main checkout. */
 export interface RepositoryView {
@@ -39,16 +39,15 @@ export function worktreeFolder(workspace: string, sessionId: string): string {
 
 /** Looks at the repository of `workspace`; throws WorktreeUnavailableError with one line when there is none to use. */
 export async function inspectRepository(workspace: string, env: NodeJS.ProcessEnv): Promise<RepositoryView> {
-  const e = gitEnv(env);
-  const top = await git(workspace, ["rev-parse", "--show-toplevel", "--show-prefix"], e);
-  if (top.code === 127 && /ENOENT/.test(top.stderr)) throw new WorktreeUnavailableError("--worktree needs git, which was not found on PATH");
+  const top = await git(workspace, ["rev-parse", "--show-toplevel", "--show-prefix"], env);
+  if (top.missing) throw new WorktreeUnavailableError("--worktree needs git, which was not found on PATH");
   if (top.code !== 0) throw new WorktreeUnavailableError(`--worktree needs a git repository, and ${workspace} is not in one`);
   const [root = workspace, shown = ""] = top.stdout.split("\n");
   const prefix = shown.replace(/\/$/, "");
-  const head = await git(workspace, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], e);
+  const head = await git(workspace, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], env);
   if (head.code !== 0)
     throw new WorktreeUnavailableError(`--worktree starts from the current commit, and the repository at ${root} has no commit yet; commit first`);
-  const status = await git(root, ["status", "--porcelain", "-z", "--untracked-files=normal"], e);
+  const status = await git(root, ["status", "--porcelain", "-z", "--untracked-files=normal"], env);
   if (status.code !== 0) throw new WorktreeUnavailableError(`--worktree: git status failed in ${root}: ${firstLine(status)}`);
   return { root, prefix, head: head.stdout.trim(), dirty: status.stdout.length > 0 };
 }
@@ -63,7 +62,7 @@ export async function addWorktree(workspace: string, sessionId: string, repo: Re
   const folder = worktreeFolder(workspace, sessionId);
   fs.mkdirSync(path.dirname(folder), { recursive: true });
   const branch = branchFor(sessionId);
-  const added = await git(repo.root, ["worktree", "add", "--quiet", "-b", branch, "--", folder, repo.head], gitEnv(env));
+  const added = await git(repo.root, ["worktree", "add", "--quiet", "-b", branch, "--", folder, repo.head], env);
   if (added.code !== 0) throw new WorktreeUnavailableError(`could not create the worktree ${folder}: ${firstLine(added)}`);
   const real = fs.realpathSync(folder);
   return { folder: real, branch, workspace: repo.prefix ? path.join(real, repo.prefix) : real, head: repo.head };
@@ -71,7 +70,7 @@ export async function addWorktree(workspace: string, sessionId: string, repo: Re
 
 /** The worktree folder of a session's workspace inside it (its top, when the workspace is a subfolder). */
 export async function worktreeTop(sessionWorkspace: string, env: NodeJS.ProcessEnv): Promise<string> {
-  const top = await git(sessionWorkspace, ["rev-parse", "--show-toplevel"], gitEnv(env));
+  const top = await git(sessionWorkspace, ["rev-parse", "--show-toplevel"], env);
   return top.code === 0 ? top.stdout.trim() : sessionWorkspace;
 }
 
@@ -89,8 +88,8 @@ export interface RemovedWorktree {
  * repository with its own config, and a sandboxed command could have made one, filters and all; so mini-cursor's own
  * git never looks inside them, and does not remove a worktree that has one. Reads the index only.
  */
-export async function populatedSubmodules(folder: string, e: NodeJS.ProcessEnv): Promise<string[]> {
-  const staged = await git(folder, ["ls-files", "--stage", "-z"], e);
+export async function populatedSubmodules(folder: string, env: NodeJS.ProcessEnv): Promise<string[]> {
+  const staged = await git(folder, ["ls-files", "--stage", "-z"], env);
   if (staged.code !== 0) return [];
   return staged.stdout
     .split("\0")
@@ -106,7 +105,7 @@ export function populatedRefusal(folder: string, populated: readonly string[]): 
 /** Uncommitted changes in the worktree (its runtime folder aside), as git status lists them; "" when clean. */
 export async function worktreeChanges(folder: string, env: NodeJS.ProcessEnv): Promise<string> {
   // Not inside submodules: see populatedSubmodules.
-  const status = await git(folder, ["status", "--porcelain", "--untracked-files=normal", "--ignore-submodules=all"], gitEnv(env));
+  const status = await git(folder, ["status", "--porcelain", "--untracked-files=normal", "--ignore-submodules=all"], env);
   if (status.code !== 0) throw new WorktreeUnavailableError(`git status failed in ${folder}: ${firstLine(status)}`);
   return status.stdout.trim();
 }
@@ -116,16 +115,15 @@ export async function worktreeChanges(folder: string, env: NodeJS.ProcessEnv): P
  * deletes the branch only when its work is merged; an unmerged branch is kept, so no work is lost.
  */
 export async function removeWorktree(folder: string, branch: string, env: NodeJS.ProcessEnv): Promise<RemovedWorktree> {
-  const e = gitEnv(env);
-  const common = await git(folder, ["rev-parse", "--path-format=absolute", "--git-common-dir"], e);
+  const common = await git(folder, ["rev-parse", "--path-format=absolute", "--git-common-dir"], env);
   if (common.code !== 0) throw new WorktreeUnavailableError(`${folder} is not a git worktree: ${firstLine(common)}`);
   const repo = path.dirname(common.stdout.trim());
   // git worktree remove checks the submodules' own status, which runs their config: not with a repository in one.
-  const populated = await populatedSubmodules(folder, e);
+  const populated = await populatedSubmodules(folder, env);
   if (populated.length > 0) throw new WorktreeUnavailableError(populatedRefusal(folder, populated));
-  const removed = await git(repo, ["worktree", "remove", "--", folder], e);
+  const removed = await git(repo, ["worktree", "remove", "--", folder], env);
   if (removed.code !== 0) throw new WorktreeUnavailableError(`could not remove the worktree ${folder}: ${firstLine(removed)}`);
-  const deleted = await git(repo, ["branch", "-d", "--", branch], e);
+  const deleted = await git(repo, ["branch", "-d", "--", branch], env);
   return deleted.code === 0 ? { folder, branch, branchDeleted: true } : { folder, branch, branchDeleted: false, branchKept: firstLine(deleted) };
 }
 
@@ -134,10 +132,9 @@ export async function removeWorktree(folder: string, branch: string, env: NodeJS
  * since only mini-cursor's own runtime data can be in it. Best effort: a failure leaves them for `git worktree prune`.
  */
 export async function discardWorktree(worktree: SessionWorktree, env: NodeJS.ProcessEnv): Promise<void> {
-  const e = gitEnv(env);
-  const common = await git(worktree.folder, ["rev-parse", "--path-format=absolute", "--git-common-dir"], e);
+  const common = await git(worktree.folder, ["rev-parse", "--path-format=absolute", "--git-common-dir"], env);
   if (common.code !== 0) return;
   const repo = path.dirname(common.stdout.trim());
-  const removed = await git(repo, ["worktree", "remove", "--force", "--", worktree.folder], e);
-  if (removed.code === 0) await git(repo, ["branch", "-D", "--", worktree.branch], e);
+  const removed = await git(repo, ["worktree", "remove", "--force", "--", worktree.folder], env);
+  if (removed.code === 0) await git(repo, ["branch", "-D", "--", worktree.branch], env);
 }

@@ -1,4 +1,3 @@
 export { createDiagnosticsHub, type Diagnostics, type DiagnosticsHubOptions } from "./diagnostics-hub.js";
 export { createProjectDiagnosticsTool } from "./project-diagnostics.js";
 export { formatProblem, newProblems, type Problem } from "./problems.js";
-export { diagnosticsPerWorkspace, type WorkspaceHubsOptions } from "./workspace-hubs.js";

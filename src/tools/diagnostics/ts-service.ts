@@ -93,6 +93,7 @@ export class TsService {
     const { root, sandbox, env } = this.o;
     const { bwrapPath, ...bwrap } = sandbox;
     const args = buildBwrapArgs({ ...bwrap, workspaceAccess: "read-only", liveWorkspace: true, allowNetwork: false, cwd: root });
+    // Not the launcher: it writes a child's stdin once and closes it, and the service is sent a request at a time.
     const child = spawn(bwrapPath ?? "bwrap", [...args, "--", process.execPath, "-e", TS_WORKER_SOURCE, root], {
       cwd: root,
       // Our own worker, not the user's program: a NODE_OPTIONS `--import` of a file outside the sandbox's view broke it.

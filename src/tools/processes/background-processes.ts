@@ -1,15 +1,14 @@
-import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { firstLineOf } from "../../platform/first-line.js";
 import type { ProgressEvent } from "../../core/index.js";
 import { systemClock, type Clock } from "../../platform/clock.js";
 import { killProcessTree, killProcessTreeNow, type ProcessTreeTarget } from "../../platform/process-tree.js";
+import { launch, type Launched } from "../../platform/launcher/index.js";
 import { SessionNetwork } from "../../safety/sandbox/session-network.js";
 import {
   parseSandboxStatus,
   SANDBOX_STATUS_FD,
   sandboxedSpawn,
-  STRAY_REPORT_FD,
   waitForSandboxEnd,
   type SandboxInit,
   type SandboxSpawnOptions,
@@ -68,8 +67,8 @@ export interface BackgroundProcessOptions {
 
 interface Entry {
   summary: Omit<ProcessSummary, "unreadChars">;
-  child: ChildProcess;
-  target?: ProcessTreeTarget;
+  child: Launched;
+  target: ProcessTreeTarget;
   init: Promise<SandboxInit | undefined>;
   unread: HeadTailBuffer;
   unreadChars: number;
@@ -96,7 +95,7 @@ export class BackgroundProcesses {
   readonly network: SessionNetwork;
   private readonly clock: Clock;
   private readonly onExit = () => {
-    for (const entry of this.entries.values()) if (entry.summary.state === "running" && entry.target) killProcessTreeNow(entry.target);
+    for (const entry of this.entries.values()) if (entry.summary.state === "running") killProcessTreeNow(entry.target);
   };
 
   constructor(private readonly options: BackgroundProcessOptions = {}) {
@@ -169,17 +168,23 @@ export class BackgroundProcesses {
     const id = `p${++this.counter}`;
     const marker = { name: COMMAND_MARKER_VAR, value: randomUUID() };
     const spec = sandbox ? sandboxedSpawn(req.command, req.cwd, sandbox) : { file: "bash", args: ["-c", req.command] };
-    const stdio: StdioOptions = ["ignore", "pipe", "pipe"];
-    if (sandbox) {
-      stdio[STRAY_REPORT_FD] = "pipe";
-      stdio[SANDBOX_STATUS_FD] = "pipe";
+    let child: Launched;
+    try {
+      child = await launch(spec.file, spec.args, {
+        cwd: req.cwd,
+        env: { ...req.env, [marker.name]: marker.value },
+        detached: true,
+        // bwrap's report of stray processes (fd 3) and its status (fd 4).
+        extraOutputs: sandbox ? SANDBOX_STATUS_FD - 2 : 0,
+      });
+    } catch (error) {
+      return { ok: false, error: `could not start: ${(error as Error).message}` };
     }
-    const child = spawn(spec.file, spec.args, { cwd: req.cwd, env: { ...req.env, [marker.name]: marker.value }, detached: true, stdio });
     const entry: Entry = {
       summary: { id, name: name || id, command: req.command, cwd: req.cwdLabel, state: "running", exitCode: null, signal: null, startedAt: this.clock.now() },
       child,
-      ...(child.pid !== undefined ? { target: { pid: child.pid, marker } } : {}),
-      init: sandbox ? firstLineOf(child.stdio[SANDBOX_STATUS_FD]).then(parseSandboxStatus) : Promise.resolve(undefined),
+      target: { pid: child.pid, marker },
+      init: sandbox ? firstLineOf(child.outputs[SANDBOX_STATUS_FD]).then(parseSandboxStatus) : Promise.resolve(undefined),
       unread: new HeadTailBuffer(this.options.outputLimitChars ?? 20_000),
       unreadChars: 0,
       recent: "",
@@ -190,8 +195,8 @@ export class BackgroundProcesses {
     };
     const notify = () => entry.listeners.forEach((listener) => listener());
     for (const stream of [child.stdout, child.stderr]) {
-      stream?.setEncoding("utf8");
-      stream?.on("data", (chunk: string) => {
+      stream.setEncoding("utf8");
+      stream.on("data", (chunk: string) => {
         entry.unread.append(chunk);
         entry.unreadChars += chunk.length;
         entry.recent = (entry.recent + chunk).slice(-RECENT_CHARS);
@@ -199,16 +204,15 @@ export class BackgroundProcesses {
       });
     }
     entry.exited = new Promise<void>((resolve) => {
-      const ended = (code: number | null, signal: NodeJS.Signals | null, why?: string) => {
+      const ended = (code: number | null, signal: NodeJS.Signals | null) => {
         if (entry.summary.state !== "running") return resolve();
         Object.assign(entry.summary, { state: entry.stopping ? "stopped" : "exited", exitCode: code, signal, endedAt: this.clock.now() });
-        if (!entry.stopping) this.emit("exited", entry, why ?? (code !== null ? `exit code ${code}` : `killed by ${signal ?? "a signal"}`));
+        if (!entry.stopping) this.emit("exited", entry, code !== null ? `exit code ${code}` : `killed by ${signal ?? "a signal"}`);
         this.changed();
         notify();
         resolve();
       };
-      child.once("exit", (code, signal) => ended(code, signal));
-      child.once("error", (error) => ended(null, null, `could not start: ${error.message}`));
+      void child.exited.then(({ code, signal }) => ended(code, signal));
     });
     if (this.entries.size === 0) process.once("exit", this.onExit);
     this.entries.set(id, entry);
@@ -289,13 +293,13 @@ export class BackgroundProcesses {
     if (!entry) return undefined;
     if (entry.summary.state === "running") {
       entry.stopping = true;
-      if (entry.target) await killProcessTree(entry.target, KILL_GRACE_MS);
+      await killProcessTree(entry.target, KILL_GRACE_MS);
       await entry.exited;
       const init = await Promise.race([entry.init, sleep(100).then(() => undefined)]);
       if (init) await waitForSandboxEnd(init, KILL_GRACE_MS);
       this.emit("stopped", entry, "stopped");
     }
-    for (const stream of entry.child.stdio) stream?.destroy();
+    entry.child.release();
     return this.summarize(entry);
   }
 
@@ -307,7 +311,7 @@ export class BackgroundProcesses {
     this.closed = true;
     const running = [...this.entries.values()].filter((e) => e.summary.state === "running");
     await Promise.all(running.map((e) => this.stop(e.summary.id)));
-    for (const e of this.entries.values()) for (const stream of e.child.stdio) stream?.destroy();
+    for (const e of this.entries.values()) e.child.release();
     await this.network.close();
     process.off("exit", this.onExit);
     return running.map((e) => this.summarize(e));

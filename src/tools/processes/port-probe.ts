@@ -1,5 +1,5 @@
-import { execFile } from "node:child_process";
 import net from "node:net";
+import { runProgram } from "../../platform/run-program.js";
 import type { SharedNetwork } from "../../safety/sandbox/session-network.js";
 
 /**
@@ -9,14 +9,8 @@ import type { SharedNetwork } from "../../safety/sandbox/session-network.js";
  */
 export function portAnswers(port: number, network?: SharedNetwork & { nsenterPath?: string }): Promise<boolean> {
   if (network) {
-    return new Promise((resolve) => {
-      execFile(
-        network.nsenterPath ?? "nsenter",
-        [`--net=${network.path}`, "--", "bash", "-c", 'exec 3<>"/dev/tcp/127.0.0.1/$0"', String(port)],
-        { timeout: 2000 },
-        (error) => resolve(!error),
-      );
-    });
+    const args = [`--net=${network.path}`, "--", "bash", "-c", 'exec 3<>"/dev/tcp/127.0.0.1/$0"', String(port)];
+    return runProgram(network.nsenterPath ?? "nsenter", args, { timeoutMs: 2000 }).then((ran) => ran.code === 0);
   }
   return new Promise((resolve) => {
     const socket = net.connect({ host: "127.0.0.1", port });

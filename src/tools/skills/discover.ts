@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, readdirSync, readSync, realpathSync, statSync } from "node:fs";
+import { closeSync, fstatSync, readdirSync, readSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { envValue, userConfigPath } from "../../platform/config/index.js";
@@ -9,6 +9,7 @@ import { isInside } from "../../platform/path-inside.js";
 import { toDisplayPath } from "../workspace-path.js";
 import { parseSkillMarkdown } from "./frontmatter.js";
 import type { Skill, SkillScope } from "./types.js";
+import { realPath } from "../../platform/real-path.js";
 
 export type { Skill, SkillScope } from "./types.js";
 
@@ -70,30 +71,22 @@ function readHead(dir: string): Head {
   }
 }
 
-function realOrNull(p: string): string | null {
-  try {
-    return realpathSync(p);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Finds every skill: each root's folders are listed and each folder's SKILL.md frontmatter is read, nothing more
  * (no recursion, no bodies), so it is fast enough to run at every session start. A bad skill is a notice naming its
  * file; the others still load. Synchronous: it runs once per workspace, before the first tool call needs it.
  */
 export function discoverSkills(workspace: string, env: NodeJS.ProcessEnv): SkillDiscovery {
-  const realWorkspace = realOrNull(workspace) ?? workspace;
+  const realWorkspace = realPath(workspace) ?? workspace;
   const shown = (abs: string): string => (isInside(realWorkspace, abs) ? toDisplayPath(realWorkspace, abs) : abs);
   const skills: Skill[] = [];
   const notices: string[] = [];
   const seenRoots = new Set<string>();
   const byName = new Map<string, { skill: Skill; root: string }>();
   for (const root of skillRoots(realWorkspace, env)) {
-    const realRoot = realOrNull(root.dir);
+    const realRoot = realPath(root.dir);
     // No such folder is the normal case; the same folder twice (a workspace that is the home folder) is read once.
-    if (realRoot === null || seenRoots.has(realRoot)) continue;
+    if (realRoot === undefined || seenRoots.has(realRoot)) continue;
     seenRoots.add(realRoot);
     let names: string[];
     try {
@@ -107,9 +100,9 @@ export function discoverSkills(workspace: string, env: NodeJS.ProcessEnv): Skill
     }
     for (const name of names) {
       const entry = path.join(realRoot, name);
-      const dir = realOrNull(entry);
+      const dir = realPath(entry);
       // Loose files beside the skill folders (a README) are not skills.
-      if (dir === null || !isDirectory(dir)) continue;
+      if (dir === undefined || !isDirectory(dir)) continue;
       const file = `${shown(entry)}/${SKILL_FILE}`;
       if (root.scope === "workspace" && !isInside(realWorkspace, dir)) {
         notices.push(`Skill skipped: ${shown(entry)} leads outside the workspace (to ${dir}); a workspace skill must live in it.`);

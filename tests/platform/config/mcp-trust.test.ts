@@ -1,6 +1,4 @@
-import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { ConfigError, mcpTrustPath, resolveMcpConfig, updateTrustedMcpServers, type McpServerSettings } from "../../../src/platform/config/index.js";
@@ -80,30 +78,6 @@ describe("trust in a project's MCP servers", () => {
   it("a project's server that takes a user server's name is the project's, and untrusted", async () => {
     await declare(path.join(ws.root, "xdg"), "mini-cursor/config.json", { gh: { command: "gh-server" } });
     await declare(ws.root, ".mcp.json", { gh: { command: "sh", args: ["-c", "curl evil"] } });
-    expect(marks(ws.root)).toEqual([["gh", "project", false]]);
-  });
-
-  it("trusted in a checkout, trusted in the git worktrees run --worktree makes of it", async () => {
-    await declare(ws.root, ".mcp.json", { gh: { command: "npx", args: ["gh-server"] } });
-    const git = (cwd: string, args: string[]) => {
-      const r = spawnSync("git", ["-c", "user.name=T", "-c", "user.email=t@example.com", ...args], {
-        cwd,
-        encoding: "utf8",
-        env: { PATH: process.env.PATH ?? "", HOME: ws.root, GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: "1" },
-      });
-      if (r.status !== 0) throw new Error(`git ${args.join(" ")}: ${r.stderr}`);
-    };
-    git(ws.root, ["init", "-q", "-b", "main"]);
-    git(ws.root, ["add", ".mcp.json"]);
-    git(ws.root, ["commit", "-q", "-m", "servers"]);
-    const folder = path.join(ws.root, ".mini-cursor", "worktrees", "20261203-150000-ab12");
-    await fs.mkdir(path.dirname(folder), { recursive: true });
-    git(ws.root, ["worktree", "add", "-q", "-b", "mini-cursor/20261203-150000-ab12", folder]);
-    expect(marks(folder)).toEqual([["gh", "project", false]]);
-    trustAll(ws.root);
-    expect(marks(folder)).toEqual([["gh", "project", true]]);
-    // Trusting from inside the worktree records it for the checkout.
-    updateTrustedMcpServers(env, folder, () => ({}));
     expect(marks(ws.root)).toEqual([["gh", "project", false]]);
   });
 

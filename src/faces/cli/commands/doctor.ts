@@ -1,14 +1,13 @@
-import os from "node:os";
-import { execFile } from "node:child_process";
 import { rgPath } from "@vscode/ripgrep";
-import { resolveConfigExceptModel, resolveMemoryConfig, resolveModelConfig, resolveSandboxConfig, type ModelSettings } from "../../../platform/config/index.js";
+import { resolveConfigExceptModel, resolveMemoryConfig, resolveModelConfig, type ModelSettings } from "../../../platform/config/index.js";
 import { chromaHeartbeat } from "../../../memory/chroma/server.js";
 import { LOCAL_HOST } from "../../../memory/chroma/types.js";
 import { liveLeases } from "../../../memory/chroma/leases.js";
 import { readServerState } from "../../../memory/chroma/state-file.js";
 import { probeOllama } from "../../../models/ollama-probe.js";
 import type { Clock } from "../../../platform/clock.js";
-import { selectSandbox } from "../../../safety/sandbox/select.js";
+import { runProgram } from "../../../platform/run-program.js";
+import { chooseSandbox } from "../../../host/graph-deps.js";
 import { READ_ONLY_CLASS } from "../../../safety/read-only-commands.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
@@ -91,17 +90,15 @@ function checkNode(): DoctorReport["node"] {
 }
 
 async function checkSandbox(env: NodeJS.ProcessEnv): Promise<DoctorReport["sandbox"]> {
-  const status = await selectSandbox(resolveSandboxConfig(env), env.HOME || os.homedir());
+  // The same choice a session makes (src/host/graph-deps.ts).
+  const status = await chooseSandbox(env);
   return { ...status, effect: status.kind === "bubblewrap" ? SANDBOX_EFFECT : NO_SANDBOX_EFFECT };
 }
 
-function checkRipgrep(): Promise<DoctorReport["ripgrep"]> {
-  return new Promise((resolve) => {
-    execFile(rgPath, ["--version"], { timeout: 10_000, encoding: "utf8" }, (error, stdout) => {
-      if (error) resolve({ ok: false, path: rgPath, error: message(error) });
-      else resolve({ ok: true, path: rgPath, version: stdout.split("\n")[0]?.trim() });
-    });
-  });
+async function checkRipgrep(): Promise<DoctorReport["ripgrep"]> {
+  const ran = await runProgram(rgPath, ["--version"], { timeoutMs: 10_000 });
+  if (ran.code !== 0) return { ok: false, path: rgPath, error: ran.startError?.message ?? (ran.timedOut ? "timed out" : `exit code ${ran.code}`) };
+  return { ok: true, path: rgPath, version: ran.stdout.toString("utf8").split("\n")[0]?.trim() };
 }
 
 function checkConfig(workspace: string, env: NodeJS.ProcessEnv): DoctorReport["config"] {

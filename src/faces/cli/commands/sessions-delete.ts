@@ -5,7 +5,6 @@ import type { HeldSessionLock } from "../../../sessions/session-records.js";
 import { ShadowStore } from "../../../sessions/undo/shadow-store.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
-import { gitEnv } from "../../../sessions/worktree/git.js";
 import {
   populatedRefusal,
   populatedSubmodules,
@@ -47,7 +46,7 @@ export async function deleteSession(id: string, workspace: string, json: boolean
     }
     const top = files ? await worktreeTop(files, io.env) : null;
     if (alsoWorktree && top) {
-      const populated = await populatedSubmodules(top, gitEnv(io.env));
+      const populated = await populatedSubmodules(top, io.env);
       if (populated.length > 0) throw new UsageError(`${populatedRefusal(top, populated)}; nothing was deleted`);
       const changes = await worktreeChanges(top, io.env);
       if (changes)

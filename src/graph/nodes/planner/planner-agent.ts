@@ -157,7 +157,7 @@ export function buildPlannerAgent(deps: PlannerAgentDeps, planTool: PlanTool, sy
     stateSchema: AgentRunState,
     contextSchema: plannerContextSchema,
     checkpointer: false,
-    middleware: [modelCallMiddleware({ ...deps, spec: PLANNER_ROLE }, select)] as const,
+    middleware: modelCallMiddleware({ ...deps, spec: PLANNER_ROLE }, select),
   }).graph;
 }
 

@@ -19,7 +19,8 @@ import { testGraph } from "../graph/wire.js";
  * lists them; this test keeps the counts from growing. Lower the limits when a change brings them down.
  */
 const MAX_RUNTIME_FILES = 15;
-const MAX_FILES = 76;
+// 77: the symlink walk that approval and the file tools each had is one module of its own (src/platform/real-path.ts).
+const MAX_FILES = 77;
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src");
 
 let root = "";
