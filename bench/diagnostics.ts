@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { DIAGNOSTICS_DEFAULTS } from "../src/platform/config/index.js";
-import { createDiagnosticsHub } from "../src/tools/diagnostics/index.js";
+import { createDiagnosticsHub } from "../src/services/diagnostics/index.js";
 import { createEditFileTool } from "../src/tools/edit-file.js";
 import { median, ms, p95, printTable } from "./stats.js";
 

@@ -4,8 +4,8 @@ import type { BriefContext, LoopOutcome } from "./types.js";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../platform/gitignore-filter.js";
-import { readTextFile } from "../tools/text-file.js";
-import { isUsableRealPath, resolveWorkspacePath } from "../tools/workspace-path.js";
+import { readTextFile } from "../services/workspace-files/text-file.js";
+import { isUsableRealPath, resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 
 /**
  * A sub-agent gets at most this much of the overall task (about 1,000 tokens): its step goal says what to do, and

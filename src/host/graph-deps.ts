@@ -28,11 +28,11 @@ export interface WiringInput {
   runSettings?: RunSettings;
   /** The session's MCP servers' tools (src/mcp). */
   extensions?: ExtensionTools;
-  /** Skills (src/tools/skills): listed in the agents' briefs and loaded on demand. */
+  /** Skills (src/services/skills): listed in the agents' briefs and loaded on demand. */
   skills?: SkillLibrary;
   /** fetch_url and web_search (src/platform/config/web-settings.ts); absent: both are off. */
   web?: WebSettings;
-  /** Problems after write_file/edit_file and the reviewer's project_diagnostics (src/tools/diagnostics); absent: neither. */
+  /** Problems after write_file/edit_file and the reviewer's project_diagnostics (src/services/diagnostics); absent: neither. */
   diagnostics?: Diagnostics;
   /** The background processes (start_process and friends): the session's, or each run's (Studio); absent: not offered. */
   processes?: ProcessesSource;

@@ -1,6 +1,6 @@
 import type { EventSink } from "../core/index.js";
 import type { HeldSessionLock } from "../sessions/session-records.js";
-import { killActiveCommands } from "../tools/active-commands.js";
+import { killActiveCommands } from "../services/commands/active-commands.js";
 import { EXIT } from "./session-exit.js";
 
 export interface RunInterruptOptions {

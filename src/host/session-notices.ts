@@ -3,7 +3,7 @@ import type { WebSettings } from "../platform/config/index.js";
 import type { LazyMemory } from "../memory/lazy-memory.js";
 import type { MemoryRuntime } from "../memory/open-memory.js";
 import type { SandboxStatus } from "../safety/sandbox/types.js";
-import type { SkillLibrary } from "../tools/skills/catalogue.js";
+import type { SkillLibrary } from "../services/skills/catalogue.js";
 import { customAgentsNotice, type SessionCustomAgents } from "./custom-agents.js";
 
 export interface SessionNoticeFacts {

@@ -6,7 +6,7 @@ import path from "node:path";
  * Replaces a file whole: written to a temporary name of this process's own beside it, flushed to disk, renamed over
  * the old one, then the folder flushed, so a reader (or a crash, or another process writing the same file) never
  * sees half a file. The one way files are replaced: our state files (undo's metadata, MCP trust, background
- * processes, Chroma's state) and the workspace tools' writes (src/tools/atomic-write.ts, which passes a path inside
+ * processes, Chroma's state) and the workspace tools' writes (src/services/workspace-files/atomic-write.ts, which passes a path inside
  * a folder it holds open and checks where it lands just before the rename).
  */
 

@@ -14,7 +14,7 @@ import { realPath } from "../platform/real-path.js";
  * mount can only cover what exists, so this looks at the file system on every command (a key created since the
  * last one is hidden too): the home and system locations, and the workspace walked for names that count
  * anywhere. Hosts' /proc/<pid>/environ needs nothing: the sandbox mounts its own /proc, which shows only the
- * command's own processes (whose environment has no secrets: see src/tools/command-env.ts).
+ * command's own processes (whose environment has no secrets: see src/services/commands/command-env.ts).
  */
 export interface CredentialMounts {
   /** Locations to hide: a folder becomes empty, a file unreadable. */

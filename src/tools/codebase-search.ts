@@ -1,6 +1,7 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { errorMessage, failure, success, type ToolResult } from "./tool-result.js";
+import { failure, success, type ToolResult } from "./tool-result.js";
+import { errorMessage } from "../platform/error-info.js";
 import type { ToolDeps } from "./types.js";
 
 const schema = z.object({

@@ -1,14 +1,15 @@
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { atomicWriteIn, LandingRefusedError, type LandingCheck } from "./atomic-write.js";
-import { openConfinedDir, PathChangedError, type ConfinedDir } from "./confined-fs.js";
+import { atomicWriteIn, LandingRefusedError, type LandingCheck } from "../services/workspace-files/atomic-write.js";
+import { openConfinedDir, PathChangedError, type ConfinedDir } from "../services/workspace-files/confined-fs.js";
 import { findClosestRegion } from "./closest-region.js";
 import { LineIndex, numberLines, splitLines } from "./lines.js";
-import { readTextFile } from "./text-file.js";
-import { errorCode, errorMessage, failure, success, type ToolResult } from "./tool-result.js";
+import { readTextFile } from "../services/workspace-files/text-file.js";
+import { failure, success, type ToolResult } from "./tool-result.js";
+import { errorCode, errorMessage } from "../platform/error-info.js";
 import type { ToolDeps } from "./types.js";
-import { resolveWorkspacePath } from "./workspace-path.js";
+import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { landingCheck } from "./write-grant.js";
 import { scopeOf } from "./tool-scope.js";
 

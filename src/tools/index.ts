@@ -8,11 +8,11 @@ import { createReadFileTool } from "./read-file.js";
 import { createSearchCodeTool } from "./search-code.js";
 import type { ToolDeps, WorkspaceTool } from "./types.js";
 import { createWriteFileTool } from "./write-file.js";
-import { createFetchUrlTool } from "./web/fetch-url.js";
-import { createWebSearchTool } from "./web/web-search.js";
-import { createProjectDiagnosticsTool } from "./diagnostics/project-diagnostics.js";
-import { createStartProcessTool } from "./processes/start-process.js";
-import { createListProcessesTool, createReadProcessOutputTool, createStopProcessTool, createWaitForProcessTool } from "./processes/process-tools.js";
+import { createFetchUrlTool } from "../tools/fetch-url.js";
+import { createWebSearchTool } from "../tools/web-search.js";
+import { createProjectDiagnosticsTool } from "../tools/project-diagnostics.js";
+import { createStartProcessTool } from "../tools/start-process.js";
+import { createListProcessesTool, createReadProcessOutputTool, createStopProcessTool, createWaitForProcessTool } from "../tools/process-tools.js";
 
 export { createCodebaseSearchTool } from "./codebase-search.js";
 export { createEditFileTool } from "./edit-file.js";
@@ -20,18 +20,19 @@ export { createExecuteCommandTool, DEFAULT_COMMAND_TIMEOUT_MS, MAX_COMMAND_TIMEO
 export type { ExecuteCommandOptions } from "./execute-command.js";
 export { createListDirectoryTool } from "./list-directory.js";
 export { createLoadSkillTool } from "./load-skill.js";
-export { createSkillLibrary, hasSkills, type SkillLibrary, type Skill } from "./skills/index.js";
+export { createSkillLibrary, hasSkills, type SkillLibrary, type Skill } from "../services/skills/index.js";
 export { createMemorySearchTool } from "./memory-search.js";
 export { createReadFileTool, DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 export { createSearchCodeTool } from "./search-code.js";
 export { createWriteFileTool } from "./write-file.js";
-export { buildCommandEnv, isSecretEnvName } from "./command-env.js";
-export { killActiveCommands, activeCommandCount } from "./active-commands.js";
-export { resolveWorkspacePath, toDisplayPath, type WorkspacePath } from "./workspace-path.js";
+export { buildCommandEnv, isSecretEnvName } from "../services/commands/command-env.js";
+export { killActiveCommands, activeCommandCount } from "../services/commands/active-commands.js";
+export { resolveWorkspacePath, toDisplayPath, type WorkspacePath } from "../services/workspace-files/workspace-path.js";
 export type { ToolDeps, ToolArtifact, WorkspaceTool } from "./types.js";
-export { createDiagnosticsHub, createProjectDiagnosticsTool, type Diagnostics } from "./diagnostics/index.js";
-export { BackgroundProcesses, type ProcessSummary } from "./processes/background-processes.js";
-export { processesFor, type ProcessesSource } from "./processes/processes-source.js";
+export { createDiagnosticsHub, type Diagnostics } from "../services/diagnostics/index.js";
+export { createProjectDiagnosticsTool } from "./project-diagnostics.js";
+export { BackgroundProcesses, type ProcessSummary } from "../services/processes/background-processes.js";
+export { processesFor, type ProcessesSource } from "../services/processes/processes-source.js";
 
 /** Every workspace tool by the name the model calls it. */
 export const TOOL_FACTORIES = {
@@ -94,7 +95,7 @@ export const COMMAND_TOOLS = toolsThat("runs_commands");
 /** Tools that never change the workspace (for the researcher and reviewer). */
 export const READ_TOOLS = ["read_file", "list_directory", "search_code"] as const satisfies readonly ToolName[];
 
-/** The background-process tools (src/tools/processes), for the agents that run commands. */
+/** The background-process tools (src/tools/start-process.ts, process-tools.ts), for the agents that run commands. */
 export const PROCESS_TOOLS = [
   "start_process",
   "read_process_output",

@@ -3,10 +3,11 @@ import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../platform/gitignore-filter.js";
-import { openDir, type ConfinedDir } from "./confined-fs.js";
-import { errorCode, failure, success, type ToolResult } from "./tool-result.js";
+import { openDir, type ConfinedDir } from "../services/workspace-files/confined-fs.js";
+import { failure, success, type ToolResult } from "./tool-result.js";
+import { errorCode } from "../platform/error-info.js";
 import type { ToolDeps } from "./types.js";
-import { isUsableRealPath, resolveWorkspacePath } from "./workspace-path.js";
+import { isUsableRealPath, resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { scopeOf } from "./tool-scope.js";
 
 export const DEFAULT_LIST_DEPTH = 2;

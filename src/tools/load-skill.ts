@@ -1,9 +1,9 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
-import { listSkillFiles, openSkillFile } from "./skills/skill-file.js";
-import { parseSkillMarkdown } from "./skills/frontmatter.js";
-import { skillPathOf, SKILL_FILE } from "./skills/index.js";
+import { listSkillFiles, openSkillFile } from "../services/skills/skill-file.js";
+import { parseSkillMarkdown } from "../services/skills/frontmatter.js";
+import { skillPathOf, SKILL_FILE } from "../services/skills/index.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
 import { scopeOf } from "./tool-scope.js";

@@ -2,7 +2,8 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { formatHit } from "../memory/format.js";
 import { MEMORY_KINDS } from "../memory/types.js";
-import { errorMessage, failure, success, type ToolResult } from "./tool-result.js";
+import { failure, success, type ToolResult } from "./tool-result.js";
+import { errorMessage } from "../platform/error-info.js";
 import type { ToolDeps } from "./types.js";
 import { scopeOf } from "./tool-scope.js";
 

@@ -2,13 +2,13 @@ import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { lineNumberWidth, numberedLine, splitLines } from "./lines.js";
-import { readTextFile, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileFailure } from "./text-file.js";
+import { readTextFile, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileFailure } from "../services/workspace-files/text-file.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
-import { CAN_VERIFY_OPENED } from "./confined-fs.js";
-import { isUsableRealPath, resolveWorkspacePath, toDisplayPath } from "./workspace-path.js";
-import { openSkillFile } from "./skills/skill-file.js";
-import { isSkillPath } from "./skills/skill-path.js";
+import { CAN_VERIFY_OPENED } from "../services/workspace-files/confined-fs.js";
+import { isUsableRealPath, resolveWorkspacePath, toDisplayPath } from "../services/workspace-files/workspace-path.js";
+import { openSkillFile } from "../services/skills/skill-file.js";
+import { isSkillPath } from "../services/skills/skill-path.js";
 import { scopeOf } from "./tool-scope.js";
 
 export const DEFAULT_OUTPUT_LIMIT_CHARS = 20_000;

@@ -1,6 +1,6 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { resolveWorkspacePath } from "./workspace-path.js";
+import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 
 /**
  * Models often pass cwd "app" and still write "cd app && npm test", thinking from the workspace root; run

@@ -12,7 +12,7 @@ import { truncateLine } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import type { ToolDeps } from "./types.js";
 import { keepVerifiedMatches } from "./verified-matches.js";
-import { resolveWorkspacePath } from "./workspace-path.js";
+import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { scopeOf } from "./tool-scope.js";
 
 export const SEARCH_TIMEOUT_MS = 20_000;

@@ -15,16 +15,3 @@ export function failure(message: string, extra: Omit<ToolArtifact, "ok"> = {}): 
   const content = message.startsWith("Error: ") ? message : `Error: ${message}`;
   return [content, { ok: false, ...extra }];
 }
-
-/** Node's errno code of a thrown value, if it has one. */
-export function errorCode(error: unknown): string | undefined {
-  if (typeof error === "object" && error !== null && "code" in error) {
-    const code = (error as { code: unknown }).code;
-    return typeof code === "string" ? code : undefined;
-  }
-  return undefined;
-}
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

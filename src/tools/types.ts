@@ -5,9 +5,9 @@ import type { CommandRun, ProgressEvent } from "../core/index.js";
 import type { CommandSandbox } from "../safety/sandbox/types.js";
 import type { Clock } from "../platform/clock.js";
 import type { WebSettings } from "../platform/config/web-settings.js";
-import type { SkillLibrary } from "./skills/types.js";
-import type { Diagnostics } from "./diagnostics/diagnostics-hub.js";
-import type { ProcessesSource } from "./processes/processes-source.js";
+import type { SkillLibrary } from "../services/skills/types.js";
+import type { Diagnostics } from "../services/diagnostics/diagnostics-hub.js";
+import type { ProcessesSource } from "../services/processes/processes-source.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);

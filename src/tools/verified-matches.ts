@@ -1,9 +1,9 @@
 import { closeSync, fstatSync, readFileSync, readSync } from "node:fs";
 import path from "node:path";
-import { CAN_VERIFY_OPENED, openedPathSync, openForReadingSync } from "./confined-fs.js";
+import { CAN_VERIFY_OPENED, openedPathSync, openForReadingSync } from "../services/workspace-files/confined-fs.js";
 import { splitLines } from "./lines.js";
-import { MAX_TEXT_FILE_BYTES } from "./text-file.js";
-import { isUsableRealPath } from "./workspace-path.js";
+import { MAX_TEXT_FILE_BYTES } from "../services/workspace-files/text-file.js";
+import { isUsableRealPath } from "../services/workspace-files/workspace-path.js";
 
 const CHUNK_BYTES = 1024 * 1024;
 

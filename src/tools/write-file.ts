@@ -2,12 +2,13 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { atomicWriteIn, LandingRefusedError } from "./atomic-write.js";
-import { openConfinedDir, openForReading, PathChangedError, type ConfinedDir } from "./confined-fs.js";
+import { atomicWriteIn, LandingRefusedError } from "../services/workspace-files/atomic-write.js";
+import { openConfinedDir, openForReading, PathChangedError, type ConfinedDir } from "../services/workspace-files/confined-fs.js";
 import { countLines } from "./lines.js";
-import { errorCode, errorMessage, failure, success, type ToolResult } from "./tool-result.js";
+import { failure, success, type ToolResult } from "./tool-result.js";
+import { errorCode, errorMessage } from "../platform/error-info.js";
 import type { ToolDeps } from "./types.js";
-import { resolveWorkspacePath } from "./workspace-path.js";
+import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { landingCheck } from "./write-grant.js";
 import { scopeOf } from "./tool-scope.js";
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { writeGrantRefusal, type WriteGrant } from "../core/index.js";
-import type { LandingCheck } from "./atomic-write.js";
-import { isUsableRealPath } from "./workspace-path.js";
+import type { LandingCheck } from "../services/workspace-files/atomic-write.js";
+import { isUsableRealPath } from "../services/workspace-files/workspace-path.js";
 
 /**
  * What this call was approved for: the call's approval decision in the agent's state (src/agents/middleware/approval.ts

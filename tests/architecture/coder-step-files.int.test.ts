@@ -19,8 +19,10 @@ import { testGraph } from "../graph/wire.js";
  * lists them; this test keeps the counts from growing. Lower the limits when a change brings them down.
  */
 const MAX_RUNTIME_FILES = 15;
-// 77: the symlink walk that approval and the file tools each had is one module of its own (src/platform/real-path.ts).
-const MAX_FILES = 77;
+// 77: the symlink walk that approval and the file tools each had is one module of its own (src/platform/real-path.ts);
+// 78: errorCode and errorMessage left the tools' result module for the platform (src/platform/error-info.ts), so that
+// the services below the tools can use them.
+const MAX_FILES = 78;
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src");
 
 let root = "";

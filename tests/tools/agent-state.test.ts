@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createWriteFileTool } from "../../src/tools/index.js";
-import { resolveWorkspacePath } from "../../src/tools/workspace-path.js";
+import { resolveWorkspacePath } from "../../src/services/workspace-files/workspace-path.js";
 import { callTool, makeWorkspace, writeFiles, type TempWorkspace } from "./helpers.js";
 
 /** mini-cursor's own state (.mini-cursor/: sessions, checkpoints, the undo store, locks) is not the model's to touch. */

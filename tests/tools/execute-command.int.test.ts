@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ProgressEvent } from "../../src/core/index.js";
 import { createExecuteCommandTool } from "../../src/tools/execute-command.js";
-import { activeCommandCount, killActiveCommands } from "../../src/tools/active-commands.js";
+import { activeCommandCount, killActiveCommands } from "../../src/services/commands/active-commands.js";
 import { isProcessAlive } from "../../src/platform/process-tree.js";
 import { callTool, makeWorkspace, type TempWorkspace } from "./helpers.js";
 

@@ -1,7 +1,7 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { atomicWriteFile } from "../../src/tools/atomic-write.js";
+import { atomicWriteFile } from "../../src/services/workspace-files/atomic-write.js";
 import { createWriteFileTool } from "../../src/tools/write-file.js";
 import { callTool, exists, makeWorkspace, writeFiles, type TempWorkspace } from "./helpers.js";
 

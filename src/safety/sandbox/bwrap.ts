@@ -28,7 +28,7 @@ export interface BwrapOptions {
   cwd?: string;
   /**
    * With "read-only": bind the workspace read-only as a whole, without scratch. For a long-lived process (the
-   * TypeScript language service of src/tools/diagnostics): it must see files created and replaced after it started,
+   * TypeScript language service of src/services/diagnostics): it must see files created and replaced after it started,
    * which entries bound one by one into a tmpfs would hide (a top-level file replaced by rename stays the old one).
    */
   liveWorkspace?: boolean;

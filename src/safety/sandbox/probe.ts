@@ -36,7 +36,7 @@ interface Ran {
  * on stdin for sshd and, at shell level 1 (no SHLVL, as when an editor or the dev server starts mini-cursor), sources
  * ~/.bashrc even under `bash -c`: a user's pyenv or nvm setup then ran inside the probe (about 0.3 s here, which the
  * first model request waited for), and a .bashrc that exits made the sandbox look broken. Sandboxed commands
- * already get /dev/null (tools/run-command.ts).
+ * already get /dev/null (src/services/commands/run-command.ts).
  */
 async function run(file: string, args: string[], timeoutMs: number): Promise<Ran> {
   let child: Launched;

@@ -6,7 +6,7 @@ import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
 import { agentHarness, text, toolMessages } from "../agent-harness.js";
-import { BackgroundProcesses } from "../../../src/tools/processes/background-processes.js";
+import { BackgroundProcesses } from "../../../src/services/processes/background-processes.js";
 
 /**
  * Issue 37's race, as the red-team ran it: a real process swaps a plain folder and a symlink into .git/hooks with

@@ -5,10 +5,10 @@ import { WEB_DEFAULTS } from "../../../src/platform/config/index.js";
 import { DEFAULT_SAFETY } from "../../../src/core/index.js";
 import type { ExtensionTool, ExtensionTools } from "../../../src/mcp/types.js";
 import { memoryOff, type MemoryStore } from "../../../src/memory/types.js";
-import { createSkillLibrary } from "../../../src/tools/skills/index.js";
+import { createSkillLibrary } from "../../../src/services/skills/index.js";
 import { useTempWorkspace } from "../../helpers/temp-workspace.js";
 import { calls, scriptedModels } from "../../graph/scripted-models.js";
-import { makeSkillPlaces, skillMarkdown, writeSkill } from "../../tools/skills/skill-fixtures.js";
+import { makeSkillPlaces, skillMarkdown, writeSkill } from "../../services/skills/skill-fixtures.js";
 import { agentHarness, runToEnd } from "../agent-harness.js";
 
 /**

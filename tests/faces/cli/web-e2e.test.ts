@@ -7,7 +7,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { page, redirect, startLocalWebServer, type LocalWebServer } from "../../tools/web/local-web-server.js";
+import { page, redirect, startLocalWebServer, type LocalWebServer } from "../../services/web/local-web-server.js";
 import { runCli } from "./cli-process.js";
 import { roleOf } from "./task-script.js";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { SandboxSpawnOptions } from "../../../src/safety/sandbox/sandboxed-command.js";
-import { runCommand, type RunCommandOptions } from "../../../src/tools/run-command.js";
+import { runCommand, type RunCommandOptions } from "../../../src/services/commands/run-command.js";
 import { processesWithToken, useSandboxWorkspace } from "./helpers.js";
 
 const ws = useSandboxWorkspace();

@@ -1,4 +1,4 @@
-import { discoverSkills, type SkillScope } from "../../../tools/skills/discover.js";
+import { discoverSkills, type SkillScope } from "../../../services/skills/discover.js";
 
 /** The skills a session in this workspace would list, and the SKILL.md files it would skip (never a failure). */
 export interface SkillsReport {
