@@ -2,7 +2,7 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import { errorMessage } from "../platform/error-info.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 
 const schema = z.object({
   query: z.string().min(1).describe("What you are looking for, in plain words ('where do we retry failed requests') or as a name ('parseConfig')."),
@@ -15,7 +15,7 @@ const schema = z.object({
  * a question, with file, line range and symbol. It never waits for the index: while it is being built it says so,
  * and search_code (ripgrep) works meanwhile.
  */
-export function createCodebaseSearchTool(deps: ToolDeps) {
+export function createCodebaseSearchTool(deps: ToolNeeds<"codeIndex">) {
   return tool(
     async (args): Promise<ToolResult> => {
       const index = deps.codeIndex;

@@ -8,7 +8,7 @@ import { LineIndex, numberLines, splitLines } from "./lines.js";
 import { readTextFile } from "../services/workspace-files/text-file.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import { errorCode, errorMessage } from "../platform/error-info.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { landingCheck } from "./write-grant.js";
 import { scopeOf } from "./tool-scope.js";
@@ -130,7 +130,7 @@ async function editIn(
   return { text, found, find, replacement, result };
 }
 
-export function createEditFileTool(base: ToolDeps) {
+export function createEditFileTool(base: ToolNeeds<"diagnostics">) {
   return tool(
     async ({ path: inputPath, oldText, newText, replaceAll }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);

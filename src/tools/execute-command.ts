@@ -10,7 +10,7 @@ import { stripRedundantCd } from "./redundant-cd.js";
 import { processesFor } from "../services/processes/processes-source.js";
 import { runCommand, type RunCommandResult } from "../services/commands/run-command.js";
 import { failure, type ToolResult } from "./tool-result.js";
-import type { ToolArtifact, ToolDeps } from "./types.js";
+import type { ToolArtifact, ToolNeeds } from "./types.js";
 import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { scopeOf } from "./tool-scope.js";
 
@@ -45,7 +45,10 @@ export interface ExecuteCommandOptions {
   parentEnv?: NodeJS.ProcessEnv;
 }
 
-export function createExecuteCommandTool(base: ToolDeps, options: ExecuteCommandOptions = {}) {
+export function createExecuteCommandTool(
+  base: ToolNeeds<"clock" | "commandTimeoutMs" | "emit" | "maxCommandTimeoutMs" | "outputLimitChars" | "processes" | "sandbox">,
+  options: ExecuteCommandOptions = {},
+) {
   const maxMs = base.maxCommandTimeoutMs ?? MAX_COMMAND_TIMEOUT_MS;
   const defaultMs = Math.min(base.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS, maxMs);
   // What the model is told about the sandbox (an agent's tools leave the network to its instructions: networkFromRun).

@@ -2,7 +2,7 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { contentKind, decodeText, mediaType, sniff } from "../services/web/content-kind.js";
 import { guardedGet } from "../services/web/guarded-get.js";
 import type { Resolver } from "../services/web/ssrf-guard.js";
@@ -41,7 +41,7 @@ export interface FetchUrlOptions {
  * text, JSON is pretty-printed, text passes through, anything else is described. Every problem is a tool error the
  * model can act on.
  */
-export function createFetchUrlTool(base: ToolDeps, options: FetchUrlOptions = {}) {
+export function createFetchUrlTool(base: ToolNeeds<"outputLimitChars" | "web">, options: FetchUrlOptions = {}) {
   return tool(
     async ({ url, startChar }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);

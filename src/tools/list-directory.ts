@@ -6,7 +6,7 @@ import { ALWAYS_SKIPPED_NAMES, GitignoreFilter } from "../platform/gitignore-fil
 import { openDir, type ConfinedDir } from "../services/workspace-files/confined-fs.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import { errorCode } from "../platform/error-info.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { isUsableRealPath, resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { scopeOf } from "./tool-scope.js";
 
@@ -120,7 +120,7 @@ function render(entries: readonly Entry[], indent: string, out: string[]): void 
   }
 }
 
-export function createListDirectoryTool(base: ToolDeps) {
+export function createListDirectoryTool(base: ToolNeeds<never>) {
   return tool(
     async ({ path: inputPath, depth: askedDepth }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);

@@ -5,7 +5,7 @@ import { listSkillFiles, openSkillFile } from "../services/skills/skill-file.js"
 import { parseSkillMarkdown } from "../services/skills/frontmatter.js";
 import { skillPathOf, SKILL_FILE } from "../services/skills/index.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { scopeOf } from "./tool-scope.js";
 
 const schema = z.object({
@@ -16,7 +16,7 @@ const schema = z.object({
  * Returns a skill's instructions (the body of its SKILL.md, capped like other tool output) and its other files as
  * `skill://` paths for read_file. Skills cost tokens only once loaded: the brief lists names and descriptions.
  */
-export function createLoadSkillTool(base: ToolDeps) {
+export function createLoadSkillTool(base: ToolNeeds<"outputLimitChars" | "skills">) {
   return tool(
     async ({ name }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);

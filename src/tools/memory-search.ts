@@ -4,7 +4,7 @@ import { formatHit } from "../memory/format.js";
 import { MEMORY_KINDS } from "../memory/types.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import { errorMessage } from "../platform/error-info.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { scopeOf } from "./tool-scope.js";
 
 const schema = z.object({
@@ -18,7 +18,7 @@ const schema = z.object({
  * Searches long-term memory: what earlier sessions learned (lessons, decisions, findings, user notes).
  * Results are data from the past, possibly outdated: the model is told to verify them in the code.
  */
-export function createMemorySearchTool(base: ToolDeps) {
+export function createMemorySearchTool(base: ToolNeeds<"memory">) {
   return tool(
     async (args, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);

@@ -1,7 +1,7 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { failure, success, type ToolResult } from "./tool-result.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BackgroundProcesses, ProcessSummary } from "../services/processes/background-processes.js";
 import { processesFor } from "../services/processes/processes-source.js";
@@ -21,7 +21,7 @@ function unknown(processes: BackgroundProcesses, ref: string): ToolResult {
 
 /** Runs `body` with the registry of the call's session (or run), or tells the model there is none. */
 function withProcesses(
-  deps: ToolDeps,
+  deps: ToolNeeds<"processes">,
   config: RunnableConfig | undefined,
   body: (processes: BackgroundProcesses) => Promise<ToolResult> | ToolResult,
 ): Promise<ToolResult> | ToolResult {
@@ -29,7 +29,7 @@ function withProcesses(
   return processes ? body(processes) : failure(NO_PROCESSES);
 }
 
-export function createReadProcessOutputTool(deps: ToolDeps) {
+export function createReadProcessOutputTool(deps: ToolNeeds<"processes">) {
   return tool(
     ({ process: ref }, config): Promise<ToolResult> | ToolResult =>
       withProcesses(deps, config, (processes) => {
@@ -48,7 +48,7 @@ export function createReadProcessOutputTool(deps: ToolDeps) {
   );
 }
 
-export function createWaitForProcessTool(deps: ToolDeps) {
+export function createWaitForProcessTool(deps: ToolNeeds<"processes">) {
   const schema = z.object({
     process: processRef,
     pattern: z.string().min(1).optional().describe('A regular expression; ready once a line of its output matches (e.g. "listening on").'),
@@ -102,7 +102,7 @@ export function createWaitForProcessTool(deps: ToolDeps) {
   );
 }
 
-export function createStopProcessTool(deps: ToolDeps) {
+export function createStopProcessTool(deps: ToolNeeds<"processes">) {
   return tool(
     async ({ process: ref }, config): Promise<ToolResult> =>
       withProcesses(deps, config, async (processes) => {
@@ -131,7 +131,7 @@ function row(p: ProcessSummary): string {
   return `- ${p.id} "${p.name}": ${state}; \`${p.command}\` in ${p.cwd}; ${p.unreadChars} characters of output unread`;
 }
 
-export function createListProcessesTool(deps: ToolDeps) {
+export function createListProcessesTool(deps: ToolNeeds<"processes">) {
   return tool(
     (_input, config): Promise<ToolResult> | ToolResult =>
       withProcesses(deps, config, (processes) => {

@@ -1,11 +1,11 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { failure, success, type ToolResult } from "./tool-result.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { scopeOf } from "./tool-scope.js";
 
 /** The reviewer's check: every problem the project's checkers (TypeScript, ESLint, configured commands) report. */
-export function createProjectDiagnosticsTool(base: ToolDeps) {
+export function createProjectDiagnosticsTool(base: ToolNeeds<"diagnostics">) {
   return tool(
     async (_input, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);

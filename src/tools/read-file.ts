@@ -4,7 +4,7 @@ import { z } from "zod";
 import { lineNumberWidth, numberedLine, splitLines } from "./lines.js";
 import { readTextFile, MAX_TEXT_FILE_BYTES, type TextFile, type TextFileFailure } from "../services/workspace-files/text-file.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { CAN_VERIFY_OPENED } from "../services/workspace-files/confined-fs.js";
 import { isUsableRealPath, resolveWorkspacePath, toDisplayPath } from "../services/workspace-files/workspace-path.js";
 import { openSkillFile } from "../services/skills/skill-file.js";
@@ -63,7 +63,7 @@ async function openNamedFile(root: string, inputPath: string): Promise<{ rel: st
   return { rel: resolved.rel, file: await readTextFile(resolved.abs, allowed) };
 }
 
-export function createReadFileTool(base: ToolDeps) {
+export function createReadFileTool(base: ToolNeeds<"outputLimitChars" | "skills">) {
   return tool(
     async ({ path: inputPath, startLine, endLine }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);

@@ -10,7 +10,7 @@ import { ALWAYS_SKIPPED_NAMES } from "../platform/gitignore-filter.js";
 import { launch, type Launched } from "../platform/launcher/index.js";
 import { truncateLine } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { keepVerifiedMatches } from "./verified-matches.js";
 import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { scopeOf } from "./tool-scope.js";
@@ -167,7 +167,7 @@ async function showVerified(root: string, matches: readonly RgMatch[], limit: nu
   return shown;
 }
 
-export function createSearchCodeTool(base: ToolDeps) {
+export function createSearchCodeTool(base: ToolNeeds<"outputLimitChars">) {
   return tool(
     async ({ pattern, glob, path: inputPath, caseSensitive, maxResults }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);

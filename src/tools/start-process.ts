@@ -4,7 +4,7 @@ import { z } from "zod";
 import { sandboxSpawnOptions } from "../safety/sandbox/sandboxed-command.js";
 import { buildCommandEnv } from "../services/commands/command-env.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import type { ProcessSummary } from "../services/processes/background-processes.js";
 import { processesFor } from "../services/processes/processes-source.js";
@@ -30,7 +30,7 @@ export interface StartProcessOptions {
   parentEnv?: NodeJS.ProcessEnv;
 }
 
-export function createStartProcessTool(base: ToolDeps, options: StartProcessOptions = {}) {
+export function createStartProcessTool(base: ToolNeeds<"processes" | "sandbox">, options: StartProcessOptions = {}) {
   const schema = z.object({
     command: z.string().min(1).describe("Shell command (bash -c) that keeps running, e.g. a dev server: `npm run dev`, `node server.js`."),
     cwd: z.string().optional().describe('Folder to run in, relative to the workspace root (e.g. "app"). Default: the workspace root.'),

@@ -1,5 +1,5 @@
 import type { CommandSandbox } from "../safety/sandbox/types.js";
-import type { ToolDeps } from "./types.js";
+import type { ScopedDeps } from "./types.js";
 
 /** Characters of one tool result when nothing smaller is set (about a quarter of the default prompt budget). */
 const DEFAULT_RESULT_CHARS = 20_000;
@@ -26,14 +26,14 @@ export function resultCharsFor(outputLimitChars: number | undefined, maxPromptTo
   return Math.min(outputLimitChars ?? DEFAULT_RESULT_CHARS, maxPromptTokens ?? Number.POSITIVE_INFINITY);
 }
 
-const scoped = new WeakMap<ToolDeps, WeakMap<object, ToolDeps>>();
+const scoped = new WeakMap<ScopedDeps, WeakMap<object, ScopedDeps>>();
 
 /**
  * The deps of one tool call: a tool is built once per agent (src/agents/build-agent.ts) and each call runs on its
  * run's workspace, output cap (at most the prompt budget, 4 characters a token, over a quarter of it) and network
  * setting, read from the runtime context. Without a run context (a tool used on its own) the factory's deps.
  */
-export function scopeOf(deps: ToolDeps, config: unknown): ToolDeps {
+export function scopeOf<D extends ScopedDeps>(deps: D, config: unknown): D {
   const context = runContextOf(config);
   if (!context) {
     // An agent's tools are built without a folder: a call outside a run must not guess one.
@@ -43,12 +43,13 @@ export function scopeOf(deps: ToolDeps, config: unknown): ToolDeps {
   let byContext = scoped.get(deps);
   if (!byContext) scoped.set(deps, (byContext = new WeakMap()));
   const known = byContext.get(context);
-  if (known) return known;
+  // The cache holds what this function made from `deps` (a D) for this context.
+  if (known) return known as D;
   const outputLimitChars = resultCharsFor(deps.outputLimitChars, context.maxPromptTokens);
   const network = context.safety?.allowNetwork;
   const sandbox: CommandSandbox | undefined =
     deps.sandbox?.kind === "bubblewrap" && network !== undefined ? { ...deps.sandbox, allowNetwork: network } : deps.sandbox;
-  const made: ToolDeps = { ...deps, root: context.workspace, outputLimitChars, ...(sandbox ? { sandbox } : {}) };
+  const made: D = { ...deps, root: context.workspace, outputLimitChars, ...(sandbox ? { sandbox } : {}) };
   byContext.set(context, made);
   return made;
 }

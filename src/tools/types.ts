@@ -40,6 +40,15 @@ export interface ToolDeps {
   processes?: ProcessesSource;
 }
 
+/**
+ * What one tool factory takes: the workspace and the services it names, no more (`ToolNeeds<"memory">` for
+ * memory_search). The agents hand every factory the same ToolDeps; the type says which part each one uses.
+ */
+export type ToolNeeds<K extends keyof ToolDeps> = Pick<ToolDeps, "root" | K>;
+
+/** The part of a tool's deps a run's context rescopes (src/tools/tool-scope.ts). */
+export type ScopedDeps = Pick<ToolDeps, "root" | "outputLimitChars" | "sandbox">;
+
 /** What happened, for the harness (not the model): files touched and commands run. */
 export interface ToolArtifact {
   ok: boolean;

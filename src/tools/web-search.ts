@@ -2,7 +2,7 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { DEFAULT_OUTPUT_LIMIT_CHARS } from "./read-file.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { sendRequest } from "../services/web/http-request.js";
 import { parseResults, providerRequest } from "../services/web/search-providers.js";
 import { scopeOf } from "./tool-scope.js";
@@ -28,7 +28,7 @@ function redact(text: string, key: string | undefined): string {
  * offered when one is configured (src/agents/agent-tools.ts). The provider's address is the user's choice, so the
  * SSRF guard does not apply to it; the results' pages are fetched with fetch_url, which guards them.
  */
-export function createWebSearchTool(base: ToolDeps) {
+export function createWebSearchTool(base: ToolNeeds<"outputLimitChars" | "web">) {
   return tool(
     async ({ query, count }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);

@@ -7,7 +7,7 @@ import { openConfinedDir, openForReading, PathChangedError, type ConfinedDir } f
 import { countLines } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
 import { errorCode, errorMessage } from "../platform/error-info.js";
-import type { ToolDeps } from "./types.js";
+import type { ToolNeeds } from "./types.js";
 import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { landingCheck } from "./write-grant.js";
 import { scopeOf } from "./tool-scope.js";
@@ -20,7 +20,7 @@ const schema = z.object({
 /** A file bigger than this is not read back for the diagnostics' baseline (its problems count as new the first time). */
 const MAX_BEFORE_BYTES = 2_000_000;
 
-export function createWriteFileTool(base: ToolDeps) {
+export function createWriteFileTool(base: ToolNeeds<"diagnostics">) {
   return tool(
     async ({ path: inputPath, content }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);
