@@ -1,4 +1,5 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
+import { errorMessage } from "../platform/error-info.js";
 import { logger } from "../platform/logger.js";
 
 /** Timers for idle expiry: the process's, or a test's. */
@@ -87,7 +88,7 @@ function keptPerKey<T>(o: KeptOptions<T>, idleMs: number | undefined, timers: Ti
   const closeOne = (service: T) =>
     Promise.resolve()
       .then(() => o.close(service))
-      .catch((error: unknown) => logger.warn(`a service did not close cleanly: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) => logger.warn(`a service did not close cleanly: ${errorMessage(error)}`));
   const used = (key: string): Entry<T> => {
     let entry = entries.get(key);
     if (!entry) {

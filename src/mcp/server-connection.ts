@@ -7,6 +7,7 @@ import type { McpServerSettings } from "../platform/config/index.js";
 import { mcpToolName } from "./names.js";
 import { resultText } from "./result-text.js";
 import { MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type ExtensionTool } from "./types.js";
+import { errorMessage } from "../platform/error-info.js";
 
 /** How long a server may take to start and list its tools. */
 export const MCP_START_TIMEOUT_MS = 30_000;
@@ -25,7 +26,7 @@ function describeError(error: unknown, settings: McpServerSettings, timeoutMs: n
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (settings.transport === "stdio" && code === "ENOENT") return `command not found: ${settings.command}`;
   if (settings.transport === "stdio" && code === "EACCES") return `command not executable: ${settings.command}`;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
   if (settings.transport === "http" && message === "fetch failed") return `cannot reach ${settings.url}${cause}`;
   // Its message carries the answer's body (often a whole HTML page): the status says enough.

@@ -3,6 +3,7 @@ import { refusedError } from "./chroma/access.js";
 import { VectorWriter } from "./chroma/record-writes.js";
 import type { ChromaEndpoint } from "./chroma/types.js";
 import type { Embedder } from "./embeddings/types.js";
+import { errorMessage } from "../platform/error-info.js";
 
 export { DEFAULT_COLLECTION } from "./types.js";
 export { VectorWriter };
@@ -29,7 +30,7 @@ export function describeChromaFailure(error: unknown, endpoint: ChromaEndpoint):
   const status = error instanceof ChromaUnauthorizedError ? 401 : error instanceof ChromaForbiddenError ? 403 : 0;
   const refused = refusedError(endpoint, status);
   if (refused) return refused.message;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }
 
 function describeBuild(metadata: Collection["metadata"]): { embedder: string; dimension: number } {

@@ -8,6 +8,7 @@ import type { ChromaEndpoint } from "./chroma/types.js";
 import { createEmbedder } from "./embeddings/index.js";
 import { ResilientMemory } from "./resilient.js";
 import { memoryOff, type MemoryStore } from "./types.js";
+import { errorMessage } from "../platform/error-info.js";
 
 export interface MemoryRuntime {
   /** What the graph uses: the store, or memoryOff. */
@@ -48,7 +49,7 @@ const off = (status: string): MemoryRuntime => ({ store: memoryOff, status, clos
  */
 export async function openMemory(o: OpenMemoryOptions): Promise<MemoryRuntime> {
   let endpoint: ChromaEndpoint | undefined;
-  let describe = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+  let describe = (error: unknown): string => errorMessage(error);
   try {
     const settings = o.settings ?? resolveMemoryConfig(o.env);
     if (!settings.enabled) return off(settings.reason);

@@ -1,5 +1,6 @@
 import { logger } from "../platform/logger.js";
 import type { MemoryHit, MemoryQuery, MemoryStore, SessionOutcome } from "./types.js";
+import { errorMessage } from "../platform/error-info.js";
 
 /**
  * Memory must never break a session: the first failure (Chroma gone, embedder down) turns memory off for
@@ -12,7 +13,7 @@ export class ResilientMemory implements MemoryStore {
     private readonly inner: MemoryStore,
     private readonly onOff: (reason: string) => void,
     /** Turns a failure into the one line reported (e.g. a refused token names the server); its message by default. */
-    private readonly describe: (error: unknown) => string = (error) => (error instanceof Error ? error.message : String(error)),
+    private readonly describe: (error: unknown) => string = (error) => errorMessage(error),
   ) {}
 
   get enabled(): boolean {

@@ -1,3 +1,5 @@
+import { errorMessage } from "../platform/error-info.js";
+
 /**
  * What went wrong with a model endpoint, as data, and the one line a person reads about it: what the endpoint did
  * and what to do. Raw client errors ("terminated", "Request was aborted.", LangChain's multi-line 429 text) never
@@ -196,7 +198,7 @@ export function errorLine(error: unknown, c: FaultContext): string {
   if (failed) return failed.message;
   const fault = modelFaultOf(error);
   if (fault.kind !== "other") return describeModelFault(fault, c);
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return `an unexpected error: ${oneLine(message, 300)}`;
 }
 

@@ -5,6 +5,7 @@ import type { ChatResult } from "@langchain/core/outputs";
 import { logger } from "../platform/logger.js";
 import type { ModelProvider } from "./chat-model.js";
 import { recordRequest, recordResponse, type RecordedRequest, type RecordedResponse } from "./recording-codec.js";
+import { errorMessage } from "../platform/error-info.js";
 
 export interface ModelCallRecord {
   role: string;
@@ -67,7 +68,7 @@ export class RecordingChatModel extends BaseChatModel<CallOptions> {
         });
       } catch (error) {
         // A recording problem never fails the session's call.
-        logger.warn(`model recording: call not recorded: ${error instanceof Error ? error.message : String(error)}`);
+        logger.warn(`model recording: call not recorded: ${errorMessage(error)}`);
       }
     }
     return result;

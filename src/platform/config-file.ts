@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { errorMessage } from "./error-info.js";
 
 /** A config file or variable that cannot be used: one line naming the source and the problem. */
 export class ConfigError extends Error {}
@@ -9,7 +10,7 @@ export function parseConfigJson<S extends z.ZodType>(source: string, text: strin
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${source} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new ConfigError(`${source} is not valid JSON (${errorMessage(error)})`);
   }
   const parsed = schema.safeParse(json);
   if (!parsed.success) {

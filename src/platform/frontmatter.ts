@@ -1,4 +1,5 @@
 import { parse } from "yaml";
+import { errorMessage } from "./error-info.js";
 
 /**
  * Markdown with YAML frontmatter, the shape of custom agents' files (`.mini-cursor/agents/*.md`, `.claude/agents`)
@@ -32,7 +33,7 @@ export function parseFrontmatter(text: string): Frontmatter {
   try {
     data = parse(rest.slice(0, closing.index));
   } catch (error) {
-    const first = (error instanceof Error ? error.message : String(error)).split("\n", 1)[0] ?? "";
+    const first = errorMessage(error).split("\n", 1)[0] ?? "";
     return { ok: false, problem: "invalid-yaml", detail: first.trim() };
   }
   if (data === null || data === undefined) return { ok: true, data: {}, body };

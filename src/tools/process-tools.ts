@@ -6,6 +6,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BackgroundProcesses, ProcessSummary } from "../services/processes/background-processes.js";
 import { processesFor } from "../services/processes/processes-source.js";
 import { NO_PROCESSES, outputBlock, stateLine } from "./start-process.js";
+import { errorMessage } from "../platform/error-info.js";
 
 export const DEFAULT_WAIT_SECONDS = 30;
 export const MAX_WAIT_SECONDS = 300;
@@ -64,7 +65,7 @@ export function createWaitForProcessTool(deps: ToolNeeds<"processes">) {
         try {
           regex = pattern === undefined ? undefined : new RegExp(pattern);
         } catch (error) {
-          return failure(`pattern is not a valid regular expression (${error instanceof Error ? error.message : String(error)}).`);
+          return failure(`pattern is not a valid regular expression (${errorMessage(error)}).`);
         }
         const seconds = Math.min(timeoutSeconds ?? DEFAULT_WAIT_SECONDS, MAX_WAIT_SECONDS);
         const waited = await processes.waitFor(ref, {

@@ -13,6 +13,7 @@ import { ASK_USER_TOOL_NAME } from "../../core/index.js";
 import { refuseUnapproved } from "./approval.js";
 import { answerCall } from "./reply-gate.js";
 import type { AgentDeps } from "./deps.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /** The argument a person watching wants to see for each call. */
 export function describeCall(args: unknown): string {
@@ -35,7 +36,7 @@ function formatZodIssues(error: z.ZodError): string {
   return error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`).join("; ");
 }
 
-function errorMessage(callId: string, name: string, text: string): ToolMessage {
+function errorReply(callId: string, name: string, text: string): ToolMessage {
   return new ToolMessage({ tool_call_id: callId, name, content: `Error: ${text}`, status: "error" });
 }
 
@@ -72,7 +73,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       const bad = last && AIMessage.isInstance(last) ? (last.invalid_tool_calls ?? []).find((c) => c.id === id) : undefined;
       if (bad) {
         emitResult(false, "invalid JSON arguments");
-        return errorMessage(
+        return errorReply(
           id,
           name,
           `the arguments for ${name} were not valid JSON (${bad.error ?? "parse error"}). Call ${name} again with a valid JSON object.`,
@@ -85,7 +86,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       if (name === ASK_USER_TOOL_NAME) return answerCall(state, toolCall);
       if (name === spec.finishTool.name) {
         const parsed = spec.finishTool.schema.safeParse(toolCall.args);
-        if (!parsed.success) return errorMessage(id, name, `invalid arguments: ${formatZodIssues(parsed.error)}. Fix them and call ${name} again.`);
+        if (!parsed.success) return errorReply(id, name, `invalid arguments: ${formatZodIssues(parsed.error)}. Fix them and call ${name} again.`);
         return new ToolMessage({ tool_call_id: id, name, content: "Recorded. Your run is complete." });
       }
       const offered = offeredTools(spec, state.safety, toolAvailability(deps.tools, deps.memory.enabled, state.workspace)) as ToolName[];
@@ -103,7 +104,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       if (!offered.includes(name as ToolName) || !(name in TOOL_FACTORIES)) {
         emitResult(false, "not available");
         const available = [...offered, ...extensions.map((t) => t.name), spec.finishTool.name];
-        return errorMessage(id, name, `tool "${name}" is not available to the ${spec.name}. Available tools: ${available.join(", ")}.`);
+        return errorReply(id, name, `tool "${name}" is not available to the ${spec.name}. Available tools: ${available.join(", ")}.`);
       }
       deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) });
       try {
@@ -120,9 +121,9 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         const text =
           error instanceof ToolInputParsingException
             ? `invalid arguments for ${name}: ${error.message.replace(/\s+/g, " ")}. Check the tool's schema and call it again.`
-            : `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}`;
+            : `${name} failed unexpectedly: ${errorMessage(error)}`;
         emitResult(false, firstLine(text));
-        return errorMessage(id, name, text);
+        return errorReply(id, name, text);
       }
     },
   });

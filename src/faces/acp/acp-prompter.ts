@@ -5,6 +5,7 @@ import { logger } from "../../platform/logger.js";
 import type { EventUpdates } from "./event-updates.js";
 import { approvalAnswerOf, permissionOptions } from "./permission.js";
 import { answerText, questionForm, questionMessage } from "./question-answer.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 export interface AcpPrompterOptions {
   client: AgentContext;
@@ -39,7 +40,7 @@ export function createAcpPrompter(o: AcpPrompterOptions): ApprovalPrompter {
         );
         return o.cancel.aborted ? null : approvalAnswerOf(response.outcome, request);
       } catch (error) {
-        if (!o.cancel.aborted) logger.warn(`session/request_permission failed: ${error instanceof Error ? error.message : String(error)}`);
+        if (!o.cancel.aborted) logger.warn(`session/request_permission failed: ${errorMessage(error)}`);
         return null;
       }
     },
@@ -59,7 +60,7 @@ export function createAcpPrompter(o: AcpPrompterOptions): ApprovalPrompter {
             response.action === "accept" && "content" in response ? (response.content as Record<string, unknown> | null | undefined)?.answer : undefined;
           if (typeof value === "string" && value.trim()) return answerText(value, request);
         } catch (error) {
-          if (!o.cancel.aborted) logger.warn(`elicitation/create failed: ${error instanceof Error ? error.message : String(error)}`);
+          if (!o.cancel.aborted) logger.warn(`elicitation/create failed: ${errorMessage(error)}`);
         }
         if (o.cancel.aborted) return null;
       }

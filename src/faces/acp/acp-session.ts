@@ -5,6 +5,7 @@ import type { ApprovalMode, SafetyPolicy } from "../../core/index.js";
 import { logger } from "../../platform/logger.js";
 import type { EditorSettings } from "./config-options.js";
 import { EventUpdates } from "./event-updates.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /** Diffs show whole files; past this size an edit shows its result line only. */
 const MAX_DIFF_BYTES = 512 * 1024;
@@ -43,7 +44,7 @@ export class AcpSession {
   send(update: SessionUpdate): void {
     this.sending = this.sending
       .then(() => this.client.notify("session/update", { sessionId: this.id, update }))
-      .catch((error: unknown) => logger.warn(`session/update not sent: ${error instanceof Error ? error.message : String(error)}`));
+      .catch((error: unknown) => logger.warn(`session/update not sent: ${errorMessage(error)}`));
   }
 
   sayNotes(): void {

@@ -1,5 +1,6 @@
 import { RequestError } from "@agentclientprotocol/sdk";
 import { logger } from "../../platform/logger.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /** JSON-RPC's code for a failure of the agent while serving a valid request. */
 const INTERNAL = -32603;
@@ -12,7 +13,7 @@ export function asRequestError(error: unknown): RequestError {
   if (error instanceof RequestError) return error;
   // The editor gets the line; where it came from is for MINI_CURSOR_LOG_LEVEL=debug on stderr.
   if (error instanceof Error && error.stack) logger.debug(error.stack);
-  return new RequestError(INTERNAL, error instanceof Error ? error.message : String(error));
+  return new RequestError(INTERNAL, errorMessage(error));
 }
 
 export function invalidParams(message: string): RequestError {

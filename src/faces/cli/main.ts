@@ -4,6 +4,7 @@ import { DeferToApp } from "./defer.js";
 import { EXIT, interruptedLine } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { answerTopLevel, reportFailure } from "./top-level.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /**
  * Help and the listing commands (`sessions`, `memory list`), answered by this file alone: in the build it is one
@@ -81,6 +82,6 @@ process.on("beforeExit", () => {
 });
 main(process.argv.slice(2), io).then(exit, (error: unknown) => {
   // Only what main() itself could not catch (its own output failing): one line, never a stack trace.
-  io.stderr.write(`mini-cursor: ${error instanceof Error ? error.message : String(error)}\n`);
+  io.stderr.write(`mini-cursor: ${errorMessage(error)}\n`);
   exit(EXIT.failed);
 });

@@ -8,6 +8,7 @@ import { EXIT, UnknownOptionError, UsageError } from "./exit-codes.js";
 import { ACP_HELP, AGENTS_HELP, FORK_HELP, INDEX_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 import { DIFF_HELP, UNDO_HELP } from "./undo-help.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /** Every command, in the order the unknown-command line lists them. */
 export const COMMAND_NAMES = ["run", "resume", "sessions", "fork", "memory", "index", "diff", "undo", "replay", "doctor", "agents", "mcp", "acp"] as const;
@@ -94,6 +95,6 @@ export function reportFailure(error: unknown, command: string, io: CliIo): numbe
     io.stderr.write(`mini-cursor: ${line}\n`);
     return EXIT.usage;
   }
-  io.stderr.write(`mini-cursor: ${error instanceof Error ? error.message : String(error)}\n`);
+  io.stderr.write(`mini-cursor: ${errorMessage(error)}\n`);
   return EXIT.failed;
 }

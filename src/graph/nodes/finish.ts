@@ -3,6 +3,7 @@ import { logger } from "../../platform/logger.js";
 import type { GraphDeps } from "../deps.js";
 import { renderFinalReport } from "../report.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /** Writes the final report and hands the outcome to long-term memory. */
 export function createFinishNode(deps: GraphDeps) {
@@ -33,7 +34,7 @@ export function createFinishNode(deps: GraphDeps) {
       });
     } catch (error) {
       // Memory is a bonus: never lose a finished session over it.
-      logger.warn(`could not store the session in memory: ${error instanceof Error ? error.message : String(error)}`);
+      logger.warn(`could not store the session in memory: ${errorMessage(error)}`);
     }
     return { status, finalReport, route: null, currentStepId: null };
   };

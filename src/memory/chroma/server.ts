@@ -15,6 +15,7 @@ import { dropLease, liveLeases, takeLease } from "./leases.js";
 import { acquireStartLock } from "./start-lock.js";
 import { processAlive, readServerState, removeServerState, removeServerStateIfOwned, serverPaths, writeServerState, type ServerState } from "./state-file.js";
 import { ChromaUnavailableError, LOCAL_HOST, type ChromaEndpoint } from "./types.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 export { chromaHeartbeat } from "./heartbeat.js";
 
@@ -293,7 +294,7 @@ async function withDataDirErrors<T>(dataDir: string, run: () => Promise<T>): Pro
 function dataDirError(dataDir: string, error: unknown): Error {
   if (error instanceof ChromaUnavailableError) return error;
   const code = (error as NodeJS.ErrnoException).code;
-  const reason = code ?? (error instanceof Error ? error.message : String(error));
+  const reason = code ?? errorMessage(error);
   return new ChromaUnavailableError(`cannot write the memory data dir ${dataDir} (${reason}); make it writable or set MINI_CURSOR_DATA_DIR to another folder`);
 }
 

@@ -7,6 +7,7 @@ import { codeCollectionName } from "./code-collection.js";
 import type { Fingerprint } from "./file-fingerprint.js";
 import { lexicalTerms } from "./lexical.js";
 import type { ChunkKind, StoredChunk } from "./types.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 export interface LexicalHit {
   id: string;
@@ -92,7 +93,7 @@ export class IndexStore {
       if (file !== ":memory:") fs.mkdirSync(path.dirname(file), { recursive: true });
       this.db = new Database(file, addon ? { nativeBinding: addon } : {});
     } catch (error) {
-      const reason = (error as NodeJS.ErrnoException).code ?? (error instanceof Error ? error.message : String(error));
+      const reason = (error as NodeJS.ErrnoException).code ?? errorMessage(error);
       throw new IndexStoreError(`cannot open the index's store ${file} (${reason})`);
     }
     try {

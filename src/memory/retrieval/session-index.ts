@@ -3,6 +3,7 @@ import { logger } from "../../platform/logger.js";
 import type { Clock } from "../../platform/clock.js";
 import type { OpenedIndex, SharedChroma } from "./open-index.js";
 import type { BuildProgress, CodeHit, CodeSearchQuery } from "./types.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /** What a search during a session gets: hits, or why there are none yet (never a wait for a build). */
 export type CodebaseAnswer =
@@ -72,7 +73,7 @@ export class SessionCodeIndex implements CodebaseSearch {
       });
       this.ready = true;
     } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       // An index that an earlier session or `index build` left is worth searching although this update failed
       // (the embeddings server turning batches away, say): it is as fresh as it was, and the next refresh retries.
       if (this.opened && this.opened.index.stats().chunks > 0) {
@@ -88,7 +89,7 @@ export class SessionCodeIndex implements CodebaseSearch {
   refresh(): void {
     if (!this.ready || !this.opened) return;
     this.opened.index.update({ timeBudgetMs: this.o.buildBudgetMs ?? DEFAULT_BUILD_BUDGET_MS, shouldStop: () => this.closing }).catch((error: unknown) => {
-      logger.warn(`index: refresh failed: ${error instanceof Error ? error.message : String(error)}`);
+      logger.warn(`index: refresh failed: ${errorMessage(error)}`);
     });
   }
 
@@ -102,7 +103,7 @@ export class SessionCodeIndex implements CodebaseSearch {
       if (answer.wordsOnly !== undefined) logger.warn(`index: ranked by words only: ${answer.wordsOnly}`);
       return { state: "ready", hits: answer.hits, ...(answer.wordsOnly !== undefined ? { wordsOnly: true } : {}) };
     } catch (error) {
-      return { state: "unavailable", detail: error instanceof Error ? error.message : String(error) };
+      return { state: "unavailable", detail: errorMessage(error) };
     }
   }
 

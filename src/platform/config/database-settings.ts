@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { ConfigError } from "../config-file.js";
 import { envValue, projectConfigPath, userConfigPath } from "./env.js";
+import { errorMessage } from "../error-info.js";
 
 /*
  * Where sessions live: the workspace's SQLite file (the default), or PostgreSQL when MINI_CURSOR_DATABASE_URL (or
@@ -50,7 +51,7 @@ function fileDatabase(file: string): string | undefined {
   try {
     json = JSON.parse(text);
   } catch (error) {
-    throw new ConfigError(`${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new ConfigError(`${file} is not valid JSON (${errorMessage(error)})`);
   }
   if (typeof json !== "object" || json === null || !("database" in json)) return undefined;
   const value: unknown = json.database;

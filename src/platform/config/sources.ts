@@ -2,6 +2,7 @@ import fs from "node:fs";
 import { ConfigError, parseConfigJson } from "../config-file.js";
 import { projectConfigPath, userConfigPath } from "./env.js";
 import { configFileSchema, type ConfigFile } from "./schema.js";
+import { errorMessage } from "../error-info.js";
 
 export { ConfigError };
 export { envValue, memoryDataDir, projectConfigPath, userConfigPath } from "./env.js";
@@ -26,7 +27,7 @@ function readLayer(file: string): ConfigFileLayer {
     const code = (error as NodeJS.ErrnoException).code;
     // No file there (or no folder for it) is the normal case; anything else would silently drop rules.
     if (code === "ENOENT" || code === "ENOTDIR") return { path: file, contents: null };
-    throw new ConfigError(`${file} cannot be read (${code ?? (error instanceof Error ? error.message : String(error))})`);
+    throw new ConfigError(`${file} cannot be read (${code ?? errorMessage(error)})`);
   }
   return { path: file, contents: parseConfigJson(file, text, configFileSchema) };
 }

@@ -4,6 +4,7 @@ import path from "node:path";
 import { launch, LaunchError, type Launched } from "../../platform/launcher/index.js";
 import { buildBwrapArgs } from "./bwrap.js";
 import type { SandboxStatus } from "./types.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 export interface ProbeOptions {
   /** The bwrap binary; default "bwrap" from PATH. */
@@ -87,7 +88,7 @@ export function probeSandbox(options: ProbeOptions = {}): Promise<SandboxStatus>
   const cached = cache.get(key);
   if (cached && !options.refresh) return cached;
   const probe = runProbe(bwrap, options.home ?? os.homedir(), options.timeoutMs ?? DEFAULT_TIMEOUT_MS, options.now ?? Date.now).catch(
-    (error: unknown): SandboxStatus => ({ kind: "none", reason: `the sandbox probe failed: ${error instanceof Error ? error.message : String(error)}` }),
+    (error: unknown): SandboxStatus => ({ kind: "none", reason: `the sandbox probe failed: ${errorMessage(error)}` }),
   );
   cache.set(key, probe);
   return probe;

@@ -1,4 +1,5 @@
 import type * as TS from "typescript";
+import { errorMessage } from "../../platform/error-info.js";
 
 /**
  * The TypeScript language service process. It runs inside the sandbox (read-only workspace, no network) as
@@ -273,7 +274,7 @@ export function tsWorkerMain(req: NodeJS.Require, root: string): void {
       const problems = request.type === "check" ? check(request.files) : project();
       send({ id: request.id, ok: true, problems });
     } catch (error) {
-      send({ id: request.id, ok: false, error: error instanceof Error ? error.message : String(error) });
+      send({ id: request.id, ok: false, error: errorMessage(error) });
     }
   });
   // The session closed our stdin: nothing more to do.

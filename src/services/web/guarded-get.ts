@@ -1,6 +1,7 @@
 import type { IncomingMessage } from "node:http";
 import { checkTarget, pinnedLookup, systemResolver, type HostPolicy, type Resolver } from "./ssrf-guard.js";
 import { sendRequest, WebRequestError, type RawResponse } from "./http-request.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /**
  * A GET through the SSRF guard: every hop (the URL and each redirect) is checked and connected to its checked
@@ -96,7 +97,7 @@ export async function guardedGet(start: string, o: GuardedGetOptions): Promise<G
   } catch (error) {
     if (timedOut) return { ok: false, reason: `timed out after ${o.timeoutMs / 1000} s`, redirects };
     if (o.signal?.aborted) return { ok: false, reason: "cancelled", redirects };
-    return { ok: false, reason: error instanceof Error ? error.message : String(error), redirects };
+    return { ok: false, reason: errorMessage(error), redirects };
   } finally {
     clearTimeout(timer);
     o.signal?.removeEventListener("abort", onCallerAbort);

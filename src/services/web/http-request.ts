@@ -3,6 +3,7 @@ import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
+import { errorMessage } from "../../platform/error-info.js";
 
 /**
  * One HTTP(S) request with node:http, no redirects followed: the body is decompressed and read up to `maxBytes`
@@ -55,7 +56,7 @@ export function describeNetworkError(error: unknown): string {
   if (code === "Z_DATA_ERROR" || code === "ERR__ERROR_FORMAT_PADDING_1") return "the compressed body is corrupt";
   if (code.startsWith("ERR_TLS") || code.includes("CERT") || code.startsWith("ERR_SSL")) return `TLS error (${code})`;
   if (code) return `network error (${code})`;
-  const message = error instanceof Error ? error.message : String(error);
+  const message = errorMessage(error);
   return message.split("\n", 1)[0]?.slice(0, 200) ?? "network error";
 }
 

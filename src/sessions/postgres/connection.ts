@@ -2,6 +2,7 @@ import os from "node:os";
 import type pg from "pg";
 import type { PostgresTarget } from "../../platform/config/database-settings.js";
 import { ConfigError } from "../../platform/config-file.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /** The driver, loaded only when MINI_CURSOR_DATABASE_URL is set: a SQLite workspace never pays for it. */
 export async function loadPg(): Promise<typeof pg> {
@@ -31,7 +32,7 @@ export function isConnectionError(error: unknown): boolean {
 
 /** The error's words without anything from the URL (the driver's messages never hold the password; still, be sure). */
 export function reasonOf(error: unknown, target: PostgresTarget): string {
-  const text = error instanceof Error ? error.message : String(error);
+  const text = errorMessage(error);
   const password = passwordOf(target.url);
   const code = codeOf(error);
   const clean = password ? text.split(password).join("***") : text;

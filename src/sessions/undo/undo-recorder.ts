@@ -1,4 +1,5 @@
 import type { ShadowStore } from "./shadow-store.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /**
  * The session's handle on the undo store. Undo is a convenience: a snapshot that fails (git missing, disk
@@ -58,7 +59,7 @@ export class UndoRecorder {
       return true;
     } catch (error) {
       this.off = true;
-      this.onProblem(`Undo is off for this session: ${error instanceof Error ? error.message : String(error)}`);
+      this.onProblem(`Undo is off for this session: ${errorMessage(error)}`);
       return false;
     }
   }

@@ -1,4 +1,5 @@
 import { commitWorktree, stepMessage } from "./commit.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /** The step a commit is for. */
 export interface CommittedStep {
@@ -43,7 +44,7 @@ export class WorktreeCommitter {
       if ((await commitWorktree(this.folder, message, this.env)) !== null) this.made += 1;
     } catch (error) {
       this.off = true;
-      this.onProblem(`Committing on the worktree's branch is off for this run: ${error instanceof Error ? error.message : String(error)}`);
+      this.onProblem(`Committing on the worktree's branch is off for this run: ${errorMessage(error)}`);
     }
   }
 }

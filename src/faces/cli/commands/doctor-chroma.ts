@@ -1,5 +1,6 @@
 import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT, type ChromaAccess } from "../../../platform/config/memory-settings.js";
 import { ensureChromaServer } from "../../../memory/chroma/server.js";
+import { errorMessage } from "../../../platform/error-info.js";
 
 /** What doctor says about a remote Chroma (CHROMA_URL): never the token, only whether one is set. */
 export interface RemoteChromaReport {
@@ -28,7 +29,7 @@ export async function checkRemoteChroma(chromaUrl: string, access: ChromaAccess 
     await endpoint.stop();
     return { ...base, server: { running: true, detail: `Chroma at ${endpoint.url} answers (${where})`, url: endpoint.url } };
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
+    const reason = errorMessage(error);
     return { ...base, server: { running: false, detail: `${reason}; memory will be off until it is fixed (${where})`, url: chromaUrl } };
   }
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { ModelSettings } from "../../../platform/config/index.js";
+import { errorMessage } from "../../../platform/error-info.js";
 
 /** Where the OpenAI client sends requests when no base URL is configured. */
 const OPENAI_BASE_URL = "https://api.openai.com/v1";
@@ -53,7 +54,7 @@ function networkText(url: string, error: unknown): string {
   const code = cause?.code;
   if (code === "ECONNREFUSED") return `nothing answers at ${url} (connection refused)`;
   if (code === "ENOTFOUND" || code === "EAI_AGAIN") return `cannot resolve the host of ${url} (${code})`;
-  const reason = cause?.message ?? (error instanceof Error ? error.message : String(error));
+  const reason = cause?.message ?? errorMessage(error);
   return `cannot reach ${url}: ${shorten(reason)}`;
 }
 

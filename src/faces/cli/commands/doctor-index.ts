@@ -3,6 +3,7 @@ import { readCollection } from "../../../memory/chroma/rest.js";
 import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT } from "../../../platform/config/memory-settings.js";
 import { fileKeyOfChunkId } from "../../../memory/retrieval/chunk-id.js";
 import { codeCollectionName } from "../../../memory/retrieval/code-collection.js";
+import { errorMessage } from "../../../platform/error-info.js";
 
 /** What doctor says about the workspace's codebase index: whether sessions use it and what it holds. */
 export interface IndexReport {
@@ -25,7 +26,7 @@ export async function checkIndex(workspace: string, env: NodeJS.ProcessEnv, loca
   try {
     settings = resolveIndexConfig(env, resolveMemoryConfig(env));
   } catch (error) {
-    return { enabled: false, reason: error instanceof Error ? error.message : String(error), collection, detail: "off" };
+    return { enabled: false, reason: errorMessage(error), collection, detail: "off" };
   }
   if (!settings.enabled) return { enabled: false, reason: settings.reason, collection, detail: settings.reason };
   if (settings.chromaUrl)
@@ -48,6 +49,6 @@ export async function checkIndex(workspace: string, env: NodeJS.ProcessEnv, loca
     const files = new Set(rows.ids.map(fileKeyOfChunkId)).size;
     return { enabled: true, collection, files, chunks: rows.ids.length, detail: `${files} files, ${rows.ids.length} chunks in collection ${collection}` };
   } catch (error) {
-    return { enabled: true, collection, detail: `could not read the index: ${error instanceof Error ? error.message : String(error)}` };
+    return { enabled: true, collection, detail: `could not read the index: ${errorMessage(error)}` };
   }
 }

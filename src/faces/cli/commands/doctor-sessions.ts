@@ -1,5 +1,6 @@
 import { resolveDatabaseTarget, type PostgresTarget } from "../../../platform/config/database-settings.js";
 import { databasePath } from "../../../sessions/paths.js";
+import { errorMessage } from "../../../platform/error-info.js";
 
 /** Where sessions would live here and, for PostgreSQL, whether it answers. Creates nothing (no schema either). */
 export type SessionsReport =
@@ -12,7 +13,7 @@ export async function checkSessions(workspace: string, env: NodeJS.ProcessEnv): 
   try {
     target = resolveDatabaseTarget(env, workspace);
   } catch (error) {
-    return { ok: false, kind: "unknown", error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, kind: "unknown", error: errorMessage(error) };
   }
   if (!target) return { ok: true, kind: "sqlite", path: databasePath(workspace) };
   const { openPool } = await import("../../../sessions/postgres/connection.js");
@@ -33,7 +34,7 @@ export async function checkSessions(workspace: string, env: NodeJS.ProcessEnv): 
       await pool.end().catch(() => {});
     }
   } catch (error) {
-    return { ok: false, kind: "postgres", database: target.label, detail: error instanceof Error ? error.message : String(error) };
+    return { ok: false, kind: "postgres", database: target.label, detail: errorMessage(error) };
   }
 }
 

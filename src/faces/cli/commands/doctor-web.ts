@@ -1,4 +1,5 @@
 import { loadConfigFiles, resolveWebConfig } from "../../../platform/config/index.js";
+import { errorMessage } from "../../../platform/error-info.js";
 
 /** What fetch_url and web_search would do in this workspace; never a failure, never the API key. */
 export interface WebReport {
@@ -24,7 +25,7 @@ export function checkWeb(workspace: string, env: NodeJS.ProcessEnv): WebReport {
     };
   } catch (error) {
     // A bad config file is reported under Config already.
-    return { enabled: false, allowHosts: [], denyHosts: [], note: `not read (${error instanceof Error ? error.message : String(error)})` };
+    return { enabled: false, allowHosts: [], denyHosts: [], note: `not read (${errorMessage(error)})` };
   }
 }
 

@@ -20,6 +20,7 @@ import { checkSkills, renderSkills, type SkillsReport } from "./doctor-skills.js
 import { checkWeb, renderWeb, type WebReport } from "./doctor-web.js";
 import { checkSessions, renderSessions, type SessionsReport } from "./doctor-sessions.js";
 import { inspectMcpServers, type McpServerReport } from "./mcp.js";
+import { errorMessage } from "../../../platform/error-info.js";
 
 export const DOCTOR_HELP = `Usage: mini-cursor doctor [--json] [--workspace DIR]
 
@@ -82,7 +83,7 @@ export interface DoctorReport {
   sessions: SessionsReport;
 }
 
-const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+const message = (error: unknown): string => errorMessage(error);
 
 function checkNode(): DoctorReport["node"] {
   const major = Number(process.versions.node.split(".")[0]);

@@ -10,6 +10,7 @@ import { FORK_HELP } from "../help.js";
 import type { CliIo } from "../io.js";
 import { sessionWorkspace } from "../session-workspace.js";
 import { resumeCommandFor } from "../../../host/resume-hint.js";
+import { errorMessage } from "../../../platform/error-info.js";
 
 /**
  * `mini-cursor fork SESSION`: copies a session into a new id (index row, checkpoint history, pending approval or
@@ -50,7 +51,7 @@ export async function forkCommand(argv: string[], io: CliIo, clock: Clock): Prom
       // Nothing half-copied stays behind: the fork is whole or absent.
       await index.deleteSession(to);
       await store.forget(to).catch(() => undefined);
-      throw new Error(`could not copy the undo records of ${from}: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`could not copy the undo records of ${from}: ${errorMessage(error)}`);
     }
     const resume = `${resumeCommandFor(to, workspace, io.cwd)} --message "..."`;
     if (values.json) {

@@ -6,6 +6,7 @@ import { closest } from "../did-you-mean.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { INDEX_HELP } from "../help.js";
 import type { CliIo } from "../io.js";
+import { errorMessage } from "../../../platform/error-info.js";
 
 const INDEX_OPTIONS = {
   ...COMMON_OPTIONS,
@@ -97,7 +98,7 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
     import("../../../memory/retrieval/index-store.js"),
   ]);
   const unavailable = (error: unknown): number => {
-    io.stderr.write(`mini-cursor: the index is unavailable: ${error instanceof Error ? error.message : String(error)}\n`);
+    io.stderr.write(`mini-cursor: the index is unavailable: ${errorMessage(error)}\n`);
     return EXIT.failed;
   };
   if (sub === "clear" || sub === "status") {

@@ -16,6 +16,7 @@ import {
 } from "../../../sessions/worktree/repository.js";
 import { shellQuote } from "../../../host/resume-hint.js";
 import fs from "node:fs";
+import { errorMessage } from "../../../platform/error-info.js";
 
 /**
  * `mini-cursor sessions delete SESSION`: removes a session that is not running, with all it owns: its index row,
@@ -60,7 +61,7 @@ export async function deleteSession(id: string, workspace: string, json: boolean
     try {
       undo = row?.worktree && !files ? false : await ShadowStore.open(files ?? workspace, { env: io.env, clock }).forget(id);
     } catch (error) {
-      throw new Error(`could not delete the undo records of ${id}, so nothing was deleted: ${error instanceof Error ? error.message : String(error)}`);
+      throw new Error(`could not delete the undo records of ${id}, so nothing was deleted: ${errorMessage(error)}`);
     }
     const rows = await index.deleteSession(id);
     if (!rows) throw new UsageError(`no session "${id}" in ${where} (see mini-cursor sessions)`);
