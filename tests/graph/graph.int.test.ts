@@ -1,34 +1,10 @@
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { MemorySaver } from "@langchain/langgraph";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { testGraph } from "./wire.js";
-import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder, type Limits } from "../../src/core/index.js";
-import type { WorkspaceStateValue } from "../../src/graph/state.js";
-import { calls, finishPlan, plan, scriptedModels, type Reply } from "./scripted-models.js";
+import { describe, expect, it } from "vitest";
+import { root, runGraph, useGraphWorkspace } from "./graph-workspace.js";
+import { calls, finishPlan, plan } from "./scripted-models.js";
 
-let root = "";
-beforeEach(async () => {
-  root = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "mc-graph-")));
-  await fs.writeFile(path.join(root, "package.json"), '{"name":"demo","type":"module"}\n');
-});
-afterEach(async () => {
-  await fs.rm(root, { recursive: true, force: true });
-});
-
-async function runGraph(script: Partial<Record<"planner" | "researcher" | "coder" | "reviewer", Reply[]>>, limits: Partial<Limits> = {}) {
-  const models = scriptedModels(script);
-  const events = new EventRecorder();
-  const graph = testGraph({ models, events, checkpointer: new MemorySaver() });
-  const config = { configurable: { thread_id: "t1" }, recursionLimit: 100 };
-  await graph.invoke(
-    { task: "add a sum module with a test", workspace: root, limits: { ...DEFAULT_LIMITS, ...limits }, safety: { ...DEFAULT_SAFETY, approval: "auto" } },
-    config,
-  );
-  const state = (await graph.getState(config)).values as WorkspaceStateValue;
-  return { state, events, seen: models.seen };
-}
+useGraphWorkspace();
 
 describe("planner → sub-agents graph", () => {
   it("plans, researches, codes, fixes what review found, re-reviews and finishes", async () => {

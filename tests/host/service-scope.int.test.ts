@@ -4,31 +4,14 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { EventRecorder } from "../../src/core/index.js";
-import { serverScope, sessionScope, type Timers } from "../../src/host/service-scope.js";
+import { serverScope, sessionScope } from "../../src/host/service-scope.js";
+import { ManualTimers } from "../helpers/manual-timers.js";
 import { createSessionServices, type ServiceSettings, type Services } from "../../src/host/services.js";
 import { systemClock } from "../../src/platform/clock.js";
 import type { BackgroundProcesses } from "../../src/tools/index.js";
 import { processesWithCommandLine } from "../safety/sandbox/helpers.js";
 
 /** The services of both scopes with real background processes (sleep), closed at the session's end or by idle expiry. */
-
-/** Timers a test moves by hand: nothing fires until advance() passes its time. */
-class ManualTimers implements Timers {
-  private now = 0;
-  private pending: { at: number; run: () => void; done: boolean }[] = [];
-  after(ms: number, run: () => void) {
-    const timer = { at: this.now + ms, run, done: false };
-    this.pending.push(timer);
-    return { cancel: () => void (timer.done = true) };
-  }
-  advance(ms: number): void {
-    this.now += ms;
-    for (const timer of this.pending.filter((t) => !t.done && t.at <= this.now)) {
-      timer.done = true;
-      timer.run();
-    }
-  }
-}
 
 describe("createSessionServices", () => {
   let root = "";

@@ -3,9 +3,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { locksDir } from "../../src/sessions/paths.js";
-import { SessionBusyError, SessionLock } from "../../src/sessions/session-lock.js";
+import { SessionLock } from "../../src/sessions/session-lock.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
 import { deadPid } from "../helpers/processes.js";
+import { busyError } from "./busy-error.js";
 
 // Locks held by real other processes, live and exited (session-lock.test.ts has the rest).
 let ws: TempWorkspace;
@@ -41,16 +42,6 @@ async function liveChild(): Promise<number> {
   });
   if (child.pid === undefined) throw new Error("sleep has no pid");
   return child.pid;
-}
-
-function busyError(fn: () => unknown): SessionBusyError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SessionBusyError);
-    return error as SessionBusyError;
-  }
-  throw new Error("expected a SessionBusyError");
 }
 
 describe("SessionLock", () => {

@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { locksDir } from "../../src/sessions/paths.js";
 import { SessionBusyError, SessionLock } from "../../src/sessions/session-lock.js";
 import { makeTempWorkspace, type TempWorkspace } from "../helpers/temp-workspace.js";
+import { busyError } from "./busy-error.js";
 
 let ws: TempWorkspace;
 
@@ -22,16 +23,6 @@ function lockFile(sessionId: string): string {
 function writeLock(sessionId: string, content: string): void {
   fs.mkdirSync(locksDir(ws.root), { recursive: true });
   fs.writeFileSync(lockFile(sessionId), content);
-}
-
-function busyError(fn: () => unknown): SessionBusyError {
-  try {
-    fn();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SessionBusyError);
-    return error as SessionBusyError;
-  }
-  throw new Error("expected a SessionBusyError");
 }
 
 describe("SessionLock", () => {

@@ -2,35 +2,11 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveMcpConfig, updateTrustedMcpServers, type McpServerSettings } from "../../../src/platform/config/index.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { describe, expect, it } from "vitest";
+import { updateTrustedMcpServers } from "../../../src/platform/config/index.js";
+import { declare, env, marks, trustAll, useTrustWorkspaces, ws } from "./trust-workspaces.js";
 
-let ws: TempWorkspace;
-let other: TempWorkspace;
-let env: NodeJS.ProcessEnv;
-beforeEach(async () => {
-  ws = await makeTempWorkspace();
-  other = await makeTempWorkspace();
-  env = { XDG_CONFIG_HOME: path.join(ws.root, "xdg"), HOME: ws.root, TOKEN: "one" };
-});
-afterEach(async () => {
-  await ws.cleanup();
-  await other.cleanup();
-});
-
-async function declare(root: string, file: string, servers: Record<string, unknown>): Promise<void> {
-  await fs.mkdir(path.dirname(path.join(root, file)), { recursive: true });
-  await fs.writeFile(path.join(root, file), JSON.stringify({ mcpServers: servers }));
-}
-
-const marks = (root: string) => resolveMcpConfig(env, root).map((s: McpServerSettings) => [s.name, s.scope, s.trusted]);
-
-/** Trusts every project server of `root` as declared now (what `mini-cursor mcp trust` does). */
-function trustAll(root: string): void {
-  const servers = resolveMcpConfig(env, root).filter((s) => s.scope === "project");
-  updateTrustedMcpServers(env, root, (current) => ({ ...current, ...Object.fromEntries(servers.map((s) => [s.name, s.declaration])) }));
-}
+useTrustWorkspaces();
 
 describe("trust in a project's MCP servers", () => {
   it("trusted in a checkout, trusted in the git worktrees run --worktree makes of it", async () => {
