@@ -1,21 +1,13 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createWriteFileTool } from "../../src/tools/index.js";
 import { resolveWorkspacePath } from "../../src/services/workspace-files/workspace-path.js";
-import { callTool, makeWorkspace, writeFiles, type TempWorkspace } from "./helpers.js";
+import { callTool } from "./helpers.js";
+import { useWorkspace, ws } from "./agent-state-workspace.js";
 
 /** mini-cursor's own state (.mini-cursor/: sessions, checkpoints, the undo store, locks) is not the model's to touch. */
-let ws: TempWorkspace;
-const DB = "SQLite format 3\0 pretend database";
-beforeEach(async () => {
-  ws = await makeWorkspace();
-  await writeFiles(ws.root, { ".mini-cursor/sessions.sqlite": DB, ".mini-cursor/shadow.git/HEAD": "ref: refs/heads/main\n", "src/a.ts": "a\n" });
-  await fs.symlink(".mini-cursor", path.join(ws.root, "state-link"));
-});
-afterEach(async () => {
-  await ws.cleanup();
-});
+useWorkspace();
 
 const REFUSED = /is inside \.mini-cursor\/, mini-cursor's own state .* the tools never read or change it/;
 

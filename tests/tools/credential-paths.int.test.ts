@@ -1,28 +1,12 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createSearchCodeTool } from "../../src/tools/search-code.js";
-import { callTool, makeWorkspace, writeFiles, type TempWorkspace } from "./helpers.js";
+import { callTool } from "./helpers.js";
+import { useWorkspace, ws } from "./credential-home.js";
 
 // search_code runs ripgrep: the other credential checks are unit tests (credential-paths.test.ts).
-let ws: TempWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-  // The workspace is the home folder, as when someone runs the agent in ~.
-  vi.stubEnv("HOME", ws.root);
-  vi.stubEnv("MINI_CURSOR_ALLOW_CREDENTIAL_FILES", "");
-  await writeFiles(ws.root, {
-    ".ssh/id_rsa": "FAKE-PRIVATE-KEY\n",
-    ".aws/credentials": "aws_secret_access_key=FAKE-AWS\n",
-    ".netrc": "machine example.com password FAKE-NETRC\n",
-    ".env": "API_URL=http://localhost FAKE-ENV\n",
-    "src/app.ts": "const x = 'FAKE-CODE';\n",
-  });
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await ws.cleanup();
-});
+useWorkspace();
 
 describe("file tools refuse credential files", () => {
   it("search_code neither searches nor reports credential files, and never follows symlinks", async () => {

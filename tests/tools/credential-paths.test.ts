@@ -1,30 +1,14 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { credentialSearchExclusions, isCredentialPath } from "../../src/safety/credential-files.js";
 import { createReadFileTool } from "../../src/tools/read-file.js";
 import { createSearchCodeTool } from "../../src/tools/search-code.js";
 import { createWriteFileTool } from "../../src/tools/write-file.js";
-import { callTool, exists, makeWorkspace, writeFiles, type TempWorkspace } from "./helpers.js";
+import { callTool, exists } from "./helpers.js";
+import { useWorkspace, ws } from "./credential-home.js";
 
-let ws: TempWorkspace;
-beforeEach(async () => {
-  ws = await makeWorkspace();
-  // The workspace is the home folder, as when someone runs the agent in ~.
-  vi.stubEnv("HOME", ws.root);
-  vi.stubEnv("MINI_CURSOR_ALLOW_CREDENTIAL_FILES", "");
-  await writeFiles(ws.root, {
-    ".ssh/id_rsa": "FAKE-PRIVATE-KEY\n",
-    ".aws/credentials": "aws_secret_access_key=FAKE-AWS\n",
-    ".netrc": "machine example.com password FAKE-NETRC\n",
-    ".env": "API_URL=http://localhost FAKE-ENV\n",
-    "src/app.ts": "const x = 'FAKE-CODE';\n",
-  });
-});
-afterEach(async () => {
-  vi.unstubAllEnvs();
-  await ws.cleanup();
-});
+useWorkspace();
 
 describe("isCredentialPath", () => {
   it("knows the well-known credential locations under a home folder", () => {
