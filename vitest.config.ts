@@ -4,12 +4,25 @@ import { defineConfig } from "vitest/config";
  * Three tiers, told apart by the file name (docs/testing.md):
  * - unit (`*.test.ts`): starts no process and opens no listening socket (tests/unit-setup.ts refuses both); under a minute.
  * - integration (`*.int.test.ts`): real git, bubblewrap, ripgrep, Chroma, local HTTP servers and tsx subprocesses.
- * - e2e (`*-e2e.test.ts`): the built CLI, `langgraph dev`, PostgreSQL.
+ * - e2e (`*-e2e.test.ts`): the built CLI, `langgraph dev`, PostgreSQL; the files of e2e-postgres and e2e-studio share
+ *   one server each.
  */
 const INTEGRATION = "tests/**/*.int.test.ts";
 const E2E = "tests/**/*-e2e.test.ts";
 // System credential locations the sandbox tests need, present for the whole run (see the file).
 const CREDENTIAL_LOCATIONS = "tests/global-setup.ts";
+// End-to-end files that share one server, started once by their project's global setup (docs/testing.md).
+const ON_SHARED_POSTGRES = [
+  "tests/sessions/postgres-records-e2e.test.ts",
+  "tests/sessions/postgres-conformance-e2e.test.ts",
+  "tests/faces/acp/postgres-session-e2e.test.ts",
+  "tests/faces/cli/worktree-postgres-e2e.test.ts",
+];
+const ON_SHARED_STUDIO = [
+  "tests/faces/studio/custom-agents-studio-e2e.test.ts",
+  "tests/faces/studio/diagnostics-studio-e2e.test.ts",
+  "tests/faces/studio/mcp-studio-e2e.test.ts",
+];
 
 export default defineConfig({
   test: {
@@ -34,7 +47,15 @@ export default defineConfig({
         },
       },
       { extends: true, test: { name: "integration", include: [INTEGRATION], globalSetup: [CREDENTIAL_LOCATIONS] } },
-      { extends: true, test: { name: "e2e", include: [E2E], globalSetup: [CREDENTIAL_LOCATIONS] } },
+      { extends: true, test: { name: "e2e", include: [E2E], exclude: [...ON_SHARED_POSTGRES, ...ON_SHARED_STUDIO], globalSetup: [CREDENTIAL_LOCATIONS] } },
+      {
+        extends: true,
+        test: { name: "e2e-postgres", include: ON_SHARED_POSTGRES, globalSetup: [CREDENTIAL_LOCATIONS, "tests/sessions/shared-postgres.ts"] },
+      },
+      {
+        extends: true,
+        test: { name: "e2e-studio", include: ON_SHARED_STUDIO, globalSetup: [CREDENTIAL_LOCATIONS, "tests/faces/studio/shared-dev-server.ts"] },
+      },
     ],
   },
 });

@@ -7,9 +7,9 @@ import { SCHEMA_VERSION } from "../../src/sessions/postgres/schema.js";
 import { queueSettings } from "../../src/sessions/pending-settings.js";
 import { SessionBusyError } from "../../src/sessions/session-lock.js";
 import { DEFAULT_LIMITS } from "../../src/core/index.js";
-import { TEST_PASSWORD, usePostgres } from "./postgres-server.js";
+import { TEST_PASSWORD, sharedPostgres } from "./postgres-server.js";
 
-const pgs = usePostgres();
+const postgres = sharedPostgres();
 
 class FakeClock implements Clock {
   constructor(private t: number) {}
@@ -32,7 +32,7 @@ const call = (role: string, size: number, turn?: string) => ({
 });
 
 async function open(workspace = "/ws/a", clock = new FakeClock(1000)) {
-  const url = await pgs.server.freshDatabase();
+  const url = await postgres.freshDatabase();
   const target = postgresTarget(url, "MINI_CURSOR_DATABASE_URL");
   return { url, target, records: await openPostgresRecords(target, workspace, clock) };
 }
@@ -44,7 +44,7 @@ describe("PostgreSQL session records", () => {
     const again = await openPostgresRecords(target, "/ws/a", new FakeClock(0));
     await again.close();
     const name = target.label.split("/")[1] ?? "";
-    expect(await pgs.server.query(name, "SELECT version FROM mc_schema_version")).toEqual([{ version: SCHEMA_VERSION }]);
+    expect(await postgres.query(name, "SELECT version FROM mc_schema_version")).toEqual([{ version: SCHEMA_VERSION }]);
   });
 
   it("migrates a version 1 database to the worktree columns, keeping its rows; a worktree session's row round-trips", async () => {
@@ -52,12 +52,12 @@ describe("PostgreSQL session records", () => {
     await records.close();
     const name = target.label.split("/")[1] ?? "";
     // As mini-cursor with schema version 1 left it.
-    await pgs.server.query(name, "ALTER TABLE mc_sessions DROP COLUMN worktree, DROP COLUMN branch");
-    await pgs.server.query(name, "UPDATE mc_schema_version SET version = 1");
-    await pgs.server.query(name, "INSERT INTO mc_sessions (id, task, workspace, status, created_at, updated_at) VALUES ('old', 't', '/ws/a', 'done', 1, 1)");
+    await postgres.query(name, "ALTER TABLE mc_sessions DROP COLUMN worktree, DROP COLUMN branch");
+    await postgres.query(name, "UPDATE mc_schema_version SET version = 1");
+    await postgres.query(name, "INSERT INTO mc_sessions (id, task, workspace, status, created_at, updated_at) VALUES ('old', 't', '/ws/a', 'done', 1, 1)");
     const again = await openPostgresRecords(target, "/ws/a", new FakeClock(2000));
     try {
-      expect(await pgs.server.query(name, "SELECT version FROM mc_schema_version")).toEqual([{ version: SCHEMA_VERSION }]);
+      expect(await postgres.query(name, "SELECT version FROM mc_schema_version")).toEqual([{ version: SCHEMA_VERSION }]);
       expect(await again.sessions.get("old")).toMatchObject({ id: "old", status: "done", worktree: null, branch: null });
       await again.sessions.create({
         id: "w1",
@@ -80,7 +80,7 @@ describe("PostgreSQL session records", () => {
     const { target, records } = await open();
     await records.close();
     const name = target.label.split("/")[1] ?? "";
-    await pgs.server.query(name, "UPDATE mc_schema_version SET version = version + 1");
+    await postgres.query(name, "UPDATE mc_schema_version SET version = version + 1");
     await expect(openPostgresRecords(target, "/ws/a", new FakeClock(0))).rejects.toThrow(/newer than this mini-cursor's/);
   });
 
@@ -189,7 +189,7 @@ describe("PostgreSQL session records", () => {
   });
 
   it("forks, queues settings on and deletes a session with checkpoints", async () => {
-    const url = await pgs.server.freshDatabase();
+    const url = await postgres.freshDatabase();
     const target = postgresTarget(url, "MINI_CURSOR_DATABASE_URL");
     const store = await openPostgresRunStore(target, "/ws/a", new FakeClock(5));
     try {
@@ -225,7 +225,7 @@ describe("PostgreSQL session records", () => {
   });
 
   it("a database that does not exist is refused with a line that says so", async () => {
-    const target = postgresTarget(pgs.server.url("missing_db"), "MINI_CURSOR_DATABASE_URL");
+    const target = postgresTarget(postgres.url("missing_db"), "MINI_CURSOR_DATABASE_URL");
     await expect(openPostgresRecords(target, "/ws/a", new FakeClock(0))).rejects.toThrow(
       /^the session database 127\.0\.0\.1:\d+\/missing_db refused the connection: database "missing_db" does not exist \(3D000\); fix MINI_CURSOR_DATABASE_URL$/,
     );

@@ -1,9 +1,10 @@
 import { execFileSync, spawnSync } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { freePort } from "../helpers/free-port.js";
 
 /**
@@ -11,13 +12,17 @@ import { freePort } from "../helpers/free-port.js";
  * temporary folder, trust authentication on 127.0.0.1 and a free port. initdb refuses to run as root, so as root the
  * cluster belongs to the `postgres` user and its commands run as that user. `destroy` stops it and removes the folder.
  */
-export interface PostgresServer {
+export interface PostgresClient {
   port: number;
   /** A URL for `database` (the password is ignored by trust authentication: it is there to be hidden in messages). */
   url(database: string): string;
   /** A new empty database with a unique name; returns its URL. */
   freshDatabase(): Promise<string>;
   query<R extends pg.QueryResultRow>(database: string, sql: string, values?: unknown[]): Promise<R[]>;
+}
+
+/** A server this test owns: it can also stop, start and remove it. */
+export interface PostgresServer extends PostgresClient {
   /** Fast shutdown: connected clients are cut off, as when a database server goes away. */
   stop(): void;
   start(): void;
@@ -32,6 +37,30 @@ function binDir(): string {
   const newest = versions.sort((a, b) => Number(b) - Number(a))[0];
   if (!newest) throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)");
   return path.join(root, newest, "bin");
+}
+
+/** URLs, fresh databases and queries on the server at `port`. */
+export function postgresAt(port: number): PostgresClient {
+  const client: PostgresClient = {
+    port,
+    url: (database) => `postgres://postgres:${TEST_PASSWORD}@127.0.0.1:${port}/${database}`,
+    async freshDatabase() {
+      // Unique across the files that share one server (a worker's pid is reused by the files it runs one after another).
+      const name = `mc_test_${process.pid}_${randomBytes(6).toString("hex")}`;
+      await client.query("postgres", `CREATE DATABASE ${name}`);
+      return client.url(name);
+    },
+    async query<R extends pg.QueryResultRow>(database: string, sql: string, values: unknown[] = []) {
+      const connection = new pg.Client({ connectionString: client.url(database) });
+      await connection.connect();
+      try {
+        return (await connection.query<R>(sql, values)).rows;
+      } finally {
+        await connection.end();
+      }
+    },
+  };
+  return client;
 }
 
 export async function startPostgres(): Promise<PostgresServer> {
@@ -54,25 +83,8 @@ export async function startPostgres(): Promise<PostgresServer> {
     const start = () => run("pg_ctl", ["-D", data, "-o", options, "-l", log, "-w", "-t", "60", "start"]);
     const stop = () => run("pg_ctl", ["-D", data, "-m", "fast", "-w", "-t", "60", "stop"]);
     start();
-    let made = 0;
     const server: PostgresServer = {
-      port,
-      url: (database) => `postgres://postgres:${TEST_PASSWORD}@127.0.0.1:${port}/${database}`,
-      async freshDatabase() {
-        made += 1;
-        const name = `mc_test_${process.pid}_${made}`;
-        await server.query("postgres", `CREATE DATABASE ${name}`);
-        return server.url(name);
-      },
-      async query<R extends pg.QueryResultRow>(database: string, sql: string, values: unknown[] = []) {
-        const client = new pg.Client({ connectionString: server.url(database) });
-        await client.connect();
-        try {
-          return (await client.query<R>(sql, values)).rows;
-        } finally {
-          await client.end();
-        }
-      },
+      ...postgresAt(port),
       stop,
       start,
       destroy() {
@@ -111,4 +123,12 @@ export function usePostgres(): { readonly server: PostgresServer } {
       return current;
     },
   };
+}
+
+/**
+ * The server the e2e-postgres project starts once for all its files (tests/sessions/shared-postgres.ts). A file that
+ * stops or restarts the server on purpose uses usePostgres() instead.
+ */
+export function sharedPostgres(): PostgresClient {
+  return postgresAt(inject("postgresPort"));
 }

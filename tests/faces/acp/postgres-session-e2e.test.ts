@@ -5,11 +5,11 @@ import { runCli } from "../cli/cli-process.js";
 import { followUpScript, sessionRows } from "../cli/follow-up-script.js";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { usePostgres } from "../../sessions/postgres-server.js";
+import { sharedPostgres } from "../../sessions/postgres-server.js";
 import { startAcp, updatesOf, type AcpProcess } from "./acp-process.js";
 
 /** The editors' face with MINI_CURSOR_DATABASE_URL: an ACP session kept in PostgreSQL, loaded by a new agent process. */
-const pgs = usePostgres();
+const postgres = sharedPostgres();
 let server: ScriptedServer;
 let ws: TempWorkspace;
 let url: string;
@@ -18,7 +18,7 @@ const agents: AcpProcess[] = [];
 beforeEach(async () => {
   server = await startScriptedOpenAIServer(followUpScript);
   ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
-  url = await pgs.server.freshDatabase();
+  url = await postgres.freshDatabase();
 });
 afterEach(async () => {
   for (const agent of agents.splice(0)) {

@@ -5,13 +5,13 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { usePostgres } from "../../sessions/postgres-server.js";
+import { sharedPostgres } from "../../sessions/postgres-server.js";
 import { runCli } from "./cli-process.js";
 import { GREET_SOURCE, greetScript } from "./task-script.js";
 
 /** `run --worktree` with the sessions in PostgreSQL (MINI_CURSOR_DATABASE_URL), a real server, the scripted model. */
 
-const pgs = usePostgres();
+const postgres = sharedPostgres();
 const NO_GIT_CONFIG = { GIT_CONFIG_GLOBAL: os.devNull, GIT_CONFIG_NOSYSTEM: "1" };
 let server: ScriptedServer;
 let url: string;
@@ -19,7 +19,7 @@ const workspaces: TempWorkspace[] = [];
 
 beforeEach(async () => {
   server = await startScriptedOpenAIServer(greetScript);
-  url = await pgs.server.freshDatabase();
+  url = await postgres.freshDatabase();
 });
 afterEach(async () => {
   await server.close();

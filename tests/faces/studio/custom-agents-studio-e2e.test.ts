@@ -2,10 +2,8 @@
  * Custom agents under `langgraph dev`: the server asks the graph factory for each run's workspace, so the agents in
  * that workspace's `.mini-cursor/agents/` are nodes of the run's graph; their steps stream under their own namespace.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import type { WorkspaceStateValue } from "../../../src/graph/state.js";
@@ -18,11 +16,9 @@ import {
 } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { roleOf } from "../cli/task-script.js";
-import { startDevServer, type DevServer } from "./dev-server.js";
+import { sharedDevServer } from "./dev-server.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const GRAPH_ID = "mini-cursor";
-const READY_TIMEOUT_MS = 75_000;
 const RUN_TIMEOUT_MS = 40_000;
 
 const DOCS_WRITER = "---\nname: docs-writer\ndescription: Writes the Markdown docs.\ntools: read_file, write_file\nmodel: docs-model\n---\nWrite short docs.\n";
@@ -45,19 +41,16 @@ function script(req: ScriptedRequest): ScriptedReply {
 }
 
 let model: ScriptedServer | undefined;
-let server: DevServer | undefined;
+const server = sharedDevServer();
 let workspace: TempWorkspace | undefined;
-let configHome = "";
 
 beforeAll(async () => {
   model = await startScriptedOpenAIServer(script);
   workspace = await makeTempWorkspace({ "README.md": "# demo\n", ".mini-cursor/agents/docs-writer.md": DOCS_WRITER });
-  configHome = await mkdtemp(path.join(os.tmpdir(), "mc-studio-config-"));
-  server = await startDevServer({ repoRoot: REPO_ROOT, readyTimeoutMs: READY_TIMEOUT_MS, env: { MINI_CURSOR_MEMORY: "off", XDG_CONFIG_HOME: configHome } });
-}, READY_TIMEOUT_MS + 15_000);
+});
 
 afterAll(async () => {
-  const results = await Promise.allSettled([server?.stop(), model?.close(), workspace?.cleanup(), rm(configHome, { recursive: true, force: true })]);
+  const results = await Promise.allSettled([model?.close(), workspace?.cleanup()]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
 }, 30_000);
@@ -66,7 +59,7 @@ describe("custom agents in Studio (langgraph dev)", () => {
   it(
     "mounts the run's workspace agents: the planner routes to docs-writer and its steps stream under its namespace",
     async () => {
-      if (!server || !model || !workspace) throw new Error("beforeAll did not finish");
+      if (!model || !workspace) throw new Error("beforeAll did not finish");
       const dev = server;
       onTestFailed(() => console.error(`langgraph dev output (last lines):\n${dev.logTail()}`));
       const client = new Client({ apiUrl: dev.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
@@ -106,7 +99,6 @@ describe("custom agents in Studio (langgraph dev)", () => {
   );
 
   it("draws the built-in agents for the assistant itself (no workspace)", async () => {
-    if (!server) throw new Error("beforeAll did not finish");
     const client = new Client({ apiUrl: server.url, apiKey: null, timeoutMs: RUN_TIMEOUT_MS, callerOptions: { maxRetries: 0 } });
     const [assistant] = await client.assistants.search({ graphId: GRAPH_ID });
     if (!assistant) throw new Error("no assistant for the graph");

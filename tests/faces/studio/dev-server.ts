@@ -9,10 +9,11 @@
  *   (npm exec → langgraphjs → tsx → server → esbuild) with one signal, SIGKILL after a grace period.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { inject } from "vitest";
 import { freePort } from "../../helpers/free-port.js";
 import { Client } from "@langchain/langgraph-sdk";
 import type { WorkspaceStateValue } from "../../../src/graph/state.js";
@@ -41,6 +42,8 @@ export interface DevServerOptions {
   env?: Record<string, string>;
   /** Port for the first attempt (default: a free one). Retries after EADDRINUSE always take a free port. */
   port?: number;
+  /** Also append what the server prints to this file (for test files that share a server started elsewhere). */
+  logFile?: string;
 }
 
 const LOG_LIMIT = 64 * 1024;
@@ -203,6 +206,7 @@ async function startOnce(options: DevServerOptions, fixedPort: number | undefine
   let log = "";
   const append = (text: string): void => {
     log += text;
+    if (options.logFile) appendFileSync(options.logFile, text);
     if (log.length > LOG_LIMIT) log = log.slice(log.length - LOG_LIMIT);
   };
   child.on("error", (error) => append(`\n[spawn error] ${error.message}\n`));
@@ -256,7 +260,7 @@ export interface ThreadRun {
 }
 
 /** Runs the task on a new thread of the `mini-cursor` graph (auto approval) and waits for it; the thread's final state. */
-export async function runOnNewThread(dev: DevServer, run: ThreadRun): Promise<WorkspaceStateValue> {
+export async function runOnNewThread(dev: Pick<DevServer, "url">, run: ThreadRun): Promise<WorkspaceStateValue> {
   const client = new Client({ apiUrl: dev.url, apiKey: null, timeoutMs: run.timeoutMs, callerOptions: { maxRetries: 0 } });
   const [assistant] = await client.assistants.search({ graphId: "mini-cursor" });
   if (!assistant) throw new Error("no assistant for the graph");
@@ -267,4 +271,22 @@ export async function runOnNewThread(dev: DevServer, run: ThreadRun): Promise<Wo
   };
   await client.runs.wait(thread.thread_id, assistant.assistant_id, { input: { task: run.task }, config, signal: AbortSignal.timeout(run.timeoutMs) });
   return (await client.threads.getState<WorkspaceStateValue>(thread.thread_id)).values;
+}
+
+/** The server a project's files share: where it answers, the config home it runs with, and its output so far. */
+export interface SharedDevServer extends Pick<DevServer, "url" | "logTail"> {
+  /** Everything the server printed so far (all files' runs). */
+  log(): string;
+  /** XDG_CONFIG_HOME of the server (MCP trust is recorded there), removed with the server. */
+  configHome: string;
+}
+
+/**
+ * The `langgraph dev` the e2e-studio project starts once for its files (tests/faces/studio/shared-dev-server.ts),
+ * with memory off. A file that needs other server variables starts its own with startDevServer.
+ */
+export function sharedDevServer(): SharedDevServer {
+  const { url, configHome, logFile } = inject("studioServer");
+  const log = (): string => (existsSync(logFile) ? readFileSync(logFile, "utf8") : "");
+  return { url, configHome, log, logTail: () => log().split("\n").slice(-60).join("\n") };
 }

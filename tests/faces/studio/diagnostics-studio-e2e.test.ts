@@ -2,40 +2,28 @@
  * Diagnostics after edits under `langgraph dev`, as in the CLI: the coder's type error reaches the model in its
  * write_file result, and the reviewer is offered project_diagnostics, in the run's own workspace.
  */
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, onTestFailed } from "vitest";
 import { addRepoPackage } from "../../helpers/repo-packages.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { diagnosticsScript, TS_PROJECT } from "../cli/diagnostics-script.js";
 import { roleOf } from "../cli/task-script.js";
-import { runOnNewThread, startDevServer, type DevServer } from "./dev-server.js";
+import { runOnNewThread, sharedDevServer } from "./dev-server.js";
 
-const REPO_ROOT = fileURLToPath(new URL("../../..", import.meta.url));
-const READY_TIMEOUT_MS = 75_000;
 const RUN_TIMEOUT_MS = 60_000;
 
 let model: ScriptedServer | undefined;
-let server: DevServer | undefined;
+const server = sharedDevServer();
 const workspaces: TempWorkspace[] = [];
-let configHome = "";
 
 beforeAll(async () => {
   model = await startScriptedOpenAIServer(diagnosticsScript);
-  configHome = await mkdtemp(path.join(os.tmpdir(), "mc-studio-config-"));
-  server = await startDevServer({ repoRoot: REPO_ROOT, readyTimeoutMs: READY_TIMEOUT_MS, env: { MINI_CURSOR_MEMORY: "off", XDG_CONFIG_HOME: configHome } });
-}, READY_TIMEOUT_MS + 15_000);
+});
 
 afterAll(async () => {
-  const results = await Promise.allSettled([
-    server?.stop(),
-    model?.close(),
-    ...workspaces.map((w) => w.cleanup()),
-    rm(configHome, { recursive: true, force: true }),
-  ]);
+  const results = await Promise.allSettled([model?.close(), ...workspaces.map((w) => w.cleanup())]);
   const failed = results.find((r): r is PromiseRejectedResult => r.status === "rejected");
   if (failed) throw failed.reason;
 }, 30_000);
@@ -49,7 +37,7 @@ async function tsProject(): Promise<string> {
 
 /** Runs "Add a count" in `root` through the dev server; the coder's and the reviewer's last requests. */
 async function runIn(root: string): Promise<{ coder: ScriptedRequest | undefined; reviewer: ScriptedRequest | undefined }> {
-  if (!server || !model) throw new Error("beforeAll did not finish");
+  if (!model) throw new Error("beforeAll did not finish");
   const dev = server;
   onTestFailed(() => console.error(`langgraph dev output (last lines):\n${dev.logTail()}`));
   const before = model.requests.length;
