@@ -8,7 +8,7 @@ const LAYERS = [
   ["core"], // the domain vocabulary: agents, plans, reviews, commands, usage, reports, stop reasons, events
   ["platform"], // logger, clock, processes and the launcher, paths, atomic writes, file locks; config/: the one configuration resolver
   ["models", "safety"], // model clients and cost/ (usage, prices, budgets); approval rules, credentials and sandbox/ (bubblewrap)
-  ["sessions", "memory", "mcp", "services"], // the session database, undo/ and worktree/; long-term memory in Chroma and retrieval/ (the codebase index); MCP servers; the services the tools use (commands, workspace files, processes, diagnostics, skills, web)
+  ["sessions", "memory", "services"], // the session database, undo/ and worktree/; long-term memory in Chroma and retrieval/ (the codebase index); the services the tools use (commands, workspace files, processes, diagnostics, skills, web, MCP servers)
   ["tools"], // the workspace tools the agents call: thin adapters over the services
   ["agents"], // sub-agents: LangChain agents with their middleware
   ["graph"], // the session graph: planner, agent adapters, finish

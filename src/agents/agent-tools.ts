@@ -6,9 +6,9 @@ import { isBuiltinAgentName, type SafetyPolicy } from "../core/index.js";
 import type { WebSettings } from "../platform/config/index.js";
 import type { AgentSpec } from "./types.js";
 import type { JsonSchema7ObjectType } from "@langchain/core/utils/json_schema";
-// Not ../mcp/index.js: that loads the MCP SDK, which only a session with servers needs (src/mcp/lazy-hub.ts).
-import { matchesToolPattern } from "../mcp/names.js";
-import type { ExtensionTool, ExtensionTools } from "../mcp/types.js";
+// Not ../services/mcp/index.js: that loads the MCP SDK, which only a session with servers needs (src/services/mcp/lazy-hub.ts).
+import { matchesToolPattern } from "../services/mcp/names.js";
+import type { ExtensionTool, ExtensionTools } from "../services/mcp/types.js";
 import { COMMAND_TOOLS, FILE_CHANGE_TOOLS, PROCESS_TOOLS as PROCESS_TOOL_NAMES } from "../tools/index.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { PriceTable } from "../models/cost/prices.js";
-import type { ExtensionTools } from "../mcp/index.js";
+import type { ExtensionTools } from "../services/mcp/index.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink, SafetyPolicy } from "../core/index.js";
@@ -37,7 +37,7 @@ export interface GraphDeps {
   prices?: PriceTable;
   /** Studio and API runs: settings from the run's configuration, resolved like the CLI's (src/platform/config). */
   runSettings?: RunSettings;
-  /** The session's MCP tools (src/mcp), offered to the agents beside the built-in tools. */
+  /** The session's MCP tools (src/services/mcp), offered to the agents beside the built-in tools. */
   extensions?: ExtensionTools;
   /**
    * Studio and Agent Server runs: each step takes the workspace's lock while it runs (the CLI and ACP hold it for the

@@ -2,7 +2,7 @@ import os from "node:os";
 import { resolveSandboxConfig, type ModelSettings, type WebSettings } from "../platform/config/index.js";
 import type { PriceTable } from "../models/cost/prices.js";
 import type { GraphDeps, RunSettings } from "../graph/deps.js";
-import type { ExtensionTools } from "../mcp/index.js";
+import type { ExtensionTools } from "../services/mcp/index.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { CodebaseSearch } from "../memory/retrieval/session-index.js";
 import type { ModelProvider } from "../models/chat-model.js";
@@ -26,7 +26,7 @@ export interface WiringInput {
   afterStep?: GraphDeps["afterStep"];
   /** Settings a run takes from its own configuration (Studio), when its input does not set them. */
   runSettings?: RunSettings;
-  /** The session's MCP servers' tools (src/mcp). */
+  /** The session's MCP servers' tools (src/services/mcp). */
   extensions?: ExtensionTools;
   /** Skills (src/services/skills): listed in the agents' briefs and loaded on demand. */
   skills?: SkillLibrary;

@@ -11,9 +11,9 @@ import {
   type WebSettings,
 } from "../platform/config/index.js";
 import type { EventSink } from "../core/index.js";
-import { LazyMcpHub } from "../mcp/lazy-hub.js";
-import { trustedOnly, untrustedMessage } from "../mcp/trusted.js";
-import { MCP_MAX_RESTARTS, type ExtensionTools } from "../mcp/types.js";
+import { LazyMcpHub } from "../services/mcp/lazy-hub.js";
+import { trustedOnly, untrustedMessage } from "../services/mcp/trusted.js";
+import { MCP_MAX_RESTARTS, type ExtensionTools } from "../services/mcp/types.js";
 import { LazyMemory } from "../memory/lazy-memory.js";
 import { openMemory } from "../memory/open-memory.js";
 import type { Clock } from "../platform/clock.js";

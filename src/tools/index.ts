@@ -8,11 +8,11 @@ import { createReadFileTool } from "./read-file.js";
 import { createSearchCodeTool } from "./search-code.js";
 import type { ToolDeps, WorkspaceTool } from "./types.js";
 import { createWriteFileTool } from "./write-file.js";
-import { createFetchUrlTool } from "../tools/fetch-url.js";
-import { createWebSearchTool } from "../tools/web-search.js";
-import { createProjectDiagnosticsTool } from "../tools/project-diagnostics.js";
-import { createStartProcessTool } from "../tools/start-process.js";
-import { createListProcessesTool, createReadProcessOutputTool, createStopProcessTool, createWaitForProcessTool } from "../tools/process-tools.js";
+import { createFetchUrlTool } from "./fetch-url.js";
+import { createWebSearchTool } from "./web-search.js";
+import { createProjectDiagnosticsTool } from "./project-diagnostics.js";
+import { createStartProcessTool } from "./start-process.js";
+import { createListProcessesTool, createReadProcessOutputTool, createStopProcessTool, createWaitForProcessTool } from "./process-tools.js";
 
 export { createCodebaseSearchTool } from "./codebase-search.js";
 export { createEditFileTool } from "./edit-file.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { agentHasTool } from "../../src/agents/agent-tools.js";
-import type { ExtensionTool } from "../../src/mcp/index.js";
+import type { ExtensionTool } from "../../src/services/mcp/index.js";
 
 const tool = (name: string, readOnly: boolean, agents?: string[]): ExtensionTool => ({
   name,

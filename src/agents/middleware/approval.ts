@@ -2,7 +2,7 @@ import os from "node:os";
 import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
-import { isExtensionToolName } from "../../mcp/types.js";
+import { isExtensionToolName } from "../../services/mcp/types.js";
 import { allowingPatterns, commandPatternFor, evaluateCommand, matchesText } from "../../safety/command-rules.js";
 import { approvalAnswerSchema, type ApprovalRequest, runsLaterReason, type SafetyPolicy, type WriteGrant } from "../../core/index.js";
 import type { AgentRunUpdate, Decision } from "../run.js";

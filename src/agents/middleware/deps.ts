@@ -1,7 +1,7 @@
 import type { AIMessage } from "@langchain/core/messages";
 import type { WrapModelCallHandler } from "langchain";
 import type { PriceTable } from "../../models/cost/prices.js";
-import type { ExtensionTools } from "../../mcp/index.js";
+import type { ExtensionTools } from "../../services/mcp/index.js";
 import type { MemoryStore } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
 import type { ProgressEvent } from "../../core/index.js";
@@ -23,7 +23,7 @@ export interface AgentDeps {
   prices: PriceTable;
   /** Upper bound for one model call including retries. */
   callTimeoutMs: number;
-  /** The session's MCP tools (src/mcp), offered beside the built-in ones (src/agents/agent-tools.ts). */
+  /** The session's MCP tools (src/services/mcp), offered beside the built-in ones (src/agents/agent-tools.ts). */
   extensions?: ExtensionTools;
   /** The command rules (src/safety/command-rules.ts evaluateCommand unless given): consulted once per command call. */
   commandRules?: typeof evaluateCommand;

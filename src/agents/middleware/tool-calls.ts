@@ -3,7 +3,7 @@ import { type StructuredToolInterface, ToolInputParsingException } from "@langch
 import { createMiddleware, ToolInvocationError } from "langchain";
 import { z } from "zod";
 import { TOOL_FACTORIES, type ToolName } from "../../tools/index.js";
-import { isExtensionToolName } from "../../mcp/types.js";
+import { isExtensionToolName } from "../../services/mcp/types.js";
 import { offeredExtensionTools, offeredTools, toolAvailability } from "../agent-tools.js";
 import { runOf } from "../run.js";
 import { resultCharsFor } from "../../tools/tool-scope.js";
@@ -55,7 +55,7 @@ function toolError(error: unknown): unknown {
  * agent's tools are built once and read the run's workspace, sandbox and limits from the runtime context
  * (agent-tools.ts). Nothing the model sends can crash the run: a tool the agent is not offered, arguments that are
  * not JSON or fail the schema, and tool exceptions all come back as tool errors the model can correct. MCP tools are
- * not in the tool node: they run in their servers (src/mcp).
+ * not in the tool node: they run in their servers (src/services/mcp).
  */
 export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions" | "forceAsk" | "commandRules">) {
   const { spec } = deps;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { WEB_DEFAULTS } from "../../../src/platform/config/index.js";
 import { DEFAULT_SAFETY } from "../../../src/core/index.js";
-import type { ExtensionTool, ExtensionTools } from "../../../src/mcp/types.js";
+import type { ExtensionTool, ExtensionTools } from "../../../src/services/mcp/types.js";
 import { memoryOff, type MemoryStore } from "../../../src/memory/types.js";
 import { createSkillLibrary } from "../../../src/services/skills/index.js";
 import { useTempWorkspace } from "../../helpers/temp-workspace.js";

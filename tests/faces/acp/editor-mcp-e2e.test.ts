@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { mcpScript, processesWith } from "../cli/mcp-script.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { EVERYTHING } from "../../mcp/everything.js";
+import { EVERYTHING } from "../../services/mcp/everything.js";
 import { agentText, startAcp, updatesOf, type AcpProcess } from "./acp-process.js";
 
 /** MCP servers the editor passes with session/new are connected like those of .mcp.json, and stop with the turn. */

@@ -11,8 +11,8 @@ import {
   type ScriptedServer,
 } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { EVERYTHING, FILESYSTEM } from "../../mcp/everything.js";
-import { startHttpEverything } from "../../mcp/http-server.js";
+import { EVERYTHING, FILESYSTEM } from "../../services/mcp/everything.js";
+import { startHttpEverything } from "../../services/mcp/http-server.js";
 import { runCli, startCli } from "./cli-process.js";
 import { mcpScript, processesWith, type McpCall } from "./mcp-script.js";
 import { roleOf } from "./task-script.js";

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { moduleTrace } from "../../helpers/module-trace.js";
 import { useTempWorkspace } from "../../helpers/temp-workspace.js";
-import { EVERYTHING } from "../../mcp/everything.js";
+import { EVERYTHING } from "../../services/mcp/everything.js";
 import { runCli } from "./cli-process.js";
 import { mcpScript } from "./mcp-script.js";
 

@@ -3,8 +3,8 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { EVERYTHING } from "../../mcp/everything.js";
-import { startHeaderCheckingProxy, startHttpEverything, type HeaderCheckingProxy, type HttpMcpServer } from "../../mcp/http-server.js";
+import { EVERYTHING } from "../../services/mcp/everything.js";
+import { startHeaderCheckingProxy, startHttpEverything, type HeaderCheckingProxy, type HttpMcpServer } from "../../services/mcp/http-server.js";
 import { runCli } from "./cli-process.js";
 import { processesWith } from "./mcp-script.js";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, toolResults, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { EVERYTHING } from "../../mcp/everything.js";
+import { EVERYTHING } from "../../services/mcp/everything.js";
 import { runCli } from "./cli-process.js";
 import { mcpScript } from "./mcp-script.js";
 import { startPtyCli, type PtyCli } from "./pty-cli.js";

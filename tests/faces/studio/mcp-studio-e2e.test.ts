@@ -10,7 +10,7 @@ import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-worksp
 import { mcpScript } from "../cli/mcp-script.js";
 import { roleOf } from "../cli/task-script.js";
 import { runCli } from "../cli/cli-process.js";
-import { EVERYTHING } from "../../mcp/everything.js";
+import { EVERYTHING } from "../../services/mcp/everything.js";
 import { runOnNewThread, sharedDevServer } from "./dev-server.js";
 
 const RUN_TIMEOUT_MS = 40_000;

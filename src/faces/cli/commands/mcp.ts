@@ -1,5 +1,5 @@
 import { resolveMcpConfig } from "../../../platform/config/index.js";
-import { McpHub, type ServerStatus } from "../../../mcp/index.js";
+import { McpHub, type ServerStatus } from "../../../services/mcp/index.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";

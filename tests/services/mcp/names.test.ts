@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { capText, matchesToolPattern, mcpToolName, resultText } from "../../src/mcp/index.js";
+import { capText, matchesToolPattern, mcpToolName, resultText } from "../../../src/services/mcp/index.js";
 
 describe("MCP tool names and results", () => {
   it("names tools mcp__<server>__<tool> in [A-Za-z0-9_-], at most 64 characters", () => {

@@ -1,8 +1,14 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { McpHub } from "../../src/mcp/index.js";
+import { McpHub } from "../../../src/services/mcp/index.js";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { alive, EVERYTHING, stdioServer } from "./everything.js";
+
+/** SIGKILL to the server's own pid: never to 0 or a group, which would take the test runner down with it. */
+function killServer(pid: number | undefined): void {
+  if (pid === undefined || pid <= 0) throw new Error(`no server pid to kill (${String(pid)})`);
+  process.kill(pid, "SIGKILL");
+}
 
 /** A server of our own whose tools change while it runs (real MCP SDK, over stdio). */
 const CHANGING_TOOLS = path.join(path.dirname(fileURLToPath(import.meta.url)), "fixtures/changing-tools-server.mjs");
@@ -83,7 +89,7 @@ describe("McpHub against the reference servers over stdio", () => {
     const pids = [hub.connections[0]?.pid ?? 0];
     for (let crash = 1; crash <= 2; crash++) {
       const stop = nextStop();
-      process.kill(pids.at(-1) ?? 0, "SIGKILL");
+      killServer(pids.at(-1));
       await stop;
       // Two calls at once share one restart.
       const [a, b] = await Promise.all([
@@ -102,7 +108,7 @@ describe("McpHub against the reference servers over stdio", () => {
     expect(stops[0]).toMatch(/^everything: the server stopped/);
     // A third crash: no more restarts in this session; its tools are errors the model sees.
     const stop = nextStop();
-    process.kill(pids.at(-1) ?? 0, "SIGKILL");
+    killServer(pids.at(-1));
     await stop;
     const result = await hub.call("/ws", "mcp__everything__echo", { message: "hi" }, { outputLimitChars: 1000 });
     expect(result.ok).toBe(false);

@@ -1,4 +1,4 @@
-import { matchesGlob } from "../platform/glob.js";
+import { matchesGlob } from "../../platform/glob.js";
 import { EXTENSION_PREFIX } from "./types.js";
 
 /** Providers accept function names of [a-zA-Z0-9_-], at most 64 characters. */

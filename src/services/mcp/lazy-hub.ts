@@ -1,4 +1,4 @@
-import type { McpServerSettings } from "../platform/config/index.js";
+import type { McpServerSettings } from "../../platform/config/index.js";
 import type { McpHub, McpHubOptions } from "./mcp-hub.js";
 import type { ServerStatus } from "./server-connection.js";
 import type { ExtensionCallOptions, ExtensionResult, ExtensionTool, ExtensionTools } from "./types.js";

@@ -1,4 +1,4 @@
-import type { McpServerSettings } from "../platform/config/index.js";
+import type { McpServerSettings } from "../../platform/config/index.js";
 import { McpServerConnection, type ServerStatus } from "./server-connection.js";
 import type { ExtensionCallOptions, ExtensionResult, ExtensionTool, ExtensionTools } from "./types.js";
 

@@ -1,7 +1,7 @@
 /**
  * Tools that come from outside the built-in set for one session (MCP servers' tools), as the agents see them: a
  * definition to offer the model, whether it only reads, and a way to run a call. The agents layer offers and runs
- * them (src/agents/middleware); src/mcp provides them.
+ * them (src/agents/middleware); src/services/mcp provides them.
  */
 export interface ExtensionTool {
   /** `mcp__<server>__<tool>`, safe as a function name for every provider. */

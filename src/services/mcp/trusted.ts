@@ -1,4 +1,4 @@
-import type { McpServerSettings } from "../platform/config/index.js";
+import type { McpServerSettings } from "../../platform/config/index.js";
 
 /** The servers a session may start, and the names of the project's servers it may not (not trusted, not disabled). */
 export function trustedOnly(servers: readonly McpServerSettings[]): { servers: McpServerSettings[]; untrusted: string[] } {

@@ -3,11 +3,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { McpServerSettings } from "../platform/config/index.js";
+import type { McpServerSettings } from "../../platform/config/index.js";
 import { mcpToolName } from "./names.js";
 import { resultText } from "./result-text.js";
 import { MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type ExtensionTool } from "./types.js";
-import { errorMessage } from "../platform/error-info.js";
+import { errorMessage } from "../../platform/error-info.js";
 
 /** How long a server may take to start and list its tools. */
 export const MCP_START_TIMEOUT_MS = 30_000;

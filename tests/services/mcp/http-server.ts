@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
-import { freePort } from "../helpers/free-port.js";
+import { freePort } from "../../helpers/free-port.js";
 import { EVERYTHING } from "./everything.js";
 
 export interface HttpMcpServer {
