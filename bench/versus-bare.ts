@@ -48,11 +48,15 @@ export interface RunFigures {
   /** Minor page faults of the program's own process (each costs tens of µs in a VM with costly first touches). */
   minorFaults: number;
   modelCalls: number;
+  /** The first planner request carried recalled memories (mini-cursor with memory on; the bare program has none). */
+  firstPlanRecalled: boolean;
 }
 
 export interface Marker {
   /** Set by the server when a run's first chat-completions request arrives (performance.now()). */
   firstAt?: number;
+  /** That first request carried memories recalled from earlier sessions. */
+  firstRecalled?: boolean;
   /** The same moment and the latest request's, in µs of the monotonic clock V8's profiler uses (for --cpu-prof). */
   firstAtUs?: number;
   lastAtUs?: number;
@@ -125,7 +129,7 @@ export async function runProgram(program: Program, o: RunOptions): Promise<RunFi
     ),
   };
   const before = o.requests.length;
-  o.marker.firstAt = o.marker.firstAtUs = o.marker.lastAtUs = undefined;
+  o.marker.firstAt = o.marker.firstAtUs = o.marker.lastAtUs = o.marker.firstRecalled = undefined;
   try {
     const args = [...(o.nodeFlags ?? []), "--import", path.join(outDir, "exit-usage.js"), ...programArgs(program, root, workspace, o.baseUrl)];
     const start = performance.now();
@@ -156,6 +160,7 @@ export async function runProgram(program: Program, o: RunOptions): Promise<RunFi
       maxRssMb: usage.maxRssKb / 1024,
       minorFaults: usage.minorFaults,
       modelCalls,
+      firstPlanRecalled: o.marker.firstRecalled === true,
     };
   } finally {
     fs.rmSync(root, { recursive: true, force: true });
@@ -179,7 +184,10 @@ function checkDone(program: Program, out: string, tail: string): void {
 export async function startVersusServer() {
   const marker: Marker = {};
   const server = await startScriptedOpenAIServer((req) => {
-    marker.firstAt ??= performance.now();
+    if (marker.firstAt === undefined) {
+      marker.firstAt = performance.now();
+      marker.firstRecalled = req.messages.some((m) => m.content.includes("Memories from earlier sessions"));
+    }
     marker.lastAtUs = Number(process.hrtime.bigint() / 1000n);
     marker.firstAtUs ??= marker.lastAtUs;
     return versusScript(req);
@@ -254,4 +262,10 @@ function printVersus(results: Map<Program, RunFigures[]>, reps: number): void {
   console.log("   Own processes: the program's, plus mini-cursor's launcher helper (which spawns its tools' commands); page faults are the program's own.");
   console.log("   mini-cursor keeps memory on as a user has it: its local Chroma stays up between sessions (MINI_CURSOR_CHROMA_IDLE, 300 s), so");
   console.log('   only the warm-up started it; "Chroma per session" starts and stops one in every session (=0); memory off shows what memory costs.');
+  // The first request of a session with memory on waits for the recall (at most MINI_CURSOR_MEMORY_WAIT, 300 ms): its
+  // row above is the cost, warm (server kept up) and cold (Chroma per session); this is what it buys.
+  const recalled = [...results]
+    .filter(([program]) => program !== "bare LangGraph" && program !== "mini-cursor (memory off)")
+    .map(([program, runs]) => `${program} ${runs.filter((r) => r.firstPlanRecalled).length} of ${runs.length}`);
+  console.log(`   First plans made with recalled memories (within MINI_CURSOR_MEMORY_WAIT): ${recalled.join("; ")}.`);
 }

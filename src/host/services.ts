@@ -74,7 +74,7 @@ export function createSessionServices(s: ServiceSettings, scope: ServiceScope): 
         clock: s.clock,
         ...(early ? { onOff: (reason: string) => s.notice("warn", `Memory is off from now on: ${reason}`) } : {}),
       }),
-    early ? { reportsStatus: true, beginsInBackground: true } : {},
+    { ...(early ? { reportsStatus: true } : {}), ...(s.memory.enabled ? { recallWaitMs: s.memory.recallWaitMs } : {}) },
   );
   const hubs = scope.keep("mcp", { make: (workspace) => startableMcp(s, workspace, scope), close: (m) => m.hub.close() });
   const extensions: ExtensionTools = {

@@ -9,7 +9,7 @@ import type { SessionRunOptions } from "./session-options.js";
 import { EXIT } from "./session-exit.js";
 import type { PreparedSession, SessionGraph } from "./session-prepare.js";
 
-/** Memory and the index start after this when no model request goes out first (a resumed session that asks a person first). */
+/** The codebase index starts after this when no model request goes out first (a resumed session that asks a person first). */
 const FIRST_REQUEST_FALLBACK_MS = 500;
 
 type GraphInput = Parameters<SessionGraph["invoke"]>[0];
@@ -27,9 +27,9 @@ export async function runLoop(p: PreparedSession, o: SessionRunOptions): Promise
   let input: GraphInput = o.fresh ? { task: o.task, workspace: o.workspace, limits: o.limits, safety: o.safety } : null;
   if (o.followUp !== undefined && !o.fresh)
     input = await followUpInput(graph, config.configurable, { ...o, followUp: o.followUp, sessions: o.database.sessions });
-  // Memory and the codebase index start once the first model request is out: loading Chroma's client and the
-  // embedder is work on this thread, which started first would hold that request back (about 0.15 s with Chroma
-  // running). MCP servers start at once: a resumed approval judges an MCP call by its server's annotations.
+  // The codebase index starts building once the first model request is out and memory is open (it shares memory's
+  // Chroma): its walk and embedding would compete with that request. MCP servers start at once: a resumed approval
+  // judges an MCP call by its server's annotations.
   const requestOut = afterFirstRequest(FIRST_REQUEST_FALLBACK_MS);
   for (;;) {
     // A signal of its own for each invoke, following the run's: LangGraph leaves a listener on the signal of every
@@ -43,15 +43,13 @@ export async function runLoop(p: PreparedSession, o: SessionRunOptions): Promise
     // its way, not before it: the first sub-agent's tools wait for it (beforeStep). The planner's first turn goes
     // ahead without memories unless memory is open by then.
     void services.undo.before();
-    void requestOut.then(() => {
-      services.startMemory();
-      // The index shares memory's Chroma server: it opens once memory has, so memory is the one that starts the
-      // server (its notice says so) and the index's build does not compete with the first turns.
-      void services.memoryOpened.then(
+    void requestOut.then(() =>
+      // Memory is the one that starts the Chroma server (its notice says so); the index opens on it once it is open.
+      services.memoryOpened.then(
         (m) => services.codeIndex?.begin(m.endpoint && m.client ? { endpoint: m.endpoint, client: m.client } : undefined),
         () => services.codeIndex?.begin(),
-      );
-    });
+      ),
+    );
     services.startMcp();
     const pending = pendingRequest(await running);
     if (!pending) return { kind: "ended" };

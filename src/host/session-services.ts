@@ -11,20 +11,19 @@ import { sessionScope } from "./service-scope.js";
 import { EXIT, interruptedLine } from "./session-exit.js";
 
 /**
- * What a session needs from child processes: the sandbox probe (bubblewrap), started as soon as the session's
- * workspace and id are known, while the CLI still loads LangGraph; the undo baseline (git), which the session runner
- * starts with the first planner call, and long-term memory (a Chroma server), which it starts once the first model
- * request is out (src/host/first-request.ts), so that none competes with loading or with sending that request. Each is awaited only where its result is used: the sandbox when the graph is wired, the
- * baseline before the first sub-agent's tools, memory by the planner's second turn if the first went ahead without
- * it, and by search. The services every face shares come from createSessionServices (src/host/services.ts) with the
- * session's scope; undo and the codebase index are a session's own (they need its database folder and id).
+ * What a session needs from child processes: the sandbox probe (bubblewrap) and long-term memory (a Chroma server,
+ * started or reached), both begun as soon as the session's workspace and id are known, while the face still loads
+ * LangGraph; the undo baseline (git), which the session runner starts with the first planner call; the codebase index,
+ * once the first model request is out (src/host/first-request.ts). Each is awaited only where its result is used: the
+ * sandbox when the graph is wired, memory by a planner turn for at most MINI_CURSOR_MEMORY_WAIT and by search, the
+ * baseline before the first sub-agent's tools. The services every face shares come from createSessionServices
+ * (src/host/services.ts) with the session's scope; undo and the codebase index are a session's own (they need its
+ * database folder and id).
  */
 export interface SessionServices extends Services {
   undo: UndoRecorder;
-  /** Settles once memory is started (startMemory) and open or known to be off. */
+  /** Settles once memory, begun as the services start, is open or known to be off. */
   memoryOpened: Promise<MemoryRuntime>;
-  /** Starts opening memory (idempotent): once the first model request is out. */
-  startMemory(): void;
   /** The codebase index (built in the background once memory is open), or undefined when it is off. */
   codeIndex: SessionCodeIndex | undefined;
   /** Starts the session's MCP servers (idempotent), in parallel with the first planner call; a server that fails is one notice. */
@@ -65,9 +64,9 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
     sessionScope({ sessionId: o.sessionId, workspace: o.workspace }),
   );
   const undo = new UndoRecorder(ShadowStore.open(o.workspace, { env: o.env, clock: o.clock }), o.sessionId, (message) => notice("warn", `Undo: ${message}`));
-  let startMemory = (): void => undefined;
-  // Resolved with the opening itself once it is started; begin() is idempotent, so starting twice is harmless.
-  const memoryOpened = new Promise<MemoryRuntime>((resolve) => (startMemory = () => resolve(shared.memory.begin())));
+  // At once, while the face still loads the graph: the first plan recalls memories if memory opens in time for it
+  // (MINI_CURSOR_MEMORY_WAIT; src/graph/nodes/planner/recall.ts).
+  const memoryOpened = shared.memory.begin();
   const codeIndex = startableIndex(o);
   let closing: Promise<void> | null = null;
   const close = () =>
@@ -94,7 +93,6 @@ export function startSessionServices(o: SessionServiceOptions): SessionServices 
     ...shared,
     undo,
     memoryOpened,
-    startMemory: () => startMemory(),
     codeIndex,
     startMcp: () => void shared.extensions.ready(o.workspace),
     sessionProcesses: shared.processesOf(o.sessionId),

@@ -5,17 +5,15 @@ import type { MemoryHit, MemoryQuery, MemoryStore, SessionOutcome } from "./type
 export interface LazyMemoryOptions {
   /** The caller tells the user itself whether memory opened (the CLI's notices); else a failure is logged. */
   reportsStatus?: boolean;
-  /**
-   * The caller begins opening it in the background soon (a CLI session: once its first model request is out), so
-   * until it is open it counts as opening, and a planner turn before then goes on without recalling.
-   */
-  beginsInBackground?: boolean;
+  /** How long a planner turn waits for a recall while memory opens (MemoryStore.recallWaitMs). */
+  recallWaitMs?: number;
 }
 
 /**
  * Memory opened on demand or in the background: Chroma is started (or reached) on the first use, or from
  * `begin()` while other work goes on, and a failure to open leaves memory off with one warning, like a
- * session without it. Studio's dev server opens it on first use; a CLI session begins opening it at start-up.
+ * session without it. Studio's dev server opens it on first use; a CLI or editor session begins opening it as it
+ * starts, so that its first plan can recall.
  */
 export class LazyMemory implements MemoryStore {
   private pending: Promise<MemoryRuntime> | null = null;
@@ -33,9 +31,8 @@ export class LazyMemory implements MemoryStore {
     return this.configured && (this.runtime === null || this.runtime.store.enabled);
   }
 
-  /** Begun and not open yet: planner turns do not wait for it (src/memory/types.ts). */
-  get opening(): boolean {
-    return this.runtime === null && (this.pending !== null || (this.configured && this.options.beginsInBackground === true));
+  get recallWaitMs(): number | undefined {
+    return this.options.recallWaitMs;
   }
 
   /** Memory as opened, once it is (open or known to be off); null before. */

@@ -1,4 +1,4 @@
-import { resolveMemoryConfig, type MemorySettings } from "../platform/config/index.js";
+import { resolveMemoryConfig, type StoreSwitch } from "../platform/config/index.js";
 import { DEFAULT_CHROMA_DATABASE, DEFAULT_CHROMA_TENANT } from "../platform/config/memory-settings.js";
 import type { Clock } from "../platform/clock.js";
 import type { ChromaClient } from "chromadb";
@@ -29,7 +29,7 @@ export interface MemoryRuntime {
 export interface OpenMemoryOptions {
   env: NodeJS.ProcessEnv;
   /** Resolved memory settings (src/platform/config); resolved from `env` when absent. */
-  settings?: MemorySettings;
+  settings?: StoreSwitch;
   clock: Clock;
   /** Told once if memory fails during the session. */
   onOff?: (reason: string) => void;

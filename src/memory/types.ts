@@ -58,10 +58,10 @@ export interface SessionOutcome {
 export interface MemoryStore {
   readonly enabled: boolean;
   /**
-   * True while memory is still being opened in the background (a CLI session starts Chroma alongside its first
-   * planner call): a recall now would wait for it. Absent or false: a recall answers at once (or opens on demand).
+   * How long a planner turn waits for a recall while memory is still opening (LazyMemory: MINI_CURSOR_MEMORY_WAIT);
+   * a turn that waits longer goes on without memories and a later turn recalls. Absent: a recall is awaited.
    */
-  readonly opening?: boolean;
+  readonly recallWaitMs?: number;
   /** Memory lines for the planner's context: this workspace first, then global, most relevant first. */
   recall(query: { task: string; workspace: string; limit: number }): Promise<string[]>;
   search(query: MemoryQuery): Promise<MemoryHit[]>;

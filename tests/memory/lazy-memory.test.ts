@@ -9,25 +9,25 @@ const opened = (): MemoryRuntime => ({
   close: async () => undefined,
 });
 
-describe("LazyMemory.opening", () => {
-  it("counts as opening before a background start has begun, so a planner turn does not open it and wait", async () => {
+describe("LazyMemory", () => {
+  it("opens once, begun early or on first use, and a recall waits for it to open", async () => {
     let opens = 0;
-    const memory = new LazyMemory(true, async () => ((opens += 1), opened()), { beginsInBackground: true });
-    expect(memory.opening).toBe(true);
-    expect(opens).toBe(0);
+    const memory = new LazyMemory(true, async () => ((opens += 1), opened()), { recallWaitMs: 300 });
+    expect(memory.recallWaitMs).toBe(300);
+    expect(memory.opened).toBeNull();
     const begun = memory.begin();
-    expect(memory.opening).toBe(true);
-    await begun;
-    expect(memory.opening).toBe(false);
     expect(await memory.recall({ task: "t", workspace: "/w", limit: 5 })).toEqual(["a memory"]);
+    await begun;
+    expect(memory.opened?.status).toBe("open");
     expect(opens).toBe(1);
   });
 
-  it("is not opening when memory is off, nor when it opens on first use (Studio)", async () => {
-    expect(new LazyMemory(false, async () => opened(), { beginsInBackground: true }).opening).toBe(false);
-    const onDemand = new LazyMemory(true, async () => opened());
-    expect(onDemand.opening).toBe(false);
-    // A first use opens it and waits: that is what a turn without a background start does.
-    expect(await onDemand.recall({ task: "t", workspace: "/w", limit: 5 })).toEqual(["a memory"]);
+  it("when memory is off in the settings, never opens and recalls nothing", async () => {
+    let opens = 0;
+    const memory = new LazyMemory(false, async () => ((opens += 1), opened()));
+    expect(memory.enabled).toBe(false);
+    expect(memory.recallWaitMs).toBeUndefined();
+    expect(await memory.recall({ task: "t", workspace: "/w", limit: 5 })).toEqual([]);
+    expect(opens).toBe(0);
   });
 });

@@ -55,7 +55,7 @@ export {
 } from "./resolve.js";
 export { DEFAULT_MCP_CALL_TIMEOUT_MS, expandVariables, mcpJsonPath, resolveMcpConfig, type McpServerSettings } from "./mcp-settings.js";
 export { mcpTrustPath, trustedMcpServers, updateTrustedMcpServers } from "./mcp-trust.js";
-export { resolveIndexConfig } from "./memory-settings.js";
+export { resolveIndexConfig, type StoreSwitch } from "./memory-settings.js";
 export { resolveWebConfig, WEB_DEFAULTS, type WebSearchSettings, type WebSettings } from "./web-settings.js";
 export { flagsFromRunConfig, type RunConfigInput } from "./run-config.js";
 export { postgresTarget, resolveDatabaseTarget, type PostgresTarget } from "./database-settings.js";

@@ -39,7 +39,11 @@ export interface MemoryStoreSettings {
   embeddings: EmbeddingSettings;
 }
 
-export type MemorySettings = { enabled: false; reason: string } | ({ enabled: true } & MemoryStoreSettings);
+/** A store that is on with its settings, or off with the reason (memory's, or the codebase index's). */
+export type StoreSwitch = { enabled: false; reason: string } | ({ enabled: true } & MemoryStoreSettings);
+
+/** Memory's settings: the store's, and how long a planner turn waits for a recall (MINI_CURSOR_MEMORY_WAIT). */
+export type MemorySettings = { enabled: false; reason: string } | ({ enabled: true; recallWaitMs: number } & MemoryStoreSettings);
 
 const EMBEDDER_KINDS = ["local", "openai"] as const;
 
@@ -131,20 +135,36 @@ export function resolveMemoryStoreConfig(env: NodeJS.ProcessEnv): MemoryStoreSet
   };
 }
 
+/**
+ * How long a planner turn waits for memory to open and recall (MINI_CURSOR_MEMORY_WAIT, milliseconds). Memory starts
+ * opening as the session starts: with the local Chroma already up (it stays up between sessions) a recall is ready in
+ * well under this, and the first plan gets its memories; a Chroma that must start first takes a second or more, and
+ * that plan goes without them (the session says so) rather than keep the first request waiting.
+ */
+export const DEFAULT_MEMORY_WAIT_MS = 300;
+
+/** MINI_CURSOR_MEMORY_WAIT: whole milliseconds, 0 (never wait) to a minute. */
+export function resolveMemoryWait(env: NodeJS.ProcessEnv): number {
+  const raw = envValue(env, "MINI_CURSOR_MEMORY_WAIT");
+  if (raw === undefined) return DEFAULT_MEMORY_WAIT_MS;
+  const ms = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(ms) || ms > 60_000) {
+    throw new ConfigError(`MINI_CURSOR_MEMORY_WAIT must be whole milliseconds from 0 to 60000 (how long the planner waits for memory), got "${raw}"`);
+  }
+  return ms;
+}
+
 /** Long-term memory of a session: off with MINI_CURSOR_MEMORY=off (then nothing else is checked), else the store settings. */
 export function resolveMemoryConfig(env: NodeJS.ProcessEnv): MemorySettings {
   if (envValue(env, "MINI_CURSOR_MEMORY") === "off") return { enabled: false, reason: "memory is disabled (MINI_CURSOR_MEMORY=off)" };
-  return { enabled: true, ...resolveMemoryStoreConfig(env) };
+  return { enabled: true, recallWaitMs: resolveMemoryWait(env), ...resolveMemoryStoreConfig(env) };
 }
 
 /**
  * The codebase index of a session (src/retrieval): on with memory, since it lives on memory's Chroma server with
  * memory's embedder; MINI_CURSOR_INDEX=off turns it off alone, MINI_CURSOR_INDEX=on keeps it on without memory.
  */
-export function resolveIndexConfig(
-  env: NodeJS.ProcessEnv,
-  memory: MemorySettings,
-): { enabled: false; reason: string } | ({ enabled: true } & MemoryStoreSettings) {
+export function resolveIndexConfig(env: NodeJS.ProcessEnv, memory: MemorySettings): StoreSwitch {
   const raw = envValue(env, "MINI_CURSOR_INDEX")?.toLowerCase();
   if (raw !== undefined && raw !== "on" && raw !== "off") throw new ConfigError(`MINI_CURSOR_INDEX must be on or off, got "${raw}"`);
   if (raw === "off") return { enabled: false, reason: "the codebase index is disabled (MINI_CURSOR_INDEX=off)" };

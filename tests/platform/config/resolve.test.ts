@@ -257,6 +257,7 @@ describe("memory settings", () => {
       }),
     ).toEqual({
       enabled: true,
+      recallWaitMs: 300,
       chromaUrl: "http://127.0.0.1:8000",
       chromaAccess: { tenant: "default_tenant", database: "default_database", authHeader: "authorization" },
       dataDir: "/data/mc",
@@ -266,10 +267,21 @@ describe("memory settings", () => {
     });
     expect(resolveMemoryConfig({ HOME: "/h" })).toEqual({
       enabled: true,
+      recallWaitMs: 300,
       dataDir: "/h/.local/share/mini-cursor",
       chromaIdleSeconds: 300,
       embeddings: { kind: "local" },
     });
+  });
+
+  it("read how long a planner turn waits for memory (MINI_CURSOR_MEMORY_WAIT, whole milliseconds up to a minute)", () => {
+    const wait = (value: string) => {
+      const settings = resolveMemoryConfig({ HOME: "/h", MINI_CURSOR_MEMORY_WAIT: value });
+      return settings.enabled ? settings.recallWaitMs : undefined;
+    };
+    expect(wait("0")).toBe(0);
+    expect(wait("2500")).toBe(2500);
+    for (const bad of ["-1", "1.5", "soon", "60001"]) expect(() => wait(bad)).toThrow(/MINI_CURSOR_MEMORY_WAIT must be whole milliseconds from 0 to 60000/);
   });
 
   it.each<[NodeJS.ProcessEnv, string]>([

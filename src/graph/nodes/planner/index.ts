@@ -37,6 +37,7 @@ import {
   skipPending,
 } from "./plan-ops.js";
 import { type PlannerAgentEntry, plannerSystemPrompt } from "./prompt.js";
+import { recallForTurn } from "./recall.js";
 
 /** Answers to the planner's questions kept in the state (the limit of questions keeps it smaller anyway). */
 const MAX_KEPT_ANSWERS = 10;
@@ -181,15 +182,17 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
     }
 
     let memories = state.memories;
-    // Recalled once per session, at the first turn that finds memory open: no turn waits for Chroma to start and load
-    // its collection (about a second), which a real model's first calls cover; a turn that comes sooner goes without.
-    if (!state.memoriesRecalled && memories.length === 0 && deps.memory.opening !== true) {
-      memories = await deps.memory.recall({ task: state.task, workspace, limit: 5 });
-      update.memoriesRecalled = true;
-      if (memories.length > 0) update.memories = memories;
+    const isRevision = state.plan.length > 0;
+    // Recalled once per session, by the first turn memory answers in time (src/graph/nodes/planner/recall.ts).
+    if (!state.memoriesRecalled && memories.length === 0) {
+      const recalled = await recallForTurn(deps.memory, { task: state.task, workspace, limit: 5 }, { firstPlan: !isRevision, events: deps.events });
+      if (recalled.kind === "recalled") {
+        memories = recalled.memories;
+        update.memoriesRecalled = true;
+        if (memories.length > 0) update.memories = memories;
+      }
     }
 
-    const isRevision = state.plan.length > 0;
     if (isRevision && counters.planRevisions >= limits.maxPlanRevisions) {
       return stop("limit_reached", { kind: "plan_revisions", detail: `the limit of ${limits.maxPlanRevisions} revisions was reached` }, "", report);
     }
