@@ -3,6 +3,7 @@ import type { EventSink } from "../../core/index.js";
 import { LiveView } from "./live-view/live-view.js";
 import { HumanPrinter, type Output } from "./printers/human.js";
 import { JsonPrinter } from "./printers/json.js";
+import { promptLineOf } from "./prompt-line.js";
 
 /** The process surroundings a command uses, passed in so commands stay testable. */
 export interface CliIo {
@@ -19,6 +20,8 @@ export interface CliIo {
  */
 export function makePrinter(json: boolean, io: CliIo, clock: Clock): EventSink {
   if (json) return new JsonPrinter(io.stdout, clock);
-  if (io.stdout.isTTY && io.env.TERM !== "dumb") return new LiveView(io.stdout, { clock, color: !io.env.NO_COLOR });
-  return new HumanPrinter(io.stdout);
+  // Through the line a prompt holds: a notice that comes while a question waits is printed above it.
+  const out = promptLineOf(io.stdout).output;
+  if (io.stdout.isTTY && io.env.TERM !== "dumb") return new LiveView(out, { clock, color: !io.env.NO_COLOR });
+  return new HumanPrinter(out);
 }

@@ -2,6 +2,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { ApprovalPrompter } from "../../host/prompter.js";
 import { APPROVAL_PROMPT, parseAnswer, RETRY_LINE } from "./approval-prompt.js";
 import type { Output } from "./printers/human.js";
+import { promptLineOf } from "./prompt-line.js";
 import { parseQuestionAnswer, QUESTION_PROMPT, QUESTION_RETRY_LINE } from "./question-prompt.js";
 
 /** A terminal's stdin: raw mode lets a prompt see each key the moment it is pressed. */
@@ -81,6 +82,8 @@ function yesNo(line: string): boolean | undefined {
 }
 
 export function createTerminalPrompter(input: TerminalInput, out: Output): TerminalPrompter {
+  // The printer writes through the same line: a notice that comes while a question waits goes above it.
+  const held = promptLineOf(out);
   /** Ends the read in progress (close() during a question). */
   let cancel: (() => void) | null = null;
   let closed = false;
@@ -98,7 +101,8 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Termi
     input.resume();
     await nextPolls();
     input.off("data", drop);
-    return typed.trim() !== "";
+    // Any key, a bare Enter too: the person may think it answered something.
+    return typed !== "";
   }
 
   function readLine(): Promise<string | null> {
@@ -115,6 +119,7 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Termi
       const onData = (chunk: Buffer | string) => {
         const applied = applyKeys(line, typeof chunk === "string" ? chunk : decoder.write(chunk));
         line = applied.line;
+        held.typed(line);
         if (applied.echo) out.write(applied.echo);
         if (applied.end === "enter") {
           out.write("\n");
@@ -148,8 +153,9 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Termi
     try {
       if ((await discardTypeAhead()) && !closed) out.write("(ignored keys typed before this question)\n");
       while (!closed) {
-        out.write(prompt);
+        held.open(prompt);
         const line = await readLine();
+        held.close();
         if (line === null) return null;
         const answer = parse(line);
         if (answer !== undefined) return answer;
@@ -157,6 +163,7 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Termi
       }
       return null;
     } finally {
+      held.close();
       release();
     }
   }

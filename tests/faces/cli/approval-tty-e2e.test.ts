@@ -86,6 +86,22 @@ describe("approvals at a terminal", () => {
     expect(cli.screen()).toContain("(ignored keys typed before this question)");
   });
 
+  it("says so when the keys typed ahead were only Enter: a bare Enter is thrown away too, never silently", async () => {
+    holdAfterFirstCommand();
+    const cli = pty(["run", "Run the checks"]);
+    await cli.shows((s) => count(s, PROMPT) === 1, "the first question");
+    cli.type("y\r");
+    await held.reached;
+    const mark = cli.screen().length;
+    cli.type("\r");
+    await cli.shows((s) => s.length > mark, "the Enter's echo");
+    held.open();
+    await cli.shows((s) => count(s, PROMPT) === 2, "the second question");
+    cli.type("n nope\r");
+    expect(await cli.done).toBe(0);
+    expect(cli.screen()).toContain("(ignored keys typed before this question)");
+  });
+
   it("a key pressed after the question answers it (Backspace edits the answer)", async () => {
     const cli = pty(["run", "Run the checks"]);
     await cli.shows((s) => count(s, PROMPT) === 1, "the first question");
