@@ -16,17 +16,11 @@ function realDir(dir: string): string {
 }
 
 /**
- * The `resume` command a person can paste where they are (`cwd`): it names the workspace unless that is the
- * folder they are in (a relative path when the workspace is below it, else the absolute one).
+ * The `resume` command a person can paste: it names the workspace unless that is the folder they are in, always by
+ * its absolute path, so that it works from any folder (a relative one, as typed, works only where it was typed).
  */
 export function resumeCommandFor(sessionId: string, workspace: string, cwd: string): string {
-  const here = realDir(cwd);
-  const there = realDir(workspace);
   const base = `mini-cursor resume ${shellQuote(sessionId)}`;
-  if (here === there) return base;
-  const relative = path.relative(here, there);
-  const below = relative && !relative.startsWith("..") && !path.isAbsolute(relative);
-  // A value starting with "-" would be read as a flag.
-  const shown = below ? (relative.startsWith("-") ? `./${relative}` : relative) : there;
-  return `${base} --workspace ${shellQuote(shown)}`;
+  const there = realDir(workspace);
+  return realDir(cwd) === there ? base : `${base} --workspace ${shellQuote(there)}`;
 }

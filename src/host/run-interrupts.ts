@@ -1,4 +1,4 @@
-import type { EventSink } from "../core/index.js";
+import { type EventSink, RunStopped } from "../core/index.js";
 import type { HeldSessionLock } from "../sessions/session-records.js";
 import { killActiveCommands } from "../services/commands/active-commands.js";
 import { EXIT } from "./session-exit.js";
@@ -28,13 +28,16 @@ export class RunInterrupts {
   /** Settles on the first Ctrl-C or SIGTERM. */
   readonly signal: Promise<"interrupted">;
   private signalled: () => void = () => {};
-  private readonly onSignal = () => {
-    if (this.interrupted) process.exit(EXIT.interrupted);
-    this.stop(true);
+  private readonly onSignal = (signal: NodeJS.Signals) => {
+    if (this.interrupted) {
+      this.o.printer.emit({ type: "notice", level: "warn", message: `Stopped at once. Continue later with: ${this.o.resumeCommand}` });
+      process.exit(EXIT.interrupted);
+    }
+    this.stop(true, signal === "SIGINT" ? "Ctrl-C" : signal);
   };
   // Other sessions of the process (an editor's) go on: only this run stops.
   private readonly onCancel = () => {
-    if (!this.interrupted) this.stop(false);
+    if (!this.interrupted) this.stop(false, "the editor's cancel");
   };
 
   constructor(private readonly o: RunInterruptOptions) {
@@ -57,12 +60,14 @@ export class RunInterrupts {
     this.o.cancel?.removeEventListener("abort", this.onCancel);
   }
 
-  private stop(killAll: boolean): void {
+  private stop(killAll: boolean, by: string): void {
     this.interrupted = true;
     this.signalled();
     if (this.asking) return;
-    this.o.printer.emit({ type: "notice", level: "warn", message: `Interrupted: stopping. Continue later with: ${this.o.resumeCommand}` });
-    this.controller.abort();
+    // The session's last lines say how to continue it; a second signal, which exits at once, says it itself.
+    this.o.printer.emit({ type: "notice", level: "warn", message: "Interrupted: stopping (again to stop at once)." });
+    // The reason names who stopped the run: a tool cut short says so (src/agents/middleware/tool-calls.ts).
+    this.controller.abort(new RunStopped(by));
     // The abort kills this run's commands; a signal also stops every other command of the process.
     if (killAll) killActiveCommands();
   }

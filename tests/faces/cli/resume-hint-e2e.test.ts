@@ -5,7 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startScriptedOpenAIServer, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { commandScript } from "../../safety/approval-script.js";
-import { CLI, runCli } from "./cli-process.js";
+import { shellQuote } from "../../../src/host/resume-hint.js";
+import { CLI, runCli, startCli } from "./cli-process.js";
 
 let server: ScriptedServer;
 let tmp: TempWorkspace;
@@ -75,6 +76,36 @@ describe("the printed resume command", () => {
     expect(refused.code).toBe(1);
     const printed = /Continue with a higher budget: (mini-cursor resume .+) --budget-tokens <more than \d+>$/m.exec(refused.stdout)?.[1];
     await expectWorksFromElsewhere(printed && `${printed} --budget-tokens 1000000`);
+  });
+
+  it("names the workspace by its absolute path when it was typed as a relative one, so it works from anywhere", async () => {
+    const first = await runCli(["run", "--workspace", "my project's", "Run the checks"], { cwd: tmp.root, env, input: "" });
+    expect(first).toMatchObject({ code: 130 });
+    const printed = /Answer it with: (mini-cursor resume .+)$/m.exec(first.stdout)?.[1];
+    expect(printed).toContain(`--workspace ${shellQuote(await fs.realpath(workspaceDir()))}`);
+    await expectWorksFromElsewhere(printed);
+  });
+
+  it("is printed once when Ctrl-C stops a running command", async () => {
+    const slow = await startScriptedOpenAIServer(commandScript(["echo started; sleep 30"]));
+    try {
+      const run = startCli(["run", "--workspace", workspaceDir(), "--approval", "auto", "Run the checks"], {
+        cwd: elsewhereDir(),
+        env: { ...env, OPENAI_BASE_URL: slow.baseUrl },
+      });
+      for (const deadline = Date.now() + 30_000; !run.stdout().includes("started");) {
+        if (Date.now() > deadline || run.child.exitCode !== null) throw new Error(`the command did not start: ${run.stdout()}${run.stderr()}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      run.child.kill("SIGINT");
+      expect((await run.done).code).toBe(130);
+      const hints = `${run.stdout()}${run.stderr()}`.match(/mini-cursor resume .+$/gm) ?? [];
+      expect(hints).toEqual([
+        `mini-cursor resume ${/session (\S+)/.exec(run.stdout())?.[1] ?? "?"} --workspace ${shellQuote(await fs.realpath(workspaceDir()))}`,
+      ]);
+    } finally {
+      await slow.close();
+    }
   });
 
   it("names no workspace when the run was started in it", async () => {

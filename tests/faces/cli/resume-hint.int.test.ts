@@ -17,17 +17,16 @@ describe("shellQuote", () => {
 });
 
 describe("resumeCommandFor", () => {
-  const ws = useTempWorkspace({ "proj/x.txt": "", "-dash/x.txt": "", "other/x.txt": "" });
+  const ws = useTempWorkspace({ "proj/x.txt": "", "other/x.txt": "" });
 
   it("is bare in the workspace itself", () => {
     const root = path.join(ws.root, "proj");
     expect(resumeCommandFor("s1", root, root)).toBe("mini-cursor resume s1");
   });
 
-  it("names a workspace below the current folder relatively, and others absolutely", () => {
+  it("names any other workspace by its absolute path, below the current folder too", () => {
     const root = ws.root;
-    expect(resumeCommandFor("s1", path.join(root, "proj"), root)).toBe("mini-cursor resume s1 --workspace proj");
-    expect(resumeCommandFor("s1", path.join(root, "-dash"), root)).toBe("mini-cursor resume s1 --workspace ./-dash");
+    expect(resumeCommandFor("s1", path.join(root, "proj"), root)).toBe(`mini-cursor resume s1 --workspace ${path.join(root, "proj")}`);
     expect(resumeCommandFor("s1", path.join(root, "proj"), path.join(root, "other"))).toBe(`mini-cursor resume s1 --workspace ${path.join(root, "proj")}`);
   });
 
