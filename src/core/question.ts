@@ -47,11 +47,26 @@ export function answeredText(answer: string): string {
   return `The person answered: ${answer}`;
 }
 
+const NO_QUESTIONS_ADVICE = "Decide yourself, and say in your result what you assumed.";
+
 /** The tool error past the limit of questions, which counts per turn (the task, then each follow-up instruction). */
 export function questionLimitText(max: number): string {
-  return `Error: the limit of ${max} questions per turn is reached, so this question was not asked. Decide yourself, and say in your result what you assumed.`;
+  if (max === 0) return `Error: this session asks no questions (--max-questions 0), so this question was not asked. ${NO_QUESTIONS_ADVICE}`;
+  return `Error: the limit of ${max} questions per turn is reached, so this question was not asked. ${NO_QUESTIONS_ADVICE}`;
 }
 
 /** The one line each agent's prompt has about asking. */
 export const ASK_USER_RULE =
   "- ask_user asks the person a question and waits for the answer: use it only when the step is ambiguous in a way that changes the result and neither the workspace nor the brief settles it; otherwise decide, and say in your result what you assumed.";
+
+/** What a prompt says instead of its rule about ask_user when the session may ask nothing (--max-questions 0). */
+export const NO_QUESTIONS_RULE = `- Nobody can be asked in this session: where the task is ambiguous, decide, and say in your result what you assumed.`;
+
+/**
+ * A prompt for a session that may ask nothing: its rule about ask_user (`rule`, a whole line of it) becomes
+ * NO_QUESTIONS_RULE, and a custom agent's "(and ask_user)" goes, so no prompt names a tool the model is not offered.
+ * Unchanged when questions may be asked.
+ */
+export function promptForQuestions(prompt: string, maxQuestions: number, rule: string = ASK_USER_RULE): string {
+  return maxQuestions > 0 ? prompt : prompt.replace(rule, NO_QUESTIONS_RULE).replace(" (and ask_user)", "");
+}

@@ -7,8 +7,8 @@ export const limitsSchema = z.object({
   maxModelCallsPerRun: z.number().int().positive().default(30),
   /** Upper bound (tokens, estimated) for every prompt a sub-agent sends. */
   maxPromptTokens: z.number().int().positive().default(32_000),
-  /** Clarifying questions (ask_user) the planner and the agents may ask in one session. */
-  maxQuestions: z.number().int().positive().default(3),
+  /** Clarifying questions (ask_user) the planner and the agents may ask per turn; 0: never ask (ask_user is not offered). */
+  maxQuestions: z.number().int().min(0).default(3),
 });
 export type Limits = z.infer<typeof limitsSchema>;
 export const DEFAULT_LIMITS: Limits = limitsSchema.parse({});
@@ -46,7 +46,7 @@ export function workspaceOf(configurable: Readonly<Record<string, unknown>> | un
 /**
  * The limits a run's configurable settings (`limits`) set, over `fallback` (the state's): the CLI passes a session's
  * current limits with every run, so a `resume` that changes them applies them mid-step too; Studio and API runs may
- * set some of them. Values that are not positive integers are ignored.
+ * set some of them. Values the limits' schema refuses (a step limit of 0, a fraction) are ignored.
  */
 export function limitsOf(configurable: Readonly<Record<string, unknown>> | undefined, fallback: Limits): Limits {
   const raw = configurable?.limits;

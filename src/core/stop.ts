@@ -51,3 +51,20 @@ export function describeStop(stop: StopReason | null | undefined): string {
   if (!stop) return "";
   return SELF_CONTAINED.has(stop.kind) ? stop.detail : `${LABEL[stop.kind]}: ${stop.detail}`;
 }
+
+/**
+ * The reason a host aborts a run's signal with when something outside the run stops it (Ctrl-C, SIGTERM, an editor's
+ * cancel): a tool cut short then says who stopped it, not "This operation was aborted". Named AbortError, as the
+ * default reason is, so code that recognises an abort by its name still does.
+ */
+export class RunStopped extends Error {
+  constructor(readonly by: string) {
+    super(`stopped by ${by}`);
+    this.name = "AbortError";
+  }
+}
+
+/** How a tool call cut short by its run's abort ended: "stopped by Ctrl-C", or plainly stopped without a reason. */
+export function stoppedText(reason: unknown): string {
+  return reason instanceof RunStopped ? reason.message : "stopped: the run was cancelled";
+}

@@ -56,4 +56,9 @@ export interface SessionRunOptions {
   worktree?: WorktreeRun;
   /** Told how the run ended: the session's status and, when it stopped early, why. */
   onOutcome?: (outcome: { status: string; stop: StopReason | null }) => void;
+  /**
+   * A new session (the CLI's `run`) that stops on an error before the model ever answered (its endpoint down) is
+   * deleted, row, checkpoints and undo records, rather than kept as an empty `interrupted` session nobody can use.
+   */
+  discardUnanswered?: boolean;
 }

@@ -14,7 +14,7 @@ export interface MemoryDraft {
  */
 export function extractMemories(o: SessionOutcome): MemoryDraft[] {
   const drafts: MemoryDraft[] = [];
-  const task = clip(o.task, 200);
+  const task = clip(oneLine(o.task), 200);
   const outcome = o.summary || describeStop(o.stop) || "no summary";
   const steps = o.plan.map((s) => `${s.agent} ${s.status}: ${clip(s.goal, 100)}`).join("; ");
   drafts.push({ kind: "summary", text: clip(`Task "${task}" ended ${o.status}: ${clip(outcome, 300)}. Steps: ${steps}`, 900), source: "" });
@@ -43,8 +43,30 @@ export function extractMemories(o: SessionOutcome): MemoryDraft[] {
       source: "",
     });
   }
-  for (const f of o.findings) drafts.push({ kind: "finding", text: clip(f.note, 600), source: clip(f.source, 200) });
-  return drafts;
+  for (const f of o.findings) drafts.push({ kind: "finding", text: clip(oneLine(f.note), 600), source: clip(oneLine(f.source), 200) });
+  return cleanEntries(drafts);
+}
+
+/** Model text as one line: line breaks, indentation and runs of spaces become single spaces. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}
+
+/**
+ * Each memory one clean entry: a single line (the model's line breaks and blank lines are not stored verbatim; they
+ * read badly in a recalled list and in `memory list`), none empty, and the same fact of a kind stored once.
+ */
+function cleanEntries(drafts: readonly MemoryDraft[]): MemoryDraft[] {
+  const seen = new Set<string>();
+  const clean: MemoryDraft[] = [];
+  for (const d of drafts) {
+    const text = oneLine(d.text);
+    const key = `${d.kind}\0${text}`;
+    if (text === "" || seen.has(key)) continue;
+    seen.add(key);
+    clean.push({ ...d, text, source: oneLine(d.source) });
+  }
+  return clean;
 }
 
 function lessons(o: SessionOutcome, task: string): MemoryDraft[] {

@@ -59,6 +59,22 @@ describe("extractMemories", () => {
     expect(drafts.find((d) => d.kind === "finding")).toEqual({ kind: "finding", text: "tests run with vitest (npm test)", source: "package.json:5" });
   });
 
+  it("makes each memory one clean line, drops empty ones and keeps a repeated fact once", () => {
+    const drafts = extractMemories({
+      ...outcome,
+      task: "Add a sum\nmodule  with tests",
+      summary: "sum() is in place.\n\nIts tests pass.",
+      findings: [
+        { source: "package.json:5\n", note: "tests run with\n  vitest (npm test)" },
+        { source: "package.json:5", note: "tests run with vitest (npm test)" },
+        { source: "README.md", note: " \n " },
+      ],
+    });
+    for (const d of drafts) expect(d.text).toBe(d.text.replace(/\s+/g, " ").trim());
+    expect(drafts.find((d) => d.kind === "summary")?.text).toMatch(/^Task "Add a sum module with tests" ended done: sum\(\) is in place\. Its tests pass\./);
+    expect(drafts.filter((d) => d.kind === "finding")).toEqual([{ kind: "finding", text: "tests run with vitest (npm test)", source: "package.json:5" }]);
+  });
+
   it("turns a stopped session and failed steps into lessons", () => {
     const drafts = extractMemories({
       ...outcome,

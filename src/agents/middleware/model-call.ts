@@ -89,15 +89,16 @@ export function modelCallMiddleware(deps: ModelCallDeps, select: ModelCallWrap) 
  */
 export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" | "extensions" | "tools">): ModelCallWrap {
   return async (request, handler) => {
-    const { safety, workspace } = contextOf(request.runtime.context);
+    const { safety, workspace, questions } = contextOf(request.runtime.context);
     const offered = new Set([...offeredTools(deps.spec, safety, toolAvailability(deps.tools, deps.memory.enabled, workspace)), deps.spec.finishTool.name]);
     await extensionsReady(deps.extensions, workspace);
     const extensions = offeredExtensionTools(deps.spec, safety, deps.extensions, workspace).map(extensionToolDefinition);
     return handler({
       ...request,
       model: deps.models.forRole(deps.spec.name),
-      // ask_user in every mode: asking changes nothing (the reply gate asks: reply-gate.ts).
-      tools: [...request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)), ...extensions, askUserTool],
+      // ask_user in every mode (asking changes nothing; the reply gate asks: reply-gate.ts), unless the session may
+      // ask nothing at all (--max-questions 0).
+      tools: [...request.tools.filter((t) => typeof t.name === "string" && offered.has(t.name)), ...extensions, ...(questions.max > 0 ? [askUserTool] : [])],
     });
   };
 }

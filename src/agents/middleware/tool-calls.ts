@@ -9,7 +9,7 @@ import { runOf } from "../run.js";
 import { resultCharsFor } from "../../tools/tool-scope.js";
 import { AgentRunState } from "../run.js";
 import { isArtifact } from "../run.js";
-import { ASK_USER_TOOL_NAME } from "../../core/index.js";
+import { ASK_USER_TOOL_NAME, stoppedText } from "../../core/index.js";
 import { refuseUnapproved } from "./approval.js";
 import { answerCall } from "./reply-gate.js";
 import type { AgentDeps } from "./deps.js";
@@ -98,8 +98,11 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
           outputLimitChars: resultCharsFor(deps.tools?.outputLimitChars, state.maxPromptTokens),
           ...(request.runtime.signal ? { signal: request.runtime.signal } : {}),
         });
-        emitResult(result.ok, firstLine(result.text));
-        return new ToolMessage({ tool_call_id: id, name, content: result.ok ? result.text : `Error: ${result.text}`, status: result.ok ? "success" : "error" });
+        // A call the run's abort cut short says who stopped it, as the tool node's calls do (below).
+        const signal = request.runtime.signal;
+        const text = !result.ok && signal?.aborted ? `${name} was ${stoppedText(signal.reason)}` : result.text;
+        emitResult(result.ok, firstLine(text));
+        return new ToolMessage({ tool_call_id: id, name, content: result.ok ? text : `Error: ${text}`, status: result.ok ? "success" : "error" });
       }
       if (!offered.includes(name as ToolName) || !(name in TOOL_FACTORIES)) {
         emitResult(false, "not available");
@@ -118,10 +121,14 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         return out;
       } catch (thrown) {
         const error = toolError(thrown);
+        // Cut short by the run's abort (Ctrl-C, an editor's cancel): who stopped it, not "This operation was aborted".
+        const signal = request.runtime.signal;
         const text =
           error instanceof ToolInputParsingException
             ? `invalid arguments for ${name}: ${error.message.replace(/\s+/g, " ")}. Check the tool's schema and call it again.`
-            : `${name} failed unexpectedly: ${errorMessage(error)}`;
+            : signal?.aborted
+              ? `${name} was ${stoppedText(signal.reason)}`
+              : `${name} failed unexpectedly: ${errorMessage(error)}`;
         emitResult(false, firstLine(text));
         return errorReply(id, name, text);
       }

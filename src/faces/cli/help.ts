@@ -49,7 +49,7 @@ Options:
   --max-revisions N       planner revisions before stopping (default 12)
   --max-review-rounds N   review → fix rounds before stopping (default 3)
   --max-model-calls N     model calls per sub-agent run (default 30)
-  --max-questions N       clarifying questions the planner and agents may ask per turn (default 3)
+  --max-questions N       clarifying questions the planner and agents may ask per turn (default 3; 0: never ask)
   --context-budget N      tokens every prompt stays under (default 32000)
   --command-timeout SECS  default timeout of one command (default 120)
   --approval MODE         ask (default): ask before each command; auto: run without asking (deny
@@ -102,7 +102,7 @@ Options:
   --max-revisions N       planner revisions before stopping
   --max-review-rounds N   review → fix rounds before stopping
   --max-model-calls N     model calls per sub-agent run
-  --max-questions N       clarifying questions per turn (each follow-up may ask again)
+  --max-questions N       clarifying questions per turn (each follow-up may ask again; 0: never ask)
   --context-budget N      tokens every prompt stays under
   --command-timeout SECS  default timeout of one command
   --budget-tokens N       raise the session's token budget

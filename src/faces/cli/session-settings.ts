@@ -48,7 +48,8 @@ export function switchFlag(values: SettingFlags, name: "approve-file-changes" | 
 export function limitFlags(values: SettingFlags): Partial<Limits> {
   const limits: Partial<Limits> = {};
   const set = (key: keyof Limits, flag: keyof SettingFlags & string) => {
-    const n = positiveInt(values[flag] as string | undefined, `--${flag}`);
+    const value = values[flag] as string | undefined;
+    const n = key === "maxQuestions" ? wholeNumber(value, `--${flag}`) : positiveInt(value, `--${flag}`);
     if (n !== undefined) limits[key] = n;
   };
   set("maxAgentRuns", "max-steps");
@@ -58,6 +59,13 @@ export function limitFlags(values: SettingFlags): Partial<Limits> {
   set("maxPromptTokens", "context-budget");
   set("maxQuestions", "max-questions");
   return limits;
+}
+
+/** A whole number, 0 included: `--max-questions 0` means never ask (CI, scripts). */
+function wholeNumber(value: string | undefined, flag: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(Number(value))) throw new UsageError(`${flag} must be a whole number (0 or more), got "${value}"`);
+  return Number(value);
 }
 
 export function commandTimeoutFlag(values: SettingFlags): number | undefined {

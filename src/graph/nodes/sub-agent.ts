@@ -10,7 +10,7 @@ import type { WorkspaceAccess } from "../../safety/sandbox/types.js";
 import { DEFAULT_PRICE_TABLE } from "../../models/cost/prices.js";
 import { usageBaseOf, usageKey } from "../../models/cost/usage.js";
 import type { GraphDeps } from "../deps.js";
-import { type AgentReport, clip, limitsOf, safetyOf, workspaceOf } from "../../core/index.js";
+import { type AgentReport, clip, limitsOf, promptForQuestions, safetyOf, workspaceOf } from "../../core/index.js";
 import { budgetOf } from "../../models/cost/budget.js";
 import type { AgentRunContext } from "../../agents/run.js";
 import type { WorkspaceStateUpdate, WorkspaceStateValue } from "../state.js";
@@ -67,7 +67,11 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       {
         messages: [
           new SystemMessage(
-            [spec.systemPrompt(workspace, [...tools, ...mcpTools, spec.finishTool.name]), networkLine(deps, tools, safety.allowNetwork)]
+            [
+              // A session that may ask nothing (--max-questions 0) is not told of ask_user, which it is not offered.
+              promptForQuestions(spec.systemPrompt(workspace, [...tools, ...mcpTools, spec.finishTool.name]), limits.maxQuestions),
+              networkLine(deps, tools, safety.allowNetwork),
+            ]
               .filter(Boolean)
               .join("\n\n"),
           ),

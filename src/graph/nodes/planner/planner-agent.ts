@@ -1,5 +1,5 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import type { ModelCallDeps, ModelCallWrap, RoleSpec } from "../../../agents/middleware/deps.js";
@@ -13,12 +13,13 @@ import {
   askUserArgsSchema,
   clip,
   describeStop,
+  promptForQuestions,
   questionLimitText,
   textPreview,
 } from "../../../core/index.js";
 import { ForcedToolReplies } from "../../../models/forced-tool-replies.js";
 import { askUserTool } from "../../../tools/ask-user.js";
-import { PLAN_TOOL_REMINDER } from "./prompt.js";
+import { PLAN_TOOL_REMINDER, PLANNER_ASK_RULE } from "./prompt.js";
 import { PLAN_TOOL_NAME, type PlanTool, type PlanToolArgs } from "./plan-ops.js";
 import { z } from "zod";
 import type { WorkspaceStateValue } from "../../state.js";
@@ -139,14 +140,17 @@ export function buildPlannerAgent(deps: PlannerAgentDeps, planTool: PlanTool, sy
     return adapter;
   };
   // ask_user is offered while the turn may still ask, or once asked (its call is in the messages); read_task while
-  // the prompt shows only the start of the task.
+  // the prompt shows only the start of the task. A session that may ask nothing (--max-questions 0) is not told of
+  // ask_user either.
   const select: ModelCallWrap = async (request, handler) => {
     const { questions, maxPromptTokens } = contextOf(request.runtime.context);
     const task = taskOfRun(request.runtime.context);
     const offerAsk = questions.asked < questions.max || askedThisTurn(request.state.messages);
     const offerRead = task.length > taskCharsFor(maxPromptTokens);
     const tools = request.tools.filter((t) => (t.name === ASK_USER_TOOL_NAME ? offerAsk : t.name === READ_TASK_TOOL_NAME ? offerRead : false));
-    return handler({ ...request, model: adapterOf(deps.models.forRole("planner")), tools });
+    const prompt = request.systemMessage;
+    const systemMessage = questions.max > 0 || !prompt ? {} : { systemMessage: new SystemMessage(promptForQuestions(prompt.text, 0, PLANNER_ASK_RULE)) };
+    return handler({ ...request, ...systemMessage, model: adapterOf(deps.models.forRole("planner")), tools });
   };
   return createAgent({
     name: "planner",
