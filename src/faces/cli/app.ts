@@ -31,6 +31,12 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const answered = answerTopLevel(argv, io);
   if (answered !== undefined) return answered;
   const command = argv[0] as CommandName;
+  try {
+    // A bad command line of `run` is answered before the launcher starts and the run module (the session host) loads.
+    if (command === "run") (await import("./commands/run-args.js")).readRunArgs(argv.slice(1), io.cwd);
+  } catch (error) {
+    return reportFailure(error, command, io);
+  }
   // Commands that run tools start the process launcher first, while this process is still small (see launcher/).
   if (LAUNCHING_COMMANDS.has(command))
     void import("../../platform/launcher/index.js").then(

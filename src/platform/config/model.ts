@@ -16,6 +16,11 @@ export interface ModelSettings {
   maxRetries: number;
   /** Where the settings came from, said to the user once. */
   source: string;
+  /**
+   * What chose the endpoint, in words that name the flag or variable to look at: "endpoint from OPENAI_BASE_URL",
+   * "OpenAI, key from --api-key", or how a local Ollama was found (`doctor` prints it). Unset for a replay.
+   */
+  origin?: string;
 }
 
 /** Asks a local Ollama for its models; null when nothing answers (src/models/ollama-probe.ts). */
@@ -105,7 +110,8 @@ export function modelSettingsFrom(flags: ConfigFlags, env: NodeJS.ProcessEnv, ol
     if (named) roleModels[role] = named.value;
   }
   const endpoint = pick(flags, "baseUrl", flagSource, env, "OPENAI_BASE_URL");
-  const apiKey = pick(flags, "apiKey", flagSource, env, "OPENAI_API_KEY")?.value;
+  const key = pick(flags, "apiKey", flagSource, env, "OPENAI_API_KEY");
+  const apiKey = key?.value;
   const named = pick(flags, "model", flagSource, env, "MINI_CURSOR_MODEL")?.value;
   const common = { roleModels, timeoutMs, maxRetries };
 
@@ -117,9 +123,9 @@ export function modelSettingsFrom(flags: ConfigFlags, env: NodeJS.ProcessEnv, ol
       );
     }
     // Local servers (Ollama, vLLM, llama.cpp) accept any key; the client insists on one.
-    return { baseUrl, apiKey: apiKey ?? "not-needed", model: named, ...common, source: baseUrl };
+    return { baseUrl, apiKey: apiKey ?? "not-needed", model: named, ...common, source: baseUrl, origin: `endpoint from ${endpoint.from}` };
   }
-  if (apiKey) return { apiKey, model: named ?? DEFAULT_OPENAI_MODEL, ...common, source: "OpenAI" };
+  if (key) return { apiKey: key.value, model: named ?? DEFAULT_OPENAI_MODEL, ...common, source: "OpenAI", origin: `OpenAI, key from ${key.from}` };
 
   if (!ollama?.models) throw new ConfigError(MODEL_HELP);
   const model = named ?? ollama.models[0];
@@ -130,5 +136,6 @@ export function modelSettingsFrom(flags: ConfigFlags, env: NodeJS.ProcessEnv, ol
     model,
     ...common,
     source: `local Ollama found at ${ollama.url} (no endpoint configured)`,
+    origin: `a local Ollama found ${envValue(env, "OLLAMA_HOST") ? "at OLLAMA_HOST" : "at its default address"}, as no endpoint is configured`,
   };
 }

@@ -220,8 +220,13 @@ export class ShadowStore {
     });
   }
 
-  /** The session's snapshots, or undefined when it has no baseline here. */
+  /** The session's snapshots, or undefined when it has no baseline here. A workspace without a store keeps having none. */
   async session(sessionId: string): Promise<SessionRecord | undefined> {
+    // `diff` and `undo` ask this first: a mistyped id in a folder that never had a session must leave it untouched.
+    if (!fs.existsSync(path.join(this.gitDir, "HEAD"))) {
+      assertSessionId(sessionId);
+      return undefined;
+    }
     return this.locked(sessionId, () => this.record(sessionId));
   }
 

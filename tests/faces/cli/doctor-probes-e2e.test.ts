@@ -57,6 +57,13 @@ describe("doctor probes the model endpoint", () => {
     expect(s.requests).toHaveLength(0);
   });
 
+  it("says which setting chose the endpoint, naming its URL once", async () => {
+    const s = await server(() => ({ content: "OK" }));
+    const { code, stdout } = await doctor(endpointEnv(s.baseUrl), []);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`  Model      ok    ${SCRIPTED_MODEL_ID} at ${s.baseUrl} (endpoint from OPENAI_BASE_URL)\n`);
+  });
+
   it("exits 1 when the model is neither listed nor served, saying what the endpoint has", async () => {
     const s = await server(notFound);
     const { code, report } = await doctor(endpointEnv(s.baseUrl, "gpt-typo"));

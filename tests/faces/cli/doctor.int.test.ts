@@ -91,6 +91,7 @@ describe("mini-cursor doctor", () => {
     expect(report.model).toEqual({
       ok: true,
       source: endpoint.baseUrl,
+      origin: "endpoint from OPENAI_BASE_URL",
       baseUrl: endpoint.baseUrl,
       model: SCRIPTED_MODEL_ID,
       roleModels: { coder: "big-coder" },

@@ -92,6 +92,16 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     expect((await runCli(["index", "clear"], { cwd: ws.root, env })).stdout).toContain("Cleared the index");
   });
 
+  it("says 1 file and 1 chunk, not 1 files", async () => {
+    const ws = await fixture.workspace(oneChunkModules(1, "js"));
+    const env = await cliEnv(() => undefined);
+    const build = await runCli(["index", "build"], { cwd: ws.root, env });
+    expect(build.code, build.stderr).toBe(0);
+    expect(build.stdout).toMatch(/^Indexed 1 file \(1 chunk\): 1 embedded, 0 removed, in \d+\.\d s\.\n$/);
+    const status = await runCli(["index", "status"], { cwd: ws.root, env });
+    expect(status.stdout).toMatch(/^1 file, 1 chunk\nCollection /);
+  });
+
   it("index status on a workspace without an index says so and creates nothing", async () => {
     const ws = await fixture.workspace(MODULES);
     const env = await cliEnv(() => ({ status: 503, json: { error: "down" } }));

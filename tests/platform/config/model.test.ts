@@ -37,6 +37,7 @@ describe("resolveModelConfig", () => {
     expect(s.apiKey).toBe("sk-test");
     expect(s.model).toBe(DEFAULT_OPENAI_MODEL);
     expect(s.source).toBe("OpenAI");
+    expect(s.origin).toBe("OpenAI, key from OPENAI_API_KEY");
     expect(s.roleModels).toEqual({});
     expect(s.timeoutMs).toBe(120_000);
     expect(s.maxRetries).toBe(2);
@@ -56,7 +57,18 @@ describe("resolveModelConfig", () => {
     expect(s.model).toBe("qwen2.5-coder");
     expect(s.apiKey).toBe("not-needed");
     expect(s.source).toBe("http://127.0.0.1:8000/v1");
+    // doctor prints the URL and this: the setting that chose it, not the URL again.
+    expect(s.origin).toBe("endpoint from OPENAI_BASE_URL");
     expect(p.calls).toEqual([]);
+  });
+
+  it("names the flag that chose the endpoint or key", async () => {
+    const env = { OPENAI_BASE_URL: "http://127.0.0.1:8000/v1", MINI_CURSOR_MODEL: "m" };
+    expect((await resolveModelConfig({ baseUrl: "http://127.0.0.1:9000/v1" }, env, probe(null))).origin).toBe("endpoint from --base-url");
+    expect((await resolveModelConfig({ apiKey: "sk-flag" }, {}, probe(null))).origin).toBe("OpenAI, key from --api-key");
+    expect((await resolveModelConfig({ baseUrl: "http://127.0.0.1:9000/v1", model: "m" }, {}, probe(null), "configurable")).origin).toBe(
+      "endpoint from configurable.baseUrl",
+    );
   });
 
   it("keeps a given key for a custom endpoint, and flags win over the env", async () => {
@@ -113,6 +125,9 @@ describe("resolveModelConfig", () => {
     expect(s.apiKey.length).toBeGreaterThan(0);
     expect(s.source).toContain("Ollama");
     expect(s.source).toContain(DEFAULT_OLLAMA_URL);
+    expect(s.origin).toBe("a local Ollama found at its default address, as no endpoint is configured");
+    const host = await resolveModelConfig({}, { OLLAMA_HOST: "127.0.0.1:11500" }, probe(["m"]));
+    expect(host.origin).toBe("a local Ollama found at OLLAMA_HOST, as no endpoint is configured");
   });
 
   it("uses a named model with a found Ollama", async () => {

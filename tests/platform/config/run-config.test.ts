@@ -87,7 +87,10 @@ describe("a Studio run resolves its settings exactly like the CLI", () => {
       env,
       probeOllama: probe,
     });
-    expect(studio).toEqual(cli);
+    // The same settings; only the words for where the endpoint came from name each face's way of giving it.
+    const withoutOrigin = (c: typeof cli) => ({ ...c, model: { ...c.model, origin: undefined } });
+    expect(withoutOrigin(studio)).toEqual(withoutOrigin(cli));
+    expect([studio.model.origin, cli.model.origin]).toEqual(["endpoint from configurable.baseUrl", "endpoint from --base-url"]);
     expect(studio.model).toMatchObject({ model: "m", apiKey: "env-key", roleModels: { coder: "c", researcher: "env-researcher" } });
     expect(studio.safety).toEqual({ approval: "auto", approveFileChanges: false, allow: ["npm test*"], deny: ["docker*"], allowNetwork: true });
   });

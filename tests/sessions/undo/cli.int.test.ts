@@ -122,7 +122,9 @@ describe("mini-cursor undo", () => {
     await twoSessionsWithChanges();
     const io = fakeIo(ws.root);
     expect(await undoCommand([], io, clock)).toBe(0);
-    expect(io.out()).toBe(`Undid session ${NEW}: 1 restored, 2 removed, 0 skipped.\n  restored  gone.txt\n  removed   new/\n  removed   new/b.txt\n`);
+    expect(io.out()).toBe(
+      `Undid session ${NEW}: 1 restored, 1 removed, 0 skipped (and 1 empty folder removed).\n  restored  gone.txt\n  removed   new/\n  removed   new/b.txt\n`,
+    );
     expect(read(ws.root, "gone.txt").toString()).toBe("bye\n");
     expect(exists(ws.root, "new")).toBe(false);
     expect(read(ws.root, "a.txt").toString()).toBe("a1\n");
@@ -171,7 +173,10 @@ describe("mini-cursor undo", () => {
   });
 
   it("fails with a clear message when git is missing", async () => {
-    addSessions(OLD);
+    // The session recorded changes (an undo store exists): undoing them needs git. Without a store there is nothing
+    // to undo, which needs no git (and creates nothing).
+    addSessions(OLD, NEW);
+    await twoSessionsWithChanges();
     const io = fakeIo(ws.root, { PATH: path.join(ws.root, "no-bin") });
     const attempt = undoCommand([], io, clock);
     await expect(attempt).rejects.toBeInstanceOf(GitUnavailableError);

@@ -48,6 +48,19 @@ describe("diff and undo after a real session (built CLI)", () => {
     expect(again.stdout).toMatch(/already undone/i);
   });
 
+  it("counts files, not the folders they were in, in the text report", async () => {
+    // The session creates src/greet.js and test/greet.test.js: two files in two new folders.
+    const run = await runCli(["run", "Add greet with a test"], { cwd: ws.root, env });
+    expect(run.code).toBe(0);
+    const undo = await runCli(["undo"], { cwd: ws.root, env });
+    expect(undo.stderr).toBe("");
+    expect(undo.code).toBe(0);
+    const [summary, ...rest] = undo.stdout.trimEnd().split("\n");
+    expect(summary).toMatch(/^Undid session \S+: 0 restored, 2 removed, 0 skipped \(and 2 empty folders removed\)\.$/);
+    expect(rest).toEqual(["  removed   src/", "  removed   src/greet.js", "  removed   test/", "  removed   test/greet.test.js"]);
+    expect((await fs.readdir(ws.root)).sort()).toEqual([".mini-cursor", "README.md", "package.json"]);
+  });
+
   it("undoes a file the session created in a folder whose name starts with two dots (..cache)", async () => {
     // The session creates its files in ..cache/ (undo once took that folder for one outside the workspace).
     await server.close();

@@ -59,7 +59,7 @@ export interface DoctorReport {
   /** The config files found (project first) or the first configuration error; model settings are checked under model. */
   config: { ok: true; files: string[] } | { ok: false; error: string };
   model:
-    | { ok: true; source: string; baseUrl?: string; model: string; roleModels: Record<string, string>; timeoutMs: number; maxRetries: number }
+    | { ok: true; source: string; origin: string; baseUrl?: string; model: string; roleModels: Record<string, string>; timeoutMs: number; maxRetries: number }
     | { ok: false; error: string };
   memory: {
     enabled: boolean;
@@ -121,7 +121,17 @@ async function checkModel(env: NodeJS.ProcessEnv): Promise<{ model: DoctorReport
   }
   const roleModels = Object.fromEntries(Object.entries(s.roleModels).filter((e): e is [string, string] => e[1] !== undefined));
   // The API key is never reported, not even in part.
-  const model = { ok: true as const, source: s.source, baseUrl: s.baseUrl, model: s.model, roleModels, timeoutMs: s.timeoutMs, maxRetries: s.maxRetries };
+  // The source is the base URL itself for a configured endpoint: the origin says which setting chose it.
+  const model = {
+    ok: true as const,
+    source: s.source,
+    origin: s.origin ?? s.source,
+    baseUrl: s.baseUrl,
+    model: s.model,
+    roleModels,
+    timeoutMs: s.timeoutMs,
+    maxRetries: s.maxRetries,
+  };
   return { model, endpoint: await probeEndpoint(s) };
 }
 
@@ -228,7 +238,7 @@ function renderModel(model: DoctorReport["model"]): string {
   if (!model.ok) return `FAIL  ${indent(model.error, "            ")}`;
   const roles = Object.entries(model.roleModels).map(([role, name]) => `${role}=${name}`);
   const where = model.baseUrl ? ` at ${model.baseUrl}` : "";
-  return `ok    ${model.model}${where} (from ${model.source})${roles.length > 0 ? `; per role: ${roles.join(", ")}` : ""}`;
+  return `ok    ${model.model}${where} (${model.origin})${roles.length > 0 ? `; per role: ${roles.join(", ")}` : ""}`;
 }
 
 function renderConfig(config: DoctorReport["config"]): string {

@@ -45,8 +45,13 @@ function stopNote(r: BuildResult): string {
   }
 }
 
+/** "1 file", "2 files". */
+function count(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 function summary(r: BuildResult): string {
-  return `Indexed ${r.files} files (${r.chunks} chunks): ${r.changed} embedded, ${r.removed} removed, in ${(r.durationMs / 1000).toFixed(1)} s${stopNote(r)}.`;
+  return `Indexed ${count(r.files, "file")} (${count(r.chunks, "chunk")}): ${r.changed} embedded, ${r.removed} removed, in ${(r.durationMs / 1000).toFixed(1)} s${stopNote(r)}.`;
 }
 
 /**
@@ -63,7 +68,7 @@ function progressLine(io: CliIo, clock: Clock): (p: BuildProgress) => void {
     }
     if (p.phase !== "embed" || clock.now() - last < 500) return;
     last = clock.now();
-    io.stderr.write(`indexing: ${p.filesDone}/${p.filesTotal} files\n`);
+    io.stderr.write(`indexing: ${p.filesDone}/${count(p.filesTotal, "file")}\n`);
   };
 }
 
@@ -122,7 +127,7 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
       const builtWith = typeof collection?.metadata?.embedder === "string" ? collection.metadata.embedder : undefined;
       const current = createCodeEmbedder(settings.embeddings).id;
       const data = { workspace: root, collection: collections.codeCollectionName(root), embedder: builtWith ?? current, server: store.endpoint.url, ...stats };
-      const text = stats.files === 0 ? `No index for ${root} yet (mini-cursor index build).` : `${stats.files} files, ${stats.chunks} chunks`;
+      const text = stats.files === 0 ? `No index for ${root} yet (mini-cursor index build).` : `${count(stats.files, "file")}, ${count(stats.chunks, "chunk")}`;
       const stale = builtWith && builtWith !== current ? ` (now configured: ${current}; the next build or session rebuilds the index with it)` : "";
       write(io, json, data, `${text}\nCollection ${data.collection} on Chroma at ${store.endpoint.url}, embedder ${builtWith ?? current}${stale}`);
       return EXIT.done;

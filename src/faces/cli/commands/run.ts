@@ -4,8 +4,7 @@ import type { Clock } from "../../../platform/clock.js";
 import { newSessionId } from "../../../sessions/session-id.js";
 import { WorkspaceLock } from "../../../sessions/workspace-lock.js";
 import { resolveDatabaseTarget } from "../../../platform/config/database-settings.js";
-import { COMMON_OPTIONS, MODEL_OPTIONS, parse, resolveWorkspace } from "../args.js";
-import { BUDGET_OPTIONS, parseBudgetFlags, requirePricesForCostBudget } from "../budget-setup.js";
+import { requirePricesForCostBudget } from "../budget-setup.js";
 import { resolveSessionConfig } from "../../../host/config-setup.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import { RUN_HELP } from "../help.js";
@@ -13,10 +12,10 @@ import { describeModels, setupModels } from "../../../host/model-setup.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { offerMcpTrust } from "../mcp-trust-prompt.js";
 import { startSessionServices } from "../../../host/session-services.js";
-import { commandTimeoutFlag, limitFlags, SETTING_OPTIONS, switchFlag } from "../session-settings.js";
-import { DEFAULT_COMMAND_TIMEOUT_MS, type StoredRunOptions } from "../../../host/stored-options.js";
+import { switchFlag } from "../session-settings.js";
+import type { StoredRunOptions } from "../../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
-import { taskFrom } from "../task-input.js";
+import { readRunArgs } from "./run-args.js";
 import {
   addWorktree,
   discardWorktree,
@@ -26,32 +25,18 @@ import {
   type SessionWorktree,
 } from "../../../sessions/worktree/repository.js";
 
-const RUN_OPTIONS = {
-  ...COMMON_OPTIONS,
-  ...MODEL_OPTIONS,
-  ...SETTING_OPTIONS,
-  "task-file": { type: "string" },
-  force: { type: "boolean" },
-  worktree: { type: "boolean" },
-  ...BUDGET_OPTIONS,
-} as const;
-
 /**
  * Validates everything that can be validated without LangGraph, then starts the sandbox probe and only then loads
  * LangGraph, the model client and SQLite checkpoints: the probe works while this process loads
  * (src/host/session-services.ts). The undo baseline starts with the first planner call, Chroma once its request is out.
  */
 export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promise<number> {
-  const { values, positionals } = parse(argv, RUN_OPTIONS);
-  if (values.help) {
+  const args = readRunArgs(argv, io.cwd);
+  if (!args) {
     io.stdout.write(`${RUN_HELP}\n`);
     return EXIT.done;
   }
-  const task = taskFrom(positionals, values["task-file"], io.cwd);
-  const given = limitFlags(values);
-  const commandTimeoutMs = commandTimeoutFlag(values) ?? DEFAULT_COMMAND_TIMEOUT_MS;
-  const budget = parseBudgetFlags(values);
-  const workspace = resolveWorkspace(values.workspace, io.cwd);
+  const { values, task, given, commandTimeoutMs, budget, workspace } = args;
   // Outside a git repository (or one without a commit) --worktree is a usage error, before anything is created.
   const repo = values.worktree ? await usable(() => inspectRepository(workspace, io.env)) : null;
   const { config, safety, prices } = await resolveSessionConfig(
@@ -139,6 +124,8 @@ export async function runCommand(argv: string[], io: CliIo, clock: Clock): Promi
         memory: config.memory,
         budget,
         services,
+        // A session whose endpoint never answered is not kept; a worktree session is (its worktree would be orphaned).
+        discardUnanswered: worktree === null,
       });
     } finally {
       await database.close();

@@ -14,8 +14,12 @@ import { worktreeTop } from "../../../sessions/worktree/repository.js";
 export { UNDO_HELP };
 
 function humanReport(report: UndoReport): string {
-  const parts = [`${report.restored.length} restored`, `${report.removed.length} removed`, `${report.skipped.length} skipped`];
-  const lines = [`Undid session ${report.session}: ${parts.join(", ")}.`];
+  // The counts are of files: `removed` also lists the folders the session created and left empty (ending in "/").
+  const folders = report.removed.filter((p) => p.endsWith("/")).length;
+  const files = report.removed.length - folders;
+  const parts = [`${report.restored.length} restored`, `${files} removed`, `${report.skipped.length} skipped`];
+  const emptied = folders === 0 ? "" : ` (and ${folders} empty ${folders === 1 ? "folder" : "folders"} removed)`;
+  const lines = [`Undid session ${report.session}: ${parts.join(", ")}${emptied}.`];
   for (const p of report.restored) lines.push(`  restored  ${p}`);
   for (const p of report.removed) lines.push(`  removed   ${p}`);
   for (const s of report.skipped) lines.push(`  skipped   ${s.path}: ${s.reason}`);
