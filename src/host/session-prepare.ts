@@ -1,5 +1,6 @@
 import { compileGraph } from "../graph/build-graph.js";
 import type { ProgressEvent } from "../core/index.js";
+import type { WorkspaceStateValue } from "../graph/state.js";
 import type { SandboxStatus } from "../safety/sandbox/types.js";
 import type { HeldSessionLock } from "../sessions/session-records.js";
 import { processesLine, takeEarlierProcesses } from "./background-record.js";
@@ -9,6 +10,7 @@ import { resumeCommandFor } from "./resume-hint.js";
 import { RunInterrupts } from "./run-interrupts.js";
 import { sessionNotices } from "./session-notices.js";
 import { recordSession, type SessionRecording } from "./session-recording.js";
+import type { StoredRunOptions } from "./stored-options.js";
 import type { SessionRunOptions } from "./session-options.js";
 import { type SessionServices, startSessionServices } from "./session-services.js";
 import { WorktreeSession } from "./worktree-session.js";
@@ -73,7 +75,12 @@ export async function prepareSession(o: SessionRunOptions): Promise<PreparedSess
   const custom = await loadSessionAgents(o.workspace, o.env, o.models);
   const sandbox = await services.sandbox;
   // Every model call is recorded in the session database, for `mini-cursor replay`.
-  const recording = await recordSession(o.database.recordings, o.sessionId, o.printer, o.fresh ? undefined : o.followUp);
+  // With the settings this run has, so a replay runs each turn with its own (a later `resume` may change them).
+  const settings: StoredRunOptions = { limits: o.limits, commandTimeoutMs: o.commandTimeoutMs, budget: o.budget, safety: o.safety };
+  const recording = await recordSession(o.database.recordings, o.sessionId, o.printer, {
+    settings: JSON.stringify(settings),
+    ...(!o.fresh && o.followUp !== undefined ? { followUp: o.followUp } : {}),
+  });
   const graph = compileGraph(
     wireGraphDeps({
       models: recording.models(o.answerFrom ?? custom.models),
@@ -107,6 +114,8 @@ export async function prepareSession(o: SessionRunOptions): Promise<PreparedSess
     o.database.checkpointer,
     custom.agents,
   );
+  // A run resumed inside a step continues it without starting it again: its calls belong to that step.
+  if (!o.fresh) recording.resumedIn(await runningStep(graph, o.sessionId));
   const config = {
     // The budget, safety policy, limits and folder travel with the run (a resume may change them, or move the
     // session to another checkout): src/models/cost/budget.ts budgetOf, src/core safetyOf, limitsOf and workspaceOf; the
@@ -143,4 +152,11 @@ export async function prepareSession(o: SessionRunOptions): Promise<PreparedSess
     isFinished: () => finished,
   });
   return { lock, resumeCommand, run, services, sandbox, worktree, recording, graph, config, finish };
+}
+
+/** The plan step whose agent runs next when the session continues (null: the planner or the finish runs next, or it ended). */
+async function runningStep(graph: SessionGraph, sessionId: string): Promise<string | null> {
+  const snapshot = await graph.getState({ configurable: { thread_id: sessionId } });
+  const agentNext = snapshot.next.some((node) => node !== "planner" && node !== "finish");
+  return agentNext ? (snapshot.values as WorkspaceStateValue).currentStepId : null;
 }

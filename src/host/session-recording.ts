@@ -12,6 +12,16 @@ export interface SessionRecording {
   models(provider: ModelProvider): ModelProvider;
   /** Settles when every call so far is written (PostgreSQL writes in the background). */
   flush(): Promise<void>;
+  /** The plan step a resumed run continues in: it is not started again, so no step_started names it. */
+  resumedIn(step: string | null): void;
+}
+
+/** What a run records with its first call (RecordedRequest.settings). */
+export interface RecordedRunSettings {
+  /** The settings this run has, as the session row's `options` JSON. */
+  settings: string;
+  /** A follow-up turn starts (`resume --message`): noted with its first call, so a replay can give the same instruction. */
+  followUp?: string;
 }
 
 /**
@@ -22,8 +32,7 @@ export async function recordSession(
   store: RecordingRows,
   sessionId: string,
   events: EventSink,
-  /** A follow-up turn starts (`resume --message`): noted with its first call, so a replay can give the same instruction. */
-  followUp?: string,
+  run: RecordedRunSettings,
   capBytes = DEFAULT_RECORDING_CAP_BYTES,
 ): Promise<SessionRecording> {
   const writer = await store.writer(sessionId, capBytes, (why) =>
@@ -37,7 +46,8 @@ export async function recordSession(
     }),
   );
   let step: string | null = null;
-  let turn = followUp;
+  let turn = run.followUp;
+  let settings: string | undefined = run.settings;
   const watching: EventSink = {
     emit(event) {
       if (event.type === "step_started") step = event.stepId;
@@ -48,6 +58,9 @@ export async function recordSession(
   return {
     events: watching,
     flush: () => writer.flush(),
+    resumedIn(resumed) {
+      step ??= resumed;
+    },
     models: (provider) =>
       recordingProvider(
         provider,
@@ -57,11 +70,12 @@ export async function recordSession(
             step: call.step,
             model: call.model,
             format: RECORDING_FORMAT,
-            request: encode(call.request),
+            request: encode(settings === undefined ? call.request : { ...call.request, settings }),
             response: encode(call.response),
           };
           writer.append(turn === undefined ? row : { ...row, turn });
           turn = undefined;
+          settings = undefined;
         },
         () => step,
       ),

@@ -34,6 +34,12 @@ export interface RecordedRequest {
   messageCount: number;
   tools: string[];
   tail: RecordedMessage[];
+  /**
+   * On the first call of each run of the session (`run`, every `resume`): the settings that run had, as the session
+   * row's `options` JSON (src/host/stored-options.ts), so a replay gives each turn its own approval mode and limits
+   * rather than the ones a later `resume` left in the row. Absent in recordings from before it was kept.
+   */
+  settings?: string;
 }
 
 export interface RecordedResponse {

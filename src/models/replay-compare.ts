@@ -22,6 +22,31 @@ export interface ToolResultDifference {
   toolCallId: string;
   /** A few differing lines: "- " from the recording, "+ " from the replay. */
   diff: string;
+  /** Only what the environment adds differs (a note, a memory tool's result): not a divergence. */
+  environment: boolean;
+}
+
+/**
+ * What the environment adds to tool results rather than the work: notes that depend on the machine or on the process
+ * (diagnostics said once per process, the sandbox), and tools whose whole result is the environment's. A replay runs
+ * in one process without memory, so these differ from a recording made across a resume without meaning anything.
+ */
+export interface EnvironmentParts {
+  /** A whole line of a tool result that is such a note. */
+  isNote(line: string): boolean;
+  /** Tools whose results are the environment's (memory_search: a replay runs without long-term memory). */
+  tools: ReadonlySet<string>;
+}
+
+const NO_ENVIRONMENT: EnvironmentParts = { isNote: () => false, tools: new Set() };
+
+/** The text without the environment's note lines (and the blank lines they leave at its end). */
+function withoutNotes(text: string, environment: EnvironmentParts): string {
+  return text
+    .split("\n")
+    .filter((line) => !environment.isNote(line))
+    .join("\n")
+    .replace(/\n+$/, "");
 }
 
 function clip(line: string, max = 160): string {
@@ -51,6 +76,7 @@ export function compareToolResults(
   recorded: readonly RecordedMessage[],
   replayed: readonly RecordedMessage[],
   normalize: (text: string) => string,
+  environment: EnvironmentParts = NO_ENVIRONMENT,
 ): ToolResultDifference[] {
   const a = recorded.filter((m) => m.role === "tool");
   const b = replayed.filter((m) => m.role === "tool");
@@ -65,12 +91,22 @@ export function compareToolResults(
         tool,
         toolCallId,
         diff: was ? "- (recorded result)\n+ (no result in the replay)" : "- (no recorded result)\n+ (a result in the replay)",
+        environment: false,
       });
       continue;
     }
     const x = normalize(was.content);
     const y = normalize(now.content);
-    if (x !== y || (was.status ?? "") !== (now.status ?? "")) differences.push({ tool, toolCallId, diff: shortDiff(x, y) });
+    if (x === y && (was.status ?? "") === (now.status ?? "")) continue;
+    if (environment.tools.has(tool) && environment.tools.has(was.name ?? tool)) {
+      differences.push({ tool, toolCallId, diff: shortDiff(x, y), environment: true });
+      continue;
+    }
+    // The result's own content and status must match; only note lines the environment adds may differ.
+    const bareX = withoutNotes(x, environment);
+    const bareY = withoutNotes(y, environment);
+    const same = bareX === bareY && (was.status ?? "") === (now.status ?? "");
+    differences.push({ tool, toolCallId, diff: same ? shortDiff(x, y) : shortDiff(bareX, bareY), environment: same });
   }
   return differences;
 }

@@ -4,7 +4,7 @@ import type { ChatResult } from "@langchain/core/outputs";
 import type { ModelProvider } from "./chat-model.js";
 import { ModelCallError } from "./model-errors.js";
 import { recordMessage, replayedMessage, requestTail, type RecordedRequest, type RecordedResponse } from "./recording-codec.js";
-import { compareToolResults } from "./replay-compare.js";
+import { compareToolResults, type EnvironmentParts } from "./replay-compare.js";
 
 export interface ReplayCall {
   seq: number;
@@ -29,14 +29,21 @@ export interface ReplayOptions {
   normalize: (text: string) => string;
   /** Stop before the first agent call of this plan step (`replay --until`). */
   until?: string;
+  /** What the environment adds to tool results: differences there are kept apart, not counted as divergences. */
+  environment?: EnvironmentParts;
+  /** The plan step the replay is in, for a call the recording names no step for (recorded before steps were kept across a resume). */
+  currentStep?: () => string | null;
 }
 
-/** Ends a replay: the graph asked for a call the recording does not have, or `--until` was reached. */
+/**
+ * Ends a replay run: the graph asked for a call the recording does not have, `--until` was reached, or the recorded
+ * session was resumed here with other settings (the replay resumes too, with those: `pause`).
+ */
 export class ReplayStop extends ModelCallError {
   override name = "ReplayStop";
   constructor(
     line: string,
-    readonly reason: "diverged" | "until",
+    readonly reason: "diverged" | "until" | "pause",
   ) {
     super({ kind: "other", status: null, said: "" }, 1, line);
   }
@@ -49,9 +56,15 @@ export class ReplayStop extends ModelCallError {
  */
 export class ReplayProvider implements ModelProvider {
   readonly divergences: Divergence[] = [];
+  /** Tool results that differed only in what the environment adds (a diagnostics or sandbox note, memory). */
+  readonly environmentDifferences: Divergence[] = [];
   private next = 0;
   private readonly models = new Map<string, ReplayChatModel>();
   stopped: ReplayStop | null = null;
+  /** The current run stopped where the recorded session was resumed with other settings (see `beginRun`). */
+  paused: ReplayStop | null = null;
+  private settings: string | undefined;
+  private callsInRun = 0;
 
   constructor(
     private readonly calls: readonly ReplayCall[],
@@ -79,9 +92,29 @@ export class ReplayProvider implements ModelProvider {
     return this.calls.find((c) => c.role === role)?.model ?? "replay";
   }
 
+  /**
+   * A replay run starts with these settings (the session row's options JSON). A later call recorded as the first of
+   * a run with other settings (`resume --approval ask` after a Ctrl-C) ends this run there, as the recorded one ended.
+   */
+  beginRun(settings: string | undefined): void {
+    this.settings = settings;
+    this.callsInRun = 0;
+    this.paused = null;
+  }
+
+  /** The settings recorded with the call the replay makes next (the first call of a recorded run), if any. */
+  get nextSettings(): string | undefined {
+    return this.calls[this.next]?.request.settings;
+  }
+
   answer(role: string, messages: readonly BaseMessage[]): RecordedResponse {
     const expected = this.calls[this.next];
     const position = this.next + 1;
+    const settings = expected?.request.settings;
+    if (settings !== undefined && this.callsInRun > 0 && this.settings !== undefined && settings !== this.settings && !this.stopped) {
+      this.paused = new ReplayStop(`the recorded session was resumed at call ${position} with other settings`, "pause");
+      throw this.paused;
+    }
     if (!expected) {
       throw this.stop(
         new ReplayStop(`replay diverged: call ${position} (${role}) is not in the recording, which ends after ${this.calls.length} calls`, "diverged"),
@@ -96,10 +129,13 @@ export class ReplayProvider implements ModelProvider {
     if (this.options.until && expected.step === this.options.until && role !== "planner") {
       throw this.stop(new ReplayStop(`replay stopped before step ${this.options.until} (--until)`, "until"));
     }
-    for (const d of compareToolResults(expected.request.tail, requestTail(messages).map(recordMessage), this.options.normalize)) {
-      this.divergences.push({ seq: expected.seq, role, step: expected.step, ...d });
+    const recorded = requestTail(messages).map(recordMessage);
+    const step = expected.step ?? (role === "planner" ? null : (this.options.currentStep?.() ?? null));
+    for (const { environment, ...d } of compareToolResults(expected.request.tail, recorded, this.options.normalize, this.options.environment)) {
+      (environment ? this.environmentDifferences : this.divergences).push({ seq: expected.seq, role, step, ...d });
     }
     this.next += 1;
+    this.callsInRun += 1;
     return expected.response;
   }
 

@@ -132,3 +132,40 @@ describe("recording codec", () => {
     expect(recordResponse(new AIMessage("done"), "stop")).toEqual({ content: "done", toolCalls: [], invalidToolCalls: [], finishReason: "stop" });
   });
 });
+
+describe("ReplayProvider across a session's runs (issue 40)", () => {
+  const same = normalizer([]);
+  const call = (seq: number, step: string | null, settings?: string): ReplayCall => ({
+    seq,
+    role: "coder",
+    step,
+    model: "m",
+    request: { sha: "", messageCount: 0, tools: [], tail: [], ...(settings !== undefined ? { settings } : {}) },
+    response: { content: "", toolCalls: [], invalidToolCalls: [] },
+  });
+
+  it("pauses where the recorded session was resumed with other settings; a new run with them goes on", async () => {
+    const replay = new ReplayProvider([call(1, "s1", "A"), call(2, "s1", "B"), call(3, "s1")], { normalize: same });
+    replay.beginRun(replay.nextSettings);
+    const model = replay.forRole("coder");
+    await model.invoke([new HumanMessage("x")]);
+    await expect(model.invoke([new HumanMessage("x")])).rejects.toThrow(/resumed at call 2 with other settings/);
+    expect(replay.paused?.reason).toBe("pause");
+    expect(replay.stopped).toBeNull();
+    expect(replay.nextSettings).toBe("B");
+    replay.beginRun(replay.nextSettings);
+    await model.invoke([new HumanMessage("x")]);
+    await model.invoke([new HumanMessage("x")]);
+    expect(replay.exhausted).toBe(true);
+  });
+
+  it("does not pause for a resume with the same settings, and names the replay's own step for a call recorded without one", async () => {
+    const replay = new ReplayProvider([call(1, "s1", "A"), call(2, null, "A")], { normalize: same, currentStep: () => "s1" });
+    replay.beginRun("A");
+    const model = replay.forRole("coder");
+    await model.invoke([new HumanMessage("x")]);
+    await model.invoke([new ToolMessage({ tool_call_id: "c1", name: "read_file", content: "new" })]);
+    expect(replay.paused).toBeNull();
+    expect(replay.divergences).toEqual([expect.objectContaining({ seq: 2, step: "s1", tool: "read_file" })]);
+  });
+});

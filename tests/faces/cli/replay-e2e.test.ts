@@ -9,6 +9,7 @@ import { runCli, startCli } from "./cli-process.js";
 import { PLANNER_QUESTION, plannerAsksFirst } from "./ask-user-script.js";
 import { GREET_SOURCE, GREET_TEST, greetScript, roleOf } from "./task-script.js";
 import { commandScript } from "../../safety/approval-script.js";
+import { decode, encode, type RecordedRequest } from "../../../src/models/recording-codec.js";
 
 /** The greet task, but the coder first makes this tool call. */
 function coderFirst(call: { name: string; args: Record<string, unknown> }) {
@@ -113,15 +114,17 @@ describe("mini-cursor replay (built CLI)", () => {
     expect(await fs.readFile(path.join(into, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
   });
 
-  it("exits 1 when the replay takes another path than the recording (here: a step limit lowered after the session)", async () => {
+  it("exits 1 when the replay takes another path than the recording (here: the step limit recorded with the run lowered)", async () => {
     await start(greetScript);
     const id = await runGreet();
     const db = new Database(path.join(ws.root, ".mini-cursor/sessions.sqlite"));
     try {
-      const { options } = db.prepare("SELECT options FROM mc_sessions WHERE id = ?").get(id) as { options: string };
-      const parsed = JSON.parse(options) as { limits: Record<string, number> };
-      parsed.limits.maxAgentRuns = 1;
-      db.prepare("UPDATE mc_sessions SET options = ? WHERE id = ?").run(JSON.stringify(parsed), id);
+      // The settings a run had are recorded with its first call; the replay runs with them.
+      const { request } = db.prepare("SELECT request FROM mc_model_calls WHERE session_id = ? AND seq = 1").get(id) as { request: Buffer };
+      const first = decode<RecordedRequest>(request);
+      const settings = JSON.parse(first.settings ?? "") as { limits: Record<string, number> };
+      settings.limits.maxAgentRuns = 1;
+      db.prepare("UPDATE mc_model_calls SET request = ? WHERE session_id = ? AND seq = 1").run(encode({ ...first, settings: JSON.stringify(settings) }), id);
     } finally {
       db.close();
     }

@@ -21,9 +21,10 @@ import { REPLAY_HELP } from "../replay-help.js";
 import { makePrinter, type CliIo } from "../io.js";
 import { sessionWorkspace } from "../session-workspace.js";
 import { resumeCommandFor } from "../../../host/resume-hint.js";
-import { readStoredOptions } from "../../../host/stored-options.js";
+import { readStoredOptions, type StoredOptions } from "../../../host/stored-options.js";
 import { makePrompter } from "../safety-setup.js";
 import { replayPrompter } from "../replay-prompter.js";
+import { REPLAY_ENVIRONMENT } from "../replay-environment.js";
 
 const REPLAY_OPTIONS = { ...COMMON_OPTIONS, into: { type: "string" }, until: { type: "string" } } as const;
 
@@ -34,6 +35,8 @@ interface Source {
   calls: ReplayCall[];
   /** Follow-up instructions (`resume --message`) and the call each turn began with. */
   turns: RecordedTurn[];
+  /** The settings recorded with the first call of each run (`run`, every `resume`), by their JSON. */
+  settings: Map<string, StoredOptions>;
   truncated: boolean;
 }
 
@@ -61,7 +64,19 @@ async function readSource(workspace: string, wanted: string | undefined, env: No
       response: decode<RecordedResponse>(r.response),
     }));
     const turns = await store.turns(session.id);
+    // Each recorded run's settings, read now: a recording this version cannot read is bad input, before DIR is written.
+    const settings = new Map<string, StoredOptions>();
+    for (const call of calls) {
+      const raw = call.request.settings;
+      if (raw === undefined || settings.has(raw)) continue;
+      try {
+        settings.set(raw, readStoredOptions(raw));
+      } catch {
+        throw new UsageError(`the recording of session ${session.id} has settings this version cannot read (call ${call.seq})`);
+      }
+    }
     return {
+      settings,
       sessionId: session.id,
       task: session.task,
       options: session.options,
@@ -86,9 +101,14 @@ function prepareTarget(into: string): boolean {
   return false;
 }
 
-function describeDivergence(d: Divergence): string {
-  const where = d.step ? `step ${d.step} (${d.role}` : `the ${d.role} (`;
-  return `Divergence in ${where}, call ${d.seq}): the ${d.tool} result${d.toolCallId ? ` for ${d.toolCallId}` : ""} differs from the recording:\n${d.diff}`;
+/** Where a recorded call was: its step, else the planner between steps (or an agent whose step is not known). */
+export function describeCall(d: Pick<Divergence, "seq" | "role" | "step">): string {
+  if (d.step) return `step ${d.step} (${d.role}, call ${d.seq})`;
+  return d.role === "planner" ? `the planner (call ${d.seq}, between steps)` : `the ${d.role} (call ${d.seq}, in a step the recording does not name)`;
+}
+
+export function describeDivergence(d: Divergence): string {
+  return `Divergence in ${describeCall(d)}: the ${d.tool} result${d.toolCallId ? ` for ${d.toolCallId}` : ""} differs from the recording:\n${d.diff}`;
 }
 
 /**
@@ -131,8 +151,12 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (fs.existsSync(from)) fs.cpSync(from, path.join(dataDir(into), folder), { recursive: true });
   }
   const printer = makePrinter(values.json ?? false, io, clock);
+  // The plan step the replay is in, for calls recorded without one (before steps were kept across a resume).
+  let replayStep: string | null = null;
   const provider = new ReplayProvider(source.calls, {
     normalize: normalizer([workspace, fs.realpathSync(workspace), into, fs.realpathSync(into)]),
+    environment: REPLAY_ENVIRONMENT,
+    currentStep: () => replayStep,
     ...(until !== undefined ? { until } : {}),
   });
   const sessionId = newSessionId(clock);
@@ -151,6 +175,10 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
   // --until ends the run from inside a model call: say it as the stop it is, not as an error.
   const shown: EventSink = {
     emit(event) {
+      if (event.type === "step_started") replayStep = event.stepId;
+      else if (event.type === "step_finished") replayStep = null;
+      // A run paused where the recorded session was resumed with other settings ends quietly: the next run goes on.
+      if (provider.paused && !provider.stopped && ((event.type === "notice" && event.level === "error") || event.type === "session_finished")) return;
       const atUntil = provider.stopped?.reason === "until";
       if (atUntil && event.type === "notice" && event.level === "error") return;
       if (atUntil && event.type === "session_finished") {
@@ -168,16 +196,27 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
     if (!database) throw new Error("no session store");
     try {
       await database.sessions.create({ id: sessionId, task: source.task, workspace: into, model: `replay of ${source.sessionId}`, options: source.options });
-      const turn = (followUp: string | undefined) =>
-        runSession({
+      let status = "";
+      /** One run of the replay, as the recorded session had one: with the settings recorded with its first call. */
+      const runOnce = async (kind: { fresh: true } | { followUp: string } | { resumed: true }) => {
+        const raw = provider.nextSettings;
+        const settings = (raw !== undefined ? source.settings.get(raw) : undefined) ?? stored;
+        provider.beginRun(raw);
+        // The replay's own row follows, so `resume` of the replay (after --until) goes on with these settings.
+        if (raw !== undefined) await database.sessions.update(sessionId, { options: JSON.stringify({ ...stored, ...settings }) });
+        const continueStopped = "resumed" in kind && (status === "failed" || status === "limit_reached");
+        status = "interrupted";
+        return runSession({
           sessionId,
           workspace: into,
           task: source.task,
-          limits: stored.limits,
-          commandTimeoutMs: stored.commandTimeoutMs,
-          fresh: followUp === undefined,
-          resumed: followUp !== undefined,
-          ...(followUp !== undefined ? { followUp } : {}),
+          limits: settings.limits,
+          commandTimeoutMs: settings.commandTimeoutMs,
+          fresh: "fresh" in kind,
+          resumed: !("fresh" in kind),
+          ...("followUp" in kind ? { followUp: kind.followUp } : {}),
+          ...(continueStopped ? { continueStopped } : {}),
+          onOutcome: (outcome) => (status = outcome.status),
           models: {
             settings: { apiKey: "", model: "replay", roleModels: {}, timeoutMs: 60_000, maxRetries: 0, source: `the recording of session ${source.sessionId}` },
             provider,
@@ -187,19 +226,36 @@ export async function replayCommand(argv: string[], io: CliIo, clock: Clock): Pr
           printer: shown,
           clock,
           env: io.env,
-          safety: stored.safety ?? safetyPolicySchema.parse({ approval: "auto" }),
+          safety: settings.safety ?? stored.safety ?? safetyPolicySchema.parse({ approval: "auto" }),
           prompter: replayPrompter(provider, makePrompter(io, values.json ?? false), shown),
           prices,
           memory: { enabled: false, reason: "a replay runs without long-term memory" },
-          budget: stored.budget,
+          budget: settings.budget,
           answerFrom: provider,
           cwd: io.cwd,
         });
-      code = await turn(undefined);
-      // Each follow-up turn is given when the replay is where the recording's turn began; anywhere else it diverged.
-      for (const next of source.turns) {
-        if (provider.stopped || code === EXIT.interrupted || provider.answered !== next.firstSeq - 1) break;
-        code = await turn(next.instruction);
+      };
+      const turnAt = new Map(source.turns.map((t) => [t.firstSeq, t.instruction]));
+      code = await runOnce({ fresh: true });
+      // The recorded session's later runs, each where it began: a follow-up turn (the same instruction), or a
+      // `resume` (where the replay's run also ended, or paused because the recorded one resumed with other
+      // settings). Anywhere else the replay diverged.
+      for (;;) {
+        if (provider.stopped || (code === EXIT.interrupted && !provider.paused) || provider.exhausted) break;
+        const at = provider.answered;
+        const instruction = turnAt.get(at + 1);
+        if (instruction !== undefined && !provider.paused) code = await runOnce({ followUp: instruction });
+        else if (instruction === undefined && provider.nextSettings !== undefined) {
+          if (provider.paused)
+            shown.emit({
+              type: "notice",
+              level: "info",
+              message: `The recorded session was resumed here (call ${at + 1}) with other settings: so is the replay.`,
+            });
+          code = await runOnce({ resumed: true });
+        } else break;
+        // A run that made no model call would only repeat itself.
+        if (provider.answered === at) break;
       }
     } finally {
       await database.close();
@@ -234,6 +290,11 @@ function report(provider: ReplayProvider, source: Source, c: ReportContext): num
   if (!diverged) lines.push(`The replay matched the recording (${provider.answered} model calls).`);
   else if (provider.divergences.length > 0)
     lines.push(`${provider.divergences.length} tool result${provider.divergences.length === 1 ? "" : "s"} differed from the recording.`);
+  const environment = provider.environmentDifferences.length;
+  if (environment > 0)
+    lines.push(
+      `${environment} tool result${environment === 1 ? "" : "s"} differed only in what the environment adds (diagnostics and sandbox notes, memory), which is not a divergence.`,
+    );
   lines.push(`Replayed workspace: ${c.into} (session ${c.sessionId}).`);
   if (stop?.reason === "until") lines.push(`Continue it with a real model: ${c.resume}`);
   if (c.json) {
@@ -247,6 +308,7 @@ function report(provider: ReplayProvider, source: Source, c: ReportContext): num
       recordedCalls: source.calls.length,
       replayedCalls: provider.answered,
       divergences: provider.divergences,
+      environmentDifferences: provider.environmentDifferences,
       ...(stop ? { stopped: stop.reason, detail: stop.message } : {}),
       ...(stop?.reason === "until" ? { resume: c.resume } : {}),
     };
