@@ -58,7 +58,7 @@ module.exports = {
       from: { path: "^src/faces/studio/graph\\.ts$" },
       to: {
         path: "^src/sessions/|node_modules/(pg|@langchain/langgraph-checkpoint-[^/]+)/",
-        pathNot: "^src/sessions/(workspace-lock|data-dir|paths|data-errors)\\.ts$",
+        pathNot: "^src/sessions/(workspace-lock|busy-error|data-dir|paths|data-errors)\\.ts$",
         reachable: true,
       },
     },

@@ -1,8 +1,9 @@
 import path from "node:path";
 import { locksDir } from "./paths.js";
 import { FileLock } from "../platform/file-lock.js";
+import { BusyError } from "./busy-error.js";
 
-export class SessionBusyError extends Error {}
+export class SessionBusyError extends BusyError {}
 
 function lockFile(workspace: string, sessionId: string): string {
   return path.join(locksDir(workspace), `${sessionId}.lock`);

@@ -1,10 +1,11 @@
 import fs from "node:fs";
 import path from "node:path";
 import { FileLock } from "../platform/file-lock.js";
+import { BusyError } from "./busy-error.js";
 import { ensureDataDir } from "./data-dir.js";
 import { locksDir } from "./paths.js";
 
-export class WorkspaceBusyError extends Error {}
+export class WorkspaceBusyError extends BusyError {}
 
 const WORKSPACE_LOCK = "workspace.lock";
 

@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { ConfigError } from "../../platform/config-file.js";
+import { BusyError } from "../../sessions/busy-error.js";
 import { damagedDatabaseLine } from "../../sessions/data-errors.js";
 import { closest } from "./did-you-mean.js";
 import { EXIT, UnknownOptionError, UsageError } from "./exit-codes.js";
@@ -88,6 +89,10 @@ export function reportFailure(error: unknown, command: string, io: CliIo): numbe
   const damaged = damagedDatabaseLine(error);
   if (damaged !== undefined) {
     io.stderr.write(`mini-cursor: ${damaged}\n`);
+    return EXIT.usage;
+  }
+  if (error instanceof BusyError) {
+    io.stderr.write(`mini-cursor: ${error.message}\n`);
     return EXIT.usage;
   }
   if (error instanceof UsageError || error instanceof ConfigError) {

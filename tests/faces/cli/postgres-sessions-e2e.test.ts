@@ -128,7 +128,7 @@ describe("sessions in PostgreSQL", () => {
     // Another checkout (another machine): only the database's advisory lock is shared, not the lock files.
     const elsewhere = await workspace();
     const second = await cli(["resume", session?.id ?? "", "--workspace", elsewhere], root);
-    expect(second.code).toBe(1);
+    expect(second.code).toBe(2);
     expect(second.stderr).toMatch(
       new RegExp(
         `^mini-cursor: session ${session?.id} is already running in process ${first.child.pid} on .+ \\(its lock is in the session database ${label().replace(/[./]/g, "\\$&")}\\); wait for it or stop it first\\n$`,
@@ -151,7 +151,7 @@ describe("sessions in PostgreSQL", () => {
     const winner = results.findIndex((r) => r.code === 0);
     const loser = results[1 - winner];
     expect(winner).toBeGreaterThanOrEqual(0);
-    expect(loser?.code).toBe(1);
+    expect(loser?.code).toBe(2);
     expect(loser?.stderr).toMatch(new RegExp(`^mini-cursor: session ${id} is already running in process \\d+ on .+\\); wait for it or stop it first\\n$`));
     // The row names the checkout that ran it, not the one refused.
     expect(await rows(checkouts[winner] ?? "")).toEqual([expect.objectContaining({ id, status: "done", workspace: checkouts[winner] })]);

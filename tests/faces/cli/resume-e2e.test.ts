@@ -103,7 +103,7 @@ describe("sessions survive kills and interrupts", () => {
     expect(session?.status).toBe("running");
 
     const second = await runCli(["resume", session?.id ?? ""], { cwd: ws.root, env });
-    expect(second.code).toBe(1);
+    expect(second.code).toBe(2);
     expect(second.stderr).toMatch(/is already running in process \d+/);
     first.child.kill("SIGKILL");
     await first.done;

@@ -61,7 +61,7 @@ describe("one running session per workspace", () => {
     const firstId = listed[0]?.id ?? "";
 
     const second = await runCli(["run", "Add greet with a test"], { cwd: ws.root, env });
-    expect(second.code).toBe(1);
+    expect(second.code).toBe(2);
     expect(second.stderr.trim().split("\n")).toHaveLength(1);
     expect(second.stderr).toContain(`session ${firstId} is running in this workspace (process ${first.child.pid})`);
     expect(second.stderr).toContain("--force");
@@ -91,7 +91,7 @@ describe("resume while another session runs in the workspace", () => {
     const busyId = (JSON.parse((await runCli(["sessions", "--json"], { cwd: ws.root, env })).stdout) as { id: string }[]).find((s) => s.id !== stopped?.id)?.id;
 
     const refused = await runCli(["resume", stopped?.id ?? "", "--max-steps", "5"], { cwd: ws.root, env });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split("\n")).toHaveLength(1);
     expect(refused.stderr).toContain(`session ${busyId} is running in this workspace (process ${busy.child.pid})`);
     expect(refused.stderr).toContain("start anyway with --force");

@@ -69,7 +69,7 @@ describe("one session per workspace across the CLI and Studio", () => {
     for (let i = 0; i < 100 && (models.seen.coder?.length ?? 0) === 0; i++) await new Promise((r) => setTimeout(r, 50));
     const env = { OPENAI_BASE_URL: "http://127.0.0.1:9", MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_MODEL_RETRIES: "0" };
     const refused = await runCli(["run", "Change it too"], { cwd: root, env });
-    expect(refused.code).toBe(1);
+    expect(refused.code).toBe(2);
     expect(refused.stderr.trim().split("\n")).toEqual([
       expect.stringMatching(/^mini-cursor: another session is running in this workspace \(process \d+\); wait for it to finish/),
     ]);
