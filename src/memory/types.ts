@@ -74,3 +74,18 @@ export const memoryOff: MemoryStore = {
   search: async () => [],
   remember: async () => undefined,
 };
+
+/**
+ * Recalls memories for a planner turn, waiting at most `memory.recallWaitMs` (a session starts opening memory as it
+ * starts; a Chroma server that has to start first is not waited for): the lines, or "late" (a later turn recalls).
+ */
+export async function recallInTime(memory: MemoryStore, query: { task: string; workspace: string; limit: number }): Promise<string[] | "late"> {
+  const recalling = memory.recall(query);
+  const waitMs = memory.recallWaitMs;
+  if (waitMs === undefined) return recalling;
+  // A recall that comes too late is dropped; a failure then must not go unhandled.
+  recalling.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<"late">((resolve) => (timer = setTimeout(() => resolve("late"), waitMs)));
+  return Promise.race([recalling, late]).finally(() => clearTimeout(timer));
+}

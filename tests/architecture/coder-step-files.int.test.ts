@@ -21,8 +21,9 @@ import { testGraph } from "../graph/wire.js";
 const MAX_RUNTIME_FILES = 15;
 // 77: the symlink walk that approval and the file tools each had is one module of its own (src/platform/real-path.ts);
 // 78: errorCode and errorMessage left the tools' result module for the platform (src/platform/error-info.ts), so that
-// the services below the tools can use them.
-const MAX_FILES = 78;
+// the services below the tools can use them; 79: the planner's first turn recalls memories within their wait (issue 40:
+// recallInTime in src/memory/types.ts).
+const MAX_FILES = 79;
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src");
 
 let root = "";

@@ -80,7 +80,7 @@ describe("fork copies a session into a new id", () => {
     const { run, id } = await startStuckRun();
     try {
       const refused = await cli(["fork", id]);
-      expect(refused.code).toBe(1);
+      expect(refused.code).toBe(2);
       expect(refused.stderr).toMatch(
         new RegExp(`^mini-cursor: session ${id} is running in process \\d+; fork it once it has stopped \\(Ctrl-C stops it, its progress is kept\\)\n$`),
       );

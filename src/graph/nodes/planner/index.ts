@@ -37,7 +37,7 @@ import {
   skipPending,
 } from "./plan-ops.js";
 import { type PlannerAgentEntry, plannerSystemPrompt } from "./prompt.js";
-import { recallForTurn } from "./recall.js";
+import { recallInTime } from "../../../memory/types.js";
 
 /** Answers to the planner's questions kept in the state (the limit of questions keeps it smaller anyway). */
 const MAX_KEPT_ANSWERS = 10;
@@ -183,13 +183,17 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
 
     let memories = state.memories;
     const isRevision = state.plan.length > 0;
-    // Recalled once per session, by the first turn memory answers in time (src/graph/nodes/planner/recall.ts).
+    // Recalled once per session, by the first turn memory answers in time (MINI_CURSOR_MEMORY_WAIT); the first plan
+    // that goes without says so.
     if (!state.memoriesRecalled && memories.length === 0) {
-      const recalled = await recallForTurn(deps.memory, { task: state.task, workspace, limit: 5 }, { firstPlan: !isRevision, events: deps.events });
-      if (recalled.kind === "recalled") {
-        memories = recalled.memories;
+      const recalled = await recallInTime(deps.memory, { task: state.task, workspace, limit: 5 });
+      if (recalled !== "late") {
+        memories = recalled;
         update.memoriesRecalled = true;
         if (memories.length > 0) update.memories = memories;
+      } else if (!isRevision) {
+        const message = `Memory was not open within ${deps.memory.recallWaitMs ?? 0} ms (MINI_CURSOR_MEMORY_WAIT), so the first plan goes without recalled memories; later planner turns use them.`;
+        deps.events.emit({ type: "notice", level: "info", message });
       }
     }
 
