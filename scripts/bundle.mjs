@@ -18,7 +18,8 @@ import { build } from "esbuild";
  * (ripgrep's binary, chromadb's server script), which a bundle would move. better-sqlite3's JavaScript is bundled:
  * its addon is opened by path (src/platform/sqlite-addon.ts), and loading its 15 CommonJS files slowed `sessions`.
  */
-const EXTERNAL = ["tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb"];
+// react-devtools-core: Ink loads it only when DEV=true (its React devtools), and it is not installed.
+const EXTERNAL = ["tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb", "react-devtools-core"];
 const REPO = process.cwd();
 const DEFER = path.join(REPO, "src/faces/cli/defer.ts");
 

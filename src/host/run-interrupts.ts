@@ -37,7 +37,9 @@ export class RunInterrupts {
   };
   // Other sessions of the process (an editor's) go on: only this run stops.
   private readonly onCancel = () => {
-    if (!this.interrupted) this.stop(false, "the editor's cancel");
+    // A face may name what stopped the turn (the terminal's Esc) as the abort's reason.
+    const reason: unknown = this.o.cancel?.reason;
+    if (!this.interrupted) this.stop(false, typeof reason === "string" ? reason : "the editor's cancel");
   };
 
   constructor(private readonly o: RunInterruptOptions) {

@@ -1,11 +1,12 @@
 import { systemClock } from "../../platform/clock.js";
 import type { CliIo } from "./io.js";
-import { answerTopLevel, reportFailure, version, type CommandName } from "./top-level.js";
+import { answerTopLevel, reportFailure, version, withCommand, type CommandName } from "./top-level.js";
 
 type Command = (argv: string[], io: CliIo, clock: typeof systemClock) => Promise<number>;
 
 /** Loaded on demand: LangGraph, LangChain and SQLite take most of a second to import, `--help` needs none. */
 const COMMANDS: Record<CommandName, () => Promise<Command>> = {
+  chat: async () => (await import("./chat/chat-command.js")).chatCommand,
   run: async () => (await import("./commands/run.js")).runCommand,
   resume: async () => (await import("./commands/resume.js")).resumeCommand,
   sessions: async () => (await import("./commands/sessions.js")).sessionsCommand,
@@ -21,13 +22,14 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   acp: async () => (await import("./commands/acp.js")).acpCommand(version()),
 };
 
-const LAUNCHING_COMMANDS = new Set<string>(["run", "resume", "acp"]);
+const LAUNCHING_COMMANDS = new Set<string>(["chat", "run", "resume", "acp"]);
 
 /**
  * Every command. main.ts answers help and the listing commands itself and hands the rest here: this module and what
  * it loads are the ES module part of the build (scripts/bundle.mjs).
  */
-export async function main(argv: string[], io: CliIo): Promise<number> {
+export async function main(given: string[], io: CliIo): Promise<number> {
+  const argv = withCommand(given);
   const answered = answerTopLevel(argv, io);
   if (answered !== undefined) return answered;
   const command = argv[0] as CommandName;

@@ -1,6 +1,7 @@
 export const MAIN_HELP = `mini-cursor — a coding agent for whole-project tasks (planner → researcher / coder / reviewer)
 
 Usage:
+  mini-cursor [-c | -r] [options]        a conversation at the terminal (also: mini-cursor chat)
   mini-cursor run "<task>" [options]     start a session on a task
   mini-cursor resume [SESSION] [options] continue a session (the latest by default)
   mini-cursor sessions [options]         list sessions of a workspace
@@ -22,6 +23,23 @@ Usage:
 Exit codes: 0 done, 1 failed or limit reached, 2 usage or configuration error, 130 interrupted.
 Model: OPENAI_API_KEY, OPENAI_BASE_URL, MINI_CURSOR_MODEL (see README); a local Ollama is used when nothing is set.
 Settings: flags > environment > <workspace>/mini-cursor.json > ~/.config/mini-cursor/config.json > defaults.`;
+
+export const CHAT_HELP = `Usage: mini-cursor [chat] [-c | -r] [options]
+
+A conversation in the workspace, at a terminal: each message is one turn of one session (as resume --message),
+approvals and questions are answered inline, and slash commands act between turns (/help lists them, with the
+project's own from .mini-cursor/commands/ and .claude/commands/). Esc stops a turn (the session is kept); Ctrl-C
+twice leaves; @path puts a file or folder into the message; a line ending in \\ goes on below.
+
+Options:
+  -c, --continue          go on with the latest session of the workspace
+  -r, --resume            pick the session to go on with from a list
+  --workspace DIR         the project folder (default: the current one)
+  --model NAME            the model for every agent
+  --base-url URL          an OpenAI-compatible endpoint
+  --approval MODE         ask (default), auto or read-only; /approval changes it
+
+Without a terminal (scripts, CI) use mini-cursor run and mini-cursor resume --message.`;
 
 export const ACP_HELP = `Usage: mini-cursor acp
 

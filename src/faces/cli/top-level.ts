@@ -6,17 +6,33 @@ import { BusyError } from "../../sessions/busy-error.js";
 import { damagedDatabaseLine } from "../../sessions/data-errors.js";
 import { closest } from "./did-you-mean.js";
 import { EXIT, UnknownOptionError, UsageError } from "./exit-codes.js";
-import { ACP_HELP, AGENTS_HELP, FORK_HELP, INDEX_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
+import { ACP_HELP, AGENTS_HELP, CHAT_HELP, FORK_HELP, INDEX_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 import { DIFF_HELP, UNDO_HELP } from "./undo-help.js";
 import { errorMessage } from "../../platform/error-info.js";
 
 /** Every command, in the order the unknown-command line lists them. */
-export const COMMAND_NAMES = ["run", "resume", "sessions", "fork", "memory", "index", "diff", "undo", "replay", "doctor", "agents", "mcp", "acp"] as const;
+export const COMMAND_NAMES = [
+  "chat",
+  "run",
+  "resume",
+  "sessions",
+  "fork",
+  "memory",
+  "index",
+  "diff",
+  "undo",
+  "replay",
+  "doctor",
+  "agents",
+  "mcp",
+  "acp",
+] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
 const TOP_LEVEL_FLAGS = ["--help", "--version", "-h", "-v"];
 const QUICK_HELP: Partial<Record<CommandName, string>> = {
+  chat: CHAT_HELP,
   run: RUN_HELP,
   resume: RESUME_HELP,
   sessions: SESSIONS_HELP,
@@ -55,15 +71,25 @@ function unknownCommandLine(command: string): string {
   return `unknown command "${command}"; ${suggestion ? `did you mean ${suggestion}?` : `commands: ${COMMAND_NAMES.join(", ")} (see mini-cursor --help)`}`;
 }
 
+/** What starts a conversation without naming it: nothing, or one of its flags first (`mini-cursor -c`). */
+const CHAT_FLAGS = new Set(["-c", "--continue", "-r", "--resume", "--workspace", "--model", "--base-url", "--approval"]);
+
+/** The command line with its command: `mini-cursor` and `mini-cursor -c` are `mini-cursor chat`. */
+export function withCommand(argv: readonly string[]): string[] {
+  const first = argv[0];
+  if (first === undefined || CHAT_FLAGS.has(first.split("=")[0] ?? first)) return ["chat", ...argv];
+  return [...argv];
+}
+
 /**
  * What needs no command module: help, the version, `<command> --help` and an unknown command. The exit code, or
  * undefined when a command has to run.
  */
 export function answerTopLevel(argv: readonly string[], io: CliIo): number | undefined {
-  const [command, ...rest] = argv;
-  if (command === undefined || command === "--help" || command === "-h" || command === "help") {
+  const [command = "chat", ...rest] = withCommand(argv);
+  if (command === "--help" || command === "-h" || command === "help") {
     io.stdout.write(`${MAIN_HELP}\n`);
-    return command === undefined ? EXIT.usage : EXIT.done;
+    return EXIT.done;
   }
   if (command === "--version" || command === "-v") {
     io.stdout.write(`${version()}\n`);

@@ -49,6 +49,11 @@ export class TmuxTerminal {
     this.tmux("send-keys", "-t", "0", "-l", text);
   }
 
+  /** A key by its tmux name: "Escape", "C-c", "Up", "Tab". */
+  key(name: string): void {
+    this.tmux("send-keys", "-t", "0", name);
+  }
+
   /** Polls the screen until `test` holds; fails with the last screen when it does not within the time. */
   async waitFor(test: (screen: string) => boolean, what: string, timeoutMs = 60_000, read: () => string = () => this.screen()): Promise<string> {
     const until = Date.now() + timeoutMs;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../../src/platform/config-file.js";
 import { UnknownOptionError, UsageError } from "../../../src/faces/cli/exit-codes.js";
-import { MAIN_HELP, SESSIONS_HELP } from "../../../src/faces/cli/help.js";
+import { CHAT_HELP, MAIN_HELP, SESSIONS_HELP } from "../../../src/faces/cli/help.js";
 import type { CliIo } from "../../../src/faces/cli/io.js";
-import { answerTopLevel, COMMAND_NAMES, reportFailure, version } from "../../../src/faces/cli/top-level.js";
+import { answerTopLevel, withCommand, COMMAND_NAMES, reportFailure, version } from "../../../src/faces/cli/top-level.js";
 
 function io(): CliIo & { out: string; err: string } {
   const state = { out: "", err: "" };
@@ -17,15 +17,22 @@ function io(): CliIo & { out: string; err: string } {
 }
 
 describe("answerTopLevel: what needs no command module", () => {
-  it("prints help (exit 0), or usage without a command (exit 2)", () => {
+  it("prints help (exit 0); without a command, or with a conversation's flag first, the conversation runs (chat)", () => {
     for (const argv of [["--help"], ["-h"], ["help"]]) {
       const o = io();
       expect(answerTopLevel(argv, o)).toBe(0);
       expect(o.out).toBe(`${MAIN_HELP}\n`);
     }
     const bare = io();
-    expect(answerTopLevel([], bare)).toBe(2);
-    expect(bare.out).toBe(`${MAIN_HELP}\n`);
+    expect(answerTopLevel([], bare)).toBeUndefined();
+    expect(bare.out).toBe("");
+    expect(withCommand([])).toEqual(["chat"]);
+    expect(withCommand(["-c"])).toEqual(["chat", "-c"]);
+    expect(withCommand(["--workspace=ws", "-r"])).toEqual(["chat", "--workspace=ws", "-r"]);
+    expect(withCommand(["run", "-c"])).toEqual(["run", "-c"]);
+    const help = io();
+    expect(answerTopLevel(["-c", "--help"], help)).toBe(0);
+    expect(help.out).toBe(`${CHAT_HELP}\n`);
   });
 
   it("prints the package's version", () => {
