@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
@@ -9,6 +10,7 @@ import type { AgentRunUpdate, Decision } from "../run.js";
 import type { AgentRun } from "../run.js";
 import type { ToolArtifact } from "../../tools/types.js";
 import type { ModelCallDeps } from "./deps.js";
+import { unifiedDiff } from "../../platform/line-diff.js";
 import { followSymlinksSync, realPath, type FollowedPath } from "../../platform/real-path.js";
 import { COMMAND_TOOLS, FILE_CHANGE_TOOLS } from "../../tools/index.js";
 
@@ -27,14 +29,44 @@ export function filePattern(file: string, workspace: string): string {
   return `file:${path.posix.normalize(rel.split(path.sep).join("/")).replace(/^(\.\/)+/, "")}`;
 }
 
-function filePreview(tool: string, args: Record<string, unknown>): string {
-  const clipLines = (text: string, prefix: string) => {
-    const lines = text.split("\n");
-    const shown = lines.slice(0, 40).map((l) => `${prefix}${l}`);
-    return lines.length > 40 ? [...shown, `${prefix}… (${lines.length - 40} more lines)`].join("\n") : shown.join("\n");
-  };
-  if (tool === "write_file") return `write ${str(args.path)}:\n${clipLines(str(args.content), "+ ")}`;
-  return `edit ${str(args.path)}${args.replaceAll === true ? " (every occurrence)" : ""}:\n${clipLines(str(args.oldText), "- ")}\n${clipLines(str(args.newText), "+ ")}`;
+/** Lines of a file change shown before it is clipped: a file the person accepts (init's AGENTS.md) is seen whole. */
+const PREVIEW_LINES = 100;
+
+function clipLines(lines: readonly string[], prefix: string): string {
+  const shown = lines.slice(0, PREVIEW_LINES).map((l) => `${prefix}${l}`);
+  return lines.length > PREVIEW_LINES ? [...shown, `${prefix}… (${lines.length - PREVIEW_LINES} more lines)`].join("\n") : shown.join("\n");
+}
+
+/** A write over an existing file is shown as a unified diff against it; a new file as its lines, added. */
+function filePreview(tool: string, args: Record<string, unknown>, existing: string | undefined): string {
+  const file = str(args.path);
+  if (tool === "write_file" && existing !== undefined) {
+    const hunks = unifiedDiff(existing, str(args.content));
+    return hunks.length === 0 ? `write ${file}: the content it already has` : `write ${file} (changes the existing file):\n${clipLines(hunks, "")}`;
+  }
+  if (tool === "write_file") return `write ${file}:\n${clipLines(str(args.content).split("\n"), "+ ")}`;
+  const edit = `${clipLines(str(args.oldText).split("\n"), "- ")}\n${clipLines(str(args.newText).split("\n"), "+ ")}`;
+  return `edit ${file}${args.replaceAll === true ? " (every occurrence)" : ""}:\n${edit}`;
+}
+
+/** Above this a file is not read to show a diff (its new content is shown instead). */
+const MAX_DIFFED_BYTES = 1_000_000;
+
+/**
+ * The text a write would replace: the regular file where the write lands, inside the workspace; undefined for a new
+ * file, or one that is not text or too big to diff. Read only to show the person the change.
+ */
+function existingText(workspace: string, landing: string | undefined): string | undefined {
+  if (landing === undefined || landing === "" || path.isAbsolute(landing) || landing.split(path.sep)[0] === "..") return undefined;
+  try {
+    const file = path.join(realPath(workspace) ?? workspace, landing);
+    const stat = fs.statSync(file);
+    if (!stat.isFile() || stat.size > MAX_DIFFED_BYTES) return undefined;
+    const bytes = fs.readFileSync(file);
+    return bytes.includes(0) ? undefined : bytes.toString("utf8");
+  } catch {
+    return undefined;
+  }
 }
 
 export type ApprovalDeps = Pick<ModelCallDeps, "spec" | "emit" | "forceAsk" | "extensions" | "commandRules">;
@@ -130,7 +162,8 @@ function requestFor(call: Call, asked: Decision, state: AgentRun, deps: Approval
     return { ...base, kind: "command", subject: command, cwd: str(call.args.cwd) || ".", preview: command, suggestedPattern: commandPatternFor(command) };
   }
   if (FILE_CHANGE_TOOLS.has(call.name)) {
-    const preview = asked.reason ? `asked even in auto mode: ${asked.reason}\n${filePreview(call.name, call.args)}` : filePreview(call.name, call.args);
+    const change = filePreview(call.name, call.args, call.name === "write_file" ? existingText(state.workspace, asked.landing) : undefined);
+    const preview = asked.reason ? `asked even in auto mode: ${asked.reason}\n${change}` : change;
     return {
       ...base,
       kind: "file_change",

@@ -9,6 +9,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   chat: async () => (await import("./chat/chat-command.js")).chatCommand,
   run: async () => (await import("./commands/run.js")).runCommand,
   resume: async () => (await import("./commands/resume.js")).resumeCommand,
+  init: async () => (await import("./commands/init.js")).initCommand,
   sessions: async () => (await import("./commands/sessions.js")).sessionsCommand,
   fork: async () => (await import("./commands/fork.js")).forkCommand,
   memory: async () => (await import("./commands/memory.js")).memoryCommand,
@@ -22,7 +23,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   acp: async () => (await import("./commands/acp.js")).acpCommand(version()),
 };
 
-const LAUNCHING_COMMANDS = new Set<string>(["chat", "run", "resume", "acp"]);
+const LAUNCHING_COMMANDS = new Set<string>(["chat", "run", "resume", "init", "acp"]);
 
 /**
  * Every command. main.ts answers help and the listing commands itself and hands the rest here: this module and what

@@ -4,6 +4,7 @@ Usage:
   mini-cursor [-c | -r] [options]        a conversation at the terminal (also: mini-cursor chat)
   mini-cursor run "<task>" [options]     start a session on a task
   mini-cursor resume [SESSION] [options] continue a session (the latest by default)
+  mini-cursor init [options]             write AGENTS.md for the project (shown as a diff to accept)
   mini-cursor sessions [options]         list sessions of a workspace
   mini-cursor sessions delete SESSION    delete a session that is not running (its history, recording, undo)
   mini-cursor fork SESSION [options]     copy a session into a new id (then resume it with --message)
@@ -164,6 +165,22 @@ A running session is refused: stop it first (its progress is kept).
 Options:
   --workspace DIR   project folder (default: current folder)
   --json            print one JSON object (the new id and the resume command)
+  -h, --help        show this help`;
+
+export const INIT_HELP = `Usage: mini-cursor init [options]
+
+Starts a session whose task is to read the project (package and build files, README, CI configuration, folder
+layout) and write AGENTS.md at its root: the build, test and lint commands, the layout and the conventions. An
+existing AGENTS.md is kept and improved. Every file change is asked about (in ask mode, whatever the configured one):
+AGENTS.md is shown as a diff (a new file as its lines) and written only if you answer y. Answers come as for run:
+keys at a terminal, lines from a pipe (closed stdin leaves the session waiting: resume answers it). Exit codes as
+for run. In a conversation, /init does the same in a new session.
+
+Options:
+  --workspace DIR   project folder (default: current folder)
+  --model NAME      model for every agent
+  --base-url URL    OpenAI-compatible endpoint
+  --json            print one JSON event per line
   -h, --help        show this help`;
 
 export const AGENTS_HELP = `Usage: mini-cursor agents [options]

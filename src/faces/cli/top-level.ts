@@ -6,7 +6,7 @@ import { BusyError } from "../../sessions/busy-error.js";
 import { damagedDatabaseLine } from "../../sessions/data-errors.js";
 import { closest } from "./did-you-mean.js";
 import { EXIT, UnknownOptionError, UsageError } from "./exit-codes.js";
-import { ACP_HELP, AGENTS_HELP, CHAT_HELP, FORK_HELP, INDEX_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
+import { ACP_HELP, AGENTS_HELP, CHAT_HELP, FORK_HELP, INDEX_HELP, INIT_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 import { DIFF_HELP, UNDO_HELP } from "./undo-help.js";
 import { errorMessage } from "../../platform/error-info.js";
@@ -16,6 +16,7 @@ export const COMMAND_NAMES = [
   "chat",
   "run",
   "resume",
+  "init",
   "sessions",
   "fork",
   "memory",
@@ -35,6 +36,7 @@ const QUICK_HELP: Partial<Record<CommandName, string>> = {
   chat: CHAT_HELP,
   run: RUN_HELP,
   resume: RESUME_HELP,
+  init: INIT_HELP,
   sessions: SESSIONS_HELP,
   fork: FORK_HELP,
   memory: MEMORY_HELP,

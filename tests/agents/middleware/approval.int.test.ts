@@ -144,6 +144,37 @@ describe("approval middleware", () => {
     ]);
   });
 
+  it("with approveFileChanges, shows a new file as its lines added and a long change whole up to 100 lines", async () => {
+    const long = Array.from({ length: 90 }, (_, i) => `line ${i + 1}`).join("\n");
+    const models = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "AGENTS.md", content: "# Agents\nnpm test\n" } }), done()] });
+    const request = (await agentHarness(coder, models, { workspace: ws.root, safety: { approval: "ask", approveFileChanges: true } }).start())
+      .__interrupt__?.[0]?.value;
+    expect(request).toHaveProperty("preview", "write AGENTS.md:\n+ # Agents\n+ npm test\n+ ");
+
+    await fs.writeFile(path.join(ws.root, "long.txt"), `${long}\n`);
+    const changed = `${long.replace("line 5\n", "line five\n").replace("line 80\n", "line eighty\n")}\n`;
+    const edits = scriptedModels({ coder: [calls({ name: "write_file", args: { path: "long.txt", content: changed } }), done()] });
+    const diff = (await agentHarness(coder, edits, { workspace: ws.root, safety: { approval: "ask", approveFileChanges: true } }).start()).__interrupt__?.[0]
+      ?.value;
+    expect(diff).toHaveProperty(
+      "preview",
+      [
+        "write long.txt (changes the existing file):",
+        "@@ -2,7 +2,7 @@",
+        ...["line 2", "line 3", "line 4"].map((l) => ` ${l}`),
+        "-line 5",
+        "+line five",
+        ...["line 6", "line 7", "line 8"].map((l) => ` ${l}`),
+        "@@ -77,7 +77,7 @@",
+        ...["line 77", "line 78", "line 79"].map((l) => ` ${l}`),
+        "-line 80",
+        "+line eighty",
+        ...["line 81", "line 82", "line 83"].map((l) => ` ${l}`),
+      ].join("\n"),
+    );
+    expect(await ws.read("long.txt")).toBe(`${long}\n`);
+  });
+
   it('with approveFileChanges, one "always" grant covers ./a.txt and a.txt', async () => {
     const models = scriptedModels({
       coder: [
@@ -157,7 +188,8 @@ describe("approval middleware", () => {
     const paused = await h.start();
     const request = paused.__interrupt__?.[0]?.value;
     expect(request).toMatchObject({ type: "approval", kind: "file_change", tool: "write_file", subject: "./a.txt", suggestedPattern: "file:a.txt" });
-    expect(request).toHaveProperty("preview", "write ./a.txt:\n+ first\n+ ");
+    // a.txt exists: the change is shown as a unified diff against it.
+    expect(request).toHaveProperty("preview", "write ./a.txt (changes the existing file):\n@@ -1 +1 @@\n-original\n+first");
     expect(await ws.read("a.txt")).toBe("original\n");
 
     const final = await h.resume({ decision: "always", pattern: "file:a.txt" });

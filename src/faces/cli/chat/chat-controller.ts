@@ -39,6 +39,17 @@ export interface ChatOptions {
   onLeave(code: number): void;
   /** A one-line description of an error for the person (never a stack trace). */
   describeError?(error: unknown): string;
+  /** The conversation goes on with another existing session: the face takes that session's settings (model, approval). */
+  adoptSession?(id: string): Promise<void>;
+}
+
+/** A message waiting for the running turn or command to end. */
+interface Queued {
+  text: string;
+  /** Sent by a slash command: a message even if it starts with "/". */
+  sent?: boolean;
+  /** Settings for this message's turn only, over the conversation's. */
+  once?: Partial<ConversationSettings>;
 }
 
 interface Pending {
@@ -57,7 +68,7 @@ interface Pending {
 export class ChatController {
   private view: ChatView;
   private readonly listeners = new Set<() => void>();
-  private readonly queue: string[] = [];
+  private readonly queue: Queued[] = [];
   private turn: AbortController | null = null;
   private running: Promise<void> | null = null;
   private pending: Pending | null = null;
@@ -117,16 +128,16 @@ export class ChatController {
     const now = text === "/exit" || text === "/help" || text.startsWith("/exit ") || text.startsWith("/help ");
     if (now) return void this.slash(text);
     if (this.running) {
-      this.queue.push(text);
+      this.queue.push({ text });
       this.print(`⋯ queued for after this turn: ${oneLine(text)}`);
       this.set({ queued: this.queue.length });
       return;
     }
-    this.dispatch(text);
+    this.dispatch({ text });
   }
 
-  private dispatch(text: string): void {
-    if (!text.startsWith("/")) return this.startTurn(text);
+  private dispatch({ text, sent, once }: Queued): void {
+    if (sent || !text.startsWith("/")) return this.startTurn(text, once);
     this.running = this.slash(text).finally(() => {
       this.running = null;
       this.next();
@@ -135,9 +146,9 @@ export class ChatController {
 
   /** The next message or command typed while the last one ran. */
   private next(): void {
-    const text = this.queue.shift();
+    const queued = this.queue.shift();
     this.set({ queued: this.queue.length });
-    if (text !== undefined && !this.leaving) this.dispatch(text);
+    if (queued !== undefined && !this.leaving) this.dispatch(queued);
   }
 
   /** `mini-cursor -r`: the person picks the session to go on with by its number (Enter alone: a new one). */
@@ -153,7 +164,7 @@ export class ChatController {
           this.print(`Type a number from 1 to ${choices.length}, or Enter for a new session.`);
           return false;
         }
-        this.set({ sessionId: chosen.id });
+        this.switchTo(chosen.id);
         this.print(`Going on with session ${chosen.id}.`);
         return true;
       },
@@ -179,7 +190,8 @@ export class ChatController {
     this.o.onLeave(code);
   }
 
-  private context(): ChatContext {
+  /** `sent` collects the messages the command sends: they go first once it is done, in the order sent. */
+  private context(sent: Queued[]): ChatContext {
     return {
       workspace: this.o.workspace,
       env: this.o.env,
@@ -189,10 +201,11 @@ export class ChatController {
       print: (text) => this.print(text),
       useSession: (id) => {
         const next = id ?? this.o.newSessionId();
-        this.set({ sessionId: next });
+        if (id) this.switchTo(id);
+        else this.set({ sessionId: next });
         this.print(id ? `Going on with session ${id}.` : `New session ${next}: the next message is its task.`);
       },
-      send: (text) => this.submit(text),
+      send: (text, once) => void sent.push({ text, sent: true, ...(once ? { once } : {}) }),
       leave: () => void this.leave(0),
     };
   }
@@ -203,11 +216,14 @@ export class ChatController {
     if (!command) return this.print(`Unknown command /${word}; /help lists them.`);
     if (command.name === "help") return this.print(this.helpText());
     this.print(`› /${[word, ...rest].join(" ")}`);
+    const sent: Queued[] = [];
     try {
-      await command.run(rest.join(" "), this.context());
+      await command.run(rest.join(" "), this.context(sent));
     } catch (error) {
       this.print(`⚠ /${word}: ${this.describe(error)}`);
     }
+    // Started after the command rather than from within it, so its turn is the one this.running follows.
+    this.queue.unshift(...sent);
   }
 
   helpText(): string {
@@ -220,12 +236,12 @@ export class ChatController {
     ].join("\n");
   }
 
-  private startTurn(text: string): void {
+  private startTurn(text: string, once?: Partial<ConversationSettings>): void {
     const turn = new AbortController();
     this.turn = turn;
     this.print(`› ${text.split("\n").join("\n  ")}`);
     this.set({ status: "starting", since: this.o.clock.now() });
-    this.running = this.runTurn(text, turn)
+    this.running = this.runTurn(text, turn, once)
       .catch((error: unknown) => this.print(`⚠ ${this.describe(error)}`))
       .finally(() => {
         this.running = null;
@@ -237,14 +253,27 @@ export class ChatController {
       });
   }
 
-  private async runTurn(text: string, turn: AbortController): Promise<void> {
+  /** Another existing session from now on, with its own settings (read before the next turn starts). */
+  private adopting: Promise<void> = Promise.resolve();
+  private switchTo(id: string): void {
+    const before = this.view.sessionId;
+    this.set({ sessionId: id });
+    this.adopting = (this.o.adoptSession?.(id) ?? Promise.resolve()).catch((error: unknown) => {
+      // A session that cannot be taken (none of that id): the conversation stays where it was.
+      this.set({ sessionId: before });
+      this.print(`⚠ ${this.describe(error)}; going on with session ${before}`);
+    });
+  }
+
+  private async runTurn(text: string, turn: AbortController, once?: Partial<ConversationSettings>): Promise<void> {
+    await this.adopting;
     const expanded = await this.o.expand(text);
     for (const note of expanded.notes) this.print(`ℹ ${note}`);
     const result = await this.o.runTurn({
       sessionId: this.view.sessionId,
       workspace: this.o.workspace,
       text: expanded.text,
-      settings: this.o.settings,
+      settings: once ? { ...this.o.settings, ...once } : this.o.settings,
       printer: this.statusFollowing(),
       prompter: (answer) => this.prompter(answer),
       cancel: turn.signal,

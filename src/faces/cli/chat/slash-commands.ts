@@ -1,5 +1,6 @@
 import { APPROVAL_MODES, type ApprovalMode } from "../../../core/index.js";
 import type { ConversationSettings } from "../../../host/conversation-turn.js";
+import { INIT_SETTINGS, INIT_TASK } from "../../../host/init-task.js";
 import type { Clock } from "../../../platform/clock.js";
 import type { CliIo } from "../io.js";
 import { runCaptured } from "./captured-io.js";
@@ -17,8 +18,11 @@ export interface ChatContext {
   print(text: string): void;
   /** Goes on with another session of this workspace (`/resume`, `/fork`), or a new one (`/clear`: no id). */
   useSession(id?: string): void;
-  /** Sends a message as if it was typed (a custom command's prompt). */
-  send(text: string): void;
+  /**
+   * Sends a message as if it was typed (a custom command's prompt), once the command is done; `once` changes the
+   * settings for that message's turn only (/init asks before each file change).
+   */
+  send(text: string, once?: Partial<ConversationSettings>): void;
   leave(): void;
 }
 
@@ -124,6 +128,14 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
     name: "clear",
     description: "start a new session (the current one stays, see /sessions)",
     run: (_args, ctx) => ctx.useSession(),
+  },
+  {
+    name: "init",
+    description: "a new session that writes AGENTS.md for the project, shown as a diff to accept",
+    run: (_args, ctx) => {
+      ctx.useSession();
+      ctx.send(INIT_TASK, INIT_SETTINGS);
+    },
   },
   {
     name: "exit",

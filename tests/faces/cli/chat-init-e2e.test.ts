@@ -1,0 +1,71 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startScriptedOpenAIServer, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { runCli } from "./cli-process.js";
+import { sessionRows } from "./follow-up-script.js";
+import { AGENTS_MD, initScript } from "./init-script.js";
+import { TmuxTerminal } from "./tmux-terminal.js";
+
+/** `/init` in a conversation at the terminal (tmux), with the scripted model of tests/faces/cli/init-script.ts. */
+let server: ScriptedServer;
+let ws: TempWorkspace;
+let terminal: TmuxTerminal | null = null;
+
+beforeEach(async () => {
+  server = await startScriptedOpenAIServer(initScript);
+  ws = await makeTempWorkspace({ "package.json": '{ "scripts": { "test": "node --test" } }\n' });
+});
+afterEach(async () => {
+  terminal?.close();
+  terminal = null;
+  await server.close();
+  await ws.cleanup();
+});
+
+async function shows(tty: TmuxTerminal, text: string, times: number, what: string): Promise<string> {
+  return tty.waitFor(
+    (s) => s.split(text).length - 1 >= times,
+    what,
+    60_000,
+    () => tty.history(),
+  );
+}
+
+function send(tty: TmuxTerminal, line: string): void {
+  tty.type(line);
+  tty.type("\r");
+}
+
+describe("/init in a conversation", () => {
+  it("starts a new session that shows AGENTS.md as a diff, writes it on y, and the conversation goes on in it", async () => {
+    // Auto approval: /init asks before its file change all the same, for its own turn only.
+    const env = { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "auto", NO_COLOR: "1" };
+    terminal = TmuxTerminal.start([], { cwd: ws.root, env, cols: 100, rows: 50 });
+    const tty = terminal;
+    await shows(tty, "/help for commands", 1, "the prompt");
+    send(tty, "Say hello");
+    await shows(tty, "· done", 1, "the end of the first session's turn");
+
+    send(tty, "/init");
+    const asked = await shows(tty, "Approve? [y]es", 1, "the approval of AGENTS.md");
+    expect(asked).toMatch(/New session \S+: the next message is its task\./);
+    expect(asked).toContain("    write AGENTS.md:\n    + # AGENTS.md\n    +\n    + ## Commands");
+    await expect(fs.access(path.join(ws.root, "AGENTS.md"))).rejects.toThrow();
+    tty.type("y\r");
+    await shows(tty, "· done", 2, "the end of the init");
+    expect(await fs.readFile(path.join(ws.root, "AGENTS.md"), "utf8")).toBe(AGENTS_MD);
+
+    send(tty, "Thanks");
+    await shows(tty, "· done", 3, "the follow-up in the init's session");
+    send(tty, "/exit");
+    expect(await tty.exitCode()).toBe(0);
+
+    const rows = await sessionRows(async (args) => runCli(args, { cwd: ws.root, env }));
+    expect(rows.map((r) => [r.task.split(":")[0], r.status, r.turns])).toEqual([
+      ["Write AGENTS.md for this project", "done", 2],
+      ["Say hello", "done", 1],
+    ]);
+  }, 180_000);
+});
