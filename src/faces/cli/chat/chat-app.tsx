@@ -31,7 +31,8 @@ export function ChatApp({ controller, history, workspace, commandNames, color, n
     line.current = text;
     showDraft(text);
   };
-  const [browsing, setBrowsing] = useState<number | null>(null);
+  // Where Up and Down are in the history (null: below it, at the line being typed); a ref for the same reason.
+  const browsing = useRef<number | null>(null);
   const stash = useRef<string | null>(null);
   const lastCtrlC = useRef(0);
   const [, tick] = useState(0);
@@ -59,7 +60,7 @@ export function ChatApp({ controller, history, workspace, commandNames, color, n
   const enter = (text: string): void => {
     if (text.endsWith("\\")) return setDraft(`${text.slice(0, -1)}\n`);
     setDraft("");
-    setBrowsing(null);
+    browsing.current = null;
     if (controller.snapshot().question === null && text.trim()) history.add(text, workspace);
     controller.submit(text);
   };
@@ -82,9 +83,9 @@ export function ChatApp({ controller, history, workspace, commandNames, color, n
     if ((key.upArrow || key.downArrow) && controller.snapshot().question === null) {
       const entries = history.all;
       if (entries.length === 0) return;
-      const at = browsing ?? entries.length;
+      const at = browsing.current ?? entries.length;
       const next = Math.max(0, Math.min(entries.length, at + (key.upArrow ? -1 : 1)));
-      setBrowsing(next === entries.length ? null : next);
+      browsing.current = next === entries.length ? null : next;
       setDraft(next === entries.length ? "" : (entries[next] ?? ""));
       return;
     }

@@ -62,13 +62,17 @@ export async function chatCommand(argv: string[], io: CliIo, clock: Clock): Prom
   const recent = values.continue || values.resume ? await recentSessions(workspace, io, clock) : [];
   if ((values.continue || values.resume) && recent.length === 0) throw new UsageError(`no sessions in ${workspace} yet; mini-cursor starts a new one`);
   const continued = values.continue ? recent[0] : undefined;
-  const stored = continued ? readStoredOptions(continued.options) : undefined;
-  const settings: ConversationSettings = {
-    ...(values.model ? { model: values.model } : stored?.model ? { model: stored.model } : {}),
-    approval: (approval as ApprovalMode | undefined) ?? stored?.safety?.approval ?? safety.approval,
-    allowNetwork: stored?.safety?.allowNetwork ?? safety.allowNetwork,
-    approveFileChanges: stored?.safety?.approveFileChanges ?? safety.approveFileChanges,
+  // A session's own settings (kept with it by resume, /model, /approval), under what this command line says.
+  const settingsOf = (row: SessionRow | undefined): ConversationSettings => {
+    const stored = row ? readStoredOptions(row.options) : undefined;
+    return {
+      ...(values.model ? { model: values.model } : stored?.model ? { model: stored.model } : {}),
+      approval: (approval as ApprovalMode | undefined) ?? stored?.safety?.approval ?? safety.approval,
+      allowNetwork: stored?.safety?.allowNetwork ?? safety.allowNetwork,
+      approveFileChanges: stored?.safety?.approveFileChanges ?? safety.approveFileChanges,
+    };
   };
+  const settings = settingsOf(continued);
   const custom = await loadCustomCommands(
     workspace,
     BUILT_IN_COMMANDS.map((c) => c.name),
@@ -95,6 +99,13 @@ export async function chatCommand(argv: string[], io: CliIo, clock: Clock): Prom
       leave();
     },
     describeError,
+    adoptSession: async (id) => {
+      const row = await sessionRow(workspace, id, io, clock);
+      if (!row) throw new UsageError(`no session "${id}" in ${workspace} (see /sessions)`);
+      const next = settingsOf(row);
+      delete settings.model;
+      Object.assign(settings, next);
+    },
   });
   for (const problem of custom.problems) controller.print(`⚠ ${problem}`);
   if (continued) controller.print(`Going on with session ${continued.id} (${continued.status}): ${oneLine(continued.task)}`);
@@ -121,6 +132,16 @@ async function recentSessions(workspace: string, io: CliIo, clock: Clock): Promi
   if (!database) return [];
   try {
     return await database.sessions.list({ limit: 20 });
+  } finally {
+    await database.close();
+  }
+}
+
+async function sessionRow(workspace: string, id: string, io: CliIo, clock: Clock): Promise<SessionRow | undefined> {
+  const database = await openRunStore(workspace, io.env, clock, { create: false });
+  if (!database) return undefined;
+  try {
+    return await database.sessions.get(id);
   } finally {
     await database.close();
   }

@@ -1,7 +1,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import { parseFrontmatter } from "../../../platform/frontmatter.js";
-import { isUsableRealPath, resolveWorkspacePath } from "../../../services/workspace-files/workspace-path.js";
+import { isInside } from "../../../platform/path-inside.js";
+import { isUsableRealPath } from "../../../services/workspace-files/workspace-path.js";
 import { readTextFile } from "../../../services/workspace-files/text-file.js";
 
 /** A slash command of the project's own: a Markdown file whose body is the message it sends. */
@@ -17,7 +18,8 @@ export interface CustomCommand {
 }
 
 /** Where the commands live, the first found of a name winning: ours, then Claude Code's (the same format). */
-const FOLDERS = [".mini-cursor/commands", ".claude/commands"];
+const OUR_FOLDER = ".mini-cursor/commands";
+const FOLDERS = [OUR_FOLDER, ".claude/commands"];
 const NAME = /^[a-z0-9][a-z0-9_-]*$/i;
 const MAX_COMMANDS = 100;
 
@@ -36,6 +38,10 @@ export async function loadCustomCommands(workspace: string, builtIn: readonly st
   } catch {
     return { commands, problems };
   }
+  // As read_file reads (inside the workspace, no credential file), except that our own commands live under
+  // .mini-cursor/, which read_file never reads.
+  const ours = path.join(root, OUR_FOLDER);
+  const readable = (real: string): boolean => isUsableRealPath(root, real) || (isInside(ours, real) && real !== ours);
   for (const folder of FOLDERS) {
     let names: string[];
     try {
@@ -50,9 +56,9 @@ export async function loadCustomCommands(workspace: string, builtIn: readonly st
         if (builtIn.includes(name)) problems.push(`${source}: /${name} is a built-in command; rename the file to use it`);
         continue;
       }
-      const resolved = await resolveWorkspacePath(root, source);
-      if (!resolved.ok) continue;
-      const read = await readTextFile(resolved.abs, (real) => isUsableRealPath(root, real));
+      const real = await fs.promises.realpath(path.join(root, source)).catch(() => null);
+      if (real === null || !readable(real)) continue;
+      const read = await readTextFile(real, readable);
       if (!read.ok) continue;
       const parsed = parseFrontmatter(read.text);
       const data = parsed.ok ? parsed.data : {};
