@@ -66,17 +66,20 @@ const coderResults = (): string[] => {
 };
 
 describe("approvals at a terminal", () => {
-  it("ignores a `y` typed before the next question: that question waits for a fresh answer", async () => {
+  /**
+   * Answers the first question, types `keys` while the CLI waits on the model (before the second question exists),
+   * then rejects the second: the typed-ahead keys must answer nothing, and the CLI says it threw them away.
+   */
+  async function typeAhead(keys: string, echoed: (screen: string) => boolean): Promise<void> {
     holdAfterFirstCommand();
     const cli = pty(["run", "Run the checks"]);
     await cli.shows((s) => count(s, PROMPT) === 1, "the first question");
     cli.type("y\r");
-    // The first command ran; the CLI now waits on the model, before the second question exists.
     await held.reached;
     const mark = cli.screen().length;
-    cli.type("yes\r");
-    // The terminal echoed it: the line is in the terminal's input, typed ahead of the question.
-    await cli.shows((s) => s.slice(mark).includes("yes"), "the typed-ahead answer's echo");
+    cli.type(keys);
+    // The terminal echoed them: they are in the terminal's input, typed ahead of the question.
+    await cli.shows((s) => echoed(s.slice(mark)), "the typed-ahead keys' echo");
     held.open();
     await cli.shows((s) => count(s, PROMPT) === 2, "the second question");
     cli.type("n nope\r");
@@ -84,22 +87,14 @@ describe("approvals at a terminal", () => {
     expect(await fs.readFile(path.join(ws.root, "ran.txt"), "utf8")).toBe("one\n");
     expect(coderResults()[1]).toMatch(/^Error: the user rejected this command: nope\./);
     expect(cli.screen()).toContain("(ignored keys typed before this question)");
+  }
+
+  it("ignores a `y` typed before the next question: that question waits for a fresh answer", async () => {
+    await typeAhead("yes\r", (after) => after.includes("yes"));
   });
 
   it("says so when the keys typed ahead were only Enter: a bare Enter is thrown away too, never silently", async () => {
-    holdAfterFirstCommand();
-    const cli = pty(["run", "Run the checks"]);
-    await cli.shows((s) => count(s, PROMPT) === 1, "the first question");
-    cli.type("y\r");
-    await held.reached;
-    const mark = cli.screen().length;
-    cli.type("\r");
-    await cli.shows((s) => s.length > mark, "the Enter's echo");
-    held.open();
-    await cli.shows((s) => count(s, PROMPT) === 2, "the second question");
-    cli.type("n nope\r");
-    expect(await cli.done).toBe(0);
-    expect(cli.screen()).toContain("(ignored keys typed before this question)");
+    await typeAhead("\r", (after) => after.length > 0);
   });
 
   it("a key pressed after the question answers it (Backspace edits the answer)", async () => {

@@ -24,42 +24,28 @@ afterEach(async () => {
   await ws.cleanup();
 });
 
-async function shows(tty: TmuxTerminal, text: string, times: number, what: string): Promise<string> {
-  return tty.waitFor(
-    (s) => s.split(text).length - 1 >= times,
-    what,
-    60_000,
-    () => tty.history(),
-  );
-}
-
-function send(tty: TmuxTerminal, line: string): void {
-  tty.type(line);
-  tty.type("\r");
-}
-
 describe("/init in a conversation", () => {
   it("starts a new session that shows AGENTS.md as a diff, writes it on y, and the conversation goes on in it", async () => {
     // Auto approval: /init asks before its file change all the same, for its own turn only.
     const env = { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "auto", NO_COLOR: "1" };
     terminal = TmuxTerminal.start([], { cwd: ws.root, env, cols: 100, rows: 50 });
     const tty = terminal;
-    await shows(tty, "/help for commands", 1, "the prompt");
-    send(tty, "Say hello");
-    await shows(tty, "· done", 1, "the end of the first session's turn");
+    await tty.shows("/help for commands", 1, "the prompt");
+    tty.sendLine("Say hello");
+    await tty.shows("· done", 1, "the end of the first session's turn");
 
-    send(tty, "/init");
-    const asked = await shows(tty, "Approve? [y]es", 1, "the approval of AGENTS.md");
+    tty.sendLine("/init");
+    const asked = await tty.shows("Approve? [y]es", 1, "the approval of AGENTS.md");
     expect(asked).toMatch(/New session \S+: the next message is its task\./);
     expect(asked).toContain("    write AGENTS.md:\n    + # AGENTS.md\n    +\n    + ## Commands");
     await expect(fs.access(path.join(ws.root, "AGENTS.md"))).rejects.toThrow();
     tty.type("y\r");
-    await shows(tty, "· done", 2, "the end of the init");
+    await tty.shows("· done", 2, "the end of the init");
     expect(await fs.readFile(path.join(ws.root, "AGENTS.md"), "utf8")).toBe(AGENTS_MD);
 
-    send(tty, "Thanks");
-    await shows(tty, "· done", 3, "the follow-up in the init's session");
-    send(tty, "/exit");
+    tty.sendLine("Thanks");
+    await tty.shows("· done", 3, "the follow-up in the init's session");
+    tty.sendLine("/exit");
     expect(await tty.exitCode()).toBe(0);
 
     const rows = await sessionRows(async (args) => runCli(args, { cwd: ws.root, env }));

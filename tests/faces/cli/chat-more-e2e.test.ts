@@ -1,39 +1,19 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import { startScriptedOpenAIServer, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";
 import { userText } from "./follow-up-script.js";
 import { roleOf } from "./task-script.js";
+import { APPROVE, chatScript } from "./chat-script.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
 /**
  * More of `mini-cursor` at a terminal (tmux), with the scripted model of chat-e2e.test.ts: a message asks for a
  * command as RUN[command]; the planner plans one coder step for it, the coder runs it, the reviewer approves.
  */
-const command = (text: string): string | undefined => [...text.matchAll(/RUN\[([^\]]+)\]/g)].at(-1)?.[1];
 
-function chatScript(req: ScriptedRequest): ScriptedReply {
-  const role = roleOf(req);
-  const text = userText(req);
-  if (role === "planner") {
-    const followUps = [...text.matchAll(/Follow-up instruction \(turn \d+\): ([^\n]*)/g)];
-    const wanted = command(followUps.at(-1)?.[1] ?? text) ?? "true";
-    if (text.includes(`ran «${wanted}»`))
-      return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary: `Ran ${wanted}.` } }] };
-    return { toolCalls: [{ name: "update_plan", args: { remainingSteps: [{ agent: "coder", goal: `Run «${wanted}»` }], finished: false } }] };
-  }
-  if (role === "coder") {
-    const wanted = /Your step \(s\d+\): Run «([^»]+)»/.exec(text)?.[1] ?? "true";
-    if (toolResults(req).length === 0) return { toolCalls: [{ name: "execute_command", args: { command: wanted } }] };
-    return { toolCalls: [{ name: "submit_work", args: { status: "done", summary: `ran «${wanted}»` } }] };
-  }
-  if (role === "reviewer") return { toolCalls: [{ name: "submit_review", args: { decision: "approve", summary: "ok" } }] };
-  return { toolCalls: [{ name: "submit_findings", args: { summary: "nothing", findings: [] } }] };
-}
-
-const APPROVE = "Approve? [y]es";
 const PROMPT = "/help for commands";
 
 let server: ScriptedServer;
@@ -59,29 +39,13 @@ function start(args: string[], extra: Record<string, string> = {}): TmuxTerminal
   return terminal;
 }
 
-/** Types a line and Enter. */
-function send(tty: TmuxTerminal, line: string): void {
-  tty.type(line);
-  tty.type("\r");
-}
-
-/** Waits until `text` has appeared `times` times in the terminal's history (the input line is redrawn in place). */
-async function shows(tty: TmuxTerminal, text: string, times: number, what: string): Promise<string> {
-  return tty.waitFor(
-    (s) => s.split(text).length - 1 >= times,
-    what,
-    60_000,
-    () => tty.history(),
-  );
-}
-
 /** Waits until the input line (the visible screen) reads `text`. */
 async function inputReads(tty: TmuxTerminal, text: string, what: string): Promise<string> {
   return tty.waitFor((s) => s.split("\n").some((row) => row.trimEnd() === `› ${text}`), what, 20_000);
 }
 
 async function leave(tty: TmuxTerminal): Promise<void> {
-  send(tty, "/exit");
+  tty.sendLine("/exit");
   expect(await tty.exitCode()).toBe(0);
 }
 
@@ -99,12 +63,12 @@ describe("more of the conversation at the terminal", () => {
       "---\ndescription: Deploy somewhere\nargument-hint: <target>\n---\nDeploy to $ARGUMENTS now: RUN[echo $ARGUMENTS > target.txt]\n",
     );
     const tty = start([], { MINI_CURSOR_APPROVAL: "auto" });
-    await shows(tty, PROMPT, 1, "the prompt");
-    send(tty, "/help");
-    expect(await shows(tty, "/deploy <target>", 1, "the custom command in /help")).toContain("Deploy somewhere (.mini-cursor/commands/deploy.md)");
+    await tty.shows(PROMPT, 1, "the prompt");
+    tty.sendLine("/help");
+    expect(await tty.shows("/deploy <target>", 1, "the custom command in /help")).toContain("Deploy somewhere (.mini-cursor/commands/deploy.md)");
 
-    send(tty, "/deploy staging");
-    await shows(tty, "· done", 1, "the end of the turn");
+    tty.sendLine("/deploy staging");
+    await tty.shows("· done", 1, "the end of the turn");
     const [planner] = planners();
     expect(planner && userText(planner)).toContain("Deploy to staging now: RUN[echo staging > target.txt]");
     expect(await fs.readFile(path.join(ws.root, "target.txt"), "utf8")).toBe("staging\n");
@@ -118,17 +82,17 @@ describe("more of the conversation at the terminal", () => {
     const [second, first] = await sessions();
 
     const tty = start(["-r"], { MINI_CURSOR_APPROVAL: "auto" });
-    const list = await shows(tty, "Go on with which one?", 1, "the list");
+    const list = await tty.shows("Go on with which one?", 1, "the list");
     expect(list).toMatch(new RegExp(`1\\. ${second?.id ?? "?"} .*Second: RUN`));
     expect(list).toMatch(new RegExp(`2\\. ${first?.id ?? "?"} .*First: RUN`));
-    send(tty, "7");
-    await shows(tty, "Type a number from 1 to 2, or Enter for a new session.", 1, "the refusal");
-    send(tty, "2");
-    await shows(tty, `Going on with session ${first?.id ?? "?"}.`, 1, "the pick");
+    tty.sendLine("7");
+    await tty.shows("Type a number from 1 to 2, or Enter for a new session.", 1, "the refusal");
+    tty.sendLine("2");
+    await tty.shows(`Going on with session ${first?.id ?? "?"}.`, 1, "the pick");
 
     const before = server.requests.length;
-    send(tty, "Then: RUN[echo three > three.txt]");
-    await shows(tty, "· done", 1, "the end of the follow-up");
+    tty.sendLine("Then: RUN[echo three > three.txt]");
+    await tty.shows("· done", 1, "the end of the follow-up");
     const planner = planners(before)[0];
     expect(planner && userText(planner)).toContain("ran «echo one > one.txt»");
     expect(planner && userText(planner)).not.toContain("echo two");
@@ -141,11 +105,11 @@ describe("more of the conversation at the terminal", () => {
 
   it("runs a writing command without asking after /approval auto", async () => {
     const tty = start([]);
-    await shows(tty, PROMPT, 1, "the prompt");
-    send(tty, "/approval auto");
-    await shows(tty, "Approval: auto from the next message on.", 1, "the change");
-    send(tty, "Write it: RUN[echo w > w.txt]");
-    const history = await shows(tty, "· done", 1, "the end of the turn");
+    await tty.shows(PROMPT, 1, "the prompt");
+    tty.sendLine("/approval auto");
+    await tty.shows("Approval: auto from the next message on.", 1, "the change");
+    tty.sendLine("Write it: RUN[echo w > w.txt]");
+    const history = await tty.shows("· done", 1, "the end of the turn");
     expect(history).not.toContain(APPROVE);
     expect(await fs.readFile(path.join(ws.root, "w.txt"), "utf8")).toBe("w\n");
     await leave(tty);
@@ -153,13 +117,13 @@ describe("more of the conversation at the terminal", () => {
 
   it("prints the tokens per agent with /cost after a turn", async () => {
     const tty = start([], { MINI_CURSOR_APPROVAL: "auto" });
-    await shows(tty, PROMPT, 1, "the prompt");
-    send(tty, "/cost");
-    await shows(tty, "Nothing spent yet.", 1, "the cost before any turn");
-    send(tty, "RUN[echo c > c.txt]");
-    await shows(tty, "· done", 1, "the end of the turn");
-    send(tty, "/cost");
-    await shows(tty, "› /cost", 2, "the second /cost");
+    await tty.shows(PROMPT, 1, "the prompt");
+    tty.sendLine("/cost");
+    await tty.shows("Nothing spent yet.", 1, "the cost before any turn");
+    tty.sendLine("RUN[echo c > c.txt]");
+    await tty.shows("· done", 1, "the end of the turn");
+    tty.sendLine("/cost");
+    await tty.shows("› /cost", 2, "the second /cost");
     const report = await tty.waitFor(
       (s) => /reviewer · scripted: \d+ in, \d+ out/.test(s.split("› /cost")[2] ?? ""),
       "the cost report",
@@ -175,13 +139,13 @@ describe("more of the conversation at the terminal", () => {
 
   it("recalls earlier messages with Up, also those of the last run in this workspace", async () => {
     const first = start([], { MINI_CURSOR_APPROVAL: "auto" });
-    await shows(first, PROMPT, 1, "the prompt");
-    send(first, "Once: RUN[echo once >> once.txt]");
-    await shows(first, "· done", 1, "the end of the turn");
+    await first.shows(PROMPT, 1, "the prompt");
+    first.sendLine("Once: RUN[echo once >> once.txt]");
+    await first.shows("· done", 1, "the end of the turn");
     await leave(first);
 
     const tty = start([], { MINI_CURSOR_APPROVAL: "auto" });
-    await shows(tty, PROMPT, 1, "the prompt again");
+    await tty.shows(PROMPT, 1, "the prompt again");
     tty.key("Up");
     await inputReads(tty, "/exit", "the last line typed");
     tty.key("Down");
@@ -190,14 +154,14 @@ describe("more of the conversation at the terminal", () => {
     tty.type("\x1b[A\x1b[A");
     await inputReads(tty, "Once: RUN[echo once >> once.txt]", "the message before it");
     tty.type("\r");
-    await shows(tty, "· done", 1, "the end of the repeated turn");
+    await tty.shows("· done", 1, "the end of the repeated turn");
     expect(await fs.readFile(path.join(ws.root, "once.txt"), "utf8")).toBe("once\nonce\n");
     await leave(tty);
   }, 240_000);
 
   it("completes /di to /diff and @no to @notes.md with Tab", async () => {
     const tty = start([]);
-    await shows(tty, PROMPT, 1, "the prompt");
+    await tty.shows(PROMPT, 1, "the prompt");
     tty.type("/di");
     await inputReads(tty, "/di", "the typed command");
     tty.key("Tab");
@@ -220,11 +184,11 @@ describe("more of the conversation at the terminal", () => {
 
   it("sends a line ending in \\ and the next as one message of two lines", async () => {
     const tty = start([], { MINI_CURSOR_APPROVAL: "auto" });
-    await shows(tty, PROMPT, 1, "the prompt");
-    send(tty, "First line of the task\\");
+    await tty.shows(PROMPT, 1, "the prompt");
+    tty.sendLine("First line of the task\\");
     await tty.waitFor((s) => s.includes("› First line of the task") && !s.includes("task\\"), "the line going on below", 20_000);
-    send(tty, "second line: RUN[echo two-lines > t.txt]");
-    const history = await shows(tty, "· done", 1, "the end of the turn");
+    tty.sendLine("second line: RUN[echo two-lines > t.txt]");
+    const history = await tty.shows("· done", 1, "the end of the turn");
     expect(history).toContain("› First line of the task\n  second line: RUN[echo two-lines > t.txt]");
     const [planner] = planners();
     expect(planner && userText(planner)).toContain("First line of the task\nsecond line: RUN[echo two-lines > t.txt]");
@@ -244,12 +208,12 @@ describe("more of the conversation at the terminal", () => {
         .map((m) => JSON.stringify(styled.slice(Math.max(0, m.index - 40), m.index + 40)));
     const conversation = async (extra: Record<string, string>): Promise<string> => {
       const tty = start([], extra);
-      await shows(tty, PROMPT, 1, "the prompt");
-      send(tty, "Greet: RUN[echo hi > hi.txt]");
-      await shows(tty, APPROVE, 1, "the approval");
+      await tty.shows(PROMPT, 1, "the prompt");
+      tty.sendLine("Greet: RUN[echo hi > hi.txt]");
+      await tty.shows(APPROVE, 1, "the approval");
       const styled = tty.styledHistory();
       tty.type("y\r");
-      await shows(tty, "· done", 1, "the end of the turn");
+      await tty.shows("· done", 1, "the end of the turn");
       await leave(tty);
       return `${styled}\n${tty.styledHistory()}`;
     };

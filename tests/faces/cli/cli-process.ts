@@ -92,3 +92,15 @@ export function startWithOpenStdin<Event>(args: string[], options: CliOptions, m
   };
   return { child: run.child, reached: Promise.race([seen, ended]), done, events, stop };
 }
+
+/** Resolves when `text` has appeared on the CLI's stdout (or stderr); rejects if the CLI ends first. */
+export function shows(run: CliRun, text: string, stream: "stdout" | "stderr" = "stdout"): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const check = () => {
+      if (run[stream]().includes(text)) resolve();
+    };
+    run.child[stream]?.on("data", check);
+    check();
+    void run.done.then(() => reject(new Error(`the CLI ended without printing "${text}": ${run.stdout()} ${run.stderr()}`)));
+  });
+}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { commandScript } from "../../safety/approval-script.js";
-import { startCli, type CliRun } from "./cli-process.js";
+import { startCli, type CliRun, shows } from "./cli-process.js";
 import { useCliSession } from "./cli-session.js";
 
 const cli = useCliSession(commandScript(["echo started; sleep 30"]));
@@ -10,18 +10,6 @@ afterEach(() => {
   for (const run of running.splice(0)) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
 });
 
-/** Resolves when `text` has appeared on the CLI's stdout; rejects if the CLI ends first. */
-function stdoutShows(run: CliRun, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (run.stdout().includes(text)) resolve();
-    };
-    run.child.stdout?.on("data", check);
-    check();
-    void run.done.then(() => reject(new Error(`the CLI ended without printing "${text}": ${run.stdout()} ${run.stderr()}`)));
-  });
-}
-
 describe("Ctrl-C while a tool runs", () => {
   it.each([
     ["SIGINT", "stopped by Ctrl-C"],
@@ -29,7 +17,7 @@ describe("Ctrl-C while a tool runs", () => {
   ] as const)("%s: the command's line says it was %s, not that it failed unexpectedly", async (signal, said) => {
     const run = startCli(["run", "Run the checks"], { cwd: cli.root, env: cli.env });
     running.push(run);
-    await stdoutShows(run, "│ started");
+    await shows(run, "│ started");
     run.child.kill(signal);
     const { code } = await run.done;
     expect(code).toBe(130);

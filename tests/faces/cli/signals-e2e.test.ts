@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { locksDir } from "../../../src/sessions/paths.js";
 import { shadowDir } from "../../../src/sessions/undo/shadow-repo.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { startCli, type CliRun } from "./cli-process.js";
+import { startCli, type CliRun, shows } from "./cli-process.js";
 
 let ws: TempWorkspace;
 let tools: TempWorkspace;
@@ -30,30 +30,6 @@ function started(args: string[], env: Record<string, string>): CliRun {
     if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGKILL");
   });
   return run;
-}
-
-/** Resolves when `text` has appeared on the CLI's stdout; rejects if the CLI ends first. */
-function stdoutShows(run: CliRun, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (run.stdout().includes(text)) resolve();
-    };
-    run.child.stdout?.on("data", check);
-    check();
-    void run.done.then(() => reject(new Error(`the CLI ended without printing "${text}": ${run.stdout()} ${run.stderr()}`)));
-  });
-}
-
-/** Resolves when `text` has appeared on the CLI's stderr; rejects if the CLI ends first. */
-function stderrShows(run: CliRun, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      if (run.stderr().includes(text)) resolve();
-    };
-    run.child.stderr?.on("data", check);
-    check();
-    void run.done.then(() => reject(new Error(`the CLI ended without printing "${text}": ${run.stdout()} ${run.stderr()}`)));
-  });
 }
 
 /** A local "Ollama" that takes the CLI's start-up probe and never answers: start-up waits on it. */
@@ -138,7 +114,7 @@ describe("Ctrl-C twice while the undo store is locked", () => {
 
     run.child.kill("SIGINT");
     // The runner's notice, or the one line of a Ctrl-C during start-up, which also waits for the baseline.
-    await Promise.any([stdoutShows(run, "Interrupted: stopping"), stderrShows(run, "Interrupted (SIGINT): stopping.")]);
+    await Promise.any([shows(run, "Interrupted: stopping"), shows(run, "Interrupted (SIGINT): stopping.", "stderr")]);
     // The second Ctrl-C exits at once (the runner's process.exit), git still waiting.
     run.child.kill("SIGINT");
     const { code } = await run.done;

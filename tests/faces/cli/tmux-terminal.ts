@@ -49,6 +49,25 @@ export class TmuxTerminal {
     this.tmux("send-keys", "-t", "0", "-l", text);
   }
 
+  /** Types a line and Enter. */
+  sendLine(line: string): void {
+    this.type(line);
+    this.type("\r");
+  }
+
+  /**
+   * Waits until `text` has appeared `times` times in everything the terminal showed (a conversation redraws its input
+   * line in place, so positions in the history are no marks; counts are); returns the history.
+   */
+  shows(text: string, times: number, what: string): Promise<string> {
+    return this.waitFor(
+      (s) => s.split(text).length - 1 >= times,
+      what,
+      60_000,
+      () => this.history(),
+    );
+  }
+
   /** A key by its tmux name: "Escape", "C-c", "Up", "Tab". */
   key(name: string): void {
     this.tmux("send-keys", "-t", "0", name);

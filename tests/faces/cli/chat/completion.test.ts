@@ -1,19 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { completeInput } from "../../../../src/faces/cli/chat/completion.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../../helpers/temp-workspace.js";
+import { useFolders } from "./folders.js";
 
 const COMMANDS = ["help", "diff", "undo", "cost", "clear", "exit"];
 
-let ws: TempWorkspace | null = null;
-afterEach(async () => {
-  await ws?.cleanup();
-  ws = null;
-});
-
-async function workspace(files: Record<string, string>): Promise<string> {
-  ws = await makeTempWorkspace(files);
-  return ws.root;
-}
+const { workspace } = useFolders();
 
 describe("Tab on a /command", () => {
   it("completes the one command that matches, with a space after it", async () => {

@@ -1,28 +1,15 @@
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ChatContext } from "../../../../src/faces/cli/chat/slash-commands.js";
 import { loadCustomCommands, type CustomCommand } from "../../../../src/faces/cli/chat/custom-commands.js";
 import { customSlashCommand } from "../../../../src/faces/cli/chat/slash-commands.js";
 import { systemClock } from "../../../../src/platform/clock.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../../helpers/temp-workspace.js";
+import { useFolders } from "./folders.js";
 
 const BUILT_IN = ["help", "diff", "exit"];
 
-let ws: TempWorkspace | null = null;
-let outside: string | null = null;
-afterEach(async () => {
-  await ws?.cleanup();
-  ws = null;
-  if (outside) await fs.rm(outside, { recursive: true, force: true });
-  outside = null;
-});
-
-async function workspace(files: Record<string, string>): Promise<string> {
-  ws = await makeTempWorkspace(files);
-  return ws.root;
-}
+const { workspace, outside: outsideFolder } = useFolders();
 
 describe("loading custom commands", () => {
   it("reads both folders: the file name is the command, the body its message", async () => {
@@ -75,7 +62,7 @@ describe("loading custom commands", () => {
 
   it("passes over a symlink that points outside the workspace", async () => {
     const root = await workspace({ ".claude/commands/inside.md": "Inside.\n" });
-    outside = await fs.mkdtemp(path.join(os.tmpdir(), "mini-cursor-outside-"));
+    const outside = await outsideFolder();
     await fs.writeFile(path.join(outside, "leak.md"), "SECRET outside the workspace\n");
     await fs.symlink(path.join(outside, "leak.md"), path.join(root, ".claude/commands/leak.md"));
     await fs.symlink(path.join(root, ".claude/commands/inside.md"), path.join(root, ".claude/commands/alias.md"));

@@ -1,23 +1,10 @@
 import fs from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expandMentions } from "../../../../src/faces/cli/chat/mentions.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../../helpers/temp-workspace.js";
+import { useFolders } from "./folders.js";
 
-let ws: TempWorkspace | null = null;
-let outside: string | null = null;
-afterEach(async () => {
-  await ws?.cleanup();
-  ws = null;
-  if (outside) await fs.rm(outside, { recursive: true, force: true });
-  outside = null;
-});
-
-async function workspace(files: Record<string, string>): Promise<string> {
-  ws = await makeTempWorkspace(files);
-  return ws.root;
-}
+const { workspace, outside: outsideFolder } = useFolders();
 
 describe("@path mentions", () => {
   it("leaves a message without mentions alone (an e-mail address is none)", async () => {
@@ -62,7 +49,7 @@ describe("@path mentions", () => {
 
   it("does not read a symlink that leaves the workspace", async () => {
     const root = await workspace({ "ok.md": "fine\n" });
-    outside = await fs.mkdtemp(path.join(os.tmpdir(), "mini-cursor-outside-"));
+    const outside = await outsideFolder();
     await fs.writeFile(path.join(outside, "secret.txt"), "OUTSIDE-SECRET\n");
     await fs.symlink(path.join(outside, "secret.txt"), path.join(root, "link.txt"));
     await fs.symlink(outside, path.join(root, "linkdir"));
