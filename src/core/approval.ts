@@ -35,6 +35,8 @@ export interface ApprovalRequest {
   preview: string;
   /** The pattern an "always" answer would allow for the rest of the session. */
   suggestedPattern: string;
+  /** An MCP tool call's arguments (kind `tool`), for a face that shows them apart from the preview. */
+  args?: Record<string, unknown>;
   /**
    * Only the approval mode asks (ask mode for a command, --approve-file-changes for a file change): a face whose
    * mode has changed since may answer it from the mode (modeAsks). False: asked in every mode.

@@ -1,4 +1,4 @@
-import { DEFAULT_LIMITS, type ApprovalMode, type EventSink, type ProgressEvent, type SafetyPolicy, type StopReason } from "../core/index.js";
+import { type EventSink, type ProgressEvent, type SafetyPolicy, type StopReason } from "../core/index.js";
 import { budgetForTurn, turnStartFor } from "../graph/follow-up.js";
 import type { Budget } from "../models/cost/budget.js";
 import type { PriceTable } from "../models/cost/prices.js";
@@ -15,18 +15,10 @@ import { describeModels } from "./model-setup.js";
 import type { ApprovalPrompter } from "./prompter.js";
 import { runSession, type SessionRunOptions } from "./session-runner.js";
 import { hasCheckpoint, readSessionState } from "./session-state.js";
-import { DEFAULT_COMMAND_TIMEOUT_MS, readStoredOptions, type StoredRunOptions } from "./stored-options.js";
+import { initialStoredOptions, withConversationSettings, type ConversationSettings } from "./conversation-settings.js";
+import { readStoredOptions, type StoredRunOptions } from "./stored-options.js";
 
-/** The settings a face keeps for a conversation (an editor's config options, the terminal's slash commands). */
-export interface ConversationSettings {
-  /** The model for every agent, as `--model` would; null or absent: the configured one. */
-  model?: string | null;
-  approval: ApprovalMode;
-  allowNetwork: boolean;
-  approveFileChanges: boolean;
-  /** A budget in dollars for each turn; null: none (a stored one is dropped); absent: the session's own. */
-  budgetUsd?: number | null;
-}
+export type { ConversationSettings } from "./conversation-settings.js";
 
 /** One message of a conversation: the editor's `session/prompt`, a line typed in `mini-cursor chat`. */
 export interface TurnRequest {
@@ -80,29 +72,28 @@ export async function runConversationTurn(t: TurnRequest): Promise<TurnResult> {
     try {
       // Held for the whole turn, before its settings change: a process resuming the session elsewhere is refused first.
       lock = await database.lockSession(t.sessionId);
-      const row = await database.sessions.get(t.sessionId);
-      const limits = { ...DEFAULT_LIMITS, maxPromptTokens: setup.config.limits.maxPromptTokens ?? DEFAULT_LIMITS.maxPromptTokens };
-      const stored: StoredRunOptions = row ? readStoredOptions(row.options) : { limits, commandTimeoutMs: DEFAULT_COMMAND_TIMEOUT_MS, budget: {} };
+      const found = await database.sessions.get(t.sessionId);
+      const stored: StoredRunOptions = found ? readStoredOptions(found.options) : initialStoredOptions(setup.config);
       // An endpoint the session was given (`resume --base-url`) stays its endpoint here too.
       if (stored.baseUrl) setup = await setupSessionConfig({ ...(chosen ? { model: chosen } : {}), baseUrl: stored.baseUrl }, t.workspace, t.env);
       const { config, models, safety: configured, prices } = setup;
-      const { approval, allowNetwork, approveFileChanges, budgetUsd } = t.settings;
+      const next = withConversationSettings(stored, configured, t.settings);
       // A fresh object: a face that changes settings during the turn changes it in place.
-      const safety: SafetyPolicy = { ...(stored.safety ?? configured), approval, allowNetwork, approveFileChanges };
+      const safety: SafetyPolicy = { ...next.safety };
       t.onSafety?.(safety);
-      const budget: Budget = { ...stored.budget };
-      if (budgetUsd === null) delete budget.usd;
-      else if (budgetUsd !== undefined) budget.usd = budgetUsd;
+      const budget: Budget = next.budget;
       const problem = budgetPriceProblem(budget, prices, models.provider);
       if (problem) throw new TurnRefused(problem);
       const modelLabel = describeModels(models.settings);
-      const options = JSON.stringify({ ...stored, safety, budget, ...(chosen ? { model: chosen } : {}) });
-      if (!row) await database.sessions.create({ id: t.sessionId, task: t.text, workspace: t.workspace, model: modelLabel, options });
+      const options = JSON.stringify(next);
+      // A session opened without a task (`new`, an editor's session/new) starts with this message as its task.
+      const row = found?.status === "new" ? undefined : found;
+      if (!found) await database.sessions.create({ id: t.sessionId, task: t.text, workspace: t.workspace, model: modelLabel, options });
+      else if (!row) await database.sessions.update(t.sessionId, { task: t.text, status: "running", options, model: modelLabel });
       const checkpointed = row ? await hasCheckpoint(database, t.sessionId) : false;
-      if (row && options !== row.options) {
-        await database.sessions.update(t.sessionId, { options, model: modelLabel });
-        if (checkpointed) await queueSettings(database, t.sessionId, { safety, limits: stored.limits });
-      }
+      if (row && options !== row.options) await database.sessions.update(t.sessionId, { options, model: modelLabel });
+      // The face may have stored its settings already (when they changed): the state gets them with every turn.
+      if (checkpointed) await queueSettings(database, t.sessionId, { safety, limits: stored.limits });
       let stop: StopReason | null = null;
       const run = async (how: { fresh: boolean; followUp?: string; answer?: string }) => {
         // Only a budget counts from the turn's start (src/graph/follow-up.ts); reading the state compiles a graph.

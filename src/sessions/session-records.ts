@@ -1,7 +1,7 @@
 import type { DeletedRows } from "./delete-session.js";
 import type { ForkCopy } from "./fork-session.js";
 import type { RecordedTurn, RecordingRow, RecordingStop, RecordingSummary, RecordingWriter } from "./recordings.js";
-import type { NewSessionRow, SessionRow } from "./session-store.js";
+import type { NewSessionRow, SessionRow, SessionRowFields } from "./session-store.js";
 
 /*
  * Where a workspace's sessions live, whichever the store: the SQLite file in the workspace (src/sessions/sqlite-records.ts)
@@ -9,15 +9,13 @@ import type { NewSessionRow, SessionRow } from "./session-store.js";
  * `sessions`, `diff` and `undo` stay fast (src/sessions/session-database.ts adds the checkpointer).
  */
 
-export type SessionRowFields = Partial<
-  Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction" | "workspace">
->;
+export type { SessionRowFields } from "./session-store.js";
 
 /** The session index rows (`mc_sessions`). */
 export interface SessionRows {
   create(row: NewSessionRow): Promise<SessionRow>;
   get(id: string): Promise<SessionRow | undefined>;
-  /** The most recently updated session of this workspace. */
+  /** The most recently updated session of this workspace that has a task (not `new`). */
   latest(): Promise<SessionRow | undefined>;
   /** Newest first: this workspace's, or every workspace's with `all` (the same in a workspace's own SQLite file). */
   list(o?: { all?: boolean; limit?: number }): Promise<SessionRow[]>;

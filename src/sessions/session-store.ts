@@ -1,7 +1,8 @@
 import type Database from "better-sqlite3";
 import type { Clock } from "../platform/clock.js";
 
-export type SessionRowStatus = "running" | "interrupted" | "awaiting_approval" | "awaiting_input" | "done" | "failed" | "limit_reached";
+/** `new`: opened (an editor's `session/new`) with its settings, and no task yet; its first message is the task. */
+export type SessionRowStatus = "new" | "running" | "interrupted" | "awaiting_approval" | "awaiting_input" | "done" | "failed" | "limit_reached";
 
 export interface SessionRow {
   id: string;
@@ -30,8 +31,12 @@ export interface SessionRow {
   branch: string | null;
 }
 
-/** What a new session's row is made from (the worktree and branch only for `run --worktree`). */
-export type NewSessionRow = Pick<SessionRow, "id" | "task" | "workspace" | "model" | "options"> & Partial<Pick<SessionRow, "worktree" | "branch">>;
+/**
+ * What a new session's row is made from (the worktree and branch only for `run --worktree`); it starts `running`,
+ * or `new` for a session opened without a task (the task is "" until its first message).
+ */
+export type NewSessionRow = Pick<SessionRow, "id" | "task" | "workspace" | "model" | "options"> &
+  Partial<Pick<SessionRow, "worktree" | "branch">> & { status?: "new" | "running" };
 
 /** An `mc_sessions` row as a driver returns it: PostgreSQL's driver gives BIGINT columns as text. */
 export interface RawSessionRow {
@@ -71,6 +76,36 @@ export function sessionRowFromRaw(r: RawSessionRow): SessionRow {
     worktree: r.worktree ?? null,
     branch: r.branch ?? null,
   };
+}
+
+/** The fields an update may change, and their columns. */
+const UPDATABLE_COLUMNS = {
+  task: "task",
+  status: "status",
+  inputTokens: "input_tokens",
+  outputTokens: "output_tokens",
+  costUsd: "cost_usd",
+  model: "model",
+  options: "options",
+  turns: "turns",
+  instruction: "instruction",
+  workspace: "workspace",
+} as const;
+
+export type SessionRowFields = Partial<Pick<SessionRow, keyof typeof UPDATABLE_COLUMNS>>;
+
+/** The columns an update sets (the given fields, then `updated_at`) and their values, in order. */
+export function rowAssignments(fields: SessionRowFields): { columns: string[]; values: (string | number | null)[] } {
+  const columns: string[] = [];
+  const values: (string | number | null)[] = [];
+  for (const [field, column] of Object.entries(UPDATABLE_COLUMNS) as [keyof SessionRowFields, string][]) {
+    const value = fields[field];
+    if (value === undefined) continue;
+    columns.push(column);
+    values.push(value);
+  }
+  columns.push("updated_at");
+  return { columns, values };
 }
 
 /**
@@ -126,9 +161,9 @@ export class SessionStore {
     const now = this.clock.now();
     this.db
       .prepare(
-        "INSERT INTO mc_sessions (id, task, workspace, model, status, created_at, updated_at, options, worktree, branch) VALUES (?, ?, ?, ?, 'running', ?, ?, ?, ?, ?)",
+        "INSERT INTO mc_sessions (id, task, workspace, model, status, created_at, updated_at, options, worktree, branch) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(row.id, row.task, row.workspace, row.model, now, now, row.options, row.worktree ?? null, row.branch ?? null);
+      .run(row.id, row.task, row.workspace, row.model, row.status ?? "running", now, now, row.options, row.worktree ?? null, row.branch ?? null);
     const created = this.get(row.id);
     if (!created) throw new Error(`session ${row.id} was not stored`);
     return created;
@@ -139,8 +174,10 @@ export class SessionStore {
     return raw ? sessionRowFromRaw(raw) : undefined;
   }
 
+  /** The newest session with a task: one opened and never given one has nothing to resume, diff or replay. */
   latest(): SessionRow | undefined {
-    const raw = this.db.prepare("SELECT * FROM mc_sessions ORDER BY updated_at DESC, rowid DESC LIMIT 1").get() as RawSessionRow | undefined;
+    const raw = this.db.prepare("SELECT * FROM mc_sessions WHERE status <> 'new' ORDER BY updated_at DESC, rowid DESC LIMIT 1").get() as
+      RawSessionRow | undefined;
     return raw ? sessionRowFromRaw(raw) : undefined;
   }
 
@@ -149,29 +186,9 @@ export class SessionStore {
     return rows.map(sessionRowFromRaw);
   }
 
-  update(
-    id: string,
-    fields: Partial<Pick<SessionRow, "status" | "inputTokens" | "outputTokens" | "costUsd" | "model" | "options" | "turns" | "instruction" | "workspace">>,
-  ): void {
-    const current = this.get(id);
-    if (!current) return;
-    const next = { ...current, ...fields };
-    this.db
-      .prepare(
-        "UPDATE mc_sessions SET status = ?, input_tokens = ?, output_tokens = ?, cost_usd = ?, model = ?, options = ?, turns = ?, instruction = ?, workspace = ?, updated_at = ? WHERE id = ?",
-      )
-      .run(
-        next.status,
-        next.inputTokens,
-        next.outputTokens,
-        next.costUsd,
-        next.model,
-        next.options,
-        next.turns,
-        next.instruction,
-        next.workspace,
-        this.clock.now(),
-        id,
-      );
+  update(id: string, fields: SessionRowFields): void {
+    const { columns, values } = rowAssignments(fields);
+    // Only the columns given: a face changing a session's options never writes back a status read a moment before.
+    this.db.prepare(`UPDATE mc_sessions SET ${columns.map((c) => `${c} = ?`).join(", ")} WHERE id = ?`).run(...values, this.clock.now(), id);
   }
 }

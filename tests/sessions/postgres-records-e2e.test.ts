@@ -97,6 +97,20 @@ describe("PostgreSQL session records", () => {
       expect((await records.sessions.list({ all: true })).map((r) => r.id)).toEqual(["b1", "a1"]);
       await records.sessions.update("a1", { status: "done", inputTokens: 12, costUsd: 0.5, workspace: "/ws/b" });
       expect(await other.sessions.get("a1")).toMatchObject({ status: "done", inputTokens: 12, costUsd: 0.5, workspace: "/ws/b", turns: 1, instruction: null });
+      // A session opened without a task (an editor's session/new) is listed, but latest skips it until it has one.
+      clock.advance(10);
+      await other.sessions.create({ id: "b2", task: "", workspace: "/ws/b", model: "m", options: "{}", status: "new" });
+      expect((await other.sessions.list()).map((r) => [r.id, r.status])).toEqual([
+        ["b2", "new"],
+        ["b1", "running"],
+        ["a1", "done"],
+      ]);
+      expect((await other.sessions.latest())?.id).toBe("b1");
+      // Only the fields given are written: the options of one writer keep the status of another.
+      await other.sessions.update("b2", { task: "now a task", status: "running" });
+      await records.sessions.update("b2", { options: '{"x":1}' });
+      expect(await other.sessions.get("b2")).toMatchObject({ task: "now a task", status: "running", options: '{"x":1}' });
+      expect((await other.sessions.latest())?.id).toBe("b2");
     } finally {
       await other.close();
       await records.close();

@@ -141,6 +141,27 @@ describe("SessionStore", () => {
     expect(db.sessions.list(2).map((r) => r.id)).toEqual(["old", "new"]);
   });
 
+  it("a session opened without a task (new) is listed but is not the latest; its first message sets its task", () => {
+    db.sessions.create(base("tasked"));
+    clock.time += 10;
+    db.sessions.create({ ...base("opened"), task: "", status: "new" });
+    expect(db.sessions.get("opened")).toMatchObject({ status: "new", task: "" });
+    expect(db.sessions.list().map((r) => r.id)).toEqual(["opened", "tasked"]);
+    expect(db.sessions.latest()?.id).toBe("tasked");
+    clock.time += 10;
+    db.sessions.update("opened", { task: "the task", status: "running" });
+    expect(db.sessions.get("opened")).toMatchObject({ status: "running", task: "the task", options: '{"maxSteps":3}' });
+    expect(db.sessions.latest()?.id).toBe("opened");
+  });
+
+  it("an update writes only its fields: another writer's change to other fields in between is kept", () => {
+    db.sessions.create(base("shared"));
+    const other = openDb(clock);
+    other.sessions.update("shared", { status: "awaiting_approval" });
+    db.sessions.update("shared", { options: '{"changed":true}' });
+    expect(db.sessions.get("shared")).toMatchObject({ status: "awaiting_approval", options: '{"changed":true}' });
+  });
+
   it("breaks ties in update time by insertion order, newest first", () => {
     db.sessions.create(base("first"));
     db.sessions.create(base("second"));

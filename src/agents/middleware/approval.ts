@@ -175,7 +175,7 @@ function requestFor(call: Call, asked: Decision, state: AgentRun, deps: Approval
   }
   const json = JSON.stringify(call.args, null, 2);
   const preview = `${call.name} (MCP server ${asked.reason}, not read-only)\n${json.length > 2000 ? `${json.slice(0, 2000)}…` : json}`;
-  return { ...base, kind: "tool", subject: call.name, cwd: ".", preview, suggestedPattern: call.name };
+  return { ...base, kind: "tool", subject: call.name, cwd: ".", preview, suggestedPattern: call.name, args: call.args };
 }
 
 /** Whether a pattern granted "always" covers this call (granted by an earlier answer about the same reply). */

@@ -26,8 +26,6 @@ function readText(file: string): string | null {
  */
 export class AcpSession {
   readonly updates: EventUpdates;
-  /** Lines for the person that wait for the session's next updates (an MCP server of the editor's that was skipped). */
-  readonly notes: string[] = [];
   private sending: Promise<void> = Promise.resolve();
   private turn: { cancel: AbortController; safety: SafetyPolicy | null } | null = null;
 
@@ -45,10 +43,6 @@ export class AcpSession {
     this.sending = this.sending
       .then(() => this.client.notify("session/update", { sessionId: this.id, update }))
       .catch((error: unknown) => logger.warn(`session/update not sent: ${errorMessage(error)}`));
-  }
-
-  sayNotes(): void {
-    for (const note of this.notes.splice(0)) this.updates.say(note);
   }
 
   /** Settles once every update sent so far is written. */
@@ -96,9 +90,5 @@ export class AcpSession {
     safety.approval = next.approval;
     safety.allowNetwork = next.allowNetwork;
     safety.approveFileChanges = next.approveFileChanges;
-  }
-
-  setMode(mode: ApprovalMode): void {
-    this.set({ ...this.settings, approval: mode });
   }
 }

@@ -1,10 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { agent, PROTOCOL_VERSION, type AgentApp, type AgentContext, type McpServer, type SessionUpdate } from "@agentclientprotocol/sdk";
+import { agent, PROTOCOL_VERSION, type AgentApp, type AgentContext, type SessionUpdate } from "@agentclientprotocol/sdk";
 import { resolveSessionConfig, setupSessionConfig } from "../../host/config-setup.js";
+import { openConversation, saveConversationSettings } from "../../host/conversation-settings.js";
 import { hasCheckpoint, readSessionState } from "../../host/session-state.js";
 import { readStoredOptions } from "../../host/stored-options.js";
 import type { Clock } from "../../platform/clock.js";
+import type { McpServerSettings } from "../../platform/config/index.js";
 import { openRunStore } from "../../sessions/open-run-store.js";
 import { listEndpointModels } from "../../models/model-list.js";
 import { newSessionId } from "../../sessions/session-id.js";
@@ -66,15 +68,18 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
   const turns = new Set<Promise<unknown>>();
   let elicitation = false;
 
-  const open = (id: string, workspace: string, settings: EditorSettings, servers: readonly McpServer[], client: AgentContext): AcpSession => {
+  const open = (id: string, workspace: string, settings: EditorSettings, servers: McpServerSettings[], client: AgentContext): AcpSession => {
     const existing = sessions.get(id);
     if (existing?.running) throw invalidRequest(`session ${id} is running a prompt; cancel it first`);
-    const mcp = editorMcpServers(servers, workspace);
-    const session = new AcpSession(id, workspace, settings, mcp.servers, client);
+    const session = new AcpSession(id, workspace, settings, servers, client);
     sessions.set(id, session);
-    // Said with the session's first updates: before session/new answers, the editor does not know the id yet.
-    session.notes.push(...mcp.skipped.map((line) => `⚠ ${line}`));
     return session;
+  };
+
+  /** New settings: kept with the session first (a failure changes nothing), then the session and its running turn use them. */
+  const change = async (session: AcpSession, next: EditorSettings): Promise<void> => {
+    await saveConversationSettings({ sessionId: session.id, workspace: session.workspace, env: o.env, clock: o.clock, settings: next });
+    session.set(next);
   };
 
   const app = agent({ name: "mini-cursor" })
@@ -100,9 +105,14 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
       "session/new",
       guarded(async ({ params, client }) => {
         const workspace = workspaceOf(params.cwd);
+        const servers = editorMcpServers(params.mcpServers, workspace);
         const { config, safety } = await resolveSessionConfig({}, workspace, o.env);
         const listed = await listEndpointModels(config.model);
-        const session = open(newSessionId(o.clock), workspace, editorSettings({ safety }, config.model.model, listed), params.mcpServers, client);
+        const settings = editorSettings({ safety }, config.model.model, listed);
+        const sessionId = newSessionId(o.clock);
+        // Kept from the start, with its settings: a thread never prompted is still there after a restart.
+        await openConversation({ sessionId, workspace, env: o.env, clock: o.clock, settings, config, safety });
+        const session = open(sessionId, workspace, settings, servers, client);
         return { sessionId: session.id, modes: sessionModes(session.mode), configOptions: configOptions(session.settings) };
       }),
     )
@@ -110,6 +120,7 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
       "session/load",
       guarded(async ({ params, client }) => {
         const workspace = workspaceOf(params.cwd);
+        const servers = editorMcpServers(params.mcpServers, workspace);
         const missing = () => invalidParams(`no session "${params.sessionId}" in ${workspace} (see mini-cursor sessions)`);
         const database = await openRunStore(workspace, o.env, o.clock, { create: false });
         if (!database) throw missing();
@@ -131,9 +142,8 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
         } finally {
           await database.close();
         }
-        const session = open(params.sessionId, workspace, settings, params.mcpServers, client);
+        const session = open(params.sessionId, workspace, settings, servers, client);
         for (const update of history) session.send(update);
-        session.sayNotes();
         await session.flush();
         return { modes: sessionModes(session.mode), configOptions: configOptions(session.settings) };
       }),
@@ -154,7 +164,6 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
         if (!text) throw invalidParams("the prompt has no text");
         const cancel = session.beginTurn();
         if (!cancel) throw invalidRequest(`session ${session.id} is already running a prompt; wait for it or send session/cancel`);
-        session.sayNotes();
         const turn = runTurn({ session, text, client, elicitation, cancel: cancel.signal, env: o.env, clock: o.clock });
         turns.add(turn);
         try {
@@ -180,7 +189,7 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
               .availableModes.map((m) => m.id)
               .join(", ")}`,
           );
-        session.setMode(mode);
+        await change(session, { ...session.settings, approval: mode });
         // Editors that show the options rather than the modes see the change there too.
         session.send({ sessionUpdate: "config_option_update", configOptions: configOptions(session.settings) });
         await session.flush();
@@ -200,7 +209,7 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
           const problem = budgetPriceProblem({ usd: next.budgetUsd }, prices, models.provider);
           if (problem) throw invalidParams(problem);
         }
-        session.set(next);
+        await change(session, next);
         // The approval option is the session's mode: editors that show modes see the change there too.
         if (session.mode !== before) {
           session.send({ sessionUpdate: "current_mode_update", currentModeId: session.mode });

@@ -1,16 +1,19 @@
 import type { McpServer } from "@agentclientprotocol/sdk";
 import { DEFAULT_MCP_CALL_TIMEOUT_MS, type McpServerSettings } from "../../platform/config/index.js";
+import { invalidParams } from "./request-errors.js";
 
 export const EDITOR_SOURCE = "the editor (ACP session)";
 
 /**
  * MCP servers an editor passes with `session/new` or `session/load`, in the settings shape `.mcp.json` resolves to:
  * they connect, get their tools and ask for approvals the same way. Names are made safe for tool names
- * (`mcp__<server>__<tool>`). SSE servers are not supported (as in `.mcp.json`): each is one line in `skipped`.
+ * (`mcp__<server>__<tool>`). SSE servers are not supported (as in `.mcp.json`, and initialize says `sse: false`): the
+ * request is refused (invalid params) before anything starts, rather than the session going on without the server.
  */
-export function editorMcpServers(servers: readonly McpServer[], workspace: string): { servers: McpServerSettings[]; skipped: string[] } {
+export function editorMcpServers(servers: readonly McpServer[], workspace: string): McpServerSettings[] {
+  const sse = servers.find((server) => "type" in server && server.type === "sse");
+  if (sse) throw invalidParams(`MCP server "${sse.name}": SSE servers are not supported (mcpCapabilities.sse is false); use stdio or http`);
   const settled: McpServerSettings[] = [];
-  const skipped: string[] = [];
   for (const server of servers) {
     const name = server.name.replace(/[^A-Za-z0-9_-]/g, "_") || "editor";
     // The editor passes the person's own servers: trusted like the user config's.
@@ -27,8 +30,6 @@ export function editorMcpServers(servers: readonly McpServer[], workspace: strin
     };
     if ("type" in server && server.type === "http") {
       settled.push({ ...common, transport: "http", url: server.url, headers: Object.fromEntries(server.headers.map((h) => [h.name, h.value])) });
-    } else if ("type" in server && server.type === "sse") {
-      skipped.push(`MCP server "${server.name}" from the editor is not connected: SSE servers are not supported (use HTTP or stdio).`);
     } else if ("command" in server) {
       settled.push({
         ...common,
@@ -40,5 +41,5 @@ export function editorMcpServers(servers: readonly McpServer[], workspace: strin
       });
     }
   }
-  return { servers: settled, skipped };
+  return settled;
 }

@@ -99,18 +99,17 @@ export class EventUpdates implements EventSink {
   /** An approval request as a pending tool call; returns what `session/request_permission` names. */
   approvalCall(request: ApprovalRequest): ToolCallUpdate {
     const id = this.nextId(request.stepId);
-    const view = toolView(request.tool, request.subject, this.deps.workspace);
-    this.awaiting = { id, tool: request.tool, detail: request.subject, output: "", tail: null, flushedAt: 0 };
+    // An MCP tool's subject is its own name: the title shows its arguments instead, as a call that needs no approval does.
+    const detail = request.kind === "tool" && request.args ? argumentsLine(request.args) : request.subject;
+    const view = toolView(request.tool, detail, this.deps.workspace);
+    this.awaiting = { id, tool: request.tool, detail, output: "", tail: null, flushedAt: 0 };
     const content: ToolCallContent[] = request.preview ? [{ type: "content", content: text(request.preview) }] : [];
-    this.deps.send({
-      sessionUpdate: "tool_call",
-      toolCallId: id,
-      ...view,
-      status: "pending",
-      content,
-      rawInput: { tool: request.tool, subject: request.subject, cwd: request.cwd },
-    });
-    return { toolCallId: id, title: view.title, kind: view.kind, status: "pending", locations: view.locations, content };
+    const rawInput =
+      request.kind === "tool" && request.args
+        ? { tool: request.tool, arguments: request.args }
+        : { tool: request.tool, subject: request.subject, cwd: request.cwd };
+    this.deps.send({ sessionUpdate: "tool_call", toolCallId: id, ...view, status: "pending", content, rawInput });
+    return { toolCallId: id, title: view.title, kind: view.kind, status: "pending", locations: view.locations, content, rawInput };
   }
 
   /** Text from the agent: the final report, a question, a warning. */
@@ -202,6 +201,12 @@ export class EventUpdates implements EventSink {
     call.flushedAt = now;
     this.deps.send({ sessionUpdate: "tool_call_update", toolCallId: call.id, content: [{ type: "content", content: text(outputBlock(call)) }] });
   }
+}
+
+/** A tool call's arguments as one line of JSON, cut as the progress events cut a call's detail. */
+function argumentsLine(args: Record<string, unknown>): string {
+  const line = JSON.stringify(args);
+  return line.length > 160 ? `${line.slice(0, 157)}...` : line;
 }
 
 /** A command's output so far, fenced: the live head, then the newest lines once it is past the head's cap. */

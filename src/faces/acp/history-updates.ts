@@ -13,6 +13,8 @@ const text = (value: string) => ({ type: "text" as const, text: value });
  * latest follow-up is kept in a session (its state stays small), so earlier ones are not replayed.
  */
 export function historyUpdates(task: string, status: string, state: SessionHistory | null, workspace: string): SessionUpdate[] {
+  // Opened and never prompted: nothing happened yet.
+  if (status === "new") return [];
   const updates: SessionUpdate[] = [{ sessionUpdate: "user_message_chunk", content: text(task) }];
   if (!state) return [...updates, { sessionUpdate: "agent_message_chunk", content: text(`Not started yet (${status}): your next prompt starts it.\n`) }];
   for (const { question, answer } of state.answers) {

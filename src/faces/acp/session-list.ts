@@ -39,7 +39,12 @@ export async function listSessions(
     const page = rows.slice(offset, offset + SESSION_PAGE);
     const more = rows.length > offset + SESSION_PAGE;
     return {
-      sessions: page.map((row) => ({ sessionId: row.id, cwd: row.workspace, title: shownTask(row.task), updatedAt: new Date(row.updatedAt).toISOString() })),
+      sessions: page.map((row) => ({
+        sessionId: row.id,
+        cwd: row.workspace,
+        title: row.status === "new" ? null : shownTask(row.task),
+        updatedAt: new Date(row.updatedAt).toISOString(),
+      })),
       ...(more ? { nextCursor: cursorFor(offset + SESSION_PAGE) } : {}),
     };
   } finally {

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { Clock } from "../../platform/clock.js";
 import type { SessionRowFields, SessionRows } from "../session-records.js";
-import { sessionRowFromRaw, type RawSessionRow } from "../session-store.js";
+import { rowAssignments, sessionRowFromRaw, type RawSessionRow } from "../session-store.js";
 
 const COLUMNS =
   "id, task, workspace, model, status, created_at, updated_at, input_tokens, output_tokens, cost_usd, options, turns, instruction, worktree, branch";
@@ -16,8 +16,8 @@ export function postgresSessionRows(pool: pg.Pool, workspace: string, clock: Clo
     async create(row) {
       const now = clock.now();
       await pool.query(
-        "INSERT INTO mc_sessions (id, task, workspace, model, status, created_at, updated_at, options, worktree, branch) VALUES ($1, $2, $3, $4, 'running', $5, $5, $6, $7, $8)",
-        [row.id, row.task, row.workspace, row.model, now, row.options, row.worktree ?? null, row.branch ?? null],
+        "INSERT INTO mc_sessions (id, task, workspace, model, status, created_at, updated_at, options, worktree, branch) VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8, $9)",
+        [row.id, row.task, row.workspace, row.model, row.status ?? "running", now, row.options, row.worktree ?? null, row.branch ?? null],
       );
       const created = await get(row.id);
       if (!created) throw new Error(`session ${row.id} was not stored`);
@@ -25,9 +25,10 @@ export function postgresSessionRows(pool: pg.Pool, workspace: string, clock: Clo
     },
     get,
     async latest() {
-      const { rows } = await pool.query<RawSessionRow>(`SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 ORDER BY updated_at DESC, seq DESC LIMIT 1`, [
-        workspace,
-      ]);
+      const { rows } = await pool.query<RawSessionRow>(
+        `SELECT ${COLUMNS} FROM mc_sessions WHERE workspace = $1 AND status <> 'new' ORDER BY updated_at DESC, seq DESC LIMIT 1`,
+        [workspace],
+      );
       return rows[0] ? sessionRowFromRaw(rows[0]) : undefined;
     },
     async list(o) {
@@ -41,13 +42,10 @@ export function postgresSessionRows(pool: pg.Pool, workspace: string, clock: Clo
       return rows.map(sessionRowFromRaw);
     },
     async update(id, fields: SessionRowFields) {
-      const current = await get(id);
-      if (!current) return;
-      const n = { ...current, ...fields };
-      await pool.query(
-        "UPDATE mc_sessions SET status = $1, input_tokens = $2, output_tokens = $3, cost_usd = $4, model = $5, options = $6, turns = $7, instruction = $8, workspace = $9, updated_at = $10 WHERE id = $11",
-        [n.status, n.inputTokens, n.outputTokens, n.costUsd, n.model, n.options, n.turns, n.instruction, n.workspace, clock.now(), id],
-      );
+      const { columns, values } = rowAssignments(fields);
+      // Only the columns given: a face changing a session's options never writes back a status read a moment before.
+      const set = columns.map((c, i) => `${c} = $${i + 1}`).join(", ");
+      await pool.query(`UPDATE mc_sessions SET ${set} WHERE id = $${columns.length + 1}`, [...values, clock.now(), id]);
     },
   };
 }

@@ -136,12 +136,13 @@ describe("session config options from the editor", () => {
     const changed = updatesOf(acp, "config_option_update").at(-1);
     expect(values(changed?.configOptions).approval).toBe("read-only");
 
-    // Kept with the session: a new agent loading it shows them (the mode as the last prompt left it).
+    // Kept with the session when set: a new agent loading it shows them (the mode switched after the last prompt too).
     const again = await started();
     const loaded = await again.agent.request("session/load", { sessionId: created.sessionId, cwd: ws.root, mcpServers: [] });
+    expect(loaded.modes?.currentModeId).toBe("read-only");
     expect(values(loaded.configOptions)).toEqual({
       model: "scripted-large",
-      approval: "ask",
+      approval: "read-only",
       allow_network: true,
       approve_file_changes: true,
       budget_usd: "1",

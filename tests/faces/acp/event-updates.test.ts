@@ -84,6 +84,29 @@ describe("progress events as ACP session updates", () => {
     expect(JSON.stringify(forCall[3])).toContain("one\\ntwo\\nthree");
   });
 
+  it("an MCP tool that may change things asks under a title with the tool and its arguments, which it also sends whole", () => {
+    const { updates, sent } = mapper();
+    const args = { owner: "me", title: "Bug", labels: ["x"] };
+    const asked = updates.approvalCall({
+      type: "approval",
+      kind: "tool",
+      agent: "coder",
+      stepId: "s1",
+      tool: "mcp__github__create_issue",
+      subject: "mcp__github__create_issue",
+      cwd: ".",
+      preview: `mcp__github__create_issue (MCP server github, not read-only)\n${JSON.stringify(args, null, 2)}`,
+      suggestedPattern: "mcp__github__create_issue",
+      args,
+    });
+    const title = 'mcp__github__create_issue: {"owner":"me","title":"Bug","labels":["x"]}';
+    expect(asked).toMatchObject({ kind: "other", status: "pending", title, rawInput: { tool: "mcp__github__create_issue", arguments: args } });
+    expect(sent[0]).toMatchObject({ sessionUpdate: "tool_call", title, rawInput: { arguments: args } });
+    // Once approved it runs under the same id, as a read-only MCP tool's call shows (its detail is the arguments).
+    updates.emit({ type: "tool_call", agent: "coder", stepId: "s1", tool: "mcp__github__create_issue", detail: JSON.stringify(args) });
+    expect(sent.at(-1)).toMatchObject({ sessionUpdate: "tool_call_update", toolCallId: asked.toolCallId, title, status: "in_progress" });
+  });
+
   it("a rejected approval ends its pending call failed; a refused call that never ran is one failed call", () => {
     const { updates, sent } = mapper();
     const asked = updates.approvalCall(approval);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { RequestError } from "@agentclientprotocol/sdk";
 import { editorMcpServers } from "../../../src/faces/acp/editor-mcp.js";
 import { historyUpdates } from "../../../src/faces/acp/history-updates.js";
 import { approvalAnswerOf, permissionOptions } from "../../../src/faces/acp/permission.js";
@@ -95,20 +96,33 @@ describe("modes, tools, MCP servers and history", () => {
     expect(toolView("mcp__gh__create_issue", "bug", "/ws")).toEqual({ kind: "other", title: "mcp__gh__create_issue: bug", locations: [] });
   });
 
-  it("the editor's MCP servers in the .mcp.json settings shape; SSE is refused with a line", () => {
-    const { servers, skipped } = editorMcpServers(
-      [
-        { name: "files", command: "node", args: ["server.js"], env: [{ name: "TOKEN", value: "t" }] },
-        { type: "http", name: "docs site", url: "http://127.0.0.1:1/mcp", headers: [{ name: "Authorization", value: "Bearer x" }] },
-        { type: "sse", name: "old", url: "http://127.0.0.1:2/sse", headers: [] },
-      ],
+  it("the editor's MCP servers in the .mcp.json settings shape; an SSE server refuses the request (invalid params)", () => {
+    const files = { name: "files", command: "node", args: ["server.js"], env: [{ name: "TOKEN", value: "t" }] };
+    const servers = editorMcpServers(
+      [files, { type: "http", name: "docs site", url: "http://127.0.0.1:1/mcp", headers: [{ name: "Authorization", value: "Bearer x" }] }],
       "/ws",
     );
     expect(servers).toEqual([
       expect.objectContaining({ name: "files", transport: "stdio", command: "node", args: ["server.js"], env: { TOKEN: "t" }, cwd: "/ws", disabled: false }),
       expect.objectContaining({ name: "docs_site", transport: "http", url: "http://127.0.0.1:1/mcp", headers: { Authorization: "Bearer x" } }),
     ]);
-    expect(skipped).toEqual(['MCP server "old" from the editor is not connected: SSE servers are not supported (use HTTP or stdio).']);
+    const refused = (() => {
+      try {
+        editorMcpServers([files, { type: "sse", name: "old", url: "http://127.0.0.1:2/sse", headers: [] }], "/ws");
+        return null;
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(RequestError);
+    expect(refused).toMatchObject({
+      code: -32602,
+      message: 'MCP server "old": SSE servers are not supported (mcpCapabilities.sse is false); use stdio or http',
+    });
+  });
+
+  it("history of a session opened and never prompted is empty", () => {
+    expect(historyUpdates("", "new", null, "/ws")).toEqual([]);
   });
 
   it("history: the person's words, the plan, commands and files as finished calls, the report or what is open", () => {

@@ -131,7 +131,8 @@ async function recentSessions(workspace: string, io: CliIo, clock: Clock): Promi
   const database = await openRunStore(workspace, io.env, clock, { create: false });
   if (!database) return [];
   try {
-    return await database.sessions.list({ limit: 20 });
+    // As `resume` takes the latest: a thread opened in an editor and never prompted has nothing to go on with.
+    return (await database.sessions.list({ limit: 20 })).filter((s) => s.status !== "new");
   } finally {
     await database.close();
   }

@@ -91,6 +91,12 @@ export async function resumeCommand(argv: string[], io: CliIo, clock: Clock): Pr
       });
       return exitCodeForStatus(session.status);
     };
+    if (session.status === "new") {
+      // Opened in an editor (session/new) and never prompted: there is no task to run or follow up on.
+      const line = `Session ${session.id} has no task yet: nothing to resume. Give it its first prompt in the editor, or start a task with: mini-cursor run "<task>"`;
+      printer.emit({ type: "notice", level: "info", message: line });
+      return EXIT.done;
+    }
     if (session.status === "done" && message === undefined) return finished();
     // A paused session answers its question first: the answer belongs to the turn that asked it.
     if (message !== undefined && session.status.startsWith("awaiting_")) {

@@ -82,7 +82,9 @@ export async function sessionsCommand(argv: string[], io: CliIo, clock: Clock): 
     const cost = r.costUsd === null ? "?" : formatUsd(r.costUsd);
     // One line per session, however long the task (a task file may have many lines).
     // A session with follow-ups shows its latest instruction after its task.
-    const task = r.instruction === null ? shownTask(r.task, 60) : `${shownTask(r.task, 40)} → ${shownTask(r.instruction, 60)}`;
+    // A session opened in an editor and never prompted has no task yet.
+    const task =
+      r.status === "new" ? "(no task yet)" : r.instruction === null ? shownTask(r.task, 60) : `${shownTask(r.task, 40)} → ${shownTask(r.instruction, 60)}`;
     io.stdout.write(
       `${r.id.padEnd(22)} ${r.status.padEnd(13)} ${updated.padEnd(20)} ${tokens.padStart(9)} ${cost.padStart(9)} ${String(r.turns).padStart(5)}  ${all ? `${r.workspace}  ` : ""}${task}\n`,
     );
