@@ -14,6 +14,7 @@ import { AcpSession } from "./acp-session.js";
 import { editorMcpServers } from "./editor-mcp.js";
 import { historyUpdates } from "./history-updates.js";
 import { promptText } from "./prompt-text.js";
+import { readRecordedThread } from "./recorded-thread.js";
 import { configOptions, editorSettings, withConfigOption, type EditorSettings } from "./config-options.js";
 import { asRequestError, invalidParams, invalidRequest } from "./request-errors.js";
 import { budgetPriceProblem, runTurn } from "./run-turn.js";
@@ -138,7 +139,8 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
             config.model.model,
             listed,
           );
-          history = historyUpdates(row.task, row.status, state, workspace);
+          const recorded = state ? await readRecordedThread(database.recordings, row.id) : null;
+          history = historyUpdates(row.task, row.status, state, workspace, recorded);
         } finally {
           await database.close();
         }

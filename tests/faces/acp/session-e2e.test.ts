@@ -127,7 +127,7 @@ describe("mini-cursor acp with a real ACP client", () => {
         .at(-1)
         ?.entries.every((e) => e.status === "completed"),
     ).toBe(true);
-    expect(updatesOf(after, "tool_call").map((c) => c.title)).toEqual(expect.arrayContaining([`Run ${TEST_COMMAND}`, "Changed src/greet.js"]));
+    expect(updatesOf(after, "tool_call").map((c) => c.title)).toEqual(expect.arrayContaining([`Run ${TEST_COMMAND}`, "Write src/greet.js"]));
     expect(agentText(after)).toContain("greet() and its test are written");
 
     const next = await after.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Also add farewell(name) in src/farewell.js" }] });
