@@ -29,7 +29,16 @@ export type ProgressEvent =
   | { type: "plan"; revision: number; steps: PlanStepView[] }
   | { type: "step_started"; stepId: string; agent: AgentName; goal: string }
   | { type: "tool_call"; agent: AgentName; stepId: string; tool: string; detail: string }
-  | { type: "tool_result"; agent: AgentName; stepId: string; tool: string; ok: boolean; detail: string }
+  | {
+      type: "tool_result";
+      agent: AgentName;
+      stepId: string;
+      tool: string;
+      ok: boolean;
+      detail: string;
+      /** A command's exit code (null: killed by a signal), for views that show a terminal. */
+      exitCode?: number | null;
+    }
   | { type: "command_output"; stream: "stdout" | "stderr"; chunk: string }
   /** Past the live head of a long output: the newest lines, at most about once a second (a rolling tail). */
   | { type: "command_output_tail"; lines: string[]; totalChars: number }

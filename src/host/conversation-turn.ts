@@ -13,6 +13,7 @@ import { unpricedModels } from "./budget-prices.js";
 import { setupSessionConfig } from "./config-setup.js";
 import { describeModels } from "./model-setup.js";
 import type { ApprovalPrompter } from "./prompter.js";
+import type { EditorFiles } from "../services/workspace-files/editor-files.js";
 import { runSession, type SessionRunOptions } from "./session-runner.js";
 import { hasCheckpoint, readSessionState } from "./session-state.js";
 import { initialStoredOptions, withConversationSettings, type ConversationSettings } from "./conversation-settings.js";
@@ -33,6 +34,8 @@ export interface TurnRequest {
   cancel: AbortSignal;
   env: NodeJS.ProcessEnv;
   clock: Clock;
+  /** The editor's buffers, when the face has an editor that offers them (ACP's fs methods). */
+  editor?: EditorFiles;
   /** Servers the face adds to the configured ones (an editor's). */
   mcpServers?: readonly McpServerSettings[];
   /** The turn's safety policy, once made: a face that changes settings mid-turn changes this object in place. */
@@ -122,6 +125,7 @@ export async function runConversationTurn(t: TurnRequest): Promise<TurnResult> {
           cwd: t.workspace,
           cancel: t.cancel,
           ...(t.mcpServers ? { mcpServers: t.mcpServers } : {}),
+          ...(t.editor ? { editor: t.editor } : {}),
           onOutcome: (ended) => (stop = ended.stop),
           ...(lock ? { lock } : {}),
           ...(how.followUp !== undefined ? { followUp: how.followUp } : {}),

@@ -10,6 +10,7 @@ import type { EventSink } from "../core/index.js";
 import { selectSandbox } from "../safety/sandbox/select.js";
 import type { CommandSandbox, SandboxStatus } from "../safety/sandbox/types.js";
 import type { Diagnostics, ProcessesSource, SkillLibrary } from "../tools/index.js";
+import type { EditorFiles } from "../services/workspace-files/editor-files.js";
 
 export interface WiringInput {
   /** The models: from resolved settings (CLI), resolved per run (Studio), or scripted (tests). */
@@ -38,6 +39,8 @@ export interface WiringInput {
   processes?: ProcessesSource;
   /** The codebase index for codebase_search and the planner's brief (src/memory/retrieval); absent: no index. */
   codeIndex?: CodebaseSearch;
+  /** The editor's buffers (ACP): the file tools read and write through them; absent, the disk. */
+  editor?: EditorFiles;
   /** Studio and the Agent Server: each step holds the workspace lock (the CLI holds it for the whole session). */
   holdWorkspace?: GraphDeps["holdWorkspace"];
 }
@@ -74,6 +77,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
       ...(o.diagnostics ? { diagnostics: o.diagnostics } : {}),
       ...(o.processes ? { processes: o.processes } : {}),
       ...(o.codeIndex ? { codeIndex: o.codeIndex } : {}),
+      ...(o.editor ? { editor: o.editor } : {}),
     },
     forceAsk: !sandboxed,
     ...(o.modelSettings ? { callTimeoutMs: o.modelSettings.timeoutMs * (o.modelSettings.maxRetries + 1) + 5_000 } : {}),

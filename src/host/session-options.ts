@@ -10,6 +10,7 @@ import type { ModelProvider } from "../models/chat-model.js";
 import type { ModelSetup } from "./model-setup.js";
 import type { SessionServices } from "./session-services.js";
 import type { WorktreeRun } from "./worktree-session.js";
+import type { EditorFiles } from "../services/workspace-files/editor-files.js";
 
 /** What a face gives runSession (src/host/session-runner.ts) for one run of a session. */
 export interface SessionRunOptions {
@@ -45,6 +46,8 @@ export interface SessionRunOptions {
   answerFrom?: ModelProvider;
   /** Stops the run like Ctrl-C does (an editor's `session/cancel`): at the next safe point, commands killed. */
   cancel?: AbortSignal;
+  /** The editor's buffers (ACP's fs methods): the file tools read and write through them. */
+  editor?: EditorFiles;
   /** MCP servers the face adds to the configured ones (an editor's, over ACP). */
   mcpServers?: readonly McpServerSettings[];
   /**

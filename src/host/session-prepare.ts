@@ -96,6 +96,7 @@ export async function prepareSession(o: SessionRunOptions): Promise<PreparedSess
       diagnostics: services.diagnostics,
       processes: services.sessionProcesses,
       ...(services.codeIndex ? { codeIndex: services.codeIndex } : {}),
+      ...(o.editor ? { editor: o.editor } : {}),
       // No tool runs before the baseline and the previous step's snapshot exist; that snapshot (git processes) is
       // taken while the planner's turn goes on, not before it.
       beforeStep: async () => {

@@ -1,7 +1,10 @@
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { atomicWriteIn, LandingRefusedError, type LandingCheck } from "../services/workspace-files/atomic-write.js";
+import { LandingRefusedError, type LandingCheck } from "../services/workspace-files/atomic-write.js";
+import type { EditorFiles } from "../services/workspace-files/editor-files.js";
+import { EditorRequestError } from "../services/workspace-files/editor-files.js";
+import { EditorWriteFailed, editorFailure, editorTextOf, editorWriter, landWrite, unsavedNote } from "./editor-io.js";
 import { openConfinedDir, PathChangedError, type ConfinedDir } from "../services/workspace-files/confined-fs.js";
 import { findClosestRegion } from "./closest-region.js";
 import { LineIndex, numberLines, splitLines } from "./lines.js";
@@ -64,6 +67,8 @@ function notFound(rel: string, text: string, oldText: string): ToolResult {
 
 interface Edit {
   text: string;
+  /** The editor took the edit (it was not written to disk by the tool); false when it has not saved it yet. */
+  editor?: { saved: boolean };
   found: number[];
   find: string;
   replacement: string;
@@ -78,6 +83,7 @@ async function editIn(
   request: { oldText: string; newText: string; replaceAll: boolean },
   changed: string,
   check: LandingCheck,
+  io: { editor?: EditorFiles; signal?: AbortSignal },
 ): Promise<Edit | ToolResult> {
   const { oldText, newText, replaceAll } = request;
   const file = await readTextFile(dir.entry(name));
@@ -89,7 +95,14 @@ async function editIn(
     if (file.reason === "changed") return failure(changed);
     return failure(`"${rel}" ${file.detail}; edit_file only edits text files.`);
   }
-  const text = file.text;
+  // The edit applies to what the person sees: the editor's buffer, unsaved changes included.
+  let text: string;
+  try {
+    text = (await editorTextOf(io.editor, path.join(dir.abs, name), io.signal)) ?? file.text;
+  } catch (error) {
+    if (error instanceof EditorRequestError) return failure(editorFailure(rel, "read", error));
+    throw error;
+  }
   let find = oldText;
   let replacement = newText;
   let found = indexesOf(text, find);
@@ -120,17 +133,20 @@ async function editIn(
   }
   pieces.push(text.slice(last));
   const result = pieces.join("");
+  const editor = editorWriter(io.editor);
+  let landed;
   try {
-    await atomicWriteIn(dir, name, result, check);
+    landed = await landWrite(dir, name, result, check, editor, io.signal);
   } catch (error) {
     if (error instanceof PathChangedError) return failure(changed);
     if (error instanceof LandingRefusedError) return failure(error.message);
+    if (error instanceof EditorWriteFailed) return failure(editorFailure(rel, "write", error.cause));
     return failure(`could not write "${rel}" (${errorCode(error) ?? errorMessage(error)}); the file is unchanged. Check permissions.`);
   }
-  return { text, found, find, replacement, result };
+  return { text, found, find, replacement, result, ...(editor ? { editor: { saved: landed.onDisk } } : {}) };
 }
 
-export function createEditFileTool(base: ToolNeeds<"diagnostics">) {
+export function createEditFileTool(base: ToolNeeds<"diagnostics" | "editor">) {
   return tool(
     async ({ path: inputPath, oldText, newText, replaceAll }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);
@@ -160,12 +176,15 @@ export function createEditFileTool(base: ToolNeeds<"diagnostics">) {
       }
       let edited: Edit | ToolResult;
       try {
-        edited = await editIn(dir, path.basename(abs), rel, { oldText, newText, replaceAll }, changed, check);
+        edited = await editIn(dir, path.basename(abs), rel, { oldText, newText, replaceAll }, changed, check, {
+          ...(deps.editor ? { editor: deps.editor } : {}),
+          ...(config?.signal ? { signal: config.signal } : {}),
+        });
       } finally {
         await dir.close();
       }
       if (Array.isArray(edited)) return edited;
-      const { text, found, find, replacement, result } = edited;
+      const { text, found, find, replacement, result, editor } = edited;
       const before = new LineIndex(text);
       const after = new LineIndex(result);
       const shift = replacement.length - find.length;
@@ -180,7 +199,7 @@ export function createEditFileTool(base: ToolNeeds<"diagnostics">) {
       const span = (a: number, b: number): string => (a === b ? `line ${a}` : `lines ${a}-${b}`);
       const resultLines = splitLines(result);
       const parts = [
-        `Edited "${rel}": replaced ${found.length} occurrence${found.length === 1 ? "" : "s"}.`,
+        `Edited "${rel}"${editor ? " through the editor" : ""}: replaced ${found.length} occurrence${found.length === 1 ? "" : "s"}.`,
         ...ranges
           .slice(0, 20)
           .map((r) =>
@@ -192,6 +211,7 @@ export function createEditFileTool(base: ToolNeeds<"diagnostics">) {
       if (first && ranges.length <= 3) {
         parts.push(`The file now reads (around the first change):`, snippet(resultLines, first.newFrom - CONTEXT_LINES, first.newTo + CONTEXT_LINES));
       }
+      if (editor && !editor.saved) parts.push(unsavedNote(rel));
       const problems = await deps.diagnostics?.afterEdit(deps.root, { file: rel, before: text }, config?.signal);
       if (problems) parts.push("", problems);
       return success(parts.join("\n"), { filesChanged: [rel] });

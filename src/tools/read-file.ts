@@ -10,6 +10,7 @@ import { isUsableRealPath, resolveWorkspacePath, toDisplayPath } from "../servic
 import { openSkillFile } from "../services/skills/skill-file.js";
 import { isSkillPath } from "../services/skills/skill-path.js";
 import { scopeOf } from "./tool-scope.js";
+import { editorFailure, editorTextOf } from "./editor-io.js";
 
 export const DEFAULT_OUTPUT_LIMIT_CHARS = 20_000;
 
@@ -48,33 +49,44 @@ const CHECKED_OUTCOMES: ReadonlySet<TextFileFailure> = new Set(["directory", "no
  * name needs checking. Anything else (a symlink on the way, a missing file, a swap) takes the full resolution,
  * which explains refusals, and is then checked again once opened, since the path may have changed meanwhile.
  */
-async function openNamedFile(root: string, inputPath: string): Promise<{ rel: string; file: TextFile } | { error: string }> {
+async function openNamedFile(root: string, inputPath: string): Promise<{ rel: string; abs: string; file: TextFile } | { error: string }> {
   const allowed = (real: string): boolean => isUsableRealPath(root, real);
   if (CAN_VERIFY_OPENED && inputPath.trim() !== "" && !inputPath.includes("\0")) {
     const lexical = path.resolve(root, inputPath);
     if (allowed(lexical)) {
       const file = await readTextFile(lexical, (real) => real === lexical);
       // These outcomes come only after the opened file passed the check; any other one is explained by the walk.
-      if (file.ok || CHECKED_OUTCOMES.has(file.reason)) return { rel: toDisplayPath(root, lexical), file };
+      if (file.ok || CHECKED_OUTCOMES.has(file.reason)) return { rel: toDisplayPath(root, lexical), abs: lexical, file };
     }
   }
   const resolved = await resolveWorkspacePath(root, inputPath);
   if (!resolved.ok) return { error: resolved.error };
-  return { rel: resolved.rel, file: await readTextFile(resolved.abs, allowed) };
+  return { rel: resolved.rel, abs: resolved.abs, file: await readTextFile(resolved.abs, allowed) };
 }
 
-export function createReadFileTool(base: ToolNeeds<"outputLimitChars" | "skills">) {
+export function createReadFileTool(base: ToolNeeds<"outputLimitChars" | "skills" | "editor">) {
   return tool(
     async ({ path: inputPath, startLine, endLine }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);
       const limit = deps.outputLimitChars ?? DEFAULT_OUTPUT_LIMIT_CHARS;
       // A skill's files (the paths load_skill lists) are read from the skill's own folder, confined to it.
-      const opened = isSkillPath(inputPath) ? await openSkillFile(deps.skills, deps.root, inputPath) : await openNamedFile(deps.root, inputPath);
+      const opened = isSkillPath(inputPath)
+        ? { ...(await openSkillFile(deps.skills, deps.root, inputPath)), abs: undefined }
+        : await openNamedFile(deps.root, inputPath);
       if ("error" in opened) return failure(opened.error);
-      const { rel, file } = opened;
+      const { rel, file, abs } = opened;
       if (!file.ok) return unreadable(rel, file);
+      // Checked and opened on disk first; then the text the person sees, unsaved changes included, when an editor gives it.
+      let text = file.text;
+      if (abs !== undefined) {
+        try {
+          text = (await editorTextOf(deps.editor, abs, config?.signal)) ?? text;
+        } catch (error) {
+          return failure(editorFailure(rel, "read", error));
+        }
+      }
 
-      const lines = splitLines(file.text);
+      const lines = splitLines(text);
       const total = lines.length;
       if (total === 0) return success(`File "${rel}" is empty (0 lines).`);
       const start = startLine ?? 1;

@@ -8,6 +8,7 @@ import type { WebSettings } from "../platform/config/web-settings.js";
 import type { SkillLibrary } from "../services/skills/types.js";
 import type { Diagnostics } from "../services/diagnostics/diagnostics-hub.js";
 import type { ProcessesSource } from "../services/processes/processes-source.js";
+import type { EditorFiles } from "../services/workspace-files/editor-files.js";
 
 /**
  * What every tool factory receives. `root` is the workspace's real path (symlinks resolved);
@@ -38,6 +39,8 @@ export interface ToolDeps {
   diagnostics?: Diagnostics;
   /** The background processes (start_process and friends): the session's, or its run's; absent: those tools say they are unavailable. */
   processes?: ProcessesSource;
+  /** The editor's buffers (an ACP client's fs methods): read_file and edit_file read them, write_file and edit_file write through them; absent: the disk. */
+  editor?: EditorFiles;
 }
 
 /**

@@ -2,7 +2,7 @@ import { promises as fs } from "node:fs";
 import path from "node:path";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { atomicWriteIn, LandingRefusedError } from "../services/workspace-files/atomic-write.js";
+import { LandingRefusedError } from "../services/workspace-files/atomic-write.js";
 import { openConfinedDir, openForReading, PathChangedError, type ConfinedDir } from "../services/workspace-files/confined-fs.js";
 import { countLines } from "./lines.js";
 import { failure, success, type ToolResult } from "./tool-result.js";
@@ -11,6 +11,8 @@ import type { ToolNeeds } from "./types.js";
 import { resolveWorkspacePath } from "../services/workspace-files/workspace-path.js";
 import { landingCheck } from "./write-grant.js";
 import { scopeOf } from "./tool-scope.js";
+import { EditorRequestError } from "../services/workspace-files/editor-files.js";
+import { EditorWriteFailed, editorFailure, editorTextOf, editorWriter, landWrite, unsavedNote } from "./editor-io.js";
 
 const schema = z.object({
   path: z.string().describe('File to write, relative to the workspace root (e.g. "src/util/math.ts"). Missing parent folders are created.'),
@@ -20,7 +22,7 @@ const schema = z.object({
 /** A file bigger than this is not read back for the diagnostics' baseline (its problems count as new the first time). */
 const MAX_BEFORE_BYTES = 2_000_000;
 
-export function createWriteFileTool(base: ToolNeeds<"diagnostics">) {
+export function createWriteFileTool(base: ToolNeeds<"diagnostics" | "editor">) {
   return tool(
     async ({ path: inputPath, content }, config): Promise<ToolResult> => {
       const deps = scopeOf(base, config);
@@ -33,6 +35,8 @@ export function createWriteFileTool(base: ToolNeeds<"diagnostics">) {
       if (early !== undefined) return failure(early);
       const writeError = (error: unknown): ToolResult => {
         if (error instanceof LandingRefusedError) return failure(error.message);
+        if (error instanceof EditorRequestError) return failure(editorFailure(rel, "read", error));
+        if (error instanceof EditorWriteFailed) return failure(editorFailure(rel, "write", error.cause));
         const code = errorCode(error);
         if (code === "ENOTDIR" || code === "EEXIST") {
           return failure(`cannot create "${rel}": a parent of it is a file, not a folder. Choose another path (call list_directory to check).`);
@@ -61,24 +65,30 @@ export function createWriteFileTool(base: ToolNeeds<"diagnostics">) {
         if (existing?.isSymbolicLink()) return writeError(new PathChangedError(abs));
         if (existing && !existing.isFile()) return failure(`"${rel}" is not a regular file; write to another path.`);
         const lines = countLines(content);
-        // The text before, for the diagnostics' "new problems" (and for the no-change check below).
+        const editor = editorWriter(deps.editor);
+        // The text before, for the diagnostics' "new problems" (and for the no-change check below): the editor's
+        // buffer when it has one, since that is what the write replaces.
         const wanted = existing && (deps.diagnostics !== undefined ? existing.size <= MAX_BEFORE_BYTES : existing.size === Buffer.byteLength(content));
-        const current = wanted
-          ? await openForReading(dir.entry(name))
-              .then((handle) => handle.readFile("utf8").finally(() => handle.close()))
-              .catch(() => undefined)
-          : undefined;
-        if (existing && existing.size === Buffer.byteLength(content)) {
-          if (current === content) {
-            return success(`"${rel}" already has exactly this content (${existing.size} bytes, ${lines} lines); nothing was changed.`, {
-              filesChanged: [],
-            });
-          }
+        const inEditor = existing ? await editorTextOf(deps.editor, path.join(dir.abs, name), config?.signal) : undefined;
+        const current =
+          inEditor ??
+          (wanted
+            ? await openForReading(dir.entry(name))
+                .then((handle) => handle.readFile("utf8").finally(() => handle.close()))
+                .catch(() => undefined)
+            : undefined);
+        if (existing && current === content) {
+          return success(`"${rel}" already has exactly this content (${Buffer.byteLength(content)} bytes, ${lines} lines); nothing was changed.`, {
+            filesChanged: [],
+          });
         }
-        const result = await atomicWriteIn(dir, name, content, check);
-        const summary = result.created
-          ? `Created "${rel}" (${result.bytes} bytes, ${lines} lines).`
-          : `Overwrote "${rel}" (was ${result.previousBytes} bytes; now ${result.bytes} bytes, ${lines} lines).`;
+        const result = await landWrite(dir, name, content, check, editor, config?.signal);
+        const through = editor ? " through the editor" : "";
+        const summary =
+          (result.created
+            ? `Created "${rel}"${through} (${result.bytes} bytes, ${lines} lines).`
+            : `Overwrote "${rel}"${through} (was ${result.previousBytes} bytes; now ${result.bytes} bytes, ${lines} lines).`) +
+          (result.onDisk ? "" : `\n${unsavedNote(rel)}`);
         await dir.close();
         closed = true;
         const problems = await deps.diagnostics?.afterEdit(deps.root, { file: rel, before: existing ? current : null }, config?.signal);

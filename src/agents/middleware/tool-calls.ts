@@ -68,7 +68,8 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       const state = runOf(request.state, request.runtime.context);
       const id = toolCall.id ?? "";
       const name = toolCall.name;
-      const emitResult = (ok: boolean, detail: string) => deps.emit({ type: "tool_result", agent: spec.name, stepId: state.stepId, tool: name, ok, detail });
+      const emitResult = (ok: boolean, detail: string, exitCode?: number | null) =>
+        deps.emit({ type: "tool_result", agent: spec.name, stepId: state.stepId, tool: name, ok, detail, ...(exitCode !== undefined ? { exitCode } : {}) });
       const last = state.messages.findLast((m) => AIMessage.isInstance(m));
       const bad = last && AIMessage.isInstance(last) ? (last.invalid_tool_calls ?? []).find((c) => c.id === id) : undefined;
       if (bad) {
@@ -117,7 +118,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         const ok = isArtifact(artifact) ? artifact.ok : result.status !== "error";
         // The artifact stays with the result: the run's report is read from it (src/agents/run.ts).
         const out = new ToolMessage({ tool_call_id: id, name, content: result.content, artifact, status: ok ? "success" : "error" });
-        emitResult(ok, firstLine(result.content));
+        emitResult(ok, firstLine(result.content), isArtifact(artifact) ? artifact.command?.exitCode : undefined);
         return out;
       } catch (thrown) {
         const error = toolError(thrown);

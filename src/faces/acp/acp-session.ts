@@ -6,6 +6,8 @@ import { logger } from "../../platform/logger.js";
 import type { EditorSettings } from "./config-options.js";
 import { EventUpdates } from "./event-updates.js";
 import { errorMessage } from "../../platform/error-info.js";
+import type { ClientAbilities } from "./editor-files.js";
+import { TerminalRelay } from "./terminal-relay.js";
 
 /** Diffs show whole files; past this size an edit shows its result line only. */
 const MAX_DIFF_BYTES = 512 * 1024;
@@ -26,6 +28,8 @@ function readText(file: string): string | null {
  */
 export class AcpSession {
   readonly updates: EventUpdates;
+  /** Texts the editor gave or took this turn (src/faces/acp/editor-files.ts): an edit's diff shows these, not the disk's. */
+  readonly editorTexts = new Map<string, string>();
   private sending: Promise<void> = Promise.resolve();
   private turn: { cancel: AbortController; safety: SafetyPolicy | null } | null = null;
 
@@ -35,13 +39,30 @@ export class AcpSession {
     public settings: EditorSettings,
     readonly mcpServers: McpServerSettings[],
     private readonly client: AgentContext,
+    readonly abilities: ClientAbilities,
   ) {
-    this.updates = new EventUpdates({ workspace, send: (update) => this.send(update), readText, now: () => Date.now() });
+    const textOf = (file: string) => this.editorTexts.get(file) ?? readText(file);
+    this.updates = new EventUpdates({
+      workspace,
+      send: (update) => this.send(update),
+      sendLater: (make) => this.sendLater(make),
+      readText: textOf,
+      now: () => Date.now(),
+      ...(abilities.terminal ? { openTerminal: () => new TerminalRelay(client, id, workspace) } : {}),
+    });
   }
 
   send(update: SessionUpdate): void {
+    this.sendLater(async () => update);
+  }
+
+  /** Sends what `make` settles to in its place in the order (a terminal's update waits for the terminal). */
+  sendLater(make: () => Promise<SessionUpdate | null>): void {
     this.sending = this.sending
-      .then(() => this.client.notify("session/update", { sessionId: this.id, update }))
+      .then(async () => {
+        const update = await make();
+        if (update) await this.client.notify("session/update", { sessionId: this.id, update });
+      })
       .catch((error: unknown) => logger.warn(`session/update not sent: ${errorMessage(error)}`));
   }
 
@@ -59,6 +80,8 @@ export class AcpSession {
     if (this.turn) return null;
     const cancel = new AbortController();
     this.turn = { cancel, safety: null };
+    // The person may have changed the buffers since the last turn.
+    this.editorTexts.clear();
     return cancel;
   }
 

@@ -12,6 +12,7 @@ import { listEndpointModels } from "../../models/model-list.js";
 import { newSessionId } from "../../sessions/session-id.js";
 import { AcpSession } from "./acp-session.js";
 import { editorMcpServers } from "./editor-mcp.js";
+import { NO_ABILITIES, type ClientAbilities } from "./editor-files.js";
 import { historyUpdates } from "./history-updates.js";
 import { promptText } from "./prompt-text.js";
 import { readRecordedThread } from "./recorded-thread.js";
@@ -68,11 +69,12 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
   const sessions = new Map<string, AcpSession>();
   const turns = new Set<Promise<unknown>>();
   let elicitation = false;
+  let abilities: ClientAbilities = NO_ABILITIES;
 
   const open = (id: string, workspace: string, settings: EditorSettings, servers: McpServerSettings[], client: AgentContext): AcpSession => {
     const existing = sessions.get(id);
     if (existing?.running) throw invalidRequest(`session ${id} is running a prompt; cancel it first`);
-    const session = new AcpSession(id, workspace, settings, servers, client);
+    const session = new AcpSession(id, workspace, settings, servers, client, abilities);
     sessions.set(id, session);
     return session;
   };
@@ -88,6 +90,12 @@ export function createAcpAgent(o: AcpAgentOptions): AcpAgent {
       "initialize",
       guarded(({ params }) => {
         elicitation = Boolean(params.clientCapabilities?.elicitation?.form);
+        const offered = params.clientCapabilities;
+        abilities = {
+          readTextFile: offered?.fs?.readTextFile === true,
+          writeTextFile: offered?.fs?.writeTextFile === true,
+          terminal: offered?.terminal === true,
+        };
         return {
           // We speak version 1; a client asking for another decides whether it can go on.
           protocolVersion: PROTOCOL_VERSION,

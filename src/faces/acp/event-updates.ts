@@ -3,9 +3,21 @@ import type { ApprovalRequest, EventSink, PlanStepView, ProgressEvent, StepStatu
 import { planEntries } from "./plan-entries.js";
 import { isFileEdit, toolView, workspacePath } from "./tool-view.js";
 
+/** A command's output shown in an editor terminal (src/faces/acp/terminal-relay.ts). */
+export interface CommandTerminal {
+  /** The terminal's id, or null when the editor made none (the output then goes as text). */
+  readonly id: Promise<string | null>;
+  write(text: string): void;
+  finish(exitCode: number | null): void;
+}
+
 export interface EventUpdateDeps {
   workspace: string;
   send(update: SessionUpdate): void;
+  /** Sends what `make` settles to (nothing for null) in its place in the order: updates sent after it wait for it. */
+  sendLater(make: () => Promise<SessionUpdate | null>): void;
+  /** An editor terminal for a command's output, when the editor offers terminals. */
+  openTerminal?(): CommandTerminal;
   /** A file's text now, or null (missing, unreadable, too large): the two sides of an edit's diff. */
   readText(file: string): string | null;
   now(): number;
@@ -21,6 +33,8 @@ interface OpenCall {
   output: string;
   tail: { lines: string[]; totalChars: number } | null;
   flushedAt: number;
+  /** The editor terminal showing a command's output live. */
+  terminal?: CommandTerminal;
 }
 
 /** Live command output goes to the editor at most this often (and once more when the command ends). */
@@ -67,10 +81,11 @@ export class EventUpdates implements EventSink {
       case "tool_call":
         return this.started(event.tool, event.detail);
       case "tool_result":
-        return this.ended(event.tool, event.detail, event.ok);
+        return this.ended(event.tool, event.detail, event.ok, event.exitCode);
       case "command_output":
         if (!this.open) return;
         this.open.output += event.chunk;
+        this.open.terminal?.write(event.chunk);
         return this.flushOutput();
       case "command_output_tail":
         if (!this.open) return;
@@ -145,12 +160,20 @@ export class EventUpdates implements EventSink {
     const approved = this.awaiting?.tool === tool ? this.awaiting : null;
     this.awaiting = null;
     const id = approved?.id ?? this.nextId("call");
-    this.open = { id, tool, detail, output: "", tail: null, flushedAt: this.deps.now(), ...(edit ? { edit } : {}) };
+    // A command's output goes to an editor terminal when the editor has them; the command stays in the sandbox.
+    const terminal = tool === "execute_command" ? this.deps.openTerminal?.() : undefined;
+    this.open = { id, tool, detail, output: "", tail: null, flushedAt: this.deps.now(), ...(edit ? { edit } : {}), ...(terminal ? { terminal } : {}) };
     if (approved) this.deps.send({ sessionUpdate: "tool_call_update", toolCallId: id, ...view, status: "in_progress" });
     else this.deps.send({ sessionUpdate: "tool_call", toolCallId: id, ...view, status: "in_progress", rawInput: { tool, detail } });
+    if (terminal) {
+      this.deps.sendLater(async () => {
+        const terminalId = await terminal.id;
+        return terminalId === null ? null : { sessionUpdate: "tool_call_update", toolCallId: id, content: [{ type: "terminal", terminalId }] };
+      });
+    }
   }
 
-  private ended(tool: string, detail: string, ok: boolean): void {
+  private ended(tool: string, detail: string, ok: boolean, exitCode?: number | null): void {
     const call = this.open?.tool === tool ? this.open : this.awaiting?.tool === tool ? this.awaiting : null;
     if (call === this.open) this.open = null;
     else if (call === this.awaiting) this.awaiting = null;
@@ -173,15 +196,28 @@ export class EventUpdates implements EventSink {
       const after = this.deps.readText(call.edit.path);
       if (after !== null) content.push({ type: "diff", path: call.edit.path, oldText: call.edit.before, newText: after });
     }
-    if (call.output || call.tail) content.push({ type: "content", content: text(outputBlock(call)) });
-    if (detail) content.push({ type: "content", content: text(detail) });
-    this.deps.send({ sessionUpdate: "tool_call_update", toolCallId: call.id, status, content, rawOutput: { detail } });
+    const output: ToolCallContent[] = call.output || call.tail ? [{ type: "content", content: text(outputBlock(call)) }] : [];
+    const result: ToolCallContent[] = detail ? [{ type: "content", content: text(detail) }] : [];
+    const { terminal } = call;
+    if (!terminal) {
+      this.deps.send({ sessionUpdate: "tool_call_update", toolCallId: call.id, status, content: [...content, ...output, ...result], rawOutput: { detail } });
+      return;
+    }
+    if (call.tail) terminal.write(`\n… ${call.tail.totalChars} characters in all; the newest lines:\n${call.tail.lines.join("\n")}\n`);
+    terminal.finish(exitCode ?? null);
+    // The terminal keeps showing the output once released; without one, the output goes as text.
+    this.deps.sendLater(async () => {
+      const terminalId = await terminal.id;
+      const shown: ToolCallContent[] = terminalId === null ? output : [{ type: "terminal", terminalId }];
+      return { sessionUpdate: "tool_call_update", toolCallId: call.id, status, content: [...content, ...shown, ...result], rawOutput: { detail } };
+    });
   }
 
   /** Calls still open when the run ends (an approval left unanswered by a cancel) end failed, saying why. */
   private closeLeftovers(): void {
     for (const call of [this.awaiting, this.open]) {
       if (!call) continue;
+      call.terminal?.finish(null);
       this.deps.send({
         sessionUpdate: "tool_call_update",
         toolCallId: call.id,
@@ -199,7 +235,11 @@ export class EventUpdates implements EventSink {
     const now = this.deps.now();
     if (now - call.flushedAt < OUTPUT_EVERY_MS) return;
     call.flushedAt = now;
-    this.deps.send({ sessionUpdate: "tool_call_update", toolCallId: call.id, content: [{ type: "content", content: text(outputBlock(call)) }] });
+    const update: SessionUpdate = { sessionUpdate: "tool_call_update", toolCallId: call.id, content: [{ type: "content", content: text(outputBlock(call)) }] };
+    // A terminal shows the output itself; the text goes only when the editor made none.
+    const { terminal } = call;
+    if (terminal) this.deps.sendLater(async () => ((await terminal.id) === null ? update : null));
+    else this.deps.send(update);
   }
 }
 

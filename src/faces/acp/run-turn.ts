@@ -7,6 +7,7 @@ import { createAcpPrompter } from "./acp-prompter.js";
 import { invalidRequest } from "./request-errors.js";
 import type { AcpSession } from "./acp-session.js";
 import type { TurnOutcome } from "./stop-reason.js";
+import { acpEditorFiles } from "./editor-files.js";
 
 export { budgetPriceProblem } from "../../host/conversation-turn.js";
 
@@ -48,6 +49,7 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
       env: t.env,
       clock: t.clock,
       mcpServers: session.mcpServers,
+      ...editorOf(t),
       // A change from the editor during the turn changes this policy in place (src/faces/acp/acp-session.ts).
       onSafety: (safety) => session.useSafety(safety),
     });
@@ -59,4 +61,10 @@ export async function runTurn(t: TurnRequest): Promise<TurnOutcome> {
   }
   if (result.errorLine && result.status === "interrupted" && !result.cancelled) throw new RequestError(-32603, result.errorLine);
   return { status: result.status, stop: result.stop, cancelled: result.cancelled };
+}
+
+/** The editor's buffers for this turn's file tools, when it offers them. */
+function editorOf(t: TurnRequest) {
+  const editor = acpEditorFiles({ client: t.client, sessionId: t.session.id, abilities: t.session.abilities, cancel: t.cancel, seen: t.session.editorTexts });
+  return editor ? { editor } : {};
 }

@@ -6,6 +6,9 @@ import {
   type ClientContext,
   type CreateElicitationRequest,
   type CreateElicitationResponse,
+  type ReadTextFileRequest,
+  type ReadTextFileResponse,
+  type WriteTextFileRequest,
   type RequestPermissionRequest,
   type RequestPermissionResponse,
   type SessionNotification,
@@ -13,6 +16,7 @@ import {
 } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach } from "vitest";
 import { CLI } from "../cli/cli-process.js";
+import type { ClientTerminals } from "./client-terminals.js";
 import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 
@@ -43,6 +47,13 @@ export function startAcp(options: {
   onPermission?: PermissionHandler;
   /** Answers elicitation/create (the client then says it has forms in initialize). */
   onElicitation?: (request: CreateElicitationRequest) => CreateElicitationResponse;
+  /** The editor's buffers: answers fs/read_text_file and fs/write_text_file (the test says so in initialize). */
+  files?: {
+    read(request: ReadTextFileRequest): Promise<ReadTextFileResponse> | ReadTextFileResponse;
+    write(request: WriteTextFileRequest): Promise<void> | void;
+  };
+  /** The editor's terminals: answers terminal/* (the test says so in initialize). */
+  terminals?: ClientTerminals;
 }): AcpProcess {
   const child = spawn(process.execPath, [CLI, "acp"], {
     cwd: options.cwd,
@@ -57,6 +68,10 @@ export function startAcp(options: {
   const updates: SessionNotification[] = [];
   const permissions: RequestPermissionRequest[] = [];
   const waiters: { test: (u: SessionUpdate) => boolean; resolve: (u: SessionUpdate) => void }[] = [];
+  const terminals = () => {
+    if (!options.terminals) throw new Error("this client has no terminals");
+    return options.terminals;
+  };
   const app = client({ name: "test-editor" })
     .onNotification("session/update", ({ params }) => {
       updates.push(params);
@@ -74,7 +89,21 @@ export function startAcp(options: {
     .onRequest("elicitation/create", ({ params }) => {
       if (!options.onElicitation) throw new Error("this client has no elicitation");
       return options.onElicitation(params);
-    });
+    })
+    .onRequest("fs/read_text_file", async ({ params }) => {
+      if (!options.files) throw new Error("this client has no buffers");
+      return options.files.read(params);
+    })
+    .onRequest("fs/write_text_file", async ({ params }) => {
+      if (!options.files) throw new Error("this client has no buffers");
+      await options.files.write(params);
+      return {};
+    })
+    .onRequest("terminal/create", ({ params }) => terminals().create(params))
+    .onRequest("terminal/output", ({ params }) => terminals().output(params.terminalId))
+    .onRequest("terminal/wait_for_exit", ({ params }) => terminals().waitForExit(params.terminalId))
+    .onRequest("terminal/kill", ({ params }) => (terminals().kill(params.terminalId), {}))
+    .onRequest("terminal/release", ({ params }) => (terminals().release(params.terminalId), {}));
   if (!child.stdin || !child.stdout) throw new Error("startAcp: no stdio");
   const connection = app.connect(ndJsonStream(Writable.toWeb(child.stdin), Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>));
   return {

@@ -1,14 +1,44 @@
 import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { describe, expect, it } from "vitest";
-import { EventUpdates } from "../../../src/faces/acp/event-updates.js";
+import { EventUpdates, type CommandTerminal } from "../../../src/faces/acp/event-updates.js";
 import type { ApprovalRequest } from "../../../src/core/index.js";
 
-/** The mapper with files and time it is handed: a real object, no mocks. */
-function mapper(files: Record<string, string | null> = {}) {
+/**
+ * The mapper with files, time and (optionally) terminals it is handed: a real object, no mocks. Updates are kept in
+ * the order sent; one made later holds the ones after it, as the session's queue does (`settled` waits for them).
+ */
+function mapper(files: Record<string, string | null> = {}, openTerminal?: () => CommandTerminal) {
   const sent: SessionUpdate[] = [];
   let now = 0;
-  const updates = new EventUpdates({ workspace: "/ws", send: (u) => sent.push(u), readText: (file) => files[file] ?? null, now: () => now });
-  return { updates, sent, files, tick: (ms: number) => (now += ms) };
+  let chain: Promise<void> | null = null;
+  const updates = new EventUpdates({
+    workspace: "/ws",
+    send: (u) => {
+      if (chain) chain = chain.then(() => void sent.push(u));
+      else sent.push(u);
+    },
+    sendLater: (make) => {
+      chain = (chain ?? Promise.resolve()).then(async () => {
+        const u = await make();
+        if (u) sent.push(u);
+      });
+    },
+    readText: (file) => files[file] ?? null,
+    now: () => now,
+    ...(openTerminal ? { openTerminal } : {}),
+  });
+  return { updates, sent, files, tick: (ms: number) => (now += ms), settled: () => chain ?? Promise.resolve() };
+}
+
+/** An editor terminal that records what it is given; `id` null: the editor made none. */
+function recordingTerminal(id: string | null) {
+  const terminal = { id: Promise.resolve(id), written: [] as string[], exit: undefined as number | null | undefined };
+  const made: CommandTerminal = {
+    id: terminal.id,
+    write: (text) => void terminal.written.push(text),
+    finish: (code) => void (terminal.exit = code),
+  };
+  return { terminal, made };
 }
 
 const approval: ApprovalRequest = {
@@ -137,5 +167,57 @@ describe("progress events as ACP session updates", () => {
     expect(messages).toEqual(["⚠ The session stopped: the endpoint is down\n\n", "All done.\n\n"]);
     expect(updates.errorLine).toBe("The session stopped: the endpoint is down");
     expect(updates.finishedStatus).toBe("awaiting_input");
+  });
+
+  it("a command's output goes to the editor terminal, which the call shows; the terminal ends with the exit code", async () => {
+    const { terminal, made } = recordingTerminal("term-1");
+    const { updates, sent, tick, settled } = mapper({}, () => made);
+    updates.emit({ type: "tool_call", agent: "coder", stepId: "s1", tool: "execute_command", detail: "npm test" });
+    updates.emit({ type: "command_output", stream: "stdout", chunk: "one\n" });
+    tick(1000);
+    updates.emit({ type: "command_output", stream: "stdout", chunk: "two\n" });
+    updates.emit({ type: "tool_result", agent: "coder", stepId: "s1", tool: "execute_command", ok: false, detail: "Exit code: 3.", exitCode: 3 });
+    await settled();
+    expect(terminal.written).toEqual(["one\n", "two\n"]);
+    expect(terminal.exit).toBe(3);
+    const id = sent[0]?.sessionUpdate === "tool_call" ? sent[0].toolCallId : "";
+    // The call, the terminal in it, and its end with the terminal and the result: no output as text.
+    expect(sent.slice(1)).toEqual([
+      { sessionUpdate: "tool_call_update", toolCallId: id, content: [{ type: "terminal", terminalId: "term-1" }] },
+      {
+        sessionUpdate: "tool_call_update",
+        toolCallId: id,
+        status: "failed",
+        content: [
+          { type: "terminal", terminalId: "term-1" },
+          { type: "content", content: { type: "text", text: "Exit code: 3." } },
+        ],
+        rawOutput: { detail: "Exit code: 3." },
+      },
+    ]);
+  });
+
+  it("an editor that made no terminal gets the output as text, as one without terminals does", async () => {
+    const { made } = recordingTerminal(null);
+    const { updates, sent, tick, settled } = mapper({}, () => made);
+    updates.emit({ type: "tool_call", agent: "coder", stepId: "s1", tool: "execute_command", detail: "npm test" });
+    tick(1000);
+    updates.emit({ type: "command_output", stream: "stdout", chunk: "one\n" });
+    updates.emit({ type: "tool_result", agent: "coder", stepId: "s1", tool: "execute_command", ok: true, detail: "Exit code: 0 (success)", exitCode: 0 });
+    await settled();
+    const texts = sent.slice(1).map((u) => (u.sessionUpdate === "tool_call_update" ? JSON.stringify(u.content) : ""));
+    expect(texts).toHaveLength(2);
+    expect(texts[0]).toContain("one");
+    expect(texts[1]).toContain("one");
+    expect(texts.join("")).not.toContain("terminal");
+  });
+
+  it("only commands get a terminal", async () => {
+    let opened = 0;
+    const { updates, settled } = mapper({ "/ws/a.txt": "a" }, () => ((opened += 1), recordingTerminal("t").made));
+    updates.emit({ type: "tool_call", agent: "coder", stepId: "s1", tool: "read_file", detail: "a.txt" });
+    updates.emit({ type: "tool_result", agent: "coder", stepId: "s1", tool: "read_file", ok: true, detail: "1 line" });
+    await settled();
+    expect(opened).toBe(0);
   });
 });
