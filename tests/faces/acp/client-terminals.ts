@@ -19,7 +19,11 @@ export class ClientTerminals {
 
   create(request: CreateTerminalRequest): { terminalId: string } {
     const env = Object.fromEntries((request.env ?? []).map((v) => [v.name, v.value]));
-    const child = spawn(request.command, request.args ?? [], { cwd: request.cwd ?? undefined, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(request.command, request.args ?? [], {
+      cwd: request.cwd ?? undefined,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     const terminal: Terminal = {
       request,
       child,

@@ -115,6 +115,25 @@ describe("more of the conversation at the terminal", () => {
     await leave(tty);
   }, 180_000);
 
+  it("keeps /approval and /model with the session at once: -c in a new process finds them without another message", async () => {
+    const tty = start([], { MINI_CURSOR_APPROVAL: "auto" });
+    await tty.shows(PROMPT, 1, "the prompt");
+    tty.sendLine("RUN[echo k > k.txt]");
+    await tty.shows("· done", 1, "the end of the turn");
+    tty.sendLine("/approval read-only");
+    await tty.shows("Approval: read-only from the next message on.", 1, "the change");
+    tty.sendLine("/model scripted-large");
+    await tty.shows("Model: scripted-large", 1, "the model");
+    await leave(tty);
+    const again = start(["-c"]);
+    await again.shows("Going on with session", 1, "the continued session");
+    again.sendLine("/approval");
+    await again.shows("Approval is read-only;", 1, "the kept approval");
+    again.sendLine("/model");
+    await again.shows("Model: scripted-large.", 1, "the kept model");
+    await leave(again);
+  }, 180_000);
+
   it("prints the tokens per agent with /cost after a turn", async () => {
     const tty = start([], { MINI_CURSOR_APPROVAL: "auto" });
     await tty.shows(PROMPT, 1, "the prompt");

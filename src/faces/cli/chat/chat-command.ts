@@ -3,6 +3,7 @@ import { createElement } from "react";
 import { APPROVAL_MODES, type ApprovalMode } from "../../../core/index.js";
 import { runConversationTurn, TurnRefused, type ConversationSettings } from "../../../host/conversation-turn.js";
 import { resolveSessionConfig } from "../../../host/config-setup.js";
+import { saveConversationSettings } from "../../../host/conversation-settings.js";
 import { readStoredOptions } from "../../../host/stored-options.js";
 import type { Clock } from "../../../platform/clock.js";
 import { errorMessage } from "../../../platform/error-info.js";
@@ -99,6 +100,7 @@ export async function chatCommand(argv: string[], io: CliIo, clock: Clock): Prom
       leave();
     },
     describeError,
+    saveSettings: async (sessionId, changed) => void (await saveConversationSettings({ sessionId, workspace, env: io.env, clock, settings: changed })),
     adoptSession: async (id) => {
       const row = await sessionRow(workspace, id, io, clock);
       if (!row) throw new UsageError(`no session "${id}" in ${workspace} (see /sessions)`);

@@ -41,6 +41,8 @@ export interface ChatOptions {
   describeError?(error: unknown): string;
   /** The conversation goes on with another existing session: the face takes that session's settings (model, approval). */
   adoptSession?(id: string): Promise<void>;
+  /** Keeps changed settings with the session at once (src/host/conversation-settings.ts); absent: at its next message. */
+  saveSettings?(sessionId: string, settings: ConversationSettings): Promise<void>;
 }
 
 /** A message waiting for the running turn or command to end. */
@@ -198,6 +200,10 @@ export class ChatController {
       clock: this.o.clock,
       sessionId: this.view.sessionId,
       settings: this.o.settings,
+      saveSettings: async () => {
+        await this.adopting;
+        await this.o.saveSettings?.(this.view.sessionId, this.o.settings);
+      },
       print: (text) => this.print(text),
       useSession: (id) => {
         const next = id ?? this.o.newSessionId();

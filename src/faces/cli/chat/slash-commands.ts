@@ -15,6 +15,8 @@ export interface ChatContext {
   readonly sessionId: string;
   /** The settings the next turns run with. */
   readonly settings: ConversationSettings;
+  /** Keeps the changed settings with the session now (a session with no message yet gets them with its first). */
+  saveSettings(): Promise<void>;
   print(text: string): void;
   /** Goes on with another session of this workspace (`/resume`, `/fork`), or a new one (`/clear`: no id). */
   useSession(id?: string): void;
@@ -77,10 +79,11 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
     name: "approval",
     args: APPROVAL_MODES.join("|"),
     description: "ask before commands, run them without asking (auto), or no changes at all",
-    run: (args, ctx) => {
+    run: async (args, ctx) => {
       const mode = args.trim();
       if (!isApprovalMode(mode)) return ctx.print(`Approval is ${ctx.settings.approval}; /approval ${APPROVAL_MODES.join("|")} changes it.`);
       ctx.settings.approval = mode;
+      await ctx.saveSettings();
       ctx.print(`Approval: ${mode} from the next message on.`);
     },
   },
@@ -181,6 +184,7 @@ async function costLines(ctx: ChatContext): Promise<string> {
 async function chooseModel(name: string, ctx: ChatContext): Promise<string> {
   if (name) {
     ctx.settings.model = name;
+    await ctx.saveSettings();
     return `Model: ${name} for every agent from the next message on.`;
   }
   const [{ setupSessionConfig }, { listEndpointModels }] = await Promise.all([

@@ -94,6 +94,7 @@ describe("a custom command as a slash command", () => {
       clock: systemClock,
       sessionId: "s",
       settings: { approval: "ask", allowNetwork: false, approveFileChanges: false },
+      saveSettings: async () => undefined,
       print: () => undefined,
       useSession: () => undefined,
       send: (text) => void messages.push(text),
