@@ -143,10 +143,67 @@ export function agentText(process: AcpProcess): string {
     .join("");
 }
 
+/** Per test: a scripted model server, a workspace, and every agent process the test started. */
+export interface AcpAgents {
+  readonly server: ScriptedServer;
+  readonly ws: TempWorkspace;
+  /**
+   * Starts `mini-cursor acp` in the workspace against the server, with the model "scripted" and approval "ask" unless
+   * `env` says otherwise; it is killed after the test if still running.
+   */
+  start(options?: Omit<Parameters<typeof startAcp>[0], "cwd" | "env"> & { env?: Record<string, string> }): AcpProcess;
+}
+
+/**
+ * Per test: a scripted model server (listing `models`, if given) and a workspace of `files` (default: a package.json);
+ * every agent `start` made is killed and closed afterwards, then the server and workspace go, even when the test failed.
+ */
+export function useAcpAgents(script: (req: ScriptedRequest) => ScriptedReply, options: { models?: string[]; files?: Record<string, string> } = {}): AcpAgents {
+  let server: ScriptedServer | null = null;
+  let ws: TempWorkspace | null = null;
+  const agents: AcpProcess[] = [];
+  beforeEach(async () => {
+    // Each assigned as soon as it exists, so the after-hook removes what a failed set-up left.
+    server = await startScriptedOpenAIServer(script, options.models ? { models: options.models } : {});
+    ws = await makeTempWorkspace(options.files ?? { "package.json": '{ "name": "demo", "type": "module" }\n' });
+  });
+  afterEach(async () => {
+    // Killed first: an agent still waiting on the model would otherwise outlive the server it talks to.
+    for (const agent of agents.splice(0)) {
+      agent.child.kill("SIGKILL");
+      await agent.close();
+    }
+    await server?.close();
+    await ws?.cleanup();
+    server = ws = null;
+  });
+  const inTest = <T>(value: T | null): T => {
+    if (value === null) throw new Error("useAcpAgents: the server and workspace exist only inside a test");
+    return value;
+  };
+  return {
+    get server() {
+      return inTest(server);
+    },
+    get ws() {
+      return inTest(ws);
+    },
+    start(o = {}) {
+      const agent = startAcp({
+        ...o,
+        cwd: inTest(ws).root,
+        env: { OPENAI_BASE_URL: inTest(server).baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask", ...o.env },
+      });
+      agents.push(agent);
+      return agent;
+    },
+  };
+}
+
 /** What a test file of one scripted greet-like task shares: the model server, a workspace, the agent process. */
 export interface AcpFixture {
-  server: ScriptedServer;
-  ws: TempWorkspace;
+  readonly server: ScriptedServer;
+  readonly ws: TempWorkspace;
   acp: AcpProcess | null;
 }
 
@@ -155,17 +212,21 @@ export interface AcpFixture {
  * in `acp`; all stopped and removed afterwards, even when the test failed.
  */
 export function useAcpFixture(script: (req: ScriptedRequest) => ScriptedReply): AcpFixture {
-  const fx = { acp: null } as AcpFixture;
-  beforeEach(async () => {
-    fx.server = await startScriptedOpenAIServer(script);
-    fx.ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
-  });
+  const shared = useAcpAgents(script);
+  const fx: AcpFixture = {
+    get server() {
+      return shared.server;
+    },
+    get ws() {
+      return shared.ws;
+    },
+    acp: null,
+  };
+  // Registered after useAcpAgents' hook, so it runs before it (vitest runs after-hooks in reverse): agent, then server.
   afterEach(async () => {
     fx.acp?.child.kill("SIGKILL");
     await fx.acp?.close();
     fx.acp = null;
-    await fx.server.close();
-    await fx.ws.cleanup();
   });
   return fx;
 }

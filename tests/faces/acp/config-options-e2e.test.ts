@@ -1,21 +1,16 @@
 import fs from "node:fs/promises";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { roleOf } from "../cli/task-script.js";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { startAcp, updatesOf, type AcpProcess } from "./acp-process.js";
+import { toolResults, type ScriptedReply, type ScriptedRequest } from "../../helpers/scripted-openai-server.js";
+import { updatesOf, useAcpAgents, type AcpProcess } from "./acp-process.js";
 
 /**
  * The editor sets a session's approval, network, file-change approvals and budget through session/set_config_option
  * (`mini-cursor acp` from the build, the SDK's client); what it sets reaches the commands and tools of the next prompt.
  */
-let server: ScriptedServer;
-let ws: TempWorkspace;
-const agents: AcpProcess[] = [];
-
 /** A command that says whether the host's loopback (this scripted server) is reachable from the sandbox. */
-const probe = () => `node -e "fetch('${server.baseUrl}/models').then(r => console.log('reached ' + r.status), () => console.log('unreachable'))"`;
+const probe = () => `node -e "fetch('${fx.server.baseUrl}/models').then(r => console.log('reached ' + r.status), () => console.log('unreachable'))"`;
 
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);
@@ -47,23 +42,11 @@ function script(req: ScriptedRequest): ScriptedReply {
   return { content: "Nothing to do." };
 }
 
-beforeEach(async () => {
-  // The endpoint lists a second model the editor may pick.
-  server = await startScriptedOpenAIServer(script, { models: ["scripted", "scripted-large"] });
-  ws = await makeTempWorkspace({ "package.json": "{}\n" });
-});
-afterEach(async () => {
-  for (const agent of agents.splice(0)) {
-    agent.child.kill("SIGKILL");
-    await agent.close();
-  }
-  await server.close();
-  await ws.cleanup();
-});
+// The endpoint lists a second model the editor may pick.
+const fx = useAcpAgents(script, { models: ["scripted", "scripted-large"], files: { "package.json": "{}\n" } });
 
 async function started(): Promise<AcpProcess> {
-  const acp = startAcp({ cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask" } });
-  agents.push(acp);
+  const acp = fx.start();
   await acp.agent.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false } });
   return acp;
 }
@@ -72,14 +55,14 @@ const values = (options: readonly SessionConfigOption[] | null | undefined) => O
 
 /** The coder's tool results of the latest prompt. */
 function coderResults(): string[] {
-  const last = server.requests.filter((r) => roleOf(r) === "coder").at(-1);
+  const last = fx.server.requests.filter((r) => roleOf(r) === "coder").at(-1);
   return last ? toolResults(last).map((r) => r.content) : [];
 }
 
 describe("session config options from the editor", () => {
   it("offers model, approval, network, file-change approvals and budget, and each setting reaches the next prompt's tools", async () => {
     const acp = await started();
-    const created = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
+    const created = await acp.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] });
     expect(values(created.configOptions)).toEqual({
       model: "scripted",
       approval: "ask",
@@ -109,7 +92,7 @@ describe("session config options from the editor", () => {
     expect(first.stopReason).toBe("end_turn");
     expect(coderResults()[0]).toContain("unreachable");
     expect(acp.permissions).toHaveLength(0);
-    expect(new Set(server.requests.map((r) => r.model))).toEqual(new Set(["scripted"]));
+    expect(new Set(fx.server.requests.map((r) => r.model))).toEqual(new Set(["scripted"]));
 
     // Ask, network on, ask before file changes, a budget: the command asks and reaches the host, the write asks.
     await set("approval", "ask");
@@ -123,13 +106,13 @@ describe("session config options from the editor", () => {
       approve_file_changes: true,
       budget_usd: "1",
     });
-    const before = server.requests.length;
+    const before = fx.server.requests.length;
     const second = await acp.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "Probe and write again" }] });
     expect(second.stopReason).toBe("end_turn");
     expect(coderResults()[0], JSON.stringify(coderResults())).toMatch(/reached \d+/);
     expect(acp.permissions.map((p) => p.toolCall.kind)).toEqual(["execute", "edit"]);
     // Every agent of that prompt asked the model chosen in the editor.
-    expect(new Set(server.requests.slice(before).map((r) => r.model))).toEqual(new Set(["scripted-large"]));
+    expect(new Set(fx.server.requests.slice(before).map((r) => r.model))).toEqual(new Set(["scripted-large"]));
 
     // A mode switch shows in the options too.
     await acp.agent.request("session/set_mode", { sessionId: created.sessionId, modeId: "read-only" });
@@ -138,7 +121,7 @@ describe("session config options from the editor", () => {
 
     // Kept with the session when set: a new agent loading it shows them (the mode switched after the last prompt too).
     const again = await started();
-    const loaded = await again.agent.request("session/load", { sessionId: created.sessionId, cwd: ws.root, mcpServers: [] });
+    const loaded = await again.agent.request("session/load", { sessionId: created.sessionId, cwd: fx.ws.root, mcpServers: [] });
     expect(loaded.modes?.currentModeId).toBe("read-only");
     expect(values(loaded.configOptions)).toEqual({
       model: "scripted-large",
@@ -147,12 +130,12 @@ describe("session config options from the editor", () => {
       approve_file_changes: true,
       budget_usd: "1",
     });
-    expect(await fs.readdir(ws.root)).toEqual(expect.arrayContaining(["notes.txt", "notes-again.txt"]));
+    expect(await fs.readdir(fx.ws.root)).toEqual(expect.arrayContaining(["notes.txt", "notes-again.txt"]));
   });
 
   it("answers an unknown option or value with one JSON-RPC error line, changing nothing", async () => {
     const acp = await started();
-    const { sessionId } = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
+    const { sessionId } = await acp.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] });
     await expect(acp.agent.request("session/set_config_option", { sessionId, configId: "temperature", value: "x" })).rejects.toThrow(
       /unknown option "temperature"; options: model, approval, allow_network, approve_file_changes, budget_usd/,
     );

@@ -1,49 +1,22 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { runCli } from "../cli/cli-process.js";
 import { FAREWELL_SOURCE, followUpScript, sessionRows } from "../cli/follow-up-script.js";
 import { GREET_SOURCE, GREET_TEST, TEST_COMMAND } from "../cli/task-script.js";
-import { startScriptedOpenAIServer, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { agentText, startAcp, updatesOf, type AcpProcess } from "./acp-process.js";
+import { agentText, updatesOf, useAcpAgents } from "./acp-process.js";
 
 /**
  * An editor drives mini-cursor over ACP: the SDK's client in this process, `mini-cursor acp` from the build as a
  * child process, the model a scripted OpenAI-compatible server on 127.0.0.1.
  */
-let server: ScriptedServer;
-let ws: TempWorkspace;
-const agents: AcpProcess[] = [];
+const fx = useAcpAgents(followUpScript);
 
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer(followUpScript);
-  ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
-});
-afterEach(async () => {
-  for (const agent of agents.splice(0)) {
-    agent.child.kill("SIGKILL");
-    await agent.close();
-  }
-  await server.close();
-  await ws.cleanup();
-});
-
-function start(onPermission?: Parameters<typeof startAcp>[0]["onPermission"]): AcpProcess {
-  const agent = startAcp({
-    cwd: ws.root,
-    env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask" },
-    ...(onPermission ? { onPermission } : {}),
-  });
-  agents.push(agent);
-  return agent;
-}
-
-const cli = (args: string[]) => runCli(args, { cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
+const cli = (args: string[]) => runCli(args, { cwd: fx.ws.root, env: { OPENAI_BASE_URL: fx.server.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
 
 describe("mini-cursor acp with a real ACP client", () => {
   it("initialize, a new session, a prompt whose commands need permission, the updates, end_turn; then a follow-up prompt", async () => {
-    const acp = start();
+    const acp = fx.start();
     const init = await acp.agent.request("initialize", {
       protocolVersion: 1,
       clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: false },
@@ -51,14 +24,14 @@ describe("mini-cursor acp with a real ACP client", () => {
     expect(init.protocolVersion).toBe(1);
     expect(init.agentCapabilities).toMatchObject({ loadSession: true, promptCapabilities: { embeddedContext: true } });
 
-    const created = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
+    const created = await acp.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] });
     expect(created.modes).toMatchObject({ currentModeId: "ask" });
     expect(created.modes?.availableModes.map((m) => m.id)).toEqual(["ask", "auto", "read-only"]);
 
     const first = await acp.agent.request("session/prompt", { sessionId: created.sessionId, prompt: [{ type: "text", text: "Add greet with a test" }] });
     expect(first.stopReason).toBe("end_turn");
-    expect(await fs.readFile(path.join(ws.root, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
-    expect(await fs.readFile(path.join(ws.root, "test/greet.test.js"), "utf8")).toBe(GREET_TEST);
+    expect(await fs.readFile(path.join(fx.ws.root, "src/greet.js"), "utf8")).toBe(GREET_SOURCE);
+    expect(await fs.readFile(path.join(fx.ws.root, "test/greet.test.js"), "utf8")).toBe(GREET_TEST);
 
     // Each command asked through session/request_permission, naming the pending tool call, with our three answers.
     // Allowed once: the coder's test run asked; the reviewer's, read-only in the sandbox with no network, did not.
@@ -76,9 +49,9 @@ describe("mini-cursor acp with a real ACP client", () => {
     // The file edit: a tool call of kind edit at the file, completed with its diff.
     const calls = updatesOf(acp, "tool_call");
     const write = calls.find((c) => c.title === "Write src/greet.js");
-    expect(write).toMatchObject({ kind: "edit", status: "in_progress", locations: [{ path: path.join(ws.root, "src/greet.js") }] });
+    expect(write).toMatchObject({ kind: "edit", status: "in_progress", locations: [{ path: path.join(fx.ws.root, "src/greet.js") }] });
     const written = updatesOf(acp, "tool_call_update").find((u) => u.toolCallId === write?.toolCallId && u.status === "completed");
-    expect(written?.content).toContainEqual({ type: "diff", path: path.join(ws.root, "src/greet.js"), oldText: null, newText: GREET_SOURCE });
+    expect(written?.content).toContainEqual({ type: "diff", path: path.join(fx.ws.root, "src/greet.js"), oldText: null, newText: GREET_SOURCE });
 
     // The command: the permission's tool call runs under the same id and ends completed with its output.
     const ran = updatesOf(acp, "tool_call_update").filter((u) => u.toolCallId === asked?.toolCall.toolCallId);
@@ -95,7 +68,7 @@ describe("mini-cursor acp with a real ACP client", () => {
       prompt: [{ type: "text", text: "Also add farewell(name) in src/farewell.js" }],
     });
     expect(second.stopReason).toBe("end_turn");
-    expect(await fs.readFile(path.join(ws.root, "src/farewell.js"), "utf8")).toBe(FAREWELL_SOURCE);
+    expect(await fs.readFile(path.join(fx.ws.root, "src/farewell.js"), "utf8")).toBe(FAREWELL_SOURCE);
     // One session, two turns: the CLI sees it like any other.
     const rows = await sessionRows(cli);
     expect(rows).toHaveLength(1);
@@ -105,9 +78,9 @@ describe("mini-cursor acp with a real ACP client", () => {
   });
 
   it("session/load after the agent process restarted: the history is replayed and the next prompt follows up", async () => {
-    const before = start();
+    const before = fx.start();
     await before.agent.request("initialize", { protocolVersion: 1 });
-    const { sessionId } = await before.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
+    const { sessionId } = await before.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] });
     await before.agent.request("session/set_mode", { sessionId, modeId: "auto" });
     expect((await before.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Add greet with a test" }] })).stopReason).toBe(
       "end_turn",
@@ -115,9 +88,9 @@ describe("mini-cursor acp with a real ACP client", () => {
     expect(before.permissions).toHaveLength(0);
     expect((await before.close()).code).toBe(0);
 
-    const after = start();
+    const after = fx.start();
     await after.agent.request("initialize", { protocolVersion: 1 });
-    const loaded = await after.agent.request("session/load", { sessionId, cwd: ws.root, mcpServers: [] });
+    const loaded = await after.agent.request("session/load", { sessionId, cwd: fx.ws.root, mcpServers: [] });
     // The mode chosen in the editor is the session's.
     expect(loaded?.modes?.currentModeId).toBe("auto");
     const users = updatesOf(after, "user_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : ""));
@@ -132,7 +105,7 @@ describe("mini-cursor acp with a real ACP client", () => {
 
     const next = await after.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Also add farewell(name) in src/farewell.js" }] });
     expect(next.stopReason).toBe("end_turn");
-    expect(await fs.readFile(path.join(ws.root, "src/farewell.js"), "utf8")).toBe(FAREWELL_SOURCE);
+    expect(await fs.readFile(path.join(fx.ws.root, "src/farewell.js"), "utf8")).toBe(FAREWELL_SOURCE);
     expect((await sessionRows(cli))[0]).toMatchObject({ id: sessionId, turns: 2, status: "done" });
   });
 });

@@ -1,20 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { SessionConfigOption } from "@agentclientprotocol/sdk";
 import { roleOf } from "../cli/task-script.js";
 import { runCli } from "../cli/cli-process.js";
-import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { startAcp, type AcpProcess } from "./acp-process.js";
+import type { ScriptedReply, ScriptedRequest } from "../../helpers/scripted-openai-server.js";
+import { useAcpAgents, type AcpProcess } from "./acp-process.js";
 
 /**
  * What the editor sets for a thread (the mode, every config option) is kept with the session when it is set, and a
  * thread opened and never prompted is kept too: an agent started again (`mini-cursor acp` from the build, killed and
  * started anew) loads them exactly as they were.
  */
-let server: ScriptedServer;
-let ws: TempWorkspace;
-const agents: AcpProcess[] = [];
-
 /** Every prompt is done at once: the planner answers with no steps. */
 function script(req: ScriptedRequest): ScriptedReply {
   if (roleOf(req) === "planner")
@@ -22,22 +17,10 @@ function script(req: ScriptedRequest): ScriptedReply {
   return { content: "Nothing to do." };
 }
 
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer(script, { models: ["scripted", "scripted-large"] });
-  ws = await makeTempWorkspace({ "package.json": "{}\n" });
-});
-afterEach(async () => {
-  for (const agent of agents.splice(0)) {
-    agent.child.kill("SIGKILL");
-    await agent.close();
-  }
-  await server.close();
-  await ws.cleanup();
-});
+const fx = useAcpAgents(script, { models: ["scripted", "scripted-large"], files: { "package.json": "{}\n" } });
 
 async function started(): Promise<AcpProcess> {
-  const acp = startAcp({ cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask" } });
-  agents.push(acp);
+  const acp = fx.start();
   await acp.agent.request("initialize", { protocolVersion: 1 });
   return acp;
 }
@@ -46,7 +29,6 @@ async function started(): Promise<AcpProcess> {
 async function killed(acp: AcpProcess): Promise<void> {
   acp.child.kill("SIGKILL");
   await acp.close();
-  agents.splice(agents.indexOf(acp), 1);
 }
 
 const values = (options: readonly SessionConfigOption[] | null | undefined) => Object.fromEntries((options ?? []).map((o) => [o.id, o.currentValue]));
@@ -60,13 +42,13 @@ function set(acp: AcpProcess, sessionId: string, configId: string, value: string
 }
 
 const prompt = (acp: AcpProcess, sessionId: string, text: string) => acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text }] });
-const load = (acp: AcpProcess, sessionId: string) => acp.agent.request("session/load", { sessionId, cwd: ws.root, mcpServers: [] });
-const cli = (args: string[]) => runCli(args, { cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
+const load = (acp: AcpProcess, sessionId: string) => acp.agent.request("session/load", { sessionId, cwd: fx.ws.root, mcpServers: [] });
+const cli = (args: string[]) => runCli(args, { cwd: fx.ws.root, env: { OPENAI_BASE_URL: fx.server.baseUrl, MINI_CURSOR_MODEL: "scripted" } });
 
 describe("thread settings survive a restart of the agent", () => {
   it("the mode and every config option, set and never prompted, come back exactly after a kill and session/load", async () => {
     const first = await started();
-    const { sessionId } = await first.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
+    const { sessionId } = await first.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] });
     await first.agent.request("session/set_mode", { sessionId, modeId: "auto" });
     await set(first, sessionId, "allow_network", true);
     await set(first, sessionId, "approve_file_changes", true);
@@ -93,11 +75,11 @@ describe("thread settings survive a restart of the agent", () => {
 
   it("read-only set and used for two prompts, or set after two prompts, is read-only after a restart", async () => {
     const first = await started();
-    const used = (await first.agent.request("session/new", { cwd: ws.root, mcpServers: [] })).sessionId;
+    const used = (await first.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] })).sessionId;
     await first.agent.request("session/set_mode", { sessionId: used, modeId: "read-only" });
     expect((await prompt(first, used, "Look around")).stopReason).toBe("end_turn");
     expect((await prompt(first, used, "Look again")).stopReason).toBe("end_turn");
-    const later = (await first.agent.request("session/new", { cwd: ws.root, mcpServers: [] })).sessionId;
+    const later = (await first.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] })).sessionId;
     expect((await prompt(first, later, "Look around")).stopReason).toBe("end_turn");
     expect((await prompt(first, later, "Look again")).stopReason).toBe("end_turn");
     await first.agent.request("session/set_mode", { sessionId: later, modeId: "read-only" });
@@ -113,7 +95,7 @@ describe("thread settings survive a restart of the agent", () => {
 
   it("a thread opened and never prompted is still there after a restart: listed as new, loaded, then started by its first prompt", async () => {
     const first = await started();
-    const { sessionId } = await first.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
+    const { sessionId } = await first.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] });
     await killed(first);
 
     const listed = await cli(["sessions"]);

@@ -105,6 +105,12 @@ const turnOne = [
   "report: greet() and its test are written; the tests pass.",
 ];
 
+/**
+ * How the follow-up's turn ends after its coder's write: the planner finishes, the final review reads and tests, the
+ * planner finishes again: one report.
+ */
+const followUpEnd = ["plan", "read Read src/greet.js: completed", `execute Run ${TEST_COMMAND}: completed`, "plan", `report: Done: ${TASK}`];
+
 describe("session/load replays the thread in order", () => {
   it("a two-turn thread made in the editor, with an MCP call, reloaded in a new agent process", async () => {
     await setUp(true);
@@ -127,12 +133,7 @@ describe("session/load replays the thread in order", () => {
       "read Read src/greet.js: completed",
       `other ${SUM}: completed`,
       "edit Write src/farewell.js: completed",
-      // The planner finishes, the final review reads and tests, the planner finishes again: one report.
-      "plan",
-      "read Read src/greet.js: completed",
-      `execute Run ${TEST_COMMAND}: completed`,
-      "plan",
-      `report: Done: ${TASK}`,
+      ...followUpEnd,
     ]);
     // Each call with its result: the command's output, the MCP tool's answer.
     expect(resultOf(replayed, `Run ${TEST_COMMAND}`)).toMatch(/pass 1/);
@@ -154,12 +155,7 @@ describe("session/load replays the thread in order", () => {
       "plan",
       "read Read src/greet.js: completed",
       "edit Write src/farewell.js: completed",
-      // The planner finishes, the final review reads and tests, the planner finishes again: one report.
-      "plan",
-      "read Read src/greet.js: completed",
-      `execute Run ${TEST_COMMAND}: completed`,
-      "plan",
-      `report: Done: ${TASK}`,
+      ...followUpEnd,
     ]);
   });
 });

@@ -1,13 +1,13 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { describe, expect, it } from "vitest";
+import type { ScriptedRequest } from "../../helpers/scripted-openai-server.js";
 import { runCli } from "./cli-process.js";
 import { userText } from "./follow-up-script.js";
 import { roleOf } from "./task-script.js";
 import { APPROVE, chatScript } from "./chat-script.js";
-import { TmuxTerminal } from "./tmux-terminal.js";
+import { useChatTerminal } from "./chat-terminal.js";
+import type { TmuxTerminal } from "./tmux-terminal.js";
 
 /**
  * More of `mini-cursor` at a terminal (tmux), with the scripted model of chat-e2e.test.ts: a message asks for a
@@ -16,28 +16,8 @@ import { TmuxTerminal } from "./tmux-terminal.js";
 
 const PROMPT = "/help for commands";
 
-let server: ScriptedServer;
-let ws: TempWorkspace;
-let env: Record<string, string>;
-let terminal: TmuxTerminal | null = null;
-
-beforeEach(async () => {
-  server = await startScriptedOpenAIServer(chatScript);
-  ws = await makeTempWorkspace({ "package.json": "{}\n", "notes.md": "The deploy word is PELICAN-42.\n" });
-  env = { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask", NO_COLOR: "1" };
-});
-afterEach(async () => {
-  terminal?.close();
-  terminal = null;
-  await server.close();
-  await ws.cleanup();
-});
-
-function start(args: string[], extra: Record<string, string> = {}): TmuxTerminal {
-  terminal?.close();
-  terminal = TmuxTerminal.start(args, { cwd: ws.root, env: { ...env, ...extra }, cols: 100, rows: 40 });
-  return terminal;
-}
+const fx = useChatTerminal(chatScript, { "package.json": "{}\n", "notes.md": "The deploy word is PELICAN-42.\n" });
+const start = (args: string[], extra: Record<string, string> = {}): TmuxTerminal => fx.start(args, { env: extra });
 
 /** Waits until the input line (the visible screen) reads `text`. */
 async function inputReads(tty: TmuxTerminal, text: string, what: string): Promise<string> {
@@ -49,17 +29,17 @@ async function leave(tty: TmuxTerminal): Promise<void> {
   expect(await tty.exitCode()).toBe(0);
 }
 
-const planners = (from = 0): ScriptedRequest[] => server.requests.slice(from).filter((r) => roleOf(r) === "planner");
+const planners = (from = 0): ScriptedRequest[] => fx.server.requests.slice(from).filter((r) => roleOf(r) === "planner");
 
 async function sessions(): Promise<{ id: string; turns: number; task: string }[]> {
-  return JSON.parse((await runCli(["sessions", "--json"], { cwd: ws.root, env })).stdout) as { id: string; turns: number; task: string }[];
+  return JSON.parse((await runCli(["sessions", "--json"], { cwd: fx.ws.root, env: fx.env })).stdout) as { id: string; turns: number; task: string }[];
 }
 
 describe("more of the conversation at the terminal", () => {
   it("runs a custom command from .mini-cursor/commands with its $ARGUMENTS in the planner's request", async () => {
-    await fs.mkdir(path.join(ws.root, ".mini-cursor/commands"), { recursive: true });
+    await fs.mkdir(path.join(fx.ws.root, ".mini-cursor/commands"), { recursive: true });
     await fs.writeFile(
-      path.join(ws.root, ".mini-cursor/commands/deploy.md"),
+      path.join(fx.ws.root, ".mini-cursor/commands/deploy.md"),
       "---\ndescription: Deploy somewhere\nargument-hint: <target>\n---\nDeploy to $ARGUMENTS now: RUN[echo $ARGUMENTS > target.txt]\n",
     );
     const tty = start([], { MINI_CURSOR_APPROVAL: "auto" });
@@ -71,12 +51,12 @@ describe("more of the conversation at the terminal", () => {
     await tty.shows("· done", 1, "the end of the turn");
     const [planner] = planners();
     expect(planner && userText(planner)).toContain("Deploy to staging now: RUN[echo staging > target.txt]");
-    expect(await fs.readFile(path.join(ws.root, "target.txt"), "utf8")).toBe("staging\n");
+    expect(await fs.readFile(path.join(fx.ws.root, "target.txt"), "utf8")).toBe("staging\n");
     await leave(tty);
   }, 180_000);
 
   it("lists the sessions with -r and goes on with the one picked", async () => {
-    const cli = { cwd: ws.root, env: { ...env, MINI_CURSOR_APPROVAL: "auto" } };
+    const cli = { cwd: fx.ws.root, env: { ...fx.env, MINI_CURSOR_APPROVAL: "auto" } };
     expect((await runCli(["run", "First: RUN[echo one > one.txt]"], cli)).code).toBe(0);
     expect((await runCli(["run", "Second: RUN[echo two > two.txt]"], cli)).code).toBe(0);
     const [second, first] = await sessions();
@@ -90,7 +70,7 @@ describe("more of the conversation at the terminal", () => {
     tty.sendLine("2");
     await tty.shows(`Going on with session ${first?.id ?? "?"}.`, 1, "the pick");
 
-    const before = server.requests.length;
+    const before = fx.server.requests.length;
     tty.sendLine("Then: RUN[echo three > three.txt]");
     await tty.shows("· done", 1, "the end of the follow-up");
     const planner = planners(before)[0];
@@ -111,7 +91,7 @@ describe("more of the conversation at the terminal", () => {
     tty.sendLine("Write it: RUN[echo w > w.txt]");
     const history = await tty.shows("· done", 1, "the end of the turn");
     expect(history).not.toContain(APPROVE);
-    expect(await fs.readFile(path.join(ws.root, "w.txt"), "utf8")).toBe("w\n");
+    expect(await fs.readFile(path.join(fx.ws.root, "w.txt"), "utf8")).toBe("w\n");
     await leave(tty);
   }, 180_000);
 
@@ -174,7 +154,7 @@ describe("more of the conversation at the terminal", () => {
     await inputReads(tty, "Once: RUN[echo once >> once.txt]", "the message before it");
     tty.type("\r");
     await tty.shows("· done", 1, "the end of the repeated turn");
-    expect(await fs.readFile(path.join(ws.root, "once.txt"), "utf8")).toBe("once\nonce\n");
+    expect(await fs.readFile(path.join(fx.ws.root, "once.txt"), "utf8")).toBe("once\nonce\n");
     await leave(tty);
   }, 240_000);
 
@@ -211,7 +191,7 @@ describe("more of the conversation at the terminal", () => {
     expect(history).toContain("› First line of the task\n  second line: RUN[echo two-lines > t.txt]");
     const [planner] = planners();
     expect(planner && userText(planner)).toContain("First line of the task\nsecond line: RUN[echo two-lines > t.txt]");
-    expect(await fs.readFile(path.join(ws.root, "t.txt"), "utf8")).toBe("two-lines\n");
+    expect(await fs.readFile(path.join(fx.ws.root, "t.txt"), "utf8")).toBe("two-lines\n");
     await leave(tty);
   }, 180_000);
 
@@ -237,8 +217,8 @@ describe("more of the conversation at the terminal", () => {
       return `${styled}\n${tty.styledHistory()}`;
     };
     expect(colours(await conversation({}))).toEqual([]);
-    const { NO_COLOR: _dropped, ...coloured } = env;
-    env = coloured;
+    const { NO_COLOR: _dropped, ...coloured } = fx.env;
+    fx.env = coloured;
     expect(colours(await conversation({})).length).toBeGreaterThan(0);
   }, 240_000);
 });

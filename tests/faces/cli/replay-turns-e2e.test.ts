@@ -1,9 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer, toolResults } from "../../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { describe, expect, it } from "vitest";
+import { type ScriptedReply, type ScriptedRequest, toolResults } from "../../helpers/scripted-openai-server.js";
 import { runCli, startCli } from "./cli-process.js";
+import { useReplayWorkspaces } from "./replay-workspaces.js";
 import { userText } from "./follow-up-script.js";
 import { roleOf } from "./task-script.js";
 import { commandScript } from "../../safety/approval-script.js";
@@ -14,37 +14,7 @@ import { commandScript } from "../../safety/approval-script.js";
  * divergence, and a divergence names its step.
  */
 
-let server: ScriptedServer;
-let ws: TempWorkspace;
-let elsewhere: TempWorkspace;
-let env: Record<string, string>;
-
-async function start(script: (req: ScriptedRequest) => ScriptedReply, files: Record<string, string> = {}) {
-  server = await startScriptedOpenAIServer(script);
-  ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n', ...files });
-  elsewhere = await makeTempWorkspace();
-  env = { OPENAI_BASE_URL: server.baseUrl, OPENAI_API_KEY: "sk-test", MINI_CURSOR_MODEL: "scripted" };
-}
-
-afterEach(async () => {
-  await server?.close();
-  await ws?.cleanup();
-  await elsewhere?.cleanup();
-});
-
-async function latestId(): Promise<string> {
-  const listed = await runCli(["sessions", "--json"], { cwd: ws.root, env });
-  expect(listed.stderr).toBe("");
-  const [session] = JSON.parse(listed.stdout) as { id: string }[];
-  if (!session) throw new Error("no session listed");
-  return session.id;
-}
-
-/** Replays offline (no OPENAI_* variables) into a new folder elsewhere, stdin closed. */
-async function replayOffline(id: string, extra: string[] = []) {
-  const into = path.join(elsewhere.root, "replayed");
-  return { into, replay: await runCli(["replay", id, "--into", into, "--workspace", ws.root, ...extra], { cwd: elsewhere.root, env: {} }) };
-}
+const fx = useReplayWorkspaces();
 
 /**
  * Turn 1 plans a coder step that writes one.txt with a command; a follow-up that says "TWO" plans one that writes
@@ -100,7 +70,7 @@ async function interruptedAndResumed(
   let hang: () => void = () => {};
   const hanging = new Promise<void>((resolve) => (hang = resolve));
   let hung = false;
-  await start((req) => {
+  await fx.start((req) => {
     if (!hung && roleOf(req) === "coder" && toolResults(req).length === 1) {
       hung = true;
       hang();
@@ -108,33 +78,33 @@ async function interruptedAndResumed(
     }
     return script(req);
   }, o.files);
-  const first = startCli(["run", "Do the step"], { cwd: ws.root, env });
+  const first = startCli(["run", "Do the step"], { cwd: fx.ws.root, env: fx.env });
   const early = await Promise.race([hanging.then(() => null), first.done]);
   if (early) throw new Error(`the run exited (${String(early.code)}) before its coder's second call: ${first.stderr()}`);
   first.child.kill("SIGINT");
   expect((await first.done).code).toBe(130);
-  const resumed = await runCli(["resume", ...(o.resumeArgs ?? [])], { cwd: ws.root, env, ...(o.input !== undefined ? { input: o.input } : {}) });
+  const resumed = await runCli(["resume", ...(o.resumeArgs ?? [])], { cwd: fx.ws.root, env: fx.env, ...(o.input !== undefined ? { input: o.input } : {}) });
   expect(resumed.stderr).toBe("");
   expect(resumed.code).toBe(0);
-  return latestId();
+  return fx.latestId();
 }
 
 describe("mini-cursor replay of ordinary sessions (built CLI, issue 40)", () => {
   it("replays each turn with its own approval mode and answers: turn 1's rejection stays a rejection after `resume --message --approval auto`", async () => {
-    await start(twoTurnCommands);
-    const run = await runCli(["run", "Write the files"], { cwd: ws.root, env: { ...env, MINI_CURSOR_APPROVAL: "ask" }, input: "n not now\n" });
+    await fx.start(twoTurnCommands);
+    const run = await runCli(["run", "Write the files"], { cwd: fx.ws.root, env: { ...fx.env, MINI_CURSOR_APPROVAL: "ask" }, input: "n not now\n" });
     expect(run.code).toBe(0);
-    await expect(fs.stat(path.join(ws.root, "one.txt"))).rejects.toThrow();
-    const id = await latestId();
+    await expect(fs.stat(path.join(fx.ws.root, "one.txt"))).rejects.toThrow();
+    const id = await fx.latestId();
     const followUp = await runCli(["resume", id, "--message", "Now write TWO", "--approval", "auto"], {
-      cwd: ws.root,
-      env: { ...env, MINI_CURSOR_APPROVAL: "ask" },
+      cwd: fx.ws.root,
+      env: { ...fx.env, MINI_CURSOR_APPROVAL: "ask" },
     });
     expect(followUp.code, followUp.stdout + followUp.stderr).toBe(0);
-    expect(await fs.readFile(path.join(ws.root, "two.txt"), "utf8")).toBe("two\n");
-    const recorded = server.requests.length;
+    expect(await fs.readFile(path.join(fx.ws.root, "two.txt"), "utf8")).toBe("two\n");
+    const recorded = fx.server.requests.length;
 
-    const { into, replay } = await replayOffline(id);
+    const { into, replay } = await fx.replayOffline(id);
     expect(replay.stderr).toBe("");
     expect(replay.stdout).not.toContain("Divergence");
     // Turn 1 (ask mode): the command is asked about and rejected as the person did; turn 2 (auto) asks nothing.
@@ -149,16 +119,16 @@ describe("mini-cursor replay of ordinary sessions (built CLI, issue 40)", () => 
   it("replays a session interrupted with Ctrl-C and resumed: the diagnostics note each process adds is environment, not a divergence", async () => {
     const id = await interruptedAndResumed(twoWrites);
     // The note the first write of each process got: two in the recording, one in the replay's single process.
-    const writes = server.requests
+    const writes = fx.server.requests
       .filter((r) => roleOf(r) === "coder")
       .flatMap(toolResults)
       .filter((t) => t.name === "write_file");
     const noted = new Set(writes.filter((t) => t.content.includes("Note: no TypeScript diagnostics")).map((t) => t.toolCallId));
     expect(noted.size).toBe(2);
     // The call the Ctrl-C cut short got no answer, so it is not in the recording.
-    const recorded = server.requests.length - 1;
+    const recorded = fx.server.requests.length - 1;
 
-    const { into, replay } = await replayOffline(id);
+    const { into, replay } = await fx.replayOffline(id);
     expect(replay.stderr).toBe("");
     expect(replay.stdout).not.toContain("Divergence");
     expect(replay.stdout).toContain(`The replay matched the recording (${recorded} model calls)`);
@@ -170,7 +140,7 @@ describe("mini-cursor replay of ordinary sessions (built CLI, issue 40)", () => 
   it("still reports a real difference in a tool result beside the note, naming the step of a call made after the resume", async () => {
     // src/b.ts is git-ignored, so the replayed workspace does not have it: "Overwrote" in the recording, "Created" now.
     const id = await interruptedAndResumed(twoWrites, { files: { ".gitignore": "src/b.ts\n", "src/b.ts": "old\n" } });
-    const { replay } = await replayOffline(id);
+    const { replay } = await fx.replayOffline(id);
     expect(replay.stderr).toBe("");
     expect(replay.code).toBe(1);
     expect(replay.stdout).toMatch(
@@ -187,11 +157,11 @@ describe("mini-cursor replay of ordinary sessions (built CLI, issue 40)", () => 
       resumeArgs: ["--approval", "ask"],
       input: "n not now\n",
     });
-    expect(await fs.readFile(path.join(ws.root, "one.txt"), "utf8")).toBe("one\n");
-    await expect(fs.stat(path.join(ws.root, "two.txt"))).rejects.toThrow();
-    const recorded = server.requests.length - 1;
+    expect(await fs.readFile(path.join(fx.ws.root, "one.txt"), "utf8")).toBe("one\n");
+    await expect(fs.stat(path.join(fx.ws.root, "two.txt"))).rejects.toThrow();
+    const recorded = fx.server.requests.length - 1;
 
-    const { into, replay } = await replayOffline(id);
+    const { into, replay } = await fx.replayOffline(id);
     expect(replay.stderr).toBe("");
     expect(replay.stdout).not.toContain("Divergence");
     expect(replay.stdout).toMatch(/The recorded session was resumed here \(call \d+\) with other settings: so is the replay\./);
