@@ -54,6 +54,11 @@ export type ProgressEvent =
   /** An agent (or the planner) asked the person a clarifying question (ask_user); the session waits for the answer. */
   | ({ type: "question_asked" } & Omit<QuestionRequest, "type">)
   | { type: "question_answered"; answer: string }
+  /** An MCP tool's progress report (the call's timeout restarts with each). */
+  | { type: "tool_progress"; tool: string; progress: number; total?: number; message?: string }
+  /** An MCP server asks the person for information during a tool call (elicitation); the call waits for the answer. */
+  | { type: "form_asked"; server: string; message: string; fields: { title: string }[] }
+  | { type: "form_answered"; server: string; action: "accept" | "decline" | "cancel" }
   /** `usage`: tokens and cost per agent and model (absent when the session's state could not be read). */
   | { type: "session_finished"; sessionId: string; status: string; report: string; usage?: UsageSummary; worktree?: WorktreeView };
 

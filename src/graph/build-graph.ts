@@ -30,6 +30,7 @@ export function buildGraph(deps: GraphDeps, customAgents: readonly CustomAgentSp
       prices: deps.prices ?? DEFAULT_PRICE_TABLE,
       callTimeoutMs: deps.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS,
       ...(deps.extensions ? { extensions: deps.extensions } : {}),
+      ...(deps.elicit ? { elicit: deps.elicit } : {}),
     });
     const node = createSubAgentNode(spec, agent, deps);
     return { node: deps.holdWorkspace ? holding(node, deps.holdWorkspace) : node, options: { subgraphs: [agent] } };

@@ -1,5 +1,5 @@
 import type { PriceTable } from "../models/cost/prices.js";
-import type { ExtensionTools } from "../services/mcp/index.js";
+import type { Elicit, ExtensionTools } from "../services/mcp/index.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { ModelProvider } from "../models/chat-model.js";
 import type { EventSink, SafetyPolicy } from "../core/index.js";
@@ -39,6 +39,8 @@ export interface GraphDeps {
   runSettings?: RunSettings;
   /** The session's MCP tools (src/services/mcp), offered to the agents beside the built-in tools. */
   extensions?: ExtensionTools;
+  /** Asks the person what an MCP server asks during a call (elicitation); absent: no person, servers are declined. */
+  elicit?: Elicit;
   /**
    * Studio and Agent Server runs: each step takes the workspace's lock while it runs (the CLI and ACP hold it for the
    * whole session), so one session changes a workspace at a time whichever face runs it; throws when another holds it.

@@ -2,7 +2,7 @@ import os from "node:os";
 import { resolveSandboxConfig, type ModelSettings, type WebSettings } from "../platform/config/index.js";
 import type { PriceTable } from "../models/cost/prices.js";
 import type { GraphDeps, RunSettings } from "../graph/deps.js";
-import type { ExtensionTools } from "../services/mcp/index.js";
+import type { Elicit, ExtensionTools } from "../services/mcp/index.js";
 import type { MemoryStore } from "../memory/types.js";
 import type { CodebaseSearch } from "../memory/retrieval/session-index.js";
 import type { ModelProvider } from "../models/chat-model.js";
@@ -39,6 +39,8 @@ export interface WiringInput {
   processes?: ProcessesSource;
   /** The codebase index for codebase_search and the planner's brief (src/memory/retrieval); absent: no index. */
   codeIndex?: CodebaseSearch;
+  /** Asks the person what an MCP server asks during a call (src/host/elicit-person.ts); absent: declined. */
+  elicit?: Elicit;
   /** The editor's buffers (ACP): the file tools read and write through them; absent, the disk. */
   editor?: EditorFiles;
   /** Studio and the Agent Server: each step holds the workspace lock (the CLI holds it for the whole session). */
@@ -86,6 +88,7 @@ export function wireGraphDeps(o: WiringInput): GraphDeps {
     ...(o.afterStep ? { afterStep: o.afterStep } : {}),
     ...(o.runSettings ? { runSettings: o.runSettings } : {}),
     ...(o.extensions ? { extensions: o.extensions } : {}),
+    ...(o.elicit ? { elicit: o.elicit } : {}),
     ...(o.holdWorkspace ? { holdWorkspace: o.holdWorkspace } : {}),
   };
 }

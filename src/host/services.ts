@@ -167,6 +167,7 @@ function startableMcp(s: ServiceSettings, workspace: string, scope: ServiceScope
   // A server serves many workspaces: its log names the one meant.
   const where = scope.kind === "server" ? ` (${workspace})` : "";
   const hub = new LazyMcpHub(servers, {
+    roots: [workspace],
     onFailure: (server, reason) => s.notice("warn", `MCP server "${server.name}"${where} did not start: ${reason}. The session goes on without it.`),
     onStopped: (server, reason) =>
       s.notice(

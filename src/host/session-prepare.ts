@@ -6,6 +6,7 @@ import type { HeldSessionLock } from "../sessions/session-records.js";
 import { processesLine, takeEarlierProcesses } from "./background-record.js";
 import { loadSessionAgents } from "./custom-agents.js";
 import { wireGraphDeps } from "./graph-deps.js";
+import { elicitThrough } from "./elicit-person.js";
 import { resumeCommandFor } from "./resume-hint.js";
 import { RunInterrupts } from "./run-interrupts.js";
 import { sessionNotices } from "./session-notices.js";
@@ -91,6 +92,7 @@ export async function prepareSession(o: SessionRunOptions): Promise<PreparedSess
       sandbox,
       commandTimeoutMs: o.commandTimeoutMs,
       extensions: services.extensions,
+      elicit: elicitThrough(o.prompter, recording.events),
       skills: services.skills,
       web: services.web,
       diagnostics: services.diagnostics,

@@ -8,6 +8,7 @@ const tool = (name: string, readOnly: boolean, agents?: string[]): ExtensionTool
   inputSchema: { type: "object" },
   readOnly,
   server: name.split("__")[1] ?? "",
+  original: name.split("__")[2] ?? "",
   ...(agents ? { agents } : {}),
 });
 

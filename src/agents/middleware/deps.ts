@@ -1,7 +1,7 @@
 import type { AIMessage } from "@langchain/core/messages";
 import type { WrapModelCallHandler } from "langchain";
 import type { PriceTable } from "../../models/cost/prices.js";
-import type { ExtensionTools } from "../../services/mcp/index.js";
+import type { Elicit, ExtensionTools } from "../../services/mcp/index.js";
 import type { MemoryStore } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
 import type { ProgressEvent } from "../../core/index.js";
@@ -25,6 +25,8 @@ export interface AgentDeps {
   callTimeoutMs: number;
   /** The session's MCP tools (src/services/mcp), offered beside the built-in ones (src/agents/agent-tools.ts). */
   extensions?: ExtensionTools;
+  /** Asks the person what an MCP server asks during one of its calls (elicitation); absent: declined. */
+  elicit?: Elicit;
   /** The command rules (src/safety/command-rules.ts evaluateCommand unless given): consulted once per command call. */
   commandRules?: typeof evaluateCommand;
 }

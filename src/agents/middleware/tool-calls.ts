@@ -57,7 +57,7 @@ function toolError(error: unknown): unknown {
  * not JSON or fail the schema, and tool exceptions all come back as tool errors the model can correct. MCP tools are
  * not in the tool node: they run in their servers (src/services/mcp).
  */
-export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions" | "forceAsk" | "commandRules">) {
+export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "memory" | "tools" | "extensions" | "forceAsk" | "commandRules" | "elicit">) {
   const { spec } = deps;
 
   return createMiddleware({
@@ -98,6 +98,8 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
         const result = await deps.extensions.call(state.workspace, name, toolCall.args, {
           outputLimitChars: resultCharsFor(deps.tools?.outputLimitChars, state.maxPromptTokens),
           ...(request.runtime.signal ? { signal: request.runtime.signal } : {}),
+          onProgress: (p) => deps.emit({ type: "tool_progress", tool: name, ...p }),
+          ...(deps.elicit ? { elicit: deps.elicit } : {}),
         });
         // A call the run's abort cut short says who stopped it, as the tool node's calls do (below).
         const signal = request.runtime.signal;

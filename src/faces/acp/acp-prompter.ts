@@ -6,6 +6,7 @@ import type { EventUpdates } from "./event-updates.js";
 import { approvalAnswerOf, permissionOptions } from "./permission.js";
 import { answerText, questionForm, questionMessage } from "./question-answer.js";
 import { errorMessage } from "../../platform/error-info.js";
+import { askEditorForm } from "./server-form.js";
 
 export interface AcpPrompterOptions {
   client: AgentContext;
@@ -66,6 +67,14 @@ export function createAcpPrompter(o: AcpPrompterOptions): ApprovalPrompter {
       }
       o.updates.say(questionMessage(request));
       return null;
+    },
+    async askForm(request, signal) {
+      try {
+        return await askEditorForm(o, request, signal);
+      } catch (error) {
+        if (!o.cancel.aborted) logger.warn(`elicitation/create failed: ${errorMessage(error)}`);
+        return null;
+      }
     },
     close() {},
   };

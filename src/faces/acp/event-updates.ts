@@ -2,6 +2,7 @@ import type { SessionUpdate, ToolCallContent, ToolCallUpdate } from "@agentclien
 import type { ApprovalRequest, EventSink, PlanStepView, ProgressEvent, StepStatus } from "../../core/index.js";
 import { planEntries } from "./plan-entries.js";
 import { isFileEdit, toolView, workspacePath } from "./tool-view.js";
+import { progressLine } from "../../services/mcp/progress-line.js";
 
 /** A command's output shown in an editor terminal (src/faces/acp/terminal-relay.ts). */
 export interface CommandTerminal {
@@ -91,6 +92,14 @@ export class EventUpdates implements EventSink {
         if (!this.open) return;
         this.open.tail = { lines: event.lines, totalChars: event.totalChars };
         return this.flushOutput();
+      case "tool_progress":
+        // A long MCP tool's newest report, in place of the call's content until it ends.
+        if (!this.open) return;
+        return this.deps.send({
+          sessionUpdate: "tool_call_update",
+          toolCallId: this.open.id,
+          content: [{ type: "content", content: text(progressLine(event)) }],
+        });
       case "limit_reached":
         return this.say(`Limit reached (${event.limit}): ${event.detail}`);
       case "notice":

@@ -8,6 +8,6 @@ import { createTerminalPrompter } from "./terminal-prompter.js";
  * (on stderr with --json, which keeps stdout to events); a pipe answers with its queued lines, in order.
  */
 export function makePrompter(io: CliIo, json: boolean): ApprovalPrompter {
-  if (io.stdin.isTTY) return createTerminalPrompter(io.stdin, json ? io.stderr : io.stdout);
+  if (io.stdin.isTTY) return createTerminalPrompter(io.stdin, json ? io.stderr : io.stdout, { forms: !json });
   return createLinePrompter(io.stdin, io.stdout, false);
 }

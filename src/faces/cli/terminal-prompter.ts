@@ -4,6 +4,8 @@ import { APPROVAL_PROMPT, parseAnswer, RETRY_LINE } from "./approval-prompt.js";
 import type { Output } from "./printers/human.js";
 import { promptLineOf } from "./prompt-line.js";
 import { parseQuestionAnswer, QUESTION_PROMPT, QUESTION_RETRY_LINE } from "./question-prompt.js";
+import { promptForm } from "./form-prompt.js";
+import type { ElicitRequest } from "../../services/mcp/types.js";
 
 /** A terminal's stdin: raw mode lets a prompt see each key the moment it is pressed. */
 export type TerminalInput = NodeJS.ReadableStream & { isTTY?: boolean; setRawMode?: (mode: boolean) => unknown };
@@ -81,7 +83,8 @@ function yesNo(line: string): boolean | undefined {
   return undefined;
 }
 
-export function createTerminalPrompter(input: TerminalInput, out: Output): TerminalPrompter {
+/** `forms`: MCP servers' forms are asked here too (not under `--json`, whose person reads no form). */
+export function createTerminalPrompter(input: TerminalInput, out: Output, options: { forms?: boolean } = {}): TerminalPrompter {
   // The printer writes through the same line: a notice that comes while a question waits goes above it.
   const held = promptLineOf(out);
   /** Ends the read in progress (close() during a question). */
@@ -148,7 +151,7 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Termi
    * Shows a prompt and reads lines until one parses; null when stdin ends or the prompter is closed. Keys typed
    * before the prompt was shown never answer it (neither an approval nor a question).
    */
-  async function promptUntil<T>(prompt: string, parse: (line: string) => T | undefined, retry: string): Promise<T | null> {
+  async function promptUntil<T>(prompt: string, parse: (line: string) => T | undefined, retry: string | (() => string)): Promise<T | null> {
     if (closed) return null;
     try {
       if ((await discardTypeAhead()) && !closed) out.write("(ignored keys typed before this question)\n");
@@ -159,7 +162,7 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Termi
         if (line === null) return null;
         const answer = parse(line);
         if (answer !== undefined) return answer;
-        out.write(retry);
+        out.write(typeof retry === "string" ? retry : `${retry()}\n`);
       }
       return null;
     } finally {
@@ -172,6 +175,7 @@ export function createTerminalPrompter(input: TerminalInput, out: Output): Termi
     ask: (request) => promptUntil(APPROVAL_PROMPT(request), (line) => parseAnswer(line, request), RETRY_LINE),
     askQuestion: (request) => promptUntil(QUESTION_PROMPT(request), (line) => parseQuestionAnswer(line, request), QUESTION_RETRY_LINE),
     confirm: (prompt) => promptUntil(prompt, yesNo, "Answer y or n.\n"),
+    ...(options.forms ? { askForm: (request: ElicitRequest) => promptForm(promptUntil, request) } : {}),
     close() {
       if (closed) return;
       closed = true;

@@ -12,5 +12,10 @@ export {
   type ExtensionResult,
   type ExtensionTool,
   type ExtensionTools,
+  type ExtensionProgress,
+  type Elicit,
+  type ElicitAnswer,
+  type ElicitField,
+  type ElicitRequest,
 } from "./types.js";
 export { trustedOnly, untrustedMessage } from "./trusted.js";

@@ -10,6 +10,8 @@ export interface McpHubOptions {
   /** A server that had stopped by itself runs again (`restarts`: how many times in this session). */
   onRestarted?: (server: McpServerSettings, restarts: number) => void;
   startTimeoutMs?: number;
+  /** The folders servers are told they work in (`roots/list`): the session's workspace. */
+  roots?: readonly string[];
 }
 
 /** Stdio servers still running when this process exits (however it exits) get SIGTERM: no orphans. */
@@ -45,7 +47,7 @@ export class McpHub implements ExtensionTools {
     private readonly options: McpHubOptions = {},
   ) {
     this.connections = servers.map((s) => {
-      const connection = new McpServerConnection(s);
+      const connection = new McpServerConnection(s, options.roots);
       connection.onStopped = (reason) => options.onStopped?.(s, reason);
       connection.onRestarted = (restarts) => options.onRestarted?.(s, restarts);
       return connection;

@@ -2,11 +2,27 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
+import { pathToFileURL } from "node:url";
+import path from "node:path";
+import { elicitFields, withDefaults } from "./elicitation.js";
 import type { McpServerSettings } from "../../platform/config/index.js";
-import { mcpToolName } from "./names.js";
+import { mcpToolName, uniqueToolName } from "./names.js";
 import { resultText } from "./result-text.js";
 import { MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type ExtensionTool } from "./types.js";
+
+/** A call that keeps reporting progress may run this many times its timeout, and at least this long, in all. */
+const MAX_TOTAL_FACTOR = 10;
+const MIN_MAX_TOTAL_MS = 10 * 60_000;
+
+/** What mini-cursor answers a server's request it does not serve (sampling among them: the README says why). */
+function unsupported(method: string): McpError {
+  const why =
+    method === "sampling/createMessage"
+      ? "mini-cursor does not let MCP servers use the session's model (sampling is not offered)"
+      : `mini-cursor does not serve ${method}`;
+  return new McpError(ErrorCode.MethodNotFound, why);
+}
 import { errorMessage } from "../../platform/error-info.js";
 
 /** How long a server may take to start and list its tools. */
@@ -60,8 +76,14 @@ export class McpServerConnection {
   onStopped: ((reason: string) => void) | undefined;
   /** Called when a server that had stopped by itself is running again (`restarts`: how many times so far). */
   onRestarted: ((restarts: number) => void) | undefined;
+  /** The calls in progress, newest last: a server's elicitation goes to the person of the newest. */
+  private calls: ExtensionCallOptions[] = [];
 
-  constructor(readonly settings: McpServerSettings) {
+  /** `roots`: the folders the server is told it works in (`roots/list`): the session's workspace. */
+  constructor(
+    readonly settings: McpServerSettings,
+    private readonly roots: readonly string[] = [],
+  ) {
     this.status = settings.disabled ? { state: "disabled" } : { state: "idle" };
   }
 
@@ -82,8 +104,16 @@ export class McpServerConnection {
     // model call sees the new list.
     const client: Client = new Client(
       { name: "mini-cursor", version: "1" },
-      { listChanged: { tools: { autoRefresh: false, onChanged: () => void this.refreshTools(client, startTimeoutMs) } } },
+      {
+        capabilities: { roots: { listChanged: false }, elicitation: { form: {} } },
+        listChanged: { tools: { autoRefresh: false, onChanged: () => void this.refreshTools(client, startTimeoutMs) } },
+      },
     );
+    client.setRequestHandler(ListRootsRequestSchema, () => ({
+      roots: this.roots.map((root) => ({ uri: pathToFileURL(root).href, name: path.basename(root) })),
+    }));
+    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.elicit(request.params, extra.signal));
+    client.fallbackRequestHandler = (request) => Promise.reject(unsupported(request.method));
     const transport = this.makeTransport();
     this.client = client;
     this.transport = transport;
@@ -126,9 +156,12 @@ export class McpServerConnection {
     const { settings } = this;
     const originals = new Map<string, string>();
     const tools: ExtensionTool[] = [];
-    for (const t of listed) {
-      const name = mcpToolName(settings.name, t.name);
-      if (originals.has(name)) continue;
+    // Sorted by the server's names, so which of two colliding tools keeps the plain name does not depend on list order.
+    const seen = new Set<string>();
+    for (const t of [...listed].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      if (seen.has(t.name)) continue;
+      seen.add(t.name);
+      const name = uniqueToolName(settings.name, t.name, new Set(originals.keys()));
       originals.set(name, t.name);
       tools.push({
         name,
@@ -136,6 +169,8 @@ export class McpServerConnection {
         inputSchema: t.inputSchema,
         readOnly: t.annotations?.readOnlyHint === true,
         server: settings.name,
+        original: t.name,
+        ...(name !== mcpToolName(settings.name, t.name) ? { renamed: true } : {}),
         ...(settings.agents ? { agents: settings.agents } : {}),
       });
     }
@@ -200,16 +235,39 @@ export class McpServerConnection {
         this.status.state === "failed" ? this.status.reason : this.status.state === "connected" ? "it no longer offers that tool" : "it is not running";
       return { ok: false, text: `the MCP server "${settings.name}" cannot run ${name}: ${why}.` };
     }
+    this.calls.push(options);
     try {
+      // Asking for progress sends a progress token; each report restarts the timeout, up to an overall maximum.
+      const onProgress = options.onProgress;
       const result = (await this.client.callTool({ name: original, arguments: args }, undefined, {
         timeout: settings.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: Math.max(settings.timeoutMs * MAX_TOTAL_FACTOR, MIN_MAX_TOTAL_MS),
+        onprogress: (p) =>
+          onProgress?.({ progress: p.progress, ...(p.total !== undefined ? { total: p.total } : {}), ...(p.message ? { message: p.message } : {}) }),
         ...(options.signal ? { signal: options.signal } : {}),
       })) as Record<string, unknown>;
       const text = resultText(result, options.outputLimitChars);
       return result.isError === true ? { ok: false, text: `${name} reported an error: ${text}` } : { ok: true, text };
     } catch (error) {
       return { ok: false, text: `${name} failed: ${describeError(error, settings, settings.timeoutMs)}.` };
+    } finally {
+      this.calls.splice(this.calls.lastIndexOf(options), 1);
     }
+  }
+
+  /**
+   * A server asks the person for information (form mode): the newest call in progress asks its face; with none, or
+   * a call without a person (`--json`, a server face), it is declined. Fields the person left out get the schema's
+   * defaults. A URL-mode request is declined: there is no browser to hand it to here.
+   */
+  private async elicit(params: { message: string; mode?: string; requestedSchema?: unknown }, signal: AbortSignal): Promise<ElicitResult> {
+    const ask = this.calls.at(-1)?.elicit;
+    if (!ask || (params.mode !== undefined && params.mode !== "form")) return { action: "decline" };
+    const fields = elicitFields(params.requestedSchema);
+    const schema = (params.requestedSchema ?? {}) as Record<string, unknown>;
+    const answer = await ask({ server: this.settings.name, message: params.message, fields, schema }, signal);
+    return answer.action === "accept" ? { action: "accept", content: withDefaults(fields, answer.content) } : answer;
   }
 
   /** Stops the server (a stdio server's process ends: stdin closed, then SIGTERM, then SIGKILL). */

@@ -12,6 +12,10 @@ export interface ExtensionTool {
   /** Annotated `readOnlyHint: true` by its server: offered to every agent, runs without asking. */
   readOnly: boolean;
   server: string;
+  /** The tool's name at its server. */
+  original: string;
+  /** Its safe name was taken by another tool of the server, so this one got a suffix (`mcp list` says so). */
+  renamed?: boolean;
   /** The agents this tool's server is limited to (the server's `agents`); undefined: the default split. */
   agents?: readonly string[];
 }
@@ -26,7 +30,44 @@ export interface ExtensionCallOptions {
   signal?: AbortSignal;
   /** Cap on the text returned. */
   outputLimitChars: number;
+  /** The server's progress reports for this call (each also restarts its timeout). */
+  onProgress?: (progress: ExtensionProgress) => void;
+  /** Asks the person what the server asks during this call (elicitation); absent: no person, the request is declined. */
+  elicit?: Elicit;
 }
+
+export interface ExtensionProgress {
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** One field of an elicitation form: the primitive kinds MCP allows (string, number, integer, boolean, enum). */
+export interface ElicitField {
+  name: string;
+  title: string;
+  description?: string;
+  type: "string" | "number" | "integer" | "boolean";
+  required: boolean;
+  /** The allowed values of a string field, and their labels when the server gave some. */
+  choices?: { value: string; label: string }[];
+  default?: string | number | boolean;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** A server's request for information from the person (MCP `elicitation/create`, form mode). */
+export interface ElicitRequest {
+  server: string;
+  message: string;
+  fields: ElicitField[];
+  /** The server's JSON Schema for the answer, as sent (an editor shows it as a form itself). */
+  schema: Record<string, unknown>;
+}
+
+export type ElicitAnswer = { action: "accept"; content: Record<string, string | number | boolean> } | { action: "decline" } | { action: "cancel" };
+
+export type Elicit = (request: ElicitRequest, signal?: AbortSignal) => Promise<ElicitAnswer>;
 
 /**
  * The extension tools of the workspaces a graph serves: the CLI's one session has one workspace (and ignores the

@@ -27,7 +27,14 @@ const CODER_READ_ONLY = ["read_file", "list_directory", "search_code", "submit_w
 
 const memoryOn: MemoryStore = { ...memoryOff, enabled: true };
 
-const mcpTool = (name: string, readOnly: boolean): ExtensionTool => ({ name, description: name, inputSchema: { type: "object" }, readOnly, server: "srv" });
+const mcpTool = (name: string, readOnly: boolean): ExtensionTool => ({
+  name,
+  description: name,
+  inputSchema: { type: "object" },
+  readOnly,
+  server: "srv",
+  original: name,
+});
 
 /** The session's MCP tools for `workspace`: none for `startMs` (a server still starting), then `tools`. */
 function extensionsStarting(workspace: string, tools: ExtensionTool[], startMs: number): ExtensionTools {

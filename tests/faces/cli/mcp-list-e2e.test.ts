@@ -88,8 +88,9 @@ describe("mini-cursor mcp list", () => {
     expect(servers[3]?.reason).toBe("command not found: /nonexistent/server");
     for (const s of [servers[0], servers[2]]) {
       const prefix = `mcp__${s?.name ?? ""}__`;
-      expect(s?.tools).toContainEqual({ name: `${prefix}get-sum`, readOnly: true, description: expect.any(String) as string });
-      expect(s?.tools).toContainEqual({ name: `${prefix}toggle-simulated-logging`, readOnly: false, description: expect.any(String) as string });
+      const described = { description: expect.any(String) as string, renamed: false };
+      expect(s?.tools).toContainEqual({ name: `${prefix}get-sum`, original: "get-sum", readOnly: true, ...described });
+      expect(s?.tools).toContainEqual({ name: `${prefix}toggle-simulated-logging`, original: "toggle-simulated-logging", readOnly: false, ...described });
     }
 
     expect(proxy.seen.length).toBeGreaterThan(0);
@@ -98,7 +99,7 @@ describe("mini-cursor mcp list", () => {
     const text = await runCli(["mcp", "list"], { cwd: ws.root, env });
     expect(text.code).toBe(0);
     expect(text.stdout).toContain(`MCP servers (4):`);
-    expect(text.stdout).toContain(`  remote  connected  (http, from ${userConfig})`);
+    expect(text.stdout).toContain(`  remote  connected  (http, from ${userConfig}, ${servers[0]?.tools.length ?? 0} tools)`);
     expect(text.stdout).toContain(`  broken  failed: command not found: /nonexistent/server  (stdio, from ${mcpJson})`);
     expect(text.stdout).toMatch(/ {4}mcp__local__get-sum +read-only {2}\S/);
     expect(text.stdout).toMatch(/ {4}mcp__local__toggle-simulated-logging +changes/);

@@ -7,6 +7,7 @@ import { APPROVAL_PROMPT, parseAnswer, RETRY_LINE } from "../approval-prompt.js"
 import { HumanPrinter } from "../printers/human.js";
 import { parseQuestionAnswer, QUESTION_PROMPT, QUESTION_RETRY_LINE } from "../question-prompt.js";
 import type { ChatContext, SlashCommand } from "./slash-commands.js";
+import { promptForm } from "../form-prompt.js";
 
 /** What the terminal shows: the transcript (only ever appended to), and below it the line being worked on. */
 export interface ChatView {
@@ -314,6 +315,7 @@ export class ChatController {
         }
         return this.ask(QUESTION_PROMPT(request), (line) => parseQuestionAnswer(line, request), QUESTION_RETRY_LINE);
       },
+      askForm: (request) => promptForm((prompt, parse, retry) => this.ask(prompt, parse, retry), request),
       close: () => {
         this.pending?.drop();
         this.pending = null;
@@ -322,14 +324,14 @@ export class ChatController {
     };
   }
 
-  private ask<T>(prompt: string, parse: (line: string) => T | undefined, retry: string): Promise<T | null> {
+  private ask<T>(prompt: string, parse: (line: string) => T | undefined, retry: string | (() => string)): Promise<T | null> {
     return new Promise((resolve) => {
       this.pending = {
         prompt,
         take: (line) => {
           const answer = parse(line);
           if (answer === undefined) {
-            this.print(retry.trimEnd());
+            this.print((typeof retry === "string" ? retry : retry()).trimEnd());
             return false;
           }
           resolve(answer);

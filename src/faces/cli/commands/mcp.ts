@@ -38,7 +38,8 @@ export interface McpServerReport {
   reason?: string;
   /** The command line, or the URL. */
   runs: string;
-  tools: { name: string; readOnly: boolean; description: string }[];
+  /** `original`: the server's own name; `renamed`: its safe name was another tool's, so it got a suffix. */
+  tools: { name: string; original: string; renamed: boolean; readOnly: boolean; description: string }[];
 }
 
 function statusOf(status: ServerStatus): Pick<McpServerReport, "status" | "reason"> {
@@ -51,7 +52,10 @@ function statusOf(status: ServerStatus): Pick<McpServerReport, "status" | "reaso
 export async function inspectMcpServers(env: NodeJS.ProcessEnv, workspace: string): Promise<McpServerReport[]> {
   const declared = resolveMcpConfig(env, workspace);
   // An untrusted server is listed, not started: listing must not run what trusting is meant to check first.
-  const hub = new McpHub(declared.filter((s) => s.trusted || s.disabled));
+  const hub = new McpHub(
+    declared.filter((s) => s.trusted || s.disabled),
+    { roots: [workspace] },
+  );
   try {
     await hub.start();
     const started = new Map(hub.statuses().map((s) => [s.server.name, s]));
@@ -60,7 +64,13 @@ export async function inspectMcpServers(env: NodeJS.ProcessEnv, workspace: strin
       const status = running
         ? statusOf(running.status)
         : { status: "untrusted" as const, reason: "declared by the project and not trusted yet (mini-cursor mcp trust)" };
-      const tools = (running?.tools ?? []).map((t) => ({ name: t.name, readOnly: t.readOnly, description: t.description.split("\n", 1)[0] ?? "" }));
+      const tools = (running?.tools ?? []).map((t) => ({
+        name: t.name,
+        original: t.original,
+        renamed: t.renamed === true,
+        readOnly: t.readOnly,
+        description: t.description.split("\n", 1)[0] ?? "",
+      }));
       return { name: server.name, source: server.source, transport: server.transport, runs: runsWhat(server), ...status, tools };
     });
   } finally {
@@ -73,10 +83,14 @@ export function formatMcpReport(servers: readonly McpServerReport[]): string {
   const lines = [`MCP servers (${servers.length}):`];
   for (const s of servers) {
     const status = s.status === "failed" ? `failed: ${s.reason ?? ""}` : s.status === "untrusted" ? "untrusted: not started (mini-cursor mcp trust)" : s.status;
-    lines.push(`  ${s.name}  ${status}  (${s.transport}, from ${s.source})`);
+    const count = s.status === "connected" ? `, ${s.tools.length} tool${s.tools.length === 1 ? "" : "s"}` : "";
+    lines.push(`  ${s.name}  ${status}  (${s.transport}, from ${s.source}${count})`);
     lines.push(`    runs: ${s.runs}`);
     const width = Math.max(0, ...s.tools.map((t) => t.name.length));
-    for (const t of s.tools) lines.push(`    ${t.name.padEnd(width)}  ${t.readOnly ? "read-only" : "changes  "}  ${t.description.slice(0, 80)}`.trimEnd());
+    for (const t of s.tools) {
+      const renamed = t.renamed ? ` [renamed: "${t.original}" has the same safe name as another tool]` : "";
+      lines.push(`    ${t.name.padEnd(width)}  ${t.readOnly ? "read-only" : "changes  "}  ${t.description.slice(0, 80)}${renamed}`.trimEnd());
+    }
   }
   return lines.join("\n");
 }

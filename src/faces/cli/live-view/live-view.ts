@@ -5,6 +5,8 @@ import { runningTotal } from "../../../models/cost/format.js";
 import type { Clock } from "../../../platform/clock.js";
 import { backgroundProcessLine, questionLines, type Output } from "../printers/human.js";
 import { CommandTail } from "./command-tail.js";
+import { formLines } from "../form-prompt.js";
+import { progressLine } from "../../../services/mcp/progress-line.js";
 import { formatSize, oneLine, sanitize, wrapIndented } from "./layout.js";
 import { renderBlock, STEP_ICON } from "./status-block.js";
 import { realTicker, type Ticker } from "./ticker.js";
@@ -159,8 +161,24 @@ export class LiveView implements EventSink {
         (this.tail ??= new CommandTail(this.tailLines)).replace(event.lines, `${formatSize(event.totalChars)} so far`);
         this.render();
         break;
+      case "tool_progress":
+        // The status block shows the newest report while the tool runs.
+        this.command = oneLine(`${event.tool}: ${progressLine(event)}`, 60);
+        this.render();
+        break;
+      case "form_asked":
+        this.endCommand();
+        // The form's prompts read the answers below: nothing may redraw over them.
+        this.pause();
+        this.print(formLines(event).map((l, i) => (i === 0 ? this.paint(33, l) : sanitize(l))));
+        break;
+      case "form_answered":
+        this.print([this.paint(2, `  → ${event.action === "accept" ? "answered" : event.action === "decline" ? "declined" : "cancelled"}`)]);
+        this.resume();
+        break;
       case "tool_result":
         if (event.tool === "execute_command") this.endCommand();
+        else this.command = null;
         if (!event.ok) this.print([this.paint(33, `    ! ${oneLine(`${event.tool}: ${event.detail}`, this.width - 7)}`)]);
         break;
       case "model_call":

@@ -1,5 +1,7 @@
 import { runningTotal } from "../../../models/cost/format.js";
 import type { EventSink, ProgressEvent, UsageTotals } from "../../../core/index.js";
+import { formLines } from "../form-prompt.js";
+import { progressLine } from "../../../services/mcp/progress-line.js";
 
 export interface Output {
   write(text: string): void;
@@ -111,6 +113,18 @@ export class HumanPrinter implements EventSink {
       }
       case "question_answered":
         this.line(this.paint(2, `  → ${event.answer}`));
+        break;
+      case "tool_progress":
+        this.line(this.paint(2, `    ┆ ${event.tool}: ${progressLine(event)}`));
+        break;
+      case "form_asked": {
+        const [head = "", ...rest] = formLines(event);
+        this.line(this.paint(33, head));
+        for (const l of rest) this.line(l);
+        break;
+      }
+      case "form_answered":
+        this.line(this.paint(2, `  → ${event.action === "accept" ? "answered" : event.action === "decline" ? "declined" : "cancelled"}`));
         break;
       case "session_finished":
         this.line("");
