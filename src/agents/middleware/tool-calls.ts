@@ -9,6 +9,7 @@ import { runOf } from "../run.js";
 import { resultCharsFor } from "../../tools/tool-scope.js";
 import { AgentRunState } from "../run.js";
 import { isArtifact } from "../run.js";
+import { parseSearchArgs, rankTools, SEARCH_MCP_TOOLS, searchResultText } from "../tool-search.js";
 import { ASK_USER_TOOL_NAME, stoppedText } from "../../core/index.js";
 import { refuseUnapproved } from "./approval.js";
 import { answerCall } from "./reply-gate.js";
@@ -92,6 +93,18 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       }
       const offered = offeredTools(spec, state.safety, toolAvailability(deps.tools, deps.memory.enabled, state.workspace)) as ToolName[];
       const extensions = offeredExtensionTools(spec, state.safety, deps.extensions, state.workspace);
+      if (name === SEARCH_MCP_TOOLS && extensions.length > 0) {
+        // Answered here, from the MCP tools this agent has (src/agents/tool-search.ts).
+        const args = parseSearchArgs(toolCall.args);
+        if (!args) {
+          emitResult(false, "invalid arguments");
+          return errorReply(id, name, `invalid arguments for ${name}: pass { "query": "what the tool should do" }.`);
+        }
+        deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: args.query });
+        const found = rankTools(extensions, args.query, args.limit);
+        emitResult(true, `${found.length} of ${extensions.length} MCP tools found`);
+        return new ToolMessage({ tool_call_id: id, name, content: searchResultText(found, args.query, extensions.length) });
+      }
       if (isExtensionToolName(name) && deps.extensions && extensions.some((t) => t.name === name)) {
         // An MCP tool: it runs in its server (outside our sandbox); failures and timeouts come back as tool errors.
         deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) || firstLine(toolCall.args) });

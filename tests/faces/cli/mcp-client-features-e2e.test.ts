@@ -13,6 +13,7 @@ import { TmuxTerminal } from "./tmux-terminal.js";
  * the terminal a field at a time with the schema's defaults, declined under `--json`; a tool that reports progress
  * outliving its timeout. The server is tests/services/mcp/fixtures/client-features-server.mjs (the MCP SDK's).
  */
+const MANY = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../services/mcp/fixtures/many-tools-server.mjs");
 const SERVER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../services/mcp/fixtures/client-features-server.mjs");
 
 let server: ScriptedServer | null = null;
@@ -98,4 +99,25 @@ describe("MCP servers asking the person, and reporting progress, through the CLI
       / {4}mcp__cf__dup_same_[0-9a-f]{6} +read-only {2}The underscored one\. \[renamed: "dup_same" has the same safe name as another tool\]/,
     );
   });
+
+  it("a server with 200 tools: requests carry the search tool, not 200 tools; what it finds is offered and runs", async () => {
+    await fs.writeFile(path.join(ws.root, ".mcp.json"), JSON.stringify({ mcpServers: { big: { command: process.execPath, args: [MANY] } } }));
+    expect((await runCli(["mcp", "trust"], { cwd: ws.root, env })).code).toBe(0);
+    const s = await start([
+      { name: "search_mcp_tools", args: { query: "weather forecast" } },
+      { name: "mcp__big__weather_forecast", args: { city: "Lyon" } },
+    ]);
+    const run = await runCli(["run", "What is the weather in Lyon?"], { cwd: ws.root, env });
+    expect(run.code, run.stderr).toBe(0);
+    expect(resultOf(s, "search_mcp_tools")).toContain("- mcp__big__weather_forecast(city): Tells the weather forecast for a city.");
+    expect(resultOf(s, "mcp__big__weather_forecast")).toBe("Sunny in Lyon");
+    const coder = s.requests.filter((r) => r.toolNames.includes("search_mcp_tools"));
+    expect(coder.length).toBeGreaterThanOrEqual(3);
+    for (const r of s.requests) expect(r.toolNames.length).toBeLessThanOrEqual(128);
+    // Before the search no MCP tool is listed; after it, the one found.
+    expect(coder[0]?.toolNames.filter((n) => n.startsWith("mcp__"))).toEqual([]);
+    expect(coder[1]?.toolNames.filter((n) => n.startsWith("mcp__"))).toEqual(["mcp__big__weather_forecast"]);
+    const listed = await runCli(["mcp", "list"], { cwd: ws.root, env });
+    expect(listed.stdout).toContain("200 tools)");
+  }, 120_000);
 });
