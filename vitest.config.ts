@@ -22,6 +22,7 @@ const ON_SHARED_STUDIO = [
   "tests/faces/studio/custom-agents-studio-e2e.test.ts",
   "tests/faces/studio/diagnostics-studio-e2e.test.ts",
   "tests/faces/studio/mcp-studio-e2e.test.ts",
+  "tests/faces/studio/mcp-form-studio-e2e.test.ts",
 ];
 
 export default defineConfig({

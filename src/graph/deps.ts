@@ -40,7 +40,7 @@ export interface GraphDeps {
   /** The session's MCP tools (src/services/mcp), offered to the agents beside the built-in tools. */
   extensions?: ExtensionTools;
   /** Asks the person what an MCP server asks during a call (elicitation); absent: no person, servers are declined. */
-  elicit?: Elicit;
+  elicit?: Elicit | "interrupt";
   /**
    * Studio and Agent Server runs: each step takes the workspace's lock while it runs (the CLI and ACP hold it for the
    * whole session), so one session changes a workspace at a time whichever face runs it; throws when another holds it.

@@ -40,7 +40,7 @@ export interface WiringInput {
   /** The codebase index for codebase_search and the planner's brief (src/memory/retrieval); absent: no index. */
   codeIndex?: CodebaseSearch;
   /** Asks the person what an MCP server asks during a call (src/host/elicit-person.ts); absent: declined. */
-  elicit?: Elicit;
+  elicit?: Elicit | "interrupt";
   /** The editor's buffers (ACP): the file tools read and write through them; absent, the disk. */
   editor?: EditorFiles;
   /** Studio and the Agent Server: each step holds the workspace lock (the CLI holds it for the whole session). */

@@ -25,8 +25,11 @@ export interface AgentDeps {
   callTimeoutMs: number;
   /** The session's MCP tools (src/services/mcp), offered beside the built-in ones (src/agents/agent-tools.ts). */
   extensions?: ExtensionTools;
-  /** Asks the person what an MCP server asks during one of its calls (elicitation); absent: declined. */
-  elicit?: Elicit;
+  /**
+   * Asks the person what an MCP server asks during one of its calls (elicitation); "interrupt": the run pauses with
+   * the form and is resumed with the answer (Studio: middleware/elicit-interrupt.ts); absent: declined.
+   */
+  elicit?: Elicit | "interrupt";
   /** The command rules (src/safety/command-rules.ts evaluateCommand unless given): consulted once per command call. */
   commandRules?: typeof evaluateCommand;
 }

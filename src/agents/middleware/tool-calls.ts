@@ -9,6 +9,8 @@ import { runOf } from "../run.js";
 import { resultCharsFor } from "../../tools/tool-scope.js";
 import { AgentRunState } from "../run.js";
 import { isArtifact } from "../run.js";
+import { callAskingThroughInterrupts } from "./elicit-interrupt.js";
+import type { ExtensionProgress } from "../../services/mcp/index.js";
 import { parseSearchArgs, rankTools, SEARCH_MCP_TOOLS, searchResultText } from "../tool-search.js";
 import { ASK_USER_TOOL_NAME, stoppedText } from "../../core/index.js";
 import { refuseUnapproved } from "./approval.js";
@@ -108,12 +110,22 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       if (isExtensionToolName(name) && deps.extensions && extensions.some((t) => t.name === name)) {
         // An MCP tool: it runs in its server (outside our sandbox); failures and timeouts come back as tool errors.
         deps.emit({ type: "tool_call", agent: spec.name, stepId: state.stepId, tool: name, detail: describeCall(toolCall.args) || firstLine(toolCall.args) });
-        const result = await deps.extensions.call(state.workspace, name, toolCall.args, {
+        const extensionTools = deps.extensions;
+        const options = {
           outputLimitChars: resultCharsFor(deps.tools?.outputLimitChars, state.maxPromptTokens),
-          ...(request.runtime.signal ? { signal: request.runtime.signal } : {}),
-          onProgress: (p) => deps.emit({ type: "tool_progress", tool: name, ...p }),
-          ...(deps.elicit ? { elicit: deps.elicit } : {}),
-        });
+          onProgress: (p: ExtensionProgress) => deps.emit({ type: "tool_progress", tool: name, ...p }),
+        };
+        const result =
+          deps.elicit === "interrupt"
+            ? await callAskingThroughInterrupts(
+                (elicit, signal) => extensionTools.call(state.workspace, name, toolCall.args, { ...options, elicit, signal }),
+                request.runtime.signal,
+              )
+            : await extensionTools.call(state.workspace, name, toolCall.args, {
+                ...options,
+                ...(request.runtime.signal ? { signal: request.runtime.signal } : {}),
+                ...(deps.elicit ? { elicit: deps.elicit } : {}),
+              });
         // A call the run's abort cut short says who stopped it, as the tool node's calls do (below).
         const signal = request.runtime.signal;
         const text = !result.ok && signal?.aborted ? `${name} was ${stoppedText(signal.reason)}` : result.text;

@@ -63,6 +63,8 @@ const deps = wireGraphDeps({
   memory: services.memory,
   sandbox,
   extensions: services.extensions,
+  // An MCP server's form pauses the run with an interrupt (mcp_form), answered with a Command resume.
+  elicit: "interrupt",
   skills: services.skills,
   web: services.web,
   diagnostics: services.diagnostics,
