@@ -50,9 +50,12 @@ interface Phase {
   /** After the load: a hybrid search's wall time (median of five questions). */
   searchMs?: number;
   storeMb?: number;
+  /** Files an update re-embedded. */
+  changed?: number;
 }
 
-type PhaseName = "build" | "load" | "rebuild";
+type PhaseName = "build" | "load" | "rebuild" | "update-walk" | "update-git";
+const PHASES: readonly string[] = ["build", "load", "rebuild", "update-walk", "update-git"];
 const QUESTIONS = ["parse command line arguments", "read a file as text", "retry a request after a delay", "escape html entities", "compare two versions"];
 
 /** One phase in this (fresh) process; `rebuild` deletes the store first. Prints a Phase as JSON. */
@@ -69,14 +72,19 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
     clock: systemClock,
     allowCredentialFiles: false,
     storeFile,
+    // The walk's phase does without git, as in a workspace that is not a repository.
+    ...(phase === "update-walk" ? {} : { gitEnv: { PATH: process.env.PATH ?? "", HOME: os.homedir() } }),
   });
+  // An update is timed in a session that has its index loaded already.
+  if (phase.startsWith("update")) await index.load();
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
   const stalls = monitorEventLoopDelay({ resolution: 10 });
   stalls.enable();
   const cpu = process.cpuUsage();
   const t0 = performance.now();
-  if (phase === "build") await index.update();
+  let changed: number | undefined;
+  if (phase === "build" || phase.startsWith("update")) changed = (await index.update()).changed;
   else await index.load();
   const wallMs = performance.now() - t0;
   const cpuMs = (process.cpuUsage(cpu).user + process.cpuUsage(cpu).system) / 1000;
@@ -92,6 +100,7 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     ...index.stats(),
     storeMb: (await fs.stat(storeFile)).size / 1e6,
+    ...(changed !== undefined ? { changed } : {}),
   };
   if (phase === "load") {
     const times: number[] = [];
@@ -127,10 +136,23 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.copyFile(file, target);
     }
+    // A git repository, as most projects are: updates can ask git what changed.
+    const git = (...args: string[]) =>
+      execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], { cwd: root, stdio: "ignore" });
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "files");
     const storeFile = path.join(tmp, "store", "index.sqlite");
     const build = phaseInChild("build", root, endpoint.url, storeFile);
     const load = phaseInChild("load", root, endpoint.url, storeFile);
     const rebuild = phaseInChild("rebuild", root, endpoint.url, storeFile);
+    const noopWalk = phaseInChild("update-walk", root, endpoint.url, storeFile);
+    const noopGit = phaseInChild("update-git", root, endpoint.url, storeFile);
+    const edited = path.join(root, "pkgs", "edited-by-bench.ts");
+    await fs.writeFile(edited, "/** Keeps a reading inside the sensor's range. */\nexport function clampReading(v: number) { return v; }\n");
+    const oneWalk = phaseInChild("update-walk", root, endpoint.url, storeFile);
+    await fs.appendFile(edited, "export const again = 1;\n");
+    const oneGit = phaseInChild("update-git", root, endpoint.url, storeFile);
     const mb = (v: number | undefined) => (v === undefined ? "n/a" : `${v.toFixed(0)} MB`);
     const row = (label: string, p: Phase) => [label, ms(p.wallMs, 0), ms(p.cpuMs, 0), ms(p.maxStallMs, 0), mb(p.heapMb), mb(p.peakRssMb)];
     printTable(
@@ -140,6 +162,10 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
         row("full build", build),
         row("a session's load of the index (store on disk in step)", load),
         row("rebuilding the store from Chroma (no store, or out of step)", rebuild),
+        row("update, nothing changed: walking the tree", noopWalk),
+        row("update, nothing changed: asking git", noopGit),
+        row(`update, one file new: walking (${oneWalk.changed ?? "?"} re-embedded)`, oneWalk),
+        row(`update, that file changed: asking git (${oneGit.changed ?? "?"} re-embedded)`, oneGit),
       ],
     );
     console.log(
@@ -153,6 +179,6 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
 
 const [phase, root, chromaUrl, storeFile] = process.argv.slice(2);
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  if ((phase === "build" || phase === "load" || phase === "rebuild") && root && chromaUrl && storeFile) await runPhase(phase, root, chromaUrl, storeFile);
+  if (phase && PHASES.includes(phase) && root && chromaUrl && storeFile) await runPhase(phase as PhaseName, root, chromaUrl, storeFile);
   else await benchRetrievalScale(Number(process.env.MINI_CURSOR_BENCH_SCALE_FILES ?? 2_000));
 }

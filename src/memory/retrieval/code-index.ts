@@ -5,7 +5,8 @@ import type { Clock } from "../../platform/clock.js";
 import { batchesOf } from "./batches.js";
 import { chunkFile } from "./chunk-file.js";
 import { chunkId } from "./chunk-id.js";
-import { listIndexableFiles } from "./file-walk.js";
+import { indexablePaths, listIndexableFiles } from "./file-walk.js";
+import { changedSince, gitSnapshot, type GitSnapshot } from "./git-changes.js";
 import { rankChunks, type SearchAnswer, type SearchMode } from "./code-ranking.js";
 import { mayIndex, readIfChanged, type Fingerprint } from "./file-fingerprint.js";
 import { IndexStore } from "./index-store.js";
@@ -29,6 +30,8 @@ export interface CodeIndexOptions {
   retry?: RetryPolicy;
   /** The SQLite file of the index's chunks and lexical side (index-store.ts); in memory when absent. */
   storeFile?: string;
+  /** The environment git runs with: given, an update in a git repository asks git what changed instead of walking. */
+  gitEnv?: NodeJS.ProcessEnv;
 }
 
 export interface UpdateOptions {
@@ -57,6 +60,9 @@ interface EmbeddedBatch {
 const EMBED_BATCH = 96;
 /** Answers kept for repeated questions (the planner's, an agent asking again). */
 const MAX_ANSWERS = 16;
+
+/** The store's key for the git snapshot of the last complete update. */
+const GIT_META = "git";
 
 const copyOf = (a: SearchAnswer): SearchAnswer => ({ ...a, hits: a.hits.map((h) => ({ ...h })) });
 
@@ -144,18 +150,42 @@ export class CodeIndex {
     return next;
   }
 
+  /**
+   * The files that may have changed since the last full update, from git (its HEAD, what it reports changed, what
+   * the commits since changed: a few git processes, whatever the repository's size), and the snapshot to keep once
+   * this update is complete. No candidates (not a repository, no snapshot yet, a .gitignore changed): walk the tree.
+   */
+  private async gitCandidates(): Promise<{ candidates: string[] | null; snapshot: GitSnapshot | null }> {
+    const env = this.o.gitEnv;
+    if (!env) return { candidates: null, snapshot: null };
+    const snapshot = await gitSnapshot(this.o.root, env);
+    const kept = this.store.meta(GIT_META);
+    const since = kept ? (JSON.parse(kept) as GitSnapshot) : null;
+    if (!snapshot || !since) return { candidates: null, snapshot };
+    const candidates = await changedSince(this.o.root, env, since, snapshot);
+    // New ignore rules change what is indexed anywhere below them.
+    const rules = candidates?.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"));
+    return { candidates: rules ? null : candidates, snapshot };
+  }
+
   private async runUpdate(options: UpdateOptions): Promise<BuildResult> {
     const started = this.o.clock.now();
     await this.load();
-    const paths = await listIndexableFiles(this.o.root, { allowCredentialFiles: this.o.allowCredentialFiles, ...(this.o.home ? { home: this.o.home } : {}) });
+    const walk = { allowCredentialFiles: this.o.allowCredentialFiles, ...(this.o.home ? { home: this.o.home } : {}) };
+    const { candidates, snapshot } = await this.gitCandidates();
     const files = this.store.files();
-    const present = new Set<string>();
+    // From git: only the paths it names, each checked against the walk's rules; the other known files stay as they are.
+    const indexable = candidates ? indexablePaths(this.o.root, walk) : undefined;
+    const paths = candidates ?? (await listIndexableFiles(this.o.root, walk));
+    const named = new Set(candidates ?? []);
+    const present = new Set<string>(candidates ? [...files.keys()].filter((rel) => !named.has(rel)) : []);
     // Only the names: a first build of a large repository must not hold every file's text and chunks at once
     // (7,000 files: 1 GB); each is read when its batch is embedded.
     const pending: string[] = [];
     let filesDone = 0;
     const progress = (phase: BuildProgress["phase"]): void => options.onProgress?.({ phase, filesDone, filesTotal: paths.length });
     for (const rel of paths) {
+      if (indexable && !(await indexable(rel))) continue;
       // A file the index knows is read when its size or mtime moved (a touched file keeps its vectors); a new one
       // is read once, when its batch is embedded.
       const known = files.get(rel);
@@ -189,12 +219,15 @@ export class CodeIndex {
       progress("embed");
     });
     progress("done");
+    // Kept only once everything is in: a partial update leaves the old snapshot, so the next one looks again.
+    if (snapshot && stopped === undefined) this.store.setMeta(GIT_META, JSON.stringify(snapshot));
     return {
       ...this.store.counts(),
       changed,
       removed,
       durationMs: this.o.clock.now() - started,
       partial: stopped !== undefined,
+      scan: candidates ? "git" : "walk",
       ...(stopped ? { stopped } : {}),
     };
   }

@@ -43,3 +43,23 @@ export async function listIndexableFiles(root: string, options: WalkOptions): Pr
   await walk("");
   return files.sort();
 }
+
+/**
+ * The same rules as listIndexableFiles for single paths (those git says changed): whether `rel` is a file the walk
+ * would list. Each check loads the .gitignore files above it once; a path under a skipped or ignored folder is not.
+ */
+export function indexablePaths(root: string, options: WalkOptions): (rel: string) => Promise<boolean> {
+  const filter = new GitignoreFilter(root);
+  const credentialAt = options.allowCredentialFiles ? undefined : credentialMatcher(options.home);
+  return async (rel) => {
+    const parts = rel.split("/");
+    const folders = parts.slice(0, -1);
+    await filter.loadFolderAndAncestors(folders.join("/"));
+    for (let i = 1; i <= folders.length; i += 1) {
+      const name = folders[i - 1] ?? "";
+      if (ALWAYS_SKIPPED_NAMES.has(name) || SKIPPED_FOLDERS.has(name) || filter.isIgnored(folders.slice(0, i).join("/"), true)) return false;
+    }
+    if (filter.isIgnored(rel, false) || skipByName(rel)) return false;
+    return !credentialAt?.(path.join(root, rel));
+  };
+}

@@ -123,6 +123,17 @@ export class IndexStore {
     return `${this.writes}:${String(this.db.pragma("data_version", { simple: true }))}`;
   }
 
+  /** A value the index keeps beside its chunks (the git snapshot of its last full update), or undefined. */
+  meta(key: string): string | undefined {
+    const row = this.db.prepare("SELECT value FROM meta WHERE key = ?").get(key) as { value: string } | undefined;
+    return row?.value;
+  }
+
+  setMeta(key: string, value: string | undefined): void {
+    if (value === undefined) this.db.prepare("DELETE FROM meta WHERE key = ?").run(key);
+    else this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(key, value);
+  }
+
   /** The Chroma collection this store was built from ("" when new). */
   collectionId(): string {
     const row = this.db.prepare("SELECT value FROM meta WHERE key = 'collection'").get() as { value: string } | undefined;
@@ -164,7 +175,8 @@ export class IndexStore {
   /** Forgets everything and records the collection it will be built from. */
   reset(collectionId: string): void {
     this.db.transaction(() => {
-      this.db.exec("DELETE FROM files; DELETE FROM chunks; DELETE FROM terms;");
+      // Everything it knew goes, what git said of the files then too.
+      this.db.exec("DELETE FROM files; DELETE FROM chunks; DELETE FROM terms; DELETE FROM meta WHERE key <> 'collection';");
       this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('collection', ?)").run(collectionId);
     })();
     this.writes++;

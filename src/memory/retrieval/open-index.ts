@@ -62,6 +62,7 @@ export async function openCodeIndex(o: OpenIndexOptions): Promise<OpenedIndex> {
       allowCredentialFiles: credentialFilesAllowed(o.env),
       home: o.env.HOME ?? os.homedir(),
       storeFile: indexStoreFile(settings.dataDir, o.root),
+      gitEnv: o.env,
     });
     return {
       index,

@@ -76,4 +76,6 @@ export interface BuildResult {
   /** True when the update stopped before every changed file was embedded (see `stopped`); a later one continues. */
   partial: boolean;
   stopped?: UpdateStop;
+  /** How changed files were found: git named them (a few processes), or the whole tree was walked and stat'ed. */
+  scan: "git" | "walk";
 }

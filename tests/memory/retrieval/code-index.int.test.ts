@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import type { Collection } from "chromadb";
@@ -106,6 +107,35 @@ describe("the codebase index against a real Chroma server", () => {
     } finally {
       await again.close();
     }
+  });
+
+  it("in a git repository, an update asks git what changed instead of walking the tree; ignore rules changing walk again", async () => {
+    ws = await makeTempWorkspace(FILES);
+    const git = (...args: string[]) => {
+      const ran = spawnSync("git", ["-c", "user.name=t", "-c", "user.email=t@example.com", ...args], { cwd: ws?.root, encoding: "utf8" });
+      if (ran.status !== 0) throw new Error(`git ${args.join(" ")}: ${ran.stderr}`);
+    };
+    git("init", "-q");
+    git("add", "-A");
+    git("commit", "-qm", "one");
+    opened = await openCodeIndex({ root: ws.root, env: { ...env(), PATH: process.env.PATH ?? "" }, clock });
+    expect(await opened.index.update()).toMatchObject({ scan: "walk", files: 4 });
+    // Nothing changed: git says so; nothing is read.
+    expect(await opened.index.update()).toMatchObject({ scan: "git", changed: 0, removed: 0, files: 4 });
+    await writeFile(path.join(ws.root, "src/parse.ts"), "/** Sorts the release notes by date. */\nexport function sortNotes() {}\n");
+    await writeFile(path.join(ws.root, "src/new.ts"), "/** Counts the words of a note. */\nexport function countWords() {}\n");
+    await writeFile(path.join(ws.root, "generated/other.ts"), "/** Ignored. */\nexport const ignored = 1;\n");
+    await rm(path.join(ws.root, "src/timing.ts"));
+    expect(await opened.index.update()).toMatchObject({ scan: "git", changed: 2, removed: 1, files: 4 });
+    expect((await opened.index.search({ query: "countWords" }))[0]?.path).toBe("src/new.ts");
+    expect((await opened.index.search({ query: "sortNotes" }))[0]?.path).toBe("src/parse.ts");
+    // Committed: the files are no longer dirty, and nothing is re-read.
+    git("add", "-A");
+    git("commit", "-qm", "two");
+    expect(await opened.index.update()).toMatchObject({ scan: "git", changed: 0, removed: 0, files: 4 });
+    // New ignore rules change what is indexed anywhere: the tree is walked again, and the generated file comes in.
+    await writeFile(path.join(ws.root, ".gitignore"), "nothing-ignored/\n");
+    expect(await opened.index.update()).toMatchObject({ scan: "walk", changed: 2, files: 6 });
   });
 
   it("answers callers that ask at the same time from one consistent load of the index", async () => {
