@@ -9,32 +9,54 @@ export interface GitSnapshot {
 
 const TIMEOUT_MS = 10_000;
 
+/** Where the workspace sits in its repository ("" at the top, "app/" in a folder), asked once per workspace. */
+const prefixes = new Map<string, Promise<string | null>>();
+function prefixOf(root: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  let known = prefixes.get(root);
+  if (!known) {
+    known = runGit(["rev-parse", "--show-prefix"], { scope: "repository", cwd: root, env, timeoutMs: TIMEOUT_MS }).then((r) =>
+      r.code === 0 ? r.stdout.toString("utf8").trim() : null,
+    );
+    // A folder that is not (yet) a repository may become one: only an answer is kept.
+    void known.then((p) => p === null && prefixes.delete(root));
+    prefixes.set(root, known);
+  }
+  return known;
+}
+
+/** The path of one `git status --porcelain=v2 -z` entry (ordinary, unmerged, untracked); null for the others. */
+function entryPath(entry: string): string | null {
+  if (entry.startsWith("1 ")) return entry.split(" ").slice(8).join(" ");
+  if (entry.startsWith("u ")) return entry.split(" ").slice(10).join(" ");
+  if (entry.startsWith("? ")) return entry.slice(2);
+  return null;
+}
+
 /**
  * Asks git (the workspace's own repository, with mini-cursor's safe settings: src/platform/git.ts) for HEAD and
  * the paths that differ from it (changed, staged, untracked; renames give both names), relative to the workspace,
- * which may be a folder inside the repository. Null when the workspace is not in a git repository or git fails.
+ * which may be a folder inside the repository: one `git status` (HEAD is in its header). Null when the workspace
+ * is not in a git repository, HEAD has no commit yet, or git fails.
  */
 export async function gitSnapshot(root: string, env: NodeJS.ProcessEnv): Promise<GitSnapshot | null> {
-  const where = await runGit(["rev-parse", "--show-prefix", "HEAD"], { scope: "repository", cwd: root, env, timeoutMs: TIMEOUT_MS });
-  if (where.code !== 0) return null;
-  const [prefix = "", head = ""] = where.stdout.toString("utf8").split("\n");
-  if (!/^[0-9a-f]{40,64}$/.test(head)) return null;
-  const status = await runGit(["status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", "."], {
+  const prefix = await prefixOf(root, env);
+  if (prefix === null) return null;
+  const status = await runGit(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames", "--", "."], {
     scope: "repository",
     cwd: root,
     env,
     timeoutMs: TIMEOUT_MS,
   });
   if (status.code !== 0) return null;
-  // Each entry is "XY path"; paths are relative to the repository's top, so the workspace's prefix is taken off.
-  const dirty = status.stdout
-    .toString("utf8")
-    .split("\0")
-    .filter((entry) => entry.length > 3)
-    .map((entry) => entry.slice(3))
-    .filter((p) => p.startsWith(prefix))
-    .map((p) => p.slice(prefix.length));
-  return { head, dirty };
+  let head = "";
+  const dirty: string[] = [];
+  for (const entry of status.stdout.toString("utf8").split("\0")) {
+    if (entry.startsWith("# branch.oid ")) head = entry.slice("# branch.oid ".length);
+    const p = entryPath(entry);
+    // Paths are relative to the repository's top: the workspace's prefix is taken off.
+    if (p !== null && p.startsWith(prefix)) dirty.push(p.slice(prefix.length));
+  }
+  return /^[0-9a-f]{40,64}$/.test(head) ? { head, dirty } : null;
 }
 
 /**
