@@ -52,6 +52,8 @@ export const CREDENTIAL_ENTRIES: readonly CredentialEntry[] = [
   entry(".gem/credentials", "RubyGems tokens", "home"),
   entry(".terraform.d/credentials.tfrc.json", "Terraform tokens", "home"),
   entry(".local/share/keyrings", "desktop keyrings", "home"),
+  // mini-cursor's own: the remote MCP servers' sign-ins (mini-cursor mcp login), never the model's or a command's.
+  entry(".config/mini-cursor/mcp-oauth", "MCP sign-in tokens", "home"),
   entry("/etc/shadow", "system password hashes", "system"),
   entry("/etc/shadow-", "system password hashes", "system"),
   entry("/etc/gshadow", "system password hashes", "system"),

@@ -27,10 +27,11 @@ describe("isCredentialPath", () => {
       ".npmrc",
       ".pypirc",
       ".git-credentials",
+      ".config/mini-cursor/mcp-oauth/0123456789abcdef.json",
     ]) {
       expect(isCredentialPath(path.join(home, p), home), p).toBe(true);
     }
-    for (const p of [".env", ".profile", ".sshrc", ".config/git/config", "project/.npmrc.example", "project/id_rsa.pub"]) {
+    for (const p of [".env", ".profile", ".sshrc", ".config/git/config", ".config/mini-cursor/config.json", "project/.npmrc.example", "project/id_rsa.pub"]) {
       expect(isCredentialPath(path.join(home, p), home), p).toBe(false);
     }
   });

@@ -16,6 +16,7 @@ Usage:
   mini-cursor agents [options]           the agents a session can use: built-in and from .mini-cursor/agents/
   mini-cursor mcp list [options]         MCP servers: where each is declared, its status and its tools
   mini-cursor mcp trust [NAME...]        let sessions start the servers this project declares
+  mini-cursor mcp login NAME             sign in to an HTTP MCP server that asks for OAuth (logout: forget it)
   mini-cursor doctor [options]           can a session run here? endpoint, workspace, sandbox, tools, memory
   mini-cursor acp                        serve editors (Zed, JetBrains, Neovim) over the Agent Client Protocol on stdio
   mini-cursor <command> --help           help for a command

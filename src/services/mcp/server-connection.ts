@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { pathToFileURL } from "node:url";
@@ -9,6 +10,7 @@ import { elicitFields, withDefaults } from "./elicitation.js";
 import type { McpServerSettings } from "../../platform/config/index.js";
 import { mcpToolName, uniqueToolName } from "./names.js";
 import { resultText } from "./result-text.js";
+import { OAuthUnavailableError, SessionOAuthProvider, SignInNeededError, signInLine } from "./oauth-provider.js";
 import { MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type ExtensionTool } from "./types.js";
 
 /** A call that keeps reporting progress may run this many times its timeout, and at least this long, in all. */
@@ -45,11 +47,22 @@ function describeError(error: unknown, settings: McpServerSettings, timeoutMs: n
   const message = errorMessage(error);
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : "";
   if (settings.transport === "http" && message === "fetch failed") return `cannot reach ${settings.url}${cause}`;
+  if (settings.transport === "http" && error instanceof OAuthUnavailableError) return error.message;
+  // No stored sign-in, or one that can no longer be refreshed, or a token the server still refuses: a person signs in.
+  if (settings.transport === "http" && !ownAuthorization(settings.headers)) {
+    if (error instanceof SignInNeededError || error instanceof UnauthorizedError) return signInLine(settings.name);
+    if (error instanceof StreamableHTTPError && error.code === 401) return signInLine(settings.name);
+  }
   // Its message carries the answer's body (often a whole HTML page): the status says enough.
   if (settings.transport === "http" && error instanceof StreamableHTTPError) {
     return `${settings.url} answered${error.code !== undefined ? ` HTTP ${error.code}` : " with an error"}: is it a streamable HTTP MCP endpoint (and are its headers right)?`;
   }
   return `${message}${cause}`.replace(/\s+/g, " ").slice(0, 300);
+}
+
+/** The configuration sends its own `Authorization` header: that server keeps it, and gets no OAuth sign-in. */
+function ownAuthorization(headers: Record<string, string>): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === "authorization");
 }
 
 type ListedTool = { name: string; description?: string; inputSchema: Record<string, unknown>; annotations?: { readOnlyHint?: boolean } };
@@ -217,7 +230,13 @@ export class McpServerConnection {
   private makeTransport(): Transport {
     const { settings } = this;
     if (settings.transport === "http") {
-      return new StreamableHTTPClientTransport(new URL(settings.url), { requestInit: { headers: settings.headers } });
+      // The stored sign-in (mini-cursor mcp login) of this URL, in the user's config folder (this process's own
+      // environment: where `login` stored it); the SDK sends its token and refreshes it on a 401.
+      const authProvider = ownAuthorization(settings.headers) ? undefined : new SessionOAuthProvider(process.env, settings.url);
+      return new StreamableHTTPClientTransport(new URL(settings.url), {
+        requestInit: { headers: settings.headers },
+        ...(authProvider ? { authProvider } : {}),
+      });
     }
     // Only the configured variables and a few safe ones (PATH, HOME, …) reach the server: no API keys of ours.
     const transport = new StdioClientTransport({ command: settings.command, args: settings.args, env: settings.env, cwd: settings.cwd, stderr: "pipe" });

@@ -3,11 +3,14 @@ import { McpHub, type ServerStatus } from "../../../services/mcp/index.js";
 import { COMMON_OPTIONS, parse, resolveWorkspace } from "../args.js";
 import { EXIT, UsageError } from "../exit-codes.js";
 import type { CliIo } from "../io.js";
+import { mcpLoginCommand, mcpLogoutCommand } from "./mcp-login.js";
 import { mcpTrustCommand, runsWhat } from "./mcp-trust.js";
 
 export const MCP_HELP = `Usage: mini-cursor mcp list [--workspace DIR] [--json]
        mini-cursor mcp trust [NAME...] [--workspace DIR] [--json]
        mini-cursor mcp untrust [NAME...] [--workspace DIR] [--json]
+       mini-cursor mcp login NAME [--workspace DIR]
+       mini-cursor mcp logout NAME [--workspace DIR]
 
 list: starts each MCP server a session in this workspace would use, lists its tools, and stops it again.
 Servers are declared under "mcpServers" in the user config (~/.config/mini-cursor/config.json), the
@@ -22,7 +25,15 @@ started), trust records the project's servers (or those named) as they are decla
 takes that back. A changed declaration (command, arguments, env, cwd, url, headers) needs a new trust.
 Your own servers (the user config's) need none.
 
-Exit codes: 0 done (also when a server failed to start); 2 a bad command line or configuration.
+login: signs in to an HTTP server that asks for OAuth (list says "needs sign-in"): prints the URL to
+open (and opens a browser when there is one), waits up to 5 minutes for the browser to come back to
+a loopback address, and keeps the tokens in ~/.config/mini-cursor/mcp-oauth/ (owner-only, one file
+per server URL, never in the workspace). Sessions use them and refresh them by themselves; a server
+whose sign-in is missing or expired for good fails with "needs sign-in". logout deletes them. A
+server with its own Authorization header (headers) does not use a sign-in.
+
+Exit codes: 0 done (also when a server failed to start); 1 the sign-in failed; 2 a bad command line
+or configuration; 130 the sign-in was interrupted (Ctrl-C).
 
 Options:
   --workspace DIR   The workspace whose servers to list (default: the current folder)
@@ -102,9 +113,12 @@ export async function mcpCommand(argv: string[], io: CliIo): Promise<number> {
     return EXIT.done;
   }
   const [sub, ...rest] = positionals;
-  if (sub === undefined) throw new UsageError("mcp needs a command: list, trust or untrust (see mini-cursor mcp --help)");
-  if (sub !== "list" && sub !== "trust" && sub !== "untrust") throw new UsageError(`unknown mcp command "${sub}"; the commands are: list, trust, untrust`);
+  if (sub === undefined) throw new UsageError("mcp needs a command: list, trust, untrust, login or logout (see mini-cursor mcp --help)");
+  if (!["list", "trust", "untrust", "login", "logout"].includes(sub))
+    throw new UsageError(`unknown mcp command "${sub}"; the commands are: list, trust, untrust, login, logout`);
   const workspace = resolveWorkspace(values.workspace, io.cwd);
+  if (sub === "login") return mcpLoginCommand(rest, workspace, io);
+  if (sub === "logout") return mcpLogoutCommand(rest, workspace, io);
   if (sub !== "list") return mcpTrustCommand(sub === "trust", rest, workspace, values.json === true, io);
   if (rest.length > 0) throw new UsageError(`unexpected argument "${rest[0] ?? ""}" for mini-cursor mcp list`);
   const servers = await inspectMcpServers(io.env, workspace);
