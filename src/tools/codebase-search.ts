@@ -28,7 +28,10 @@ export function createCodebaseSearchTool(deps: ToolNeeds<"codeIndex">) {
           );
         }
         if (answer.state === "unavailable") return failure(`the codebase index is unavailable (${answer.detail}); use search_code and read_file instead.`);
-        if (answer.hits.length === 0) return success(`Nothing in the index matches "${args.query}". Try other words, or search_code for an exact pattern.`);
+        if (answer.hits.length === 0) {
+          const sofar = answer.partial ? ` (still being built: ${answer.partial})` : "";
+          return success(`Nothing in the index${sofar} matches "${args.query}". Try other words, or search_code for an exact pattern.`);
+        }
         const blocks = answer.hits.map((h, i) => {
           const snippet = h.snippet
             .split("\n")
@@ -40,7 +43,10 @@ export function createCodebaseSearchTool(deps: ToolNeeds<"codeIndex">) {
           ? " (ranked by words only: the embeddings server could not embed the question just now; plain-words questions may miss, names still match)"
           : "";
         const count = answer.hits.length === 1 ? "1 result" : `${answer.hits.length} results`;
-        return success(`${count}, best first${how} (read_file the line ranges for the full code):\n${blocks.join("\n")}`);
+        const partial = answer.partial
+          ? `The index is still being built (${answer.partial}): these come from the part indexed so far; search_code covers every file.\n`
+          : "";
+        return success(`${partial}${count}, best first${how} (read_file the line ranges for the full code):\n${blocks.join("\n")}`);
       } catch (error) {
         return failure(`codebase search failed (${errorMessage(error)}); use search_code and read_file instead.`);
       }

@@ -8,7 +8,15 @@ import { errorMessage } from "../../platform/error-info.js";
 /** What a search during a session gets: hits, or why there are none yet (never a wait for a build). */
 export type CodebaseAnswer =
   /** `wordsOnly`: the question could not be embedded just now, so words alone ranked the hits. */
-  { state: "ready"; hits: CodeHit[]; wordsOnly?: boolean } | { state: "building"; detail: string } | { state: "unavailable"; detail: string };
+  | {
+      state: "ready";
+      hits: CodeHit[];
+      wordsOnly?: boolean;
+      /** The first build is still under way (how far it is): the hits come from the part indexed so far. */
+      partial?: string;
+    }
+  | { state: "building"; detail: string }
+  | { state: "unavailable"; detail: string };
 
 /** The codebase index as the tools and the planner see it (src/tools depends on this, not on Chroma). */
 export interface CodebaseSearch {
@@ -96,12 +104,19 @@ export class SessionCodeIndex implements CodebaseSearch {
   /** Never starts the index itself: the session begins it once memory has opened (they share Chroma's server). */
   async search(query: CodeSearchQuery): Promise<CodebaseAnswer> {
     if (this.failure) return { state: "unavailable", detail: this.failure };
-    if (!this.ready || !this.opened) return { state: "building", detail: this.progress || "starting" };
+    // During the first build, what is indexed so far answers (marked partial); before anything is, nothing can.
+    const partial = this.ready ? undefined : this.progress || "starting";
+    if (!this.opened || (partial !== undefined && this.opened.index.stats().chunks === 0)) return { state: "building", detail: partial ?? "starting" };
     try {
       const answer = await this.opened.index.answer(query);
       // The embedder's own words (its URL among them) go to the log, not to the model.
       if (answer.wordsOnly !== undefined) logger.warn(`index: ranked by words only: ${answer.wordsOnly}`);
-      return { state: "ready", hits: answer.hits, ...(answer.wordsOnly !== undefined ? { wordsOnly: true } : {}) };
+      return {
+        state: "ready",
+        hits: answer.hits,
+        ...(answer.wordsOnly !== undefined ? { wordsOnly: true } : {}),
+        ...(partial !== undefined ? { partial } : {}),
+      };
     } catch (error) {
       return { state: "unavailable", detail: errorMessage(error) };
     }

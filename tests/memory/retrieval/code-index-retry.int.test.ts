@@ -36,10 +36,11 @@ function remoteSession(root: string, server: EmbeddingsServer): SessionCodeIndex
   return new SessionCodeIndex({ root, env, clock: systemClock, settings: resolveMemoryStoreConfig(env) });
 }
 
-/** The session's answer once its first update is over (it says "building" until then). */
+/** The session's answer once its first update is over (until then it says "building", or answers partially). */
 async function answerWhenReady(session: SessionCodeIndex, query: string): Promise<CodebaseAnswer> {
+  const building = (a: CodebaseAnswer) => a.state === "building" || (a.state === "ready" && a.partial !== undefined);
   let answer = await session.search({ query });
-  for (let i = 0; i < 100 && answer.state === "building"; i++) {
+  for (let i = 0; i < 100 && building(answer); i++) {
     await new Promise((r) => setTimeout(r, 100));
     answer = await session.search({ query });
   }
@@ -170,6 +171,29 @@ describe("a build through a rate-limited embeddings server", () => {
       // Nothing changed, so the update embedded nothing; the question could not be embedded: words ranked it.
       expect(answer).toMatchObject({ state: "ready", wordsOnly: true });
       expect(answer.state === "ready" && answer.hits[0]?.path).toBe("src/m137.ts");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("answers from the part indexed so far while the first build waits, marked partial, through the tool too", async () => {
+    const ws = await fixture.workspace(MODULES);
+    // The probe and the first batch go through; then every request is turned away for a long while (questions too).
+    const { server } = await startServer((n) => (n >= 4 ? rateLimited(30_000) : undefined));
+    const session = remoteSession(ws.root, server);
+    try {
+      session.begin();
+      let answer = await session.search({ query: "m10" });
+      for (let i = 0; i < 100 && answer.state === "building"; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        answer = await session.search({ query: "m10" });
+      }
+      expect(answer).toMatchObject({ state: "ready", wordsOnly: true, partial: expect.stringMatching(/^indexed \d+\/200 files so far/) as string });
+      expect(answer.state === "ready" && answer.hits[0]?.path).toBe("src/m10.ts");
+      const tool = createCodebaseSearchTool({ root: ws.root, codeIndex: session });
+      expect(String(await tool.invoke({ query: "m10", limit: 1 }))).toMatch(
+        /^The index is still being built \(indexed \d+\/200 files so far.*\): these come from the part indexed so far; search_code covers every file\.\n1 result/,
+      );
     } finally {
       await session.close();
     }
