@@ -14,11 +14,12 @@ import {
   type SessionNotification,
   type SessionUpdate,
 } from "@agentclientprotocol/sdk";
-import { afterEach, beforeEach } from "vitest";
+import { afterEach } from "vitest";
 import { CLI } from "../cli/cli-process.js";
 import type { ClientTerminals } from "./client-terminals.js";
-import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import type { Script, ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import { useScriptedWorkspace, type ScriptedWorkspace, type ScriptedWorkspaceOptions } from "../../helpers/scripted-workspace.js";
+import type { TempWorkspace } from "../../helpers/temp-workspace.js";
 
 /** A permission request as the client saw it, and how the test answers it. */
 export type PermissionHandler = (request: RequestPermissionRequest) => Promise<RequestPermissionResponse> | RequestPermissionResponse;
@@ -144,9 +145,7 @@ export function agentText(process: AcpProcess): string {
 }
 
 /** Per test: a scripted model server, a workspace, and every agent process the test started. */
-export interface AcpAgents {
-  readonly server: ScriptedServer;
-  readonly ws: TempWorkspace;
+export interface AcpAgents extends ScriptedWorkspace {
   /**
    * Starts `mini-cursor acp` in the workspace against the server, with the model "scripted" and approval "ask" unless
    * `env` says otherwise; it is killed after the test if still running.
@@ -158,41 +157,35 @@ export interface AcpAgents {
  * Per test: a scripted model server (listing `models`, if given) and a workspace of `files` (default: a package.json);
  * every agent `start` made is killed and closed afterwards, then the server and workspace go, even when the test failed.
  */
-export function useAcpAgents(script: (req: ScriptedRequest) => ScriptedReply, options: { models?: string[]; files?: Record<string, string> } = {}): AcpAgents {
-  let server: ScriptedServer | null = null;
-  let ws: TempWorkspace | null = null;
+export function useAcpAgents(script: Script, options: ScriptedWorkspaceOptions = {}): AcpAgents {
+  const shared = useScriptedWorkspace(script, options);
   const agents: AcpProcess[] = [];
-  beforeEach(async () => {
-    // Each assigned as soon as it exists, so the after-hook removes what a failed set-up left.
-    server = await startScriptedOpenAIServer(script, options.models ? { models: options.models } : {});
-    ws = await makeTempWorkspace(options.files ?? { "package.json": '{ "name": "demo", "type": "module" }\n' });
-  });
+  // Registered after useScriptedWorkspace's hook, so it runs before it (vitest runs after-hooks in reverse): an agent
+  // still waiting on the model would otherwise outlive the server it talks to.
   afterEach(async () => {
-    // Killed first: an agent still waiting on the model would otherwise outlive the server it talks to.
     for (const agent of agents.splice(0)) {
       agent.child.kill("SIGKILL");
       await agent.close();
     }
-    await server?.close();
-    await ws?.cleanup();
-    server = ws = null;
   });
-  const inTest = <T>(value: T | null): T => {
-    if (value === null) throw new Error("useAcpAgents: the server and workspace exist only inside a test");
-    return value;
-  };
   return {
     get server() {
-      return inTest(server);
+      return shared.server;
     },
     get ws() {
-      return inTest(ws);
+      return shared.ws;
+    },
+    get script() {
+      return shared.script;
+    },
+    set script(value) {
+      shared.script = value;
     },
     start(o = {}) {
       const agent = startAcp({
         ...o,
-        cwd: inTest(ws).root,
-        env: { OPENAI_BASE_URL: inTest(server).baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask", ...o.env },
+        cwd: shared.ws.root,
+        env: { OPENAI_BASE_URL: shared.server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask", ...o.env },
       });
       agents.push(agent);
       return agent;
@@ -211,7 +204,7 @@ export interface AcpFixture {
  * Per test: a scripted model server and a workspace with a package.json, and whatever agent process the test starts
  * in `acp`; all stopped and removed afterwards, even when the test failed.
  */
-export function useAcpFixture(script: (req: ScriptedRequest) => ScriptedReply): AcpFixture {
+export function useAcpFixture(script: Script): AcpFixture {
   const shared = useAcpAgents(script);
   const fx: AcpFixture = {
     get server() {

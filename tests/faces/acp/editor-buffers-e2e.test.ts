@@ -1,12 +1,11 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ReadTextFileRequest, WriteTextFileRequest } from "@agentclientprotocol/sdk";
 import { runCli } from "../cli/cli-process.js";
 import { mcpScript, type McpCall } from "../cli/mcp-script.js";
-import { startScriptedOpenAIServer, toolResults, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { startAcp, updatesOf, type AcpProcess } from "./acp-process.js";
+import { toolResults, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import { updatesOf, useAcpAgents, type PermissionHandler } from "./acp-process.js";
 
 /**
  * An editor that offers fs/read_text_file and fs/write_text_file (as Zed does): the coder reads the editor's buffers,
@@ -39,32 +38,16 @@ class TestEditor {
 
 const FILES = { "package.json": '{ "name": "demo", "type": "module" }\n', "src/value.js": "export const value = 'DISK456';\n" };
 
-let server: ScriptedServer | null = null;
-let ws: TempWorkspace | null = null;
-let acp: AcpProcess | null = null;
+// Each test scripts its own coder calls (see `start`).
+const fx = useAcpAgents(mcpScript([]), { files: FILES });
 
-afterEach(async () => {
-  acp?.child.kill("SIGKILL");
-  await acp?.close();
-  acp = null;
-  await server?.close();
-  server = null;
-  await ws?.cleanup();
-  ws = null;
-});
-
-async function start(calls: McpCall[], editor: TestEditor, approval: "auto" | "ask", onPermission?: Parameters<typeof startAcp>[0]["onPermission"]) {
-  server = await startScriptedOpenAIServer(mcpScript(calls));
-  ws = await makeTempWorkspace(FILES);
-  acp = startAcp({
-    cwd: ws.root,
-    env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: approval },
-    files: editor.files,
-    ...(onPermission ? { onPermission } : {}),
-  });
+/** The agent in the workspace, its coder making `calls`, with `editor`'s buffers; initialized, with a session. */
+async function start(calls: McpCall[], editor: TestEditor, approval: "auto" | "ask", onPermission?: PermissionHandler) {
+  fx.script = mcpScript(calls);
+  const acp = fx.start({ env: { MINI_CURSOR_APPROVAL: approval }, files: editor.files, ...(onPermission ? { onPermission } : {}) });
   await acp.agent.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: false } });
-  const { sessionId } = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
-  return { server, ws, acp, sessionId };
+  const { sessionId } = await acp.agent.request("session/new", { cwd: fx.ws.root, mcpServers: [] });
+  return { server: fx.server, ws: fx.ws, acp, sessionId };
 }
 
 /** What the coder was told for each of its calls, in order. */
@@ -147,8 +130,7 @@ describe("the editor's buffers over ACP", () => {
 
     // undo knows the change: diff shows it and undo puts the disk back.
     await agent.close();
-    acp = null;
-    const env = { OPENAI_BASE_URL: server?.baseUrl ?? "", MINI_CURSOR_MODEL: "scripted" };
+    const env = { OPENAI_BASE_URL: fx.server.baseUrl, MINI_CURSOR_MODEL: "scripted" };
     const diff = await runCli(["diff", sessionId], { cwd: ws.root, env });
     expect(diff.stdout).toContain("+export const value = 'WRITTEN';");
     const undo = await runCli(["undo", sessionId], { cwd: ws.root, env });

@@ -3,40 +3,31 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { mcpScript } from "../cli/mcp-script.js";
-import { startScriptedOpenAIServer, toolResults, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
-import { startAcp, updatesOf, type AcpProcess } from "./acp-process.js";
+import { toolResults } from "../../helpers/scripted-openai-server.js";
+import { updatesOf, useAcpAgents } from "./acp-process.js";
 import { ClientTerminals } from "./client-terminals.js";
 
 /**
  * An editor that offers terminals: a command's output is shown in one of its terminals, but the command itself still
  * runs in mini-cursor's sandbox. What the editor runs is only the viewer the agent feeds (src/faces/acp/terminal-relay.ts).
  */
-let server: ScriptedServer | null = null;
-let ws: TempWorkspace | null = null;
-let acp: AcpProcess | null = null;
 const terminals = new ClientTerminals();
 const marker = path.join(os.tmpdir(), `mini-cursor-terminal-marker-${process.pid}`);
+// /tmp is private in the sandbox: a file made there is not on the host's /tmp.
+const command = `touch ${marker}; echo RELAYED-OUTPUT; exit 3`;
 
+// Registered before useAcpAgents, so it runs after its hooks (vitest runs after-hooks in reverse): the agent is gone
+// before its terminals are stopped.
 afterEach(async () => {
-  acp?.child.kill("SIGKILL");
-  await acp?.close();
-  acp = null;
   terminals.stopAll();
-  await server?.close();
-  server = null;
-  await ws?.cleanup();
-  ws = null;
   await fs.rm(marker, { force: true });
 });
+const fx = useAcpAgents(mcpScript([{ name: "execute_command", args: { command } }]));
 
 describe("an editor's terminal over ACP", () => {
   it("shows the command's output live and its exit code, while the command runs in the sandbox, not in the editor", async () => {
-    // /tmp is private in the sandbox: a file made there is not on the host's /tmp.
-    const command = `touch ${marker}; echo RELAYED-OUTPUT; exit 3`;
-    server = await startScriptedOpenAIServer(mcpScript([{ name: "execute_command", args: { command } }]));
-    ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n' });
-    acp = startAcp({ cwd: ws.root, env: { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "auto" }, terminals });
+    const { server, ws } = fx;
+    const acp = fx.start({ env: { MINI_CURSOR_APPROVAL: "auto" }, terminals });
     await acp.agent.request("initialize", { protocolVersion: 1, clientCapabilities: { fs: { readTextFile: false, writeTextFile: false }, terminal: true } });
     const { sessionId } = await acp.agent.request("session/new", { cwd: ws.root, mcpServers: [] });
     const done = await acp.agent.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Run it" }] });

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach } from "vitest";
-import { startScriptedOpenAIServer, type Script, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
-import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import type { Script, ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import { useScriptedWorkspace } from "../../helpers/scripted-workspace.js";
+import type { TempWorkspace } from "../../helpers/temp-workspace.js";
 import { TmuxTerminal } from "./tmux-terminal.js";
 
 /** What a conversation test at the terminal works with. */
@@ -18,22 +19,19 @@ export interface ChatTerminal {
  * terminal the test started; the terminal closed and the rest removed afterwards, even when the test failed.
  */
 export function useChatTerminal(script: Script, files: Record<string, string>): ChatTerminal {
-  let server: ScriptedServer | null = null;
-  let ws: TempWorkspace | null = null;
+  const shared = useScriptedWorkspace(script, { files });
   let env: Record<string, string> | null = null;
   let terminal: TmuxTerminal | null = null;
-  beforeEach(async () => {
-    // Each assigned as soon as it exists, so the after-hook removes what a failed set-up left.
-    server = await startScriptedOpenAIServer(script);
-    ws = await makeTempWorkspace(files);
-    env = { OPENAI_BASE_URL: server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask", NO_COLOR: "1" };
+  // Runs after useScriptedWorkspace's before-hook, once the server has its address.
+  beforeEach(() => {
+    env = { OPENAI_BASE_URL: shared.server.baseUrl, MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_APPROVAL: "ask", NO_COLOR: "1" };
   });
-  afterEach(async () => {
+  // Registered after useScriptedWorkspace's hook, so it runs before it (vitest runs after-hooks in reverse): the CLI
+  // in the pane goes before the server it talks to and the workspace it runs in.
+  afterEach(() => {
     terminal?.close();
     terminal = null;
-    await server?.close();
-    await ws?.cleanup();
-    server = ws = env = null;
+    env = null;
   });
   const inTest = <T>(value: T | null): T => {
     if (value === null) throw new Error("useChatTerminal: the server and workspace exist only inside a test");
@@ -41,10 +39,10 @@ export function useChatTerminal(script: Script, files: Record<string, string>): 
   };
   return {
     get server() {
-      return inTest(server);
+      return shared.server;
     },
     get ws() {
-      return inTest(ws);
+      return shared.ws;
     },
     get env() {
       return inTest(env);
@@ -55,7 +53,7 @@ export function useChatTerminal(script: Script, files: Record<string, string>): 
     },
     start(args, o = {}) {
       terminal?.close();
-      terminal = TmuxTerminal.start(args, { cwd: inTest(ws).root, env: { ...inTest(env), ...o.env }, cols: 100, rows: o.rows ?? 40 });
+      terminal = TmuxTerminal.start(args, { cwd: shared.ws.root, env: { ...inTest(env), ...o.env }, cols: 100, rows: o.rows ?? 40 });
       return terminal;
     },
   };

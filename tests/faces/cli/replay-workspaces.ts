@@ -1,6 +1,7 @@
 import path from "node:path";
 import { afterEach, expect } from "vitest";
-import { startScriptedOpenAIServer, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import type { ScriptedReply, ScriptedRequest, ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import { startScriptedWorkspace, type StartedScriptedWorkspace } from "../../helpers/scripted-workspace.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";
 
@@ -24,26 +25,29 @@ export interface ReplayWorkspaces {
  * removed afterwards, even when the test failed.
  */
 export function useReplayWorkspaces(): ReplayWorkspaces {
-  let server: ScriptedServer | null = null;
-  let ws: TempWorkspace | null = null;
+  // Not useScriptedWorkspace: that one starts before each test with the file's files, while here each test's `start`
+  // picks the script and the files, so this keeps its own hook around the same start.
+  let scripted: StartedScriptedWorkspace | null = null;
   let elsewhere: TempWorkspace | null = null;
   afterEach(async () => {
-    await server?.close();
-    await ws?.cleanup();
-    await elsewhere?.cleanup();
-    server = ws = elsewhere = null;
+    try {
+      await scripted?.close();
+    } finally {
+      await elsewhere?.cleanup();
+    }
+    scripted = elsewhere = null;
   });
   const started = <T>(value: T | null): T => {
     if (value === null) throw new Error("useReplayWorkspaces: call start() first");
     return value;
   };
-  const env = (): Record<string, string> => ({ OPENAI_BASE_URL: started(server).baseUrl, OPENAI_API_KEY: "sk-test", MINI_CURSOR_MODEL: "scripted" });
+  const env = (): Record<string, string> => ({ OPENAI_BASE_URL: started(scripted).server.baseUrl, OPENAI_API_KEY: "sk-test", MINI_CURSOR_MODEL: "scripted" });
   return {
     get server() {
-      return started(server);
+      return started(scripted).server;
     },
     get ws() {
-      return started(ws);
+      return started(scripted).ws;
     },
     get elsewhere() {
       return started(elsewhere);
@@ -52,13 +56,12 @@ export function useReplayWorkspaces(): ReplayWorkspaces {
       return env();
     },
     async start(script, files = {}) {
-      // Each assigned as soon as it exists, so the after-hook removes what a failed start left.
-      server = await startScriptedOpenAIServer(script);
-      ws = await makeTempWorkspace({ "package.json": '{ "name": "demo", "type": "module" }\n', ...files });
+      // Assigned as soon as it exists (a half-made one removes itself), so the after-hook removes it if `elsewhere` fails.
+      scripted = await startScriptedWorkspace(script, { files: { "package.json": '{ "name": "demo", "type": "module" }\n', ...files } });
       elsewhere = await makeTempWorkspace();
     },
     async latestId() {
-      const listed = await runCli(["sessions", "--json"], { cwd: started(ws).root, env: env() });
+      const listed = await runCli(["sessions", "--json"], { cwd: started(scripted).ws.root, env: env() });
       expect(listed.stderr).toBe("");
       const [session] = JSON.parse(listed.stdout) as { id: string }[];
       if (!session) throw new Error("no session listed");
@@ -68,7 +71,7 @@ export function useReplayWorkspaces(): ReplayWorkspaces {
       const into = path.join(started(elsewhere).root, "replayed");
       return {
         into,
-        replay: await runCli(["replay", id, "--into", into, "--workspace", started(ws).root, ...extra], { cwd: started(elsewhere).root, env: {} }),
+        replay: await runCli(["replay", id, "--into", into, "--workspace", started(scripted).ws.root, ...extra], { cwd: started(elsewhere).root, env: {} }),
       };
     },
   };
