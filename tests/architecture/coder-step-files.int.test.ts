@@ -22,8 +22,10 @@ const MAX_RUNTIME_FILES = 15;
 // 77: the symlink walk that approval and the file tools each had is one module of its own (src/platform/real-path.ts);
 // 78: errorCode and errorMessage left the tools' result module for the platform (src/platform/error-info.ts), so that
 // the services below the tools can use them; 79: the planner's first turn recalls memories within their wait (issue 40:
-// recallInTime in src/memory/types.ts).
-const MAX_FILES = 79;
+// recallInTime in src/memory/types.ts); 80: the file tools' editor layer, which writes through an editor's buffers or
+// the disk (src/tools/editor-io.ts, issue 42); 81: which MCP tools each model call offers, for servers too large to
+// send whole (src/services/mcp/tool-search.ts, issue 43).
+const MAX_FILES = 81;
 const SRC = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../src");
 
 let root = "";

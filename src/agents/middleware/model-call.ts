@@ -20,7 +20,7 @@ import { fitContext, toolsOverhead } from "./context-budget.js";
 import type { AgentDeps, ModelCallDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
 import { askUserTool } from "../../tools/ask-user.js";
 import { extensionsReady, extensionToolDefinition, offeredExtensionTools, offeredTools, toolAvailability } from "../agent-tools.js";
-import { MAX_REQUEST_TOOLS, mcpToolsForRequest, searchToolDefinition } from "../tool-search.js";
+import { MAX_REQUEST_TOOLS, mcpToolsForRequest, searchToolDefinition } from "../../services/mcp/tool-search.js";
 import { type Budget, budgetExceededBy } from "../../models/cost/budget.js";
 import type { UsageTotals } from "../../core/index.js";
 import { type CallUsage, measureCall } from "../../models/cost/estimate.js";
@@ -97,7 +97,7 @@ export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" |
     // ask_user in every mode (asking changes nothing; the reply gate asks: reply-gate.ts), unless the session may
     // ask nothing at all (--max-questions 0).
     const ask = questions.max > 0 ? [askUserTool] : [];
-    // Past MCP_DIRECT_LIMIT MCP tools, the search tool and the ones it loaded (src/agents/tool-search.ts).
+    // Past MCP_DIRECT_LIMIT MCP tools, the search tool and the ones it loaded (src/services/mcp/tool-search.ts).
     const mcp = offeredExtensionTools(deps.spec, safety, deps.extensions, workspace);
     const chosen = mcpToolsForRequest(mcp, request.messages, MAX_REQUEST_TOOLS - own.length - ask.length);
     const extensions = [...(chosen.search ? [searchToolDefinition(mcp.length)] : []), ...chosen.tools.map(extensionToolDefinition)];

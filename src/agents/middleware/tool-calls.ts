@@ -11,7 +11,7 @@ import { AgentRunState } from "../run.js";
 import { isArtifact } from "../run.js";
 import { callAskingThroughInterrupts } from "./elicit-interrupt.js";
 import type { ExtensionProgress } from "../../services/mcp/index.js";
-import { parseSearchArgs, rankTools, SEARCH_MCP_TOOLS, searchResultText } from "../tool-search.js";
+import { parseSearchArgs, rankTools, SEARCH_MCP_TOOLS, searchResultText } from "../../services/mcp/tool-search.js";
 import { ASK_USER_TOOL_NAME, stoppedText } from "../../core/index.js";
 import { refuseUnapproved } from "./approval.js";
 import { answerCall } from "./reply-gate.js";
@@ -96,7 +96,7 @@ export function toolCallsMiddleware(deps: Pick<AgentDeps, "spec" | "emit" | "mem
       const offered = offeredTools(spec, state.safety, toolAvailability(deps.tools, deps.memory.enabled, state.workspace)) as ToolName[];
       const extensions = offeredExtensionTools(spec, state.safety, deps.extensions, state.workspace);
       if (name === SEARCH_MCP_TOOLS && extensions.length > 0) {
-        // Answered here, from the MCP tools this agent has (src/agents/tool-search.ts).
+        // Answered here, from the MCP tools this agent has (src/services/mcp/tool-search.ts).
         const args = parseSearchArgs(toolCall.args);
         if (!args) {
           emitResult(false, "invalid arguments");

@@ -2,7 +2,7 @@ import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import type { AgentGraph } from "../../agents/build-agent.js";
 import { extensionsReady, networkLine, offeredExtensionTools, offeredTools, toolAvailability } from "../../agents/agent-tools.js";
-import { MCP_DIRECT_LIMIT, SEARCH_MCP_TOOLS } from "../../agents/tool-search.js";
+import { MCP_DIRECT_LIMIT, SEARCH_MCP_TOOLS } from "../../services/mcp/tool-search.js";
 import { projectContext } from "../../agents/brief.js";
 import { answeredQuestions, questionsAsked } from "../../agents/middleware/reply-gate.js";
 import { readOutcome, runUsage } from "../../agents/run.js";
@@ -64,7 +64,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
     // Its MCP tools are named in its prompt too ("Your tools: …"), once the servers are up.
     await extensionsReady(deps.extensions, workspace);
     const offeredMcp = offeredExtensionTools(spec, safety, deps.extensions, workspace).map((t) => t.name);
-    // Too many to list (src/agents/tool-search.ts): the agent finds them with the search tool.
+    // Too many to list (src/services/mcp/tool-search.ts): the agent finds them with the search tool.
     const mcpTools = offeredMcp.length > MCP_DIRECT_LIMIT ? [SEARCH_MCP_TOOLS] : offeredMcp;
     const final = await agent.invoke(
       {

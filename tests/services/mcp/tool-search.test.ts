@@ -1,7 +1,14 @@
 import { AIMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { MAX_REQUEST_TOOLS, MCP_DIRECT_LIMIT, mcpToolsForRequest, rankTools, searchResultText, SEARCH_MCP_TOOLS } from "../../src/agents/tool-search.js";
-import type { ExtensionTool } from "../../src/services/mcp/index.js";
+import {
+  MAX_REQUEST_TOOLS,
+  MCP_DIRECT_LIMIT,
+  mcpToolsForRequest,
+  rankTools,
+  searchResultText,
+  SEARCH_MCP_TOOLS,
+} from "../../../src/services/mcp/tool-search.js";
+import type { ExtensionTool } from "../../../src/services/mcp/index.js";
 
 const mcp = (original: string, description: string, properties: Record<string, unknown> = {}): ExtensionTool => ({
   name: `mcp__big__${original.replace(/[^A-Za-z0-9_-]/g, "_")}`,

@@ -2,7 +2,7 @@ import { isAIMessage, ToolMessage, type BaseMessage } from "@langchain/core/mess
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
 // types.js, not index.js: that loads the MCP SDK, which only a session with servers needs.
-import { isExtensionToolName, type ExtensionTool } from "../services/mcp/types.js";
+import { isExtensionToolName, type ExtensionTool } from "./types.js";
 
 /**
  * Large MCP servers (issue 43): past MCP_DIRECT_LIMIT tools an agent is not offered every MCP tool on every call
