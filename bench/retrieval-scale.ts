@@ -11,6 +11,9 @@ import { openCodeCollection } from "../src/memory/retrieval/code-collection.js";
 import { createCodeEmbedder } from "../src/memory/retrieval/code-embedder.js";
 import { CodeIndex } from "../src/memory/retrieval/code-index.js";
 import { runGit } from "../src/platform/git.js";
+import { readServerState } from "../src/memory/chroma/state-file.js";
+import { indexStoreFile } from "../src/memory/retrieval/index-store.js";
+import { cliSearchTimes } from "./retrieval.js";
 import { ms, printTable } from "./stats.js";
 
 /**
@@ -22,7 +25,7 @@ import { ms, printTable } from "./stats.js";
  * The workspace is source files copied from this repository's node_modules (no dist/build folders, no .d.ts or
  * minified files). Standalone (not part of npm run bench: a large build takes minutes):
  *   node --import tsx bench/retrieval-scale.ts            (2,000 files)
- *   MINI_CURSOR_BENCH_SCALE_FILES=8000 node --import tsx bench/retrieval-scale.ts
+ *   MINI_CURSOR_BENCH_SCALE_FILES=1000,5000 node --import tsx bench/retrieval-scale.ts   (several sizes in one run)
  */
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -130,9 +133,19 @@ function phaseInChild(phase: PhaseName, root: string, chromaUrl: string, storeFi
   return JSON.parse(line) as Phase;
 }
 
+/** The Chroma server's peak resident memory so far (Linux: VmHWM of its process), in MB. */
+async function chromaPeakRssMb(dataDir: string): Promise<number | undefined> {
+  const pid = readServerState(dataDir)?.pid;
+  if (pid === undefined) return undefined;
+  const status = await fs.readFile(`/proc/${pid}/status`, "utf8").catch(() => "");
+  const kb = /^VmHWM:\s+(\d+) kB/m.exec(status)?.[1];
+  return kb === undefined ? undefined : Number(kb) / 1024;
+}
+
 export async function benchRetrievalScale(fileCount: number): Promise<void> {
   const tmp = await fs.realpath(await fs.mkdtemp(path.join(os.tmpdir(), "mini-cursor-bench-scale-")));
-  const endpoint = await ensureChromaServer({ dataDir: path.join(tmp, "chroma") });
+  const chromaDir = path.join(tmp, "chroma");
+  const endpoint = await ensureChromaServer({ dataDir: chromaDir });
   try {
     const root = path.join(tmp, "workspace");
     const modules = path.join(repoRoot, "node_modules");
@@ -147,8 +160,11 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
     git("init", "-q");
     git("add", "-A");
     git("commit", "-qm", "files");
-    const storeFile = path.join(tmp, "store", "index.sqlite");
+    // Where a session (and `mini-cursor index search`) finds the store of this workspace.
+    const dataDir = path.join(tmp, "data");
+    const storeFile = indexStoreFile(dataDir, root);
     const build = phaseInChild("build", root, endpoint.url, storeFile);
+    const chromaAfterBuild = await chromaPeakRssMb(chromaDir);
     const load = phaseInChild("load", root, endpoint.url, storeFile);
     const rebuild = phaseInChild("rebuild", root, endpoint.url, storeFile);
     const noopWalk = phaseInChild("update-walk", root, endpoint.url, storeFile);
@@ -176,8 +192,10 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
         row("update, nothing changed: asking git again", noopGitAgain),
       ],
     );
+    const cli = cliSearchTimes(root, dataDir, endpoint.url, QUESTIONS.slice(0, 3));
     console.log(
-      `   SQLite store: ${mb(build.storeMb)}; a hybrid search after the load: ${ms(load.searchMs ?? Number.NaN, 1)} (median of ${QUESTIONS.length}).`,
+      `   SQLite store: ${mb(build.storeMb)}; Chroma's peak RSS during the build: ${mb(chromaAfterBuild)}; a hybrid search after the load: ${ms(load.searchMs ?? Number.NaN, 1)} in process (median of ${QUESTIONS.length}), ` +
+        `${ms(cli.search, 0)} through \`mini-cursor index search\` (median of 3, its update included; the CLI's bare start ${ms(cli.version, 0)}), ripgrep ${ms(cli.ripgrep, 0)}.`,
     );
   } finally {
     await endpoint.stop();
@@ -188,5 +206,6 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
 const [phase, root, chromaUrl, storeFile] = process.argv.slice(2);
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   if (phase && PHASES.includes(phase) && root && chromaUrl && storeFile) await runPhase(phase as PhaseName, root, chromaUrl, storeFile);
-  else await benchRetrievalScale(Number(process.env.MINI_CURSOR_BENCH_SCALE_FILES ?? 2_000));
+  // One size or several (`1000,5000`), each in its own workspace, in this one run.
+  else for (const size of (process.env.MINI_CURSOR_BENCH_SCALE_FILES ?? "2000").split(",")) await benchRetrievalScale(Number(size));
 }

@@ -99,7 +99,12 @@ async function rankQuestions(index: CodeIndex, root: string, questions: readonly
 }
 
 /** Medians of `mini-cursor index search` (the built CLI, on the running Chroma and this index), its bare start, and rg. */
-function cliSearchTimes(root: string, dataDir: string, chromaUrl: string, questions: readonly string[]): { search: number; version: number; ripgrep: number } {
+export function cliSearchTimes(
+  root: string,
+  dataDir: string,
+  chromaUrl: string,
+  questions: readonly string[],
+): { search: number; version: number; ripgrep: number } {
   const main = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "dist", "cli", "main.js");
   const env = { PATH: process.env.PATH ?? "", HOME: os.homedir(), MINI_CURSOR_DATA_DIR: dataDir, CHROMA_URL: chromaUrl };
   const time = (run: () => unknown): number => {
