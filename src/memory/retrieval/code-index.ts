@@ -61,6 +61,9 @@ const EMBED_BATCH = 96;
 /** Answers kept for repeated questions (the planner's, an agent asking again). */
 const MAX_ANSWERS = 16;
 
+/** Files looked at at once in an update's scan (their stats and, when changed, reads overlap). */
+const LOOK_AHEAD = 32;
+
 /** The store's key for the git snapshot of the last complete update. */
 const GIT_META = "git";
 
@@ -184,17 +187,22 @@ export class CodeIndex {
     const pending: string[] = [];
     let filesDone = 0;
     const progress = (phase: BuildProgress["phase"]): void => options.onProgress?.({ phase, filesDone, filesTotal: paths.length });
-    for (const rel of paths) {
-      if (indexable && !(await indexable(rel))) continue;
-      // A file the index knows is read when its size or mtime moved (a touched file keeps its vectors); a new one
-      // is read once, when its batch is embedded.
+    // A file the index knows is read when its size or mtime moved (a touched file keeps its vectors); a new one
+    // is read once, when its batch is embedded. Looked at a slice at a time (the stats overlap), kept in order.
+    const look = async (rel: string) => {
+      if (indexable && !(await indexable(rel))) return { rel, file: "skip" as const };
       const known = files.get(rel);
       const before = known && { ...known };
-      const file = known ? await readIfChanged(this.o.root, rel, known) : (await mayIndex(this.o.root, rel)) ? "new" : "skip";
-      if (file === "same" && known && before && (known.size !== before.size || known.mtimeMs !== before.mtimeMs)) this.store.touchFile(rel, known);
-      if (file === "skip") continue;
-      present.add(rel);
-      if (file !== "same") pending.push(rel);
+      const file = known ? await readIfChanged(this.o.root, rel, known) : (await mayIndex(this.o.root, rel)) ? ("new" as const) : ("skip" as const);
+      return { rel, file, known, before };
+    };
+    for (let i = 0; i < paths.length; i += LOOK_AHEAD) {
+      for (const { rel, file, known, before } of await Promise.all(paths.slice(i, i + LOOK_AHEAD).map(look))) {
+        if (file === "same" && known && before && (known.size !== before.size || known.mtimeMs !== before.mtimeMs)) this.store.touchFile(rel, known);
+        if (file === "skip") continue;
+        present.add(rel);
+        if (file !== "same") pending.push(rel);
+      }
     }
     let removed = 0;
     for (const rel of files.keys()) {
