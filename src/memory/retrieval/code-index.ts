@@ -6,7 +6,7 @@ import { batchesOf } from "./batches.js";
 import { chunkFile } from "./chunk-file.js";
 import { chunkId } from "./chunk-id.js";
 import { indexablePaths, listIndexableFiles } from "./file-walk.js";
-import { changedSince, gitSnapshot, type GitSnapshot } from "./git-changes.js";
+import { gitCandidates, NO_GIT } from "./git-changes.js";
 import { rankChunks, type SearchAnswer, type SearchMode } from "./code-ranking.js";
 import { mayIndex, readIfChanged, type Fingerprint } from "./file-fingerprint.js";
 import { IndexStore } from "./index-store.js";
@@ -153,29 +153,11 @@ export class CodeIndex {
     return next;
   }
 
-  /**
-   * The files that may have changed since the last full update, from git (its HEAD, what it reports changed, what
-   * the commits since changed: a few git processes, whatever the repository's size), and the snapshot to keep once
-   * this update is complete. No candidates (not a repository, no snapshot yet, a .gitignore changed): walk the tree.
-   */
-  private async gitCandidates(): Promise<{ candidates: string[] | null; snapshot: GitSnapshot | null }> {
-    const env = this.o.gitEnv;
-    if (!env) return { candidates: null, snapshot: null };
-    const snapshot = await gitSnapshot(this.o.root, env);
-    const kept = this.store.meta(GIT_META);
-    const since = kept ? (JSON.parse(kept) as GitSnapshot) : null;
-    if (!snapshot || !since) return { candidates: null, snapshot };
-    const candidates = await changedSince(this.o.root, env, since, snapshot);
-    // New ignore rules change what is indexed anywhere below them.
-    const rules = candidates?.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"));
-    return { candidates: rules ? null : candidates, snapshot };
-  }
-
   private async runUpdate(options: UpdateOptions): Promise<BuildResult> {
     const started = this.o.clock.now();
     await this.load();
     const walk = { allowCredentialFiles: this.o.allowCredentialFiles, ...(this.o.home ? { home: this.o.home } : {}) };
-    const { candidates, snapshot } = await this.gitCandidates();
+    const { candidates, snapshot } = this.o.gitEnv ? await gitCandidates(this.o.root, this.o.gitEnv, this.store.meta(GIT_META)) : NO_GIT;
     const files = this.store.files();
     // From git: only the paths it names, each checked against the walk's rules; the other known files stay as they are.
     const indexable = candidates ? indexablePaths(this.o.root, walk) : undefined;

@@ -78,3 +78,25 @@ export async function changedSince(root: string, env: NodeJS.ProcessEnv, since: 
   }
   return [...paths].sort();
 }
+
+/** No git to ask: walk. */
+export const NO_GIT: { candidates: null; snapshot: null } = { candidates: null, snapshot: null };
+
+/**
+ * The files that may have changed since the last complete update, whose snapshot the index kept (`kept`, JSON), and
+ * the snapshot to keep once this update is complete: a few git processes, whatever the repository's size. No
+ * candidates (not a repository, no snapshot yet, a history git no longer knows, a .gitignore changed): walk.
+ */
+export async function gitCandidates(
+  root: string,
+  env: NodeJS.ProcessEnv,
+  kept: string | undefined,
+): Promise<{ candidates: string[] | null; snapshot: GitSnapshot | null }> {
+  const snapshot = await gitSnapshot(root, env);
+  const since = kept ? (JSON.parse(kept) as GitSnapshot) : null;
+  if (!snapshot || !since) return { candidates: null, snapshot };
+  const candidates = await changedSince(root, env, since, snapshot);
+  // New ignore rules change what is indexed anywhere below them.
+  const rules = candidates?.some((p) => p === ".gitignore" || p.endsWith("/.gitignore"));
+  return { candidates: rules ? null : candidates, snapshot };
+}

@@ -3,10 +3,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport, StreamableHTTPError } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ElicitRequestSchema, ErrorCode, ListRootsRequestSchema, McpError, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
-import { pathToFileURL } from "node:url";
-import path from "node:path";
-import { elicitFields, withDefaults } from "./elicitation.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { CLIENT_CAPABILITIES, serveClientRequests } from "./client-requests.js";
 import type { McpServerSettings } from "../../platform/config/index.js";
 import { mcpToolName, uniqueToolName } from "./names.js";
 import { resultText } from "./result-text.js";
@@ -17,14 +15,6 @@ import { MCP_MAX_RESTARTS, type ExtensionCallOptions, type ExtensionResult, type
 const MAX_TOTAL_FACTOR = 10;
 const MIN_MAX_TOTAL_MS = 10 * 60_000;
 
-/** What mini-cursor answers a server's request it does not serve (sampling among them: the README says why). */
-function unsupported(method: string): McpError {
-  const why =
-    method === "sampling/createMessage"
-      ? "mini-cursor does not let MCP servers use the session's model (sampling is not offered)"
-      : `mini-cursor does not serve ${method}`;
-  return new McpError(ErrorCode.MethodNotFound, why);
-}
 import { errorMessage } from "../../platform/error-info.js";
 
 /** How long a server may take to start and list its tools. */
@@ -118,15 +108,11 @@ export class McpServerConnection {
     const client: Client = new Client(
       { name: "mini-cursor", version: "1" },
       {
-        capabilities: { roots: { listChanged: false }, elicitation: { form: {} } },
+        capabilities: CLIENT_CAPABILITIES,
         listChanged: { tools: { autoRefresh: false, onChanged: () => void this.refreshTools(client, startTimeoutMs) } },
       },
     );
-    client.setRequestHandler(ListRootsRequestSchema, () => ({
-      roots: this.roots.map((root) => ({ uri: pathToFileURL(root).href, name: path.basename(root) })),
-    }));
-    client.setRequestHandler(ElicitRequestSchema, (request, extra) => this.elicit(request.params, extra.signal));
-    client.fallbackRequestHandler = (request) => Promise.reject(unsupported(request.method));
+    serveClientRequests(client, settings.name, this.roots, () => this.calls.at(-1)?.elicit);
     const transport = this.makeTransport();
     this.client = client;
     this.transport = transport;
@@ -273,20 +259,6 @@ export class McpServerConnection {
     } finally {
       this.calls.splice(this.calls.lastIndexOf(options), 1);
     }
-  }
-
-  /**
-   * A server asks the person for information (form mode): the newest call in progress asks its face; with none, or
-   * a call without a person (`--json`, a server face), it is declined. Fields the person left out get the schema's
-   * defaults. A URL-mode request is declined: there is no browser to hand it to here.
-   */
-  private async elicit(params: { message: string; mode?: string; requestedSchema?: unknown }, signal: AbortSignal): Promise<ElicitResult> {
-    const ask = this.calls.at(-1)?.elicit;
-    if (!ask || (params.mode !== undefined && params.mode !== "form")) return { action: "decline" };
-    const fields = elicitFields(params.requestedSchema);
-    const schema = (params.requestedSchema ?? {}) as Record<string, unknown>;
-    const answer = await ask({ server: this.settings.name, message: params.message, fields, schema }, signal);
-    return answer.action === "accept" ? { action: "accept", content: withDefaults(fields, answer.content) } : answer;
   }
 
   /** Stops the server (a stdio server's process ends: stdin closed, then SIGTERM, then SIGKILL). */
