@@ -2,6 +2,7 @@ import type * as ChildProcess from "node:child_process";
 import { createRequire } from "node:module";
 import os from "node:os";
 import type { ProgramRun, RunProgramOptions } from "./run-program.js";
+import { configStamp } from "./git-guard-cache.js";
 
 /**
  * Every git run of mini-cursor's, and the one idea of what makes one safe:
@@ -18,7 +19,8 @@ import type { ProgramRun, RunProgramOptions } from "./run-program.js";
  *   GIT_CONFIG_* and identity variables of their environment. The repository's own config (.git/config,
  *   config.worktree and what they include) is the project's, which a command may have written: the filter drivers it
  *   defines are switched off for the run (read first with `git config --show-scope`), for the commands that can read
- *   file contents.
+ *   file contents. What was read is kept while .git/config and config.worktree keep their inode, size and change
+ *   time (a write changes them; a process cannot set a change time back), and never when the config includes files.
  * - "private": a repository of ours (undo's shadow store), which nothing of the person's reaches: no system or global
  *   config, no attributes or excludes file, no GIT_* variable but GIT_EXEC_PATH, a fixed identity, file names as
  *   literal pathspecs, no line-ending conversion. Its filters are off through PRIVATE_ATTRIBUTES, which such a
@@ -126,19 +128,33 @@ function command(args: readonly string[]): string {
   return args.find((a) => !a.startsWith("-") || a === "--version") ?? "";
 }
 
-/** `config --show-scope` lines ("local\tfilter.x.clean") to the settings that switch the repository's own drivers off. */
-function filterOverrides(listing: string): string[] {
+/**
+ * `config --show-scope` lines ("local\tfilter.x.clean") to the settings that switch the repository's own drivers off,
+ * and whether the repository's own config includes other files (then the guard is read again on every run: an
+ * included file may change without the config files changing).
+ */
+function filterOverrides(listing: string): { guard: string[]; includes: boolean } {
   const names = new Set<string>();
+  let includes = false;
   for (const line of listing.split("\n")) {
     const [scope, key = ""] = line.split("\t");
+    const own = scope === "local" || scope === "worktree";
     const name = /^filter\.(.+)\.[^.]+$/s.exec(key)?.[1];
-    if ((scope === "local" || scope === "worktree") && name !== undefined) names.add(name);
+    if (own && name !== undefined) names.add(name);
+    if (own && /^include(if)?\./.test(key)) includes = true;
   }
   // An empty command runs nothing (git skips it); not required, so a skipped filter is no error.
-  return [...names].flatMap((n) => [`filter.${n}.clean=`, `filter.${n}.smudge=`, `filter.${n}.process=`, `filter.${n}.required=false`]);
+  const guard = [...names].flatMap((n) => [`filter.${n}.clean=`, `filter.${n}.smudge=`, `filter.${n}.process=`, `filter.${n}.required=false`]);
+  return { guard, includes };
 }
 
-const FILTER_LISTING = ["config", "--show-scope", "--name-only", "--get-regexp", "^filter\\."];
+const FILTER_LISTING = ["config", "--show-scope", "--name-only", "--get-regexp", "^(filter|include|includeif)\\."];
+
+/**
+ * Each repository's guard, with the stamp of the config files it was read from (src/platform/git-guard-cache.ts):
+ * while they are unchanged, a run needs no listing of its own (one git process fewer for every status or diff).
+ */
+const guards = new Map<string, { stamp: string; guard: string[] }>();
 
 function toGitRun(ran: ProgramRun): GitRun {
   return { code: ran.code ?? 127, stdout: ran.stdout, stderr: ran.stderr, missing: ran.startError?.code === "ENOENT" };
@@ -157,10 +173,19 @@ export async function runGit(args: readonly string[], o: GitRunOptions): Promise
     toGitRun(await runProgram(o.binary ?? "git", full, { cwd: o.cwd, env, timeoutMs: o.timeoutMs, ...(o.input === undefined ? {} : { input: o.input }) }));
   let guard: string[] = [];
   if (o.scope === "repository" && !READS_NO_CONTENT.has(command(args))) {
-    const listing = await run([...gitConfigArgs(o.scope), ...FILTER_LISTING]);
-    // 1 is "no filter"; a listing that failed otherwise (a timeout) fails the run rather than run unguarded.
-    if (listing.code !== 0 && listing.code !== 1) return listing;
-    guard = filterOverrides(listing.stdout.toString("utf8"));
+    const stamp = await configStamp(o.cwd);
+    const kept = stamp === null ? undefined : guards.get(o.cwd);
+    if (kept && kept.stamp === stamp) guard = kept.guard;
+    else {
+      const listing = await run([...gitConfigArgs(o.scope), ...FILTER_LISTING]);
+      // 1 is "no filter"; a listing that failed otherwise (a timeout) fails the run rather than run unguarded.
+      if (listing.code !== 0 && listing.code !== 1) return listing;
+      const read = filterOverrides(listing.stdout.toString("utf8"));
+      guard = read.guard;
+      // The stamp was taken before the listing: a change made meanwhile makes the next run read it again.
+      if (stamp !== null && !read.includes) guards.set(o.cwd, { stamp, guard });
+      else guards.delete(o.cwd);
+    }
   }
   return run([...gitConfigArgs(o.scope), ...[...guard, ...(o.config ?? [])].flatMap((s) => ["-c", s]), ...args]);
 }

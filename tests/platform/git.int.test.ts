@@ -112,6 +112,50 @@ describe("git runs in the person's repository (scope: repository)", () => {
     expect(ran(p.markers)).toEqual(["global-filter"]);
   });
 
+  it("read the guard again when the repository's config changes: a filter planted after a guarded run is switched off", async () => {
+    const repo = path.join(ws.root, "late");
+    const markers = path.join(ws.root, "late-markers");
+    for (const dir of [repo, markers, path.join(ws.root, "programs")]) fs.mkdirSync(dir, { recursive: true });
+    const env = { PATH: process.env.PATH ?? "", HOME: ws.root, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: os.devNull };
+    plainGit(repo, ["init", "-q", "-b", "main"], env);
+    fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
+    fs.writeFileSync(path.join(repo, ".gitattributes"), "* filter=x\n");
+    plainGit(repo, ["add", "--all"], env);
+    // A run with no filter in the config: its guard is empty, and kept for the next runs while the config is as it was.
+    expect((await runGit(["status", "--porcelain"], { scope: "repository", cwd: repo, env })).code).toBe(0);
+    // Then a command writes a filter into the repository's config, and makes the file stat-dirty.
+    plainGit(repo, ["config", "filter.x.clean", program(path.join(ws.root, "programs"), markers, "late-filter")], env);
+    const later = new Date(Date.now() + 5_000);
+    fs.utimesSync(path.join(repo, "a.txt"), later, later);
+    expect((await runGit(["status", "--porcelain"], { scope: "repository", cwd: repo, env })).code).toBe(0);
+    expect((await runGit(["diff", "--stat"], { scope: "repository", cwd: repo, env })).code).toBe(0);
+    expect(ran(markers)).toEqual([]);
+    // The control: plain git runs it.
+    plainGit(repo, ["status", "--porcelain"], env);
+    expect(ran(markers)).toEqual(["late-filter"]);
+  });
+
+  it("read the guard on every run when the repository's config includes another file", async () => {
+    const repo = path.join(ws.root, "inc");
+    const markers = path.join(ws.root, "inc-markers");
+    for (const dir of [repo, markers, path.join(ws.root, "programs")]) fs.mkdirSync(dir, { recursive: true });
+    const env = { PATH: process.env.PATH ?? "", HOME: ws.root, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: os.devNull };
+    plainGit(repo, ["init", "-q", "-b", "main"], env);
+    const included = path.join(ws.root, "included.gitconfig");
+    fs.writeFileSync(included, "[core]\n\tautocrlf = false\n");
+    plainGit(repo, ["config", "include.path", included], env);
+    fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
+    fs.writeFileSync(path.join(repo, ".gitattributes"), "* filter=x\n");
+    plainGit(repo, ["add", "--all"], env);
+    expect((await runGit(["status", "--porcelain"], { scope: "repository", cwd: repo, env })).code).toBe(0);
+    // The included file changes; the repository's own config does not.
+    fs.appendFileSync(included, `[filter "x"]\n\tclean = ${program(path.join(ws.root, "programs"), markers, "included-filter")}\n`);
+    const later = new Date(Date.now() + 5_000);
+    fs.utimesSync(path.join(repo, "a.txt"), later, later);
+    expect((await runGit(["status", "--porcelain"], { scope: "repository", cwd: repo, env })).code).toBe(0);
+    expect(ran(markers)).toEqual([]);
+  });
+
   it("ignore the caller's GIT_DIR and GIT_INDEX_FILE, and say when git is missing", async () => {
     const p = setup();
     const other = path.join(ws.root, "other");
