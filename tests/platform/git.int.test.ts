@@ -66,6 +66,23 @@ function setup(): Planted {
 
 const ran = (markers: string) => fs.readdirSync(markers).sort();
 
+/**
+ * A repository whose files all name the filter `x` (.gitattributes) that its config does not define yet, with `a.txt`
+ * staged; `configure` runs on it before the files go in. No system or global config of the person's.
+ */
+function filteredRepository(name: string, configure?: (repo: string, env: NodeJS.ProcessEnv) => void): Planted {
+  const repo = path.join(ws.root, name);
+  const markers = path.join(ws.root, `${name}-markers`);
+  for (const dir of [repo, markers, path.join(ws.root, "programs")]) fs.mkdirSync(dir, { recursive: true });
+  const env = { PATH: process.env.PATH ?? "", HOME: ws.root, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: os.devNull };
+  plainGit(repo, ["init", "-q", "-b", "main"], env);
+  configure?.(repo, env);
+  fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
+  fs.writeFileSync(path.join(repo, ".gitattributes"), "* filter=x\n");
+  plainGit(repo, ["add", "--all"], env);
+  return { repo, markers, env };
+}
+
 /** What `run --worktree` and the data folder do in a person's repository. */
 async function repositoryRuns(p: Planted, git: (cwd: string, args: string[]) => Promise<number>): Promise<void> {
   const steps: [string, string[]][] = [
@@ -113,14 +130,7 @@ describe("git runs in the person's repository (scope: repository)", () => {
   });
 
   it("read the guard again when the repository's config changes: a filter planted after a guarded run is switched off", async () => {
-    const repo = path.join(ws.root, "late");
-    const markers = path.join(ws.root, "late-markers");
-    for (const dir of [repo, markers, path.join(ws.root, "programs")]) fs.mkdirSync(dir, { recursive: true });
-    const env = { PATH: process.env.PATH ?? "", HOME: ws.root, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: os.devNull };
-    plainGit(repo, ["init", "-q", "-b", "main"], env);
-    fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
-    fs.writeFileSync(path.join(repo, ".gitattributes"), "* filter=x\n");
-    plainGit(repo, ["add", "--all"], env);
+    const { repo, markers, env } = filteredRepository("late");
     // A run with no filter in the config: its guard is empty, and kept for the next runs while the config is as it was.
     expect((await runGit(["status", "--porcelain"], { scope: "repository", cwd: repo, env })).code).toBe(0);
     // Then a command writes a filter into the repository's config, and makes the file stat-dirty.
@@ -136,17 +146,9 @@ describe("git runs in the person's repository (scope: repository)", () => {
   });
 
   it("read the guard on every run when the repository's config includes another file", async () => {
-    const repo = path.join(ws.root, "inc");
-    const markers = path.join(ws.root, "inc-markers");
-    for (const dir of [repo, markers, path.join(ws.root, "programs")]) fs.mkdirSync(dir, { recursive: true });
-    const env = { PATH: process.env.PATH ?? "", HOME: ws.root, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: os.devNull };
-    plainGit(repo, ["init", "-q", "-b", "main"], env);
     const included = path.join(ws.root, "included.gitconfig");
     fs.writeFileSync(included, "[core]\n\tautocrlf = false\n");
-    plainGit(repo, ["config", "include.path", included], env);
-    fs.writeFileSync(path.join(repo, "a.txt"), "a\n");
-    fs.writeFileSync(path.join(repo, ".gitattributes"), "* filter=x\n");
-    plainGit(repo, ["add", "--all"], env);
+    const { repo, markers, env } = filteredRepository("inc", (r, e) => plainGit(r, ["config", "include.path", included], e));
     expect((await runGit(["status", "--porcelain"], { scope: "repository", cwd: repo, env })).code).toBe(0);
     // The included file changes; the repository's own config does not.
     fs.appendFileSync(included, `[filter "x"]\n\tclean = ${program(path.join(ws.root, "programs"), markers, "included-filter")}\n`);

@@ -22,7 +22,7 @@ const answerSchema = z.union([
  * a paused graph, so the call is stopped and the run pauses with the form (`mcp_form`); resumed with the answer
  * (`{ action: "accept", content }`, `decline` or `cancel`), the tool step runs again, the call is made again and
  * this time `interrupt()` returns the answer, which goes to the server (so the call runs at least twice: the same
- * at-least-once as any step a resume repeats). An answer of another shape declines.
+ * at-least-once that every step a resume repeats has). An answer of another shape declines.
  */
 export async function callAskingThroughInterrupts(
   call: (elicit: Elicit, signal: AbortSignal) => Promise<ExtensionResult>,
