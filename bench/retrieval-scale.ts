@@ -11,6 +11,7 @@ import { openCodeCollection } from "../src/memory/retrieval/code-collection.js";
 import { createCodeEmbedder } from "../src/memory/retrieval/code-embedder.js";
 import { CodeIndex } from "../src/memory/retrieval/code-index.js";
 import { runGit } from "../src/platform/git.js";
+import { startLauncher } from "../src/platform/launcher/index.js";
 import { readServerState } from "../src/memory/chroma/state-file.js";
 import { indexStoreFile } from "../src/memory/retrieval/index-store.js";
 import { cliSearchTimes } from "./retrieval.js";
@@ -56,10 +57,14 @@ interface Phase {
   storeMb?: number;
   /** Files an update re-embedded. */
   changed?: number;
+  /** noop-series: the updates' median and slowest wall time, and `git status` alone between them (median). */
+  series?: { medianMs: number; maxMs: number; gitStatusMs: number };
 }
 
-type PhaseName = "build" | "load" | "rebuild" | "update-walk" | "update-git";
-const PHASES: readonly string[] = ["build", "load", "rebuild", "update-walk", "update-git"];
+type PhaseName = "build" | "load" | "rebuild" | "update-walk" | "update-git" | "noop-series";
+const PHASES: readonly string[] = ["build", "load", "rebuild", "update-walk", "update-git", "noop-series"];
+/** No-op updates timed one after another in one process, as a session runs them between steps. */
+const NOOP_SERIES = 10;
 const QUESTIONS = ["parse command line arguments", "read a file as text", "retry a request after a delay", "escape html entities", "compare two versions"];
 
 /** One phase in this (fresh) process; `rebuild` deletes the store first. Prints a Phase as JSON. */
@@ -81,9 +86,16 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
   });
   // An update is timed in a session that has its index loaded already and has run a program before (the process
   // launcher a session's commands start is up): the figure is the update's own.
-  if (phase.startsWith("update")) {
+  if (phase.startsWith("update") || phase === "noop-series") {
+    // As the faces that run sessions do, first thing: programs are started by the launcher, not forked from here.
+    startLauncher();
     await index.load();
     await runGit(["--version"], { scope: "repository", cwd: root, env: process.env });
+  }
+  if (phase === "noop-series") {
+    process.stdout.write(`${JSON.stringify(await noopSeries(index, root))}\n`);
+    await index.close();
+    return;
   }
   const gc = (globalThis as { gc?: () => void }).gc;
   gc?.();
@@ -121,6 +133,42 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
   }
   await index.close();
   process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/**
+ * A session's no-op updates: a first one, then NOOP_SERIES timed, each followed by the `git status` an update runs,
+ * alone (the floor an update by git cannot go under, measured in the same moments).
+ */
+async function noopSeries(index: CodeIndex, root: string): Promise<Phase> {
+  const gitEnv = { PATH: process.env.PATH ?? "", HOME: os.homedir() };
+  await index.update();
+  const updates: number[] = [];
+  const statuses: number[] = [];
+  let cpuMs = 0;
+  for (let i = 0; i < NOOP_SERIES; i++) {
+    let t = performance.now();
+    const cpu = process.cpuUsage();
+    await index.update();
+    updates.push(performance.now() - t);
+    cpuMs += (process.cpuUsage(cpu).user + process.cpuUsage(cpu).system) / 1000;
+    t = performance.now();
+    await runGit(["status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=all", "--no-renames", "--", "."], {
+      scope: "repository",
+      cwd: root,
+      env: gitEnv,
+    });
+    statuses.push(performance.now() - t);
+  }
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)] ?? Number.NaN;
+  return {
+    wallMs: median(updates),
+    cpuMs: cpuMs / NOOP_SERIES,
+    maxStallMs: Number.NaN,
+    heapMb: process.memoryUsage().heapUsed / 1e6,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    ...index.stats(),
+    series: { medianMs: median(updates), maxMs: Math.max(...updates), gitStatusMs: median(statuses) },
+  };
 }
 
 function phaseInChild(phase: PhaseName, root: string, chromaUrl: string, storeFile: string): Phase {
@@ -176,6 +224,7 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
     const oneGit = phaseInChild("update-git", root, endpoint.url, storeFile);
     // Again, now that git's own index is refreshed (files written in the second of its last write are hashed again).
     const noopGitAgain = phaseInChild("update-git", root, endpoint.url, storeFile);
+    const series = phaseInChild("noop-series", root, endpoint.url, storeFile);
     const mb = (v: number | undefined) => (v === undefined ? "n/a" : `${v.toFixed(0)} MB`);
     const row = (label: string, p: Phase) => [label, ms(p.wallMs, 0), ms(p.cpuMs, 0), ms(p.maxStallMs, 0), mb(p.heapMb), mb(p.peakRssMb)];
     printTable(
@@ -192,6 +241,13 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
         row("update, nothing changed: asking git again", noopGitAgain),
       ],
     );
+    if (series.series) {
+      const { medianMs, maxMs, gitStatusMs } = series.series;
+      console.log(
+        `   A session's no-op updates (${NOOP_SERIES} in one process, after its first): median ${ms(medianMs, 0)}, slowest ${ms(maxMs, 0)}, ` +
+          `CPU ${ms(series.cpuMs, 1)} each (git's own CPU not counted); \`git status\` alone between them: ${ms(gitStatusMs, 0)} (update / git status ${(medianMs / gitStatusMs).toFixed(2)}).`,
+      );
+    }
     const cli = cliSearchTimes(root, dataDir, endpoint.url, QUESTIONS.slice(0, 3));
     console.log(
       `   SQLite store: ${mb(build.storeMb)}; Chroma's peak RSS during the build: ${mb(chromaAfterBuild)}; a hybrid search after the load: ${ms(load.searchMs ?? Number.NaN, 1)} in process (median of ${QUESTIONS.length}), ` +

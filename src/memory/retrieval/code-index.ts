@@ -158,12 +158,11 @@ export class CodeIndex {
     await this.load();
     const walk = { allowCredentialFiles: this.o.allowCredentialFiles, ...(this.o.home ? { home: this.o.home } : {}) };
     const { candidates, snapshot } = this.o.gitEnv ? await gitCandidates(this.o.root, this.o.gitEnv, this.store.meta(GIT_META)) : NO_GIT;
-    const files = this.store.files();
-    // From git: only the paths it names, each checked against the walk's rules; the other known files stay as they are.
+    // From git: only the paths it names, each checked against the walk's rules, with their own fingerprints (one
+    // row each): the other known files stay as they are, and nothing here grows with the repository.
+    const files = candidates ? undefined : this.store.files();
     const indexable = candidates ? indexablePaths(this.o.root, walk) : undefined;
     const paths = candidates ?? (await listIndexableFiles(this.o.root, walk));
-    const named = new Set(candidates ?? []);
-    const present = new Set<string>(candidates ? [...files.keys()].filter((rel) => !named.has(rel)) : []);
     // Only the names: a first build of a large repository must not hold every file's text and chunks at once
     // (7,000 files: 1 GB); each is read when its batch is embedded.
     const pending: string[] = [];
@@ -172,26 +171,29 @@ export class CodeIndex {
     // A file the index knows is read when its size or mtime moved (a touched file keeps its vectors); a new one
     // is read once, when its batch is embedded. Looked at a slice at a time (the stats overlap), kept in order.
     const look = async (rel: string) => {
-      if (indexable && !(await indexable(rel))) return { rel, file: "skip" as const };
-      const known = files.get(rel);
+      const known = files ? files.get(rel) : this.store.file(rel);
+      if (indexable && !(await indexable(rel))) return { rel, file: "skip" as const, known };
       const before = known && { ...known };
       const file = known ? await readIfChanged(this.o.root, rel, known) : (await mayIndex(this.o.root, rel)) ? ("new" as const) : ("skip" as const);
       return { rel, file, known, before };
     };
+    // Known files that leave the index: gone, now skipped, or (a walk) not listed any more.
+    const leaving = new Set<string>();
+    const listed = new Set<string>();
     for (let i = 0; i < paths.length; i += LOOK_AHEAD) {
       for (const { rel, file, known, before } of await Promise.all(paths.slice(i, i + LOOK_AHEAD).map(look))) {
         if (file === "same" && known && before && (known.size !== before.size || known.mtimeMs !== before.mtimeMs)) this.store.touchFile(rel, known);
-        if (file === "skip") continue;
-        present.add(rel);
+        if (file === "skip") {
+          if (known) leaving.add(rel);
+          continue;
+        }
+        listed.add(rel);
         if (file !== "same") pending.push(rel);
       }
     }
-    let removed = 0;
-    for (const rel of files.keys()) {
-      if (present.has(rel)) continue;
-      await this.drop(rel);
-      removed++;
-    }
+    if (files) for (const rel of files.keys()) if (!listed.has(rel)) leaving.add(rel);
+    for (const rel of leaving) await this.drop(rel);
+    const removed = leaving.size;
     progress("scan");
     let changed = 0;
     filesDone = paths.length - pending.length;

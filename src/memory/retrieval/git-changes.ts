@@ -41,7 +41,8 @@ function entryPath(entry: string): string | null {
 export async function gitSnapshot(root: string, env: NodeJS.ProcessEnv): Promise<GitSnapshot | null> {
   const prefix = await prefixOf(root, env);
   if (prefix === null) return null;
-  const status = await runGit(["status", "--porcelain=v2", "-z", "--branch", "--untracked-files=all", "--no-renames", "--", "."], {
+  // --no-ahead-behind: counting the commits between HEAD and its upstream costs on a long history, and says nothing here.
+  const status = await runGit(["status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=all", "--no-renames", "--", "."], {
     scope: "repository",
     cwd: root,
     env,

@@ -86,6 +86,8 @@ export class IndexStore {
   private allow: ((path: string) => boolean) | undefined;
   /** Bumped by every write through this connection; with SQLite's data_version, whether answers are stale. */
   private writes = 0;
+  /** The counts as last read, kept while nobody has written since (counting 20,000 chunks takes 10 ms). */
+  private countsRead: { version: string; value: { files: number; chunks: number } } | undefined;
 
   constructor(file: string) {
     const addon = sqliteAddonPath();
@@ -141,9 +143,12 @@ export class IndexStore {
   }
 
   counts(): { files: number; chunks: number } {
+    const version = this.version();
+    if (this.countsRead?.version === version) return { ...this.countsRead.value };
     const files = this.db.prepare("SELECT count(*) AS n FROM files").get() as { n: number };
     const chunks = this.db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number };
-    return { files: files.n, chunks: chunks.n };
+    this.countsRead = { version, value: { files: files.n, chunks: chunks.n } };
+    return { ...this.countsRead.value };
   }
 
   files(): Map<string, Fingerprint> {

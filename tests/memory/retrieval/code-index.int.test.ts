@@ -133,9 +133,15 @@ describe("the codebase index against a real Chroma server", () => {
     git("add", "-A");
     git("commit", "-qm", "two");
     expect(await opened.index.update()).toMatchObject({ scan: "git", changed: 0, removed: 0, files: 4 });
-    // New ignore rules change what is indexed anywhere: the tree is walked again, and the generated file comes in.
+    // A known file that git names and the walk's rules now skip (binary) leaves the index; the others stay.
+    await writeFile(path.join(ws.root, "src/new.ts"), "binary\0content\n");
+    expect(await opened.index.update()).toMatchObject({ scan: "git", changed: 0, removed: 1, files: 3 });
+    expect((await opened.index.search({ query: "countWords" })).map((h) => h.path)).not.toContain("src/new.ts");
+    await writeFile(path.join(ws.root, "src/new.ts"), "/** Counts the words of a note. */\nexport function countWords() {}\n");
+    // New ignore rules change what is indexed anywhere: the tree is walked again, and the generated file comes in
+    // (with the .gitignore itself and src/new.ts, text again).
     await writeFile(path.join(ws.root, ".gitignore"), "nothing-ignored/\n");
-    expect(await opened.index.update()).toMatchObject({ scan: "walk", changed: 2, files: 6 });
+    expect(await opened.index.update()).toMatchObject({ scan: "walk", changed: 3, files: 6 });
   });
 
   it("answers callers that ask at the same time from one consistent load of the index", async () => {

@@ -127,9 +127,14 @@ describe("IndexStore", () => {
     expect(second.counts()).toEqual({ files: DOCS.length, chunks: DOCS.length });
     expect(second.query(lexicalTerms("falsey"), 1)[0]?.id).toBe("b");
     const before = first.version();
+    // Counts are kept between reads (an update reports them each time), and follow the other connection's writes.
+    expect(first.counts()).toEqual({ files: DOCS.length, chunks: DOCS.length });
     second.replaceFile("src/compact.ts", undefined, []);
     expect(first.version()).not.toBe(before);
     expect(first.query(lexicalTerms("falsey"), 1)).toEqual([]);
+    expect(first.counts()).toEqual({ files: DOCS.length - 1, chunks: DOCS.length - 1 });
+    first.replaceFile("src/compact.ts", FILE, [DOCS[1] as StoredChunk]);
+    expect(first.counts()).toEqual({ files: DOCS.length, chunks: DOCS.length });
   });
 
   it("rebuilds in slices, letting other work run between them (a session's model calls, output, Ctrl-C)", async () => {
