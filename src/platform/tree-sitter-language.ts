@@ -25,3 +25,11 @@ export function untypedLanguage(language: Parser.Language): Parser.Language {
   // A new object with the grammar itself only: the binding caches the classes it built on the object it was given.
   return { name: language.name, language: language.language, nodeTypeInfo: [] };
 }
+
+/**
+ * tree-sitter's Parser class, loaded the first time something parses: a search that re-chunks nothing (most of
+ * them, `mini-cursor index search` among them) does not load the native binding.
+ */
+export function parserClass(): typeof Parser {
+  return require("tree-sitter") as typeof Parser;
+}

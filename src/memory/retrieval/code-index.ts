@@ -6,7 +6,7 @@ import { batchesOf } from "./batches.js";
 import { chunkFile } from "./chunk-file.js";
 import { chunkId } from "./chunk-id.js";
 import { indexablePaths, listIndexableFiles } from "./file-walk.js";
-import { gitCandidates, NO_GIT } from "./git-changes.js";
+import { gitCandidates, gitSnapshot, NO_GIT } from "./git-changes.js";
 import { rankChunks, type SearchAnswer, type SearchMode } from "./code-ranking.js";
 import { mayIndex, readIfChanged, type Fingerprint } from "./file-fingerprint.js";
 import { IndexStore } from "./index-store.js";
@@ -155,9 +155,13 @@ export class CodeIndex {
 
   private async runUpdate(options: UpdateOptions): Promise<BuildResult> {
     const started = this.o.clock.now();
+    const { gitEnv } = this.o;
+    // git is asked while the store is checked against Chroma: both wait on other processes.
+    const asking = gitEnv ? gitSnapshot(this.o.root, gitEnv) : undefined;
+    asking?.catch(() => undefined);
     await this.load();
     const walk = { allowCredentialFiles: this.o.allowCredentialFiles, ...(this.o.home ? { home: this.o.home } : {}) };
-    const { candidates, snapshot } = this.o.gitEnv ? await gitCandidates(this.o.root, this.o.gitEnv, this.store.meta(GIT_META)) : NO_GIT;
+    const { candidates, snapshot } = gitEnv && asking ? await gitCandidates(this.o.root, gitEnv, this.store.meta(GIT_META), await asking) : NO_GIT;
     // From git: only the paths it names, each checked against the walk's rules, with their own fingerprints (one
     // row each): the other known files stay as they are, and nothing here grows with the repository.
     const files = candidates ? undefined : this.store.files();

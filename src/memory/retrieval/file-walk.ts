@@ -50,8 +50,10 @@ export async function listIndexableFiles(root: string, options: WalkOptions): Pr
  */
 export function indexablePaths(root: string, options: WalkOptions): (rel: string) => Promise<boolean> {
   const filter = new GitignoreFilter(root);
-  const credentialAt = options.allowCredentialFiles ? undefined : credentialMatcher(options.home);
+  // Made for the first path asked about: an update that git says changed nothing asks about none.
+  let credentialAt: ReturnType<typeof credentialMatcher> | undefined | null = null;
   return async (rel) => {
+    if (credentialAt === null) credentialAt = options.allowCredentialFiles ? undefined : credentialMatcher(options.home);
     const parts = rel.split("/");
     const folders = parts.slice(0, -1);
     await filter.loadFolderAndAncestors(folders.join("/"));

@@ -39,16 +39,18 @@ function entryPath(entry: string): string | null {
  * is not in a git repository, HEAD has no commit yet, or git fails.
  */
 export async function gitSnapshot(root: string, env: NodeJS.ProcessEnv): Promise<GitSnapshot | null> {
-  const prefix = await prefixOf(root, env);
-  if (prefix === null) return null;
-  // --no-ahead-behind: counting the commits between HEAD and its upstream costs on a long history, and says nothing here.
-  const status = await runGit(["status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=all", "--no-renames", "--", "."], {
-    scope: "repository",
-    cwd: root,
-    env,
-    timeoutMs: TIMEOUT_MS,
-  });
-  if (status.code !== 0) return null;
+  // Both at once (a first update in a fresh process waits for each): outside a repository, both fail.
+  const [prefix, status] = await Promise.all([
+    prefixOf(root, env),
+    // --no-ahead-behind: counting the commits between HEAD and its upstream costs on a long history, and says nothing here.
+    runGit(["status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=all", "--no-renames", "--", "."], {
+      scope: "repository",
+      cwd: root,
+      env,
+      timeoutMs: TIMEOUT_MS,
+    }),
+  ]);
+  if (prefix === null || status.code !== 0) return null;
   let head = "";
   const dirty: string[] = [];
   for (const entry of status.stdout.toString("utf8").split("\0")) {
@@ -85,15 +87,16 @@ export const NO_GIT: { candidates: null; snapshot: null } = { candidates: null, 
 
 /**
  * The files that may have changed since the last complete update, whose snapshot the index kept (`kept`, JSON), and
- * the snapshot to keep once this update is complete: a few git processes, whatever the repository's size. No
- * candidates (not a repository, no snapshot yet, a history git no longer knows, a .gitignore changed): walk.
+ * the snapshot to keep once this update is complete (`snapshot`, gitSnapshot's answer now): a git process at most,
+ * whatever the repository's size. No candidates (not a repository, no snapshot yet, a history git no longer knows, a
+ * .gitignore changed): walk.
  */
 export async function gitCandidates(
   root: string,
   env: NodeJS.ProcessEnv,
   kept: string | undefined,
+  snapshot: GitSnapshot | null,
 ): Promise<{ candidates: string[] | null; snapshot: GitSnapshot | null }> {
-  const snapshot = await gitSnapshot(root, env);
   const since = kept ? (JSON.parse(kept) as GitSnapshot) : null;
   if (!snapshot || !since) return { candidates: null, snapshot };
   const candidates = await changedSince(root, env, since, snapshot);

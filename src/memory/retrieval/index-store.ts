@@ -132,6 +132,8 @@ export class IndexStore {
   }
 
   setMeta(key: string, value: string | undefined): void {
+    // Unchanged (a no-op update's git snapshot): nothing written, so closing has no log to fold back (tens of ms).
+    if (this.meta(key) === value) return;
     if (value === undefined) this.db.prepare("DELETE FROM meta WHERE key = ?").run(key);
     else this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(key, value);
   }

@@ -1,5 +1,5 @@
-import Parser from "tree-sitter";
-import { grammarBinding, untypedLanguage } from "../../platform/tree-sitter-language.js";
+import type Parser from "tree-sitter";
+import { grammarBinding, parserClass, untypedLanguage } from "../../platform/tree-sitter-language.js";
 import { windowChunks } from "./text-chunks.js";
 import type { Chunk, ChunkKind } from "./types.js";
 
@@ -39,7 +39,8 @@ const parsers = new Map<Grammar, Parser>();
 function parserFor(grammar: Grammar): Parser {
   let parser = parsers.get(grammar);
   if (!parser) {
-    parser = new Parser();
+    const ParserClass = parserClass();
+    parser = new ParserClass();
     parser.setLanguage(untypedLanguage(language(grammar)));
     parsers.set(grammar, parser);
   }

@@ -144,6 +144,26 @@ describe("codebase retrieval through the built CLI (real Chroma, scripted model)
 
     const status = await runCli(["index", "status", "--json"], { cwd: ws.root, env: env() });
     expect(JSON.parse(status.stdout)).toMatchObject({ files: 3, embedder: "local-hash-v1" });
+
+    // A search ranks while its update looks for changes: a file written since the build is in the answer (the
+    // answer ranked before the update is dropped), and a search that re-chunks nothing never loads tree-sitter.
+    const preload = path.join(dataDir, "record-required.cjs");
+    await fs.writeFile(
+      preload,
+      'process.on("exit", () => require("node:fs").writeFileSync(process.env.MC_REQUIRED, Object.keys(require.cache).join("\\n")));\n',
+    );
+    const required = path.join(dataDir, "required.txt");
+    const traced = { ...env(), NODE_OPTIONS: `--require ${preload}`, MC_REQUIRED: required };
+    await fs.writeFile(
+      path.join(ws.root, "src/queue.js"),
+      "/** Drains the print queue one job at a time. */\nexport function drainPrintQueue(q) {\n  while (q.length) q.shift()();\n}\n",
+    );
+    const changed = await runCli(["index", "search", "drain the print queue", "--json", "--limit", "1"], { cwd: ws.root, env: traced });
+    expect(JSON.parse(changed.stdout)).toMatchObject([{ path: "src/queue.js", symbol: "drainPrintQueue" }]);
+    expect(await fs.readFile(required, "utf8")).toMatch(/node_modules\/tree-sitter\//);
+    const unchanged = await runCli(["index", "search", "drain the print queue", "--json", "--limit", "1"], { cwd: ws.root, env: traced });
+    expect(JSON.parse(unchanged.stdout)).toMatchObject([{ path: "src/queue.js" }]);
+    expect(await fs.readFile(required, "utf8")).not.toMatch(/tree-sitter/);
     // The index's store (SQLite, derived from the collection) lives in the data dir, and goes with the index.
     const store = path.join(dataDir, "code-index", `${codeCollectionName(ws.root)}.sqlite`);
     expect(existsSync(store)).toBe(true);

@@ -144,12 +144,16 @@ export async function indexCommand(argv: string[], io: CliIo, clock: Clock): Pro
   const { index } = opened;
   try {
     // build, and search: search brings the index up to date first (only changed files are embedded).
+    const question = { query, limit: limit ?? 10, ...(values.path ? { path: values.path } : {}) };
+    // Ranked from the index as it is while git says what changed: when nothing did (most searches), the answer
+    // below is this one, kept by the index for the store's version; a change makes it stale, and it is asked again.
+    if (sub === "search") void index.answer(question).catch(() => undefined);
     const result = await index.update({ timeBudgetMs: timeLimit * 1000, onProgress: json ? undefined : progressLine(io, clock) });
     if (sub === "build") {
       write(io, json, { workspace: root, ...result }, summary(result));
       return EXIT.done;
     }
-    const { hits, wordsOnly } = await index.answer({ query, limit: limit ?? 10, ...(values.path ? { path: values.path } : {}) });
+    const { hits, wordsOnly } = await index.answer(question);
     if (wordsOnly !== undefined) io.stderr.write(`mini-cursor: ranked by words only: the question could not be embedded (${wordsOnly})\n`);
     const text =
       hits.length === 0
