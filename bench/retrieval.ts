@@ -13,6 +13,8 @@ import { openCodeCollection } from "../src/memory/retrieval/code-collection.js";
 import { createCodeEmbedder } from "../src/memory/retrieval/code-embedder.js";
 import { lexicalTerms } from "../src/memory/retrieval/lexical.js";
 import { indexStoreFile } from "../src/memory/retrieval/index-store.js";
+import { EmbedderError } from "../src/memory/embeddings/index.js";
+import { indexWith, otherEmbedders } from "./retrieval-embedders.js";
 import { RETRIEVAL_QUESTIONS, SECOND_QUESTIONS, THIRD_QUESTIONS, type RetrievalQuestion } from "./retrieval-questions.js";
 import { mean, ms, p95, printTable } from "./stats.js";
 
@@ -163,6 +165,7 @@ export async function benchRetrieval(): Promise<void> {
     }
 
     const target = path.join(root, "clamp.js");
+    const clampSource = await fs.readFile(target, "utf8");
     await fs.appendFile(
       target,
       "\n/** Keeps a temperature reading inside the safe range of the sensor. */\nexport function clampTemperature(t) { return t; }\n",
@@ -205,6 +208,38 @@ export async function benchRetrieval(): Promise<void> {
     );
     if (first.misses.length > 0) console.log(`Hybrid misses of the first set (answer rank: top 3 files):\n  ${first.misses.join("\n  ")}`);
     if (second.misses.length > 0) console.log(`Hybrid misses of the second set:\n  ${second.misses.join("\n  ")}`);
+
+    // Recall per embedder: the ones that can run here, each on its own build of the same files, after everything
+    // above (each build takes the workspace's collection over).
+    await fs.writeFile(target, clampSource);
+    const others = otherEmbedders(process.env);
+    const perEmbedder = [{ id: embedder.id, sets: [first, second, third], buildMs }];
+    for (const other of others.embedders) {
+      try {
+        const { index: otherIndex, buildMs: otherBuildMs } = await indexWith(root, client, endpoint, other);
+        const sets: SetRanks[] = [];
+        for (const questions of [RETRIEVAL_QUESTIONS, SECOND_QUESTIONS, THIRD_QUESTIONS]) sets.push(await rankQuestions(otherIndex, root, questions, []));
+        await otherIndex.close();
+        perEmbedder.push({ id: other.id, sets, buildMs: otherBuildMs });
+      } catch (error) {
+        if (!(error instanceof EmbedderError)) throw error;
+        others.skipped.push(`${other.id} failed, left out: ${error.message}`);
+      }
+    }
+    printTable(
+      `Recall per embedder (hybrid ranking; vector only in brackets), the same ${built.files} files and questions`,
+      ["embedder", `recall@${K}`, "MRR", `second set: recall@${K}`, "MRR", `third set: recall@${K}`, "MRR", "full build"],
+      perEmbedder.map(({ id, sets, buildMs: took }) => [
+        id,
+        ...sets.flatMap((set) => {
+          const hybrid = score(set.ranks.hybrid);
+          const vector = score(set.ranks.vector);
+          return [`${hybrid.recall.toFixed(2)} (${vector.recall.toFixed(2)})`, `${hybrid.mrr.toFixed(2)} (${vector.mrr.toFixed(2)})`];
+        }),
+        ms(took, 0),
+      ]),
+    );
+    for (const line of others.skipped) console.log(line);
   } finally {
     await endpoint.stop();
     await fs.rm(tmp, { recursive: true, force: true });

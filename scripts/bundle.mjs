@@ -19,7 +19,18 @@ import { build } from "esbuild";
  * its addon is opened by path (src/platform/sqlite-addon.ts), and loading its 15 CommonJS files slowed `sessions`.
  */
 // react-devtools-core: Ink loads it only when DEV=true (its React devtools), and it is not installed.
-const EXTERNAL = ["tree-sitter", "tree-sitter-bash", "tree-sitter-javascript", "tree-sitter-typescript", "@vscode/ripgrep", "chromadb", "react-devtools-core"];
+// @huggingface/transformers: an optional peer dependency the user installs beside mini-cursor (it brings ONNX Runtime's
+// native addon and about 475 MB); imported on demand only when MINI_CURSOR_EMBEDDINGS=transformers.
+const EXTERNAL = [
+  "tree-sitter",
+  "tree-sitter-bash",
+  "tree-sitter-javascript",
+  "tree-sitter-typescript",
+  "@vscode/ripgrep",
+  "chromadb",
+  "react-devtools-core",
+  "@huggingface/transformers",
+];
 const REPO = process.cwd();
 const DEFER = path.join(REPO, "src/faces/cli/defer.ts");
 

@@ -18,6 +18,18 @@ export function memoryDataDir(env: NodeJS.ProcessEnv): string {
   return path.join(envValue(env, "HOME") ?? os.homedir(), ".local", "share", "mini-cursor");
 }
 
+/**
+ * Where a local embedding model is kept once downloaded: `$MINI_CURSOR_EMBEDDING_CACHE`, else
+ * `$XDG_CACHE_HOME/mini-cursor/models`, else `~/.cache/mini-cursor/models`. A cache: deleting it costs a download.
+ */
+export function modelCacheDir(env: NodeJS.ProcessEnv): string {
+  const explicit = envValue(env, "MINI_CURSOR_EMBEDDING_CACHE");
+  if (explicit) return path.resolve(explicit);
+  const xdg = envValue(env, "XDG_CACHE_HOME");
+  if (xdg && path.isAbsolute(xdg)) return path.join(xdg, "mini-cursor", "models");
+  return path.join(envValue(env, "HOME") ?? os.homedir(), ".cache", "mini-cursor", "models");
+}
+
 /** `$XDG_CONFIG_HOME/mini-cursor/config.json`, default `~/.config/mini-cursor/config.json`. */
 export function userConfigPath(env: NodeJS.ProcessEnv): string {
   const xdg = envValue(env, "XDG_CONFIG_HOME");

@@ -1,5 +1,5 @@
 import { ConfigError } from "../config-file.js";
-import { envValue, memoryDataDir } from "./env.js";
+import { envValue, memoryDataDir, modelCacheDir } from "./env.js";
 import { httpUrl } from "./values.js";
 
 /* Memory settings come from the environment alone; kept apart from the file schema so `memory list` loads no zod. */
@@ -7,7 +7,12 @@ import { httpUrl } from "./values.js";
 export type EmbeddingSettings =
   | { kind: "local" }
   /** Any OpenAI-compatible `/embeddings` endpoint; no base URL means OpenAI's. */
-  | { kind: "openai"; model: string; baseUrl?: string; apiKey: string };
+  | { kind: "openai"; model: string; baseUrl?: string; apiKey: string }
+  /**
+   * A model run in process by transformers.js (`@huggingface/transformers`, installed by the user beside
+   * mini-cursor), downloaded on first use from `remoteHost` (the Hugging Face Hub when absent) into `cacheDir`.
+   */
+  | { kind: "transformers"; model: string; cacheDir: string; remoteHost?: string };
 
 /** How a token reaches a remote Chroma: `Authorization: Bearer <token>` (Chroma's default) or `X-Chroma-Token: <token>`. */
 export type ChromaAuthHeader = "authorization" | "x-chroma-token";
@@ -45,13 +50,39 @@ export type StoreSwitch = { enabled: false; reason: string } | ({ enabled: true 
 /** Memory's settings: the store's, and how long a planner turn waits for a recall (MINI_CURSOR_MEMORY_WAIT). */
 export type MemorySettings = { enabled: false; reason: string } | ({ enabled: true; recallWaitMs: number } & MemoryStoreSettings);
 
-const EMBEDDER_KINDS = ["local", "openai"] as const;
+const EMBEDDER_KINDS = ["local", "openai", "transformers"] as const;
+
+/**
+ * The default model of MINI_CURSOR_EMBEDDINGS=transformers: sentence-transformers' all-MiniLM-L6-v2 in the ONNX export
+ * transformers.js loads. Small enough to run on any laptop's CPU without a wait that shows (23M parameters, a 90 MB
+ * download, 384 dimensions), and trained on about a billion text pairs that include CodeSearchNet's doc comment and
+ * code pairs and StackExchange questions, so it knows that "authenticate" and "log in" mean one thing and reads doc
+ * comments and identifiers well enough for a codebase index. Larger code models would recall more and cost more.
+ */
+export const DEFAULT_TRANSFORMERS_MODEL = "Xenova/all-MiniLM-L6-v2";
+
+/** A model id as the Hub names them (`org/name` or `name`; the check transformers.js makes before downloading). */
+const MODEL_ID = /^([\w.-]+\/)?[\w.-]{1,96}$/;
+
+function transformersConfig(env: NodeJS.ProcessEnv): EmbeddingSettings {
+  const model = envValue(env, "MINI_CURSOR_EMBEDDING_MODEL") ?? DEFAULT_TRANSFORMERS_MODEL;
+  if (!MODEL_ID.test(model) || model.includes("..") || model.includes("--")) {
+    throw new ConfigError(
+      `MINI_CURSOR_EMBEDDING_MODEL must be a Hugging Face model id such as ${DEFAULT_TRANSFORMERS_MODEL} for MINI_CURSOR_EMBEDDINGS=transformers, got "${model}"`,
+    );
+  }
+  // HF_ENDPOINT: the Hugging Face tools' own variable for a mirror or a private hub.
+  const endpoint = envValue(env, "HF_ENDPOINT");
+  const remoteHost = endpoint ? httpUrl(endpoint, "HF_ENDPOINT") : undefined;
+  return { kind: "transformers", model, cacheDir: modelCacheDir(env), ...(remoteHost ? { remoteHost } : {}) };
+}
 
 /** The memory embedder: MINI_CURSOR_EMBEDDINGS and friends (environment only). */
 export function resolveEmbeddingConfig(env: NodeJS.ProcessEnv): EmbeddingSettings {
   const raw = envValue(env, "MINI_CURSOR_EMBEDDINGS") ?? "local";
   const kind = raw.toLowerCase();
   if (kind === "local") return { kind: "local" };
+  if (kind === "transformers") return transformersConfig(env);
   if (kind !== "openai") throw new ConfigError(`MINI_CURSOR_EMBEDDINGS must be one of ${EMBEDDER_KINDS.join(", ")}, got "${raw}"`);
   const model = envValue(env, "MINI_CURSOR_EMBEDDING_MODEL");
   if (!model) {

@@ -155,7 +155,7 @@ describe("mini-cursor doctor", () => {
 
   it("reports a memory configuration error as the reason memory is off", async () => {
     const { report } = await doctorJson({ ...working(), MINI_CURSOR_EMBEDDINGS: "bogus" });
-    expect(report.memory).toEqual({ enabled: false, reason: 'MINI_CURSOR_EMBEDDINGS must be one of local, openai, got "bogus"' });
+    expect(report.memory).toEqual({ enabled: false, reason: 'MINI_CURSOR_EMBEDDINGS must be one of local, openai, transformers, got "bogus"' });
     expect(report.config.ok).toBe(false);
   });
 

@@ -54,6 +54,10 @@ describe("createEmbedder", () => {
   it("builds the embedder the resolved settings name", () => {
     expect(createEmbedder({ kind: "local" }).id).toBe(LOCAL_HASH_ID);
     expect(createEmbedder({ kind: "openai", model: "m", apiKey: "k" }).id).toBe("openai-compatible:m");
+    // Nothing is imported or downloaded until the first text is embedded.
+    expect(createEmbedder({ kind: "transformers", model: "Xenova/all-MiniLM-L6-v2", cacheDir: "/nonexistent/cache" }).id).toBe(
+      "transformers:Xenova/all-MiniLM-L6-v2",
+    );
   });
 });
 

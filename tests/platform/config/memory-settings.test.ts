@@ -76,3 +76,43 @@ describe("MINI_CURSOR_CHROMA_IDLE", () => {
     }
   });
 });
+
+describe("MINI_CURSOR_EMBEDDINGS=transformers", () => {
+  const transformers = { ...base, MINI_CURSOR_EMBEDDINGS: "Transformers", HOME: "/home/u" };
+
+  it("defaults to a small sentence model and the user's cache folder", () => {
+    expect(resolveMemoryStoreConfig(transformers).embeddings).toEqual({
+      kind: "transformers",
+      model: "Xenova/all-MiniLM-L6-v2",
+      cacheDir: "/home/u/.cache/mini-cursor/models",
+    });
+    expect(resolveMemoryStoreConfig({ ...transformers, XDG_CACHE_HOME: "/xdg/cache" }).embeddings).toMatchObject({ cacheDir: "/xdg/cache/mini-cursor/models" });
+    // A relative XDG_CACHE_HOME is ignored, as the XDG spec says.
+    expect(resolveMemoryStoreConfig({ ...transformers, XDG_CACHE_HOME: "rel" }).embeddings).toMatchObject({ cacheDir: "/home/u/.cache/mini-cursor/models" });
+  });
+
+  it("takes the model, the cache folder and a Hub mirror from HF_ENDPOINT", () => {
+    expect(
+      resolveMemoryStoreConfig({
+        ...transformers,
+        MINI_CURSOR_EMBEDDING_MODEL: "Xenova/bge-small-en-v1.5",
+        MINI_CURSOR_EMBEDDING_CACHE: "/models",
+        XDG_CACHE_HOME: "/xdg/cache",
+        HF_ENDPOINT: "https://hf-mirror.example.com",
+      }).embeddings,
+    ).toEqual({ kind: "transformers", model: "Xenova/bge-small-en-v1.5", cacheDir: "/models", remoteHost: "https://hf-mirror.example.com" });
+  });
+
+  it("refuses a model that is no Hub id and an HF_ENDPOINT that is no URL, in one line each", () => {
+    expect(configError({ ...transformers, MINI_CURSOR_EMBEDDING_MODEL: "../etc/passwd" }).message).toBe(
+      'MINI_CURSOR_EMBEDDING_MODEL must be a Hugging Face model id such as Xenova/all-MiniLM-L6-v2 for MINI_CURSOR_EMBEDDINGS=transformers, got "../etc/passwd"',
+    );
+    expect(configError({ ...transformers, HF_ENDPOINT: "hf-mirror.com" }).message).toBe('HF_ENDPOINT must be an http(s) URL, got "hf-mirror.com"');
+  });
+
+  it("names it among the allowed values of an unknown kind", () => {
+    expect(configError({ ...base, MINI_CURSOR_EMBEDDINGS: "onnx" }).message).toBe(
+      'MINI_CURSOR_EMBEDDINGS must be one of local, openai, transformers, got "onnx"',
+    );
+  });
+});

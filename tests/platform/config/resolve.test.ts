@@ -203,7 +203,12 @@ describe("errors name the flag or variable", () => {
     ["context budget variable", {}, { MINI_CURSOR_CONTEXT_BUDGET: "0" }, 'MINI_CURSOR_CONTEXT_BUDGET must be a positive whole number, got "0"'],
     ["prices variable", {}, { MINI_CURSOR_PRICES: "{nope" }, "MINI_CURSOR_PRICES is not valid JSON"],
     ["prices variable shape", {}, { MINI_CURSOR_PRICES: '{"m": {"input": 1}}' }, "MINI_CURSOR_PRICES: m.output: "],
-    ["embeddings kind", {}, { MINI_CURSOR_EMBEDDINGS: "chroma-default" }, 'MINI_CURSOR_EMBEDDINGS must be one of local, openai, got "chroma-default"'],
+    [
+      "embeddings kind",
+      {},
+      { MINI_CURSOR_EMBEDDINGS: "chroma-default" },
+      'MINI_CURSOR_EMBEDDINGS must be one of local, openai, transformers, got "chroma-default"',
+    ],
     ["embedding model", {}, { MINI_CURSOR_EMBEDDINGS: "openai", OPENAI_API_KEY: "k" }, "MINI_CURSOR_EMBEDDINGS=openai needs MINI_CURSOR_EMBEDDING_MODEL"],
     [
       "embedding URL",
