@@ -1,7 +1,8 @@
 import { promises as fs } from "node:fs";
 import path from "node:path";
 import ignore, { type Ignore } from "ignore";
-import { STATE_DIR_NAME } from "../core/index.js";
+// core/workspace.ts, not the core barrel: the barrel brings zod, which a search (gitignore rules) never needs.
+import { STATE_DIR_NAME } from "../core/workspace.js";
 
 /** Never listed: version-control internals, dependencies and mini-cursor's own state. */
 export const ALWAYS_SKIPPED_NAMES: ReadonlySet<string> = new Set([".git", "node_modules", STATE_DIR_NAME]);

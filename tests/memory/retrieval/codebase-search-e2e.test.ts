@@ -10,6 +10,7 @@ import { startTestChroma, type TestChroma } from "../../helpers/chroma.js";
 import { freePort } from "../../helpers/free-port.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
+import { moduleTrace } from "../../helpers/module-trace.js";
 
 const TIMING = `/**\n * Waits until the user stops typing before running the callback: each new call resets the timer.\n */\nexport function debounce(fn, wait) {\n  let timer;\n  return () => {\n    clearTimeout(timer);\n    timer = setTimeout(fn, wait);\n  };\n}\n`;
 const TASK = "Research where we postpone the callback until the user stops typing";
@@ -153,7 +154,8 @@ describe("codebase retrieval through the built CLI (real Chroma, scripted model)
       'process.on("exit", () => require("node:fs").writeFileSync(process.env.MC_REQUIRED, Object.keys(require.cache).join("\\n")));\n',
     );
     const required = path.join(dataDir, "required.txt");
-    const traced = { ...env(), NODE_OPTIONS: `--require ${preload}`, MC_REQUIRED: required };
+    const modules = moduleTrace(dataDir, "index-search");
+    const traced = { ...env(), ...modules.env, NODE_OPTIONS: `${modules.env.NODE_OPTIONS} --require ${preload}`, MC_REQUIRED: required };
     await fs.writeFile(
       path.join(ws.root, "src/queue.js"),
       "/** Drains the print queue one job at a time. */\nexport function drainPrintQueue(q) {\n  while (q.length) q.shift()();\n}\n",
@@ -164,6 +166,9 @@ describe("codebase retrieval through the built CLI (real Chroma, scripted model)
     const unchanged = await runCli(["index", "search", "drain the print queue", "--json", "--limit", "1"], { cwd: ws.root, env: traced });
     expect(JSON.parse(unchanged.stdout)).toMatchObject([{ path: "src/queue.js" }]);
     expect(await fs.readFile(required, "utf8")).not.toMatch(/tree-sitter/);
+    // Nor the config file's schema or the core's (zod): an environment variable or two is all a search reads.
+    expect(modules.modules().some((m) => m.endsWith("/src/memory/retrieval/code-index.ts"))).toBe(true);
+    expect(modules.modules().filter((m) => /\/node_modules\/zod\//.test(m))).toEqual([]);
     // The index's store (SQLite, derived from the collection) lives in the data dir, and goes with the index.
     const store = path.join(dataDir, "code-index", `${codeCollectionName(ws.root)}.sqlite`);
     expect(existsSync(store)).toBe(true);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runCli } from "../../faces/cli/cli-process.js";
+import { runCli, startCli } from "../../faces/cli/cli-process.js";
 import { chromaClient } from "../../../src/memory/collection.js";
 import { readCodeCollection } from "../../../src/memory/retrieval/code-collection.js";
 import { testChromaEndpoint } from "../../helpers/chroma.js";
@@ -90,6 +90,31 @@ describe("index build through a rate-limited embeddings endpoint (built CLI)", (
     expect(JSON.parse((await runCli(["index", "status", "--json"], { cwd: ws.root, env })).stdout)).toMatchObject({ files: 150 });
     allowance = 0;
     expect((await runCli(["index", "clear"], { cwd: ws.root, env })).stdout).toContain("Cleared the index");
+  });
+
+  it("continues a build killed mid-way where it stopped: what was written stays, only the rest is embedded", async () => {
+    const ws = await fixture.workspace(MODULES);
+    // The probe of the vector length and the first batch (96 chunks) are answered; then the server stops answering.
+    let allowance = 1 + 96;
+    const env = await cliEnv((_n, inputs) => {
+      if (inputs.length > allowance) return { hang: true };
+      allowance -= inputs.length;
+      return undefined;
+    });
+    const build = startCli(["index", "build"], { cwd: ws.root, env });
+    const client = chromaClient(testChromaEndpoint(fixture.chroma()));
+    const inChroma = async () => (await (await readCodeCollection(client, ws.root))?.count()) ?? 0;
+    for (let waited = 0; (await inChroma()) < 96; waited += 100) {
+      if (waited > 30_000) throw new Error(`the first batch never reached Chroma: ${build.stderr()}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    // Killed as the out-of-memory killer or a closed laptop lid would: no chance to save anything.
+    build.child.kill("SIGKILL");
+    expect((await build.done).signal).toBe("SIGKILL");
+    allowance = Infinity;
+    const again = await runCli(["index", "build", "--json"], { cwd: ws.root, env });
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ files: 150, chunks: 150, changed: 54, partial: false });
   });
 
   it("says 1 file and 1 chunk, not 1 files", async () => {
