@@ -13,7 +13,7 @@ const LAYERS = [
   ["agents"], // sub-agents: LangChain agents with their middleware
   ["graph"], // the session graph: planner, agent adapters, finish
   ["host"], // one session host for every face: settings, services, the graph's dependencies, the run loop under its lock
-  ["faces"], // cli/, acp/ (editors; `mini-cursor acp` in the CLI starts it) and studio/ (langgraph dev, the Agent Server)
+  ["faces"], // cli/, acp/ (editors; `mini-cursor acp` in the CLI starts it), serve/ (`mini-cursor serve`: the Agent Server API over the sessions) and studio/ (langgraph dev, the Agent Server)
 ];
 
 const ALL = LAYERS.flat();
@@ -38,9 +38,9 @@ module.exports = {
     ...layerRules,
     {
       name: "faces-stand-alone",
-      comment: "The faces do not import each other, except the CLI starting the editors' face (`mini-cursor acp`).",
+      comment: "The faces do not import each other, except the CLI starting the editors' face (`mini-cursor acp`) and the API server (`mini-cursor serve`).",
       severity: "error",
-      from: { path: "^src/faces/(acp|studio)/" },
+      from: { path: "^src/faces/(acp|serve|studio)/" },
       to: { path: "^src/faces/", pathNot: "^src/faces/$1/" },
     },
     {

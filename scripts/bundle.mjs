@@ -30,6 +30,8 @@ const EXTERNAL = [
   "chromadb",
   "react-devtools-core",
   "@huggingface/transformers",
+  // `serve` only: the Agent Server's embed routes (and their zod v3 schemas), loaded from node_modules as published.
+  "@langchain/langgraph-api",
 ];
 const REPO = process.cwd();
 const DEFER = path.join(REPO, "src/faces/cli/defer.ts");

@@ -21,6 +21,7 @@ const COMMANDS: Record<CommandName, () => Promise<Command>> = {
   agents: async () => (await import("./commands/agents.js")).agentsCommand,
   mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
   acp: async () => (await import("./commands/acp.js")).acpCommand(version()),
+  serve: async () => (await import("./commands/serve.js")).serveCommand,
 };
 
 const LAUNCHING_COMMANDS = new Set<string>(["chat", "run", "resume", "init", "acp"]);

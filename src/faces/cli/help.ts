@@ -19,6 +19,7 @@ Usage:
   mini-cursor mcp login NAME             sign in to an HTTP MCP server that asks for OAuth (logout: forget it)
   mini-cursor doctor [options]           can a session run here? endpoint, workspace, sandbox, tools, memory
   mini-cursor acp                        serve editors (Zed, JetBrains, Neovim) over the Agent Client Protocol on stdio
+  mini-cursor serve [options]            show a workspace's sessions to LangGraph Studio and the SDK (Agent Server API)
   mini-cursor <command> --help           help for a command
   mini-cursor --version
 
@@ -243,3 +244,18 @@ Configuration: CHROMA_URL (use a running server) with CHROMA_TOKEN, CHROMA_AUTH_
 CHROMA_DATABASE for a remote one, MINI_CURSOR_DATA_DIR, MINI_CURSOR_CHROMA_IDLE (seconds the local server stays
 up after its last session, default 300), MINI_CURSOR_EMBEDDINGS, MINI_CURSOR_MEMORY_COLLECTION, MINI_CURSOR_MEMORY=off
 (see README).`;
+
+export const SERVE_HELP = `Usage: mini-cursor serve [options]
+
+The workspace's sessions over the LangGraph Agent Server API, for LangGraph Studio, the @langchain/langgraph-sdk
+client and LangChain's agent chat UI: each session is a thread (its id, title, status, turns, cost; its state, plan
+and history, step by step). Sessions started in the terminal or an editor show as they run. This first version
+reads: runs over the API (answering an approval, a follow-up) are refused, and continue with mini-cursor resume.
+
+Options:
+  --workspace DIR    the workspace whose sessions to serve (default: current folder)
+  --host HOST        where to listen (default 127.0.0.1); anything but loopback needs MINI_CURSOR_SERVE_TOKEN
+  --port N           the port (default 2024, as langgraph dev; 0 picks a free one)
+
+Environment:
+  MINI_CURSOR_SERVE_TOKEN   when set, every request must send it (Authorization: Bearer TOKEN, or x-api-key)`;

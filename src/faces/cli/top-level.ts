@@ -6,7 +6,20 @@ import { BusyError } from "../../sessions/busy-error.js";
 import { damagedDatabaseLine } from "../../sessions/data-errors.js";
 import { closest } from "./did-you-mean.js";
 import { EXIT, UnknownOptionError, UsageError } from "./exit-codes.js";
-import { ACP_HELP, AGENTS_HELP, CHAT_HELP, FORK_HELP, INDEX_HELP, INIT_HELP, MAIN_HELP, MEMORY_HELP, RESUME_HELP, RUN_HELP, SESSIONS_HELP } from "./help.js";
+import {
+  ACP_HELP,
+  SERVE_HELP,
+  AGENTS_HELP,
+  CHAT_HELP,
+  FORK_HELP,
+  INDEX_HELP,
+  INIT_HELP,
+  MAIN_HELP,
+  MEMORY_HELP,
+  RESUME_HELP,
+  RUN_HELP,
+  SESSIONS_HELP,
+} from "./help.js";
 import type { CliIo } from "./io.js";
 import { DIFF_HELP, UNDO_HELP } from "./undo-help.js";
 import { errorMessage } from "../../platform/error-info.js";
@@ -28,6 +41,7 @@ export const COMMAND_NAMES = [
   "agents",
   "mcp",
   "acp",
+  "serve",
 ] as const;
 export type CommandName = (typeof COMMAND_NAMES)[number];
 
@@ -45,6 +59,7 @@ const QUICK_HELP: Partial<Record<CommandName, string>> = {
   undo: UNDO_HELP,
   agents: AGENTS_HELP,
   acp: ACP_HELP,
+  serve: SERVE_HELP,
 };
 
 export function isCommand(name: string | undefined): name is CommandName {

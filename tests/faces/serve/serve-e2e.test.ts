@@ -1,0 +1,124 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { Client } from "@langchain/langgraph-sdk";
+import { afterEach, describe, expect, it } from "vitest";
+import { runCli, startCli, type CliRun } from "../cli/cli-process.js";
+import { useHangingCoderSession } from "../cli/hanging-session.js";
+
+/**
+ * `mini-cursor serve`: a workspace's sessions over the LangGraph Agent Server API, read by the real
+ * @langchain/langgraph-sdk client from the built CLI's server; sessions made by the CLI against a scripted model.
+ */
+const { session, cli, rows } = useHangingCoderSession();
+const servers: CliRun[] = [];
+
+afterEach(async () => {
+  for (const run of servers.splice(0)) {
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill("SIGTERM");
+    await run.done;
+  }
+});
+
+/** Starts `serve --json` and reads its first line (where it listens). */
+async function startServe(args: string[], env: Record<string, string> = {}): Promise<{ url: string; run: CliRun }> {
+  const run = startCli(["serve", "--port", "0", "--json", ...args], { cwd: session.root, env: { ...session.env, ...env } });
+  servers.push(run);
+  for (let waited = 0; !run.stdout().includes("\n"); waited += 50) {
+    if (run.child.exitCode !== null || waited > 30_000) throw new Error(`serve did not start: ${run.stderr()}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const line = JSON.parse(run.stdout().split("\n")[0] ?? "") as { type: string; url: string };
+  expect(line.type).toBe("serving");
+  return { url: line.url, run };
+}
+
+describe("mini-cursor serve", () => {
+  it("shows a CLI session waiting for an approval as a thread: its row, state, plan, pending approval and history", async () => {
+    const waiting = await cli(["run", "--approval", "ask", "Add greet with a test"]);
+    expect(waiting.code).toBe(130);
+    const [row] = await rows();
+    expect(row?.status).toBe("awaiting_approval");
+    const { url } = await startServe([]);
+    expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    const client = new Client({ apiUrl: url });
+
+    const [assistant, ...others] = await client.assistants.search();
+    expect(others).toEqual([]);
+    expect(assistant?.graph_id).toBe("mini-cursor");
+    const drawn = await client.assistants.getGraph(assistant?.assistant_id ?? "");
+    expect(drawn.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(["planner", "coder", "researcher", "reviewer"]));
+
+    const threads = await client.threads.search({ metadata: { session_id: row?.id } });
+    expect(threads).toHaveLength(1);
+    const thread = threads[0];
+    expect(thread).toMatchObject({
+      status: "interrupted",
+      metadata: { graph_id: "mini-cursor", session_id: row?.id, title: "Add greet with a test", session_status: "awaiting_approval", turns: 1 },
+    });
+    const threadId = thread?.thread_id ?? "";
+    expect(await client.threads.get(threadId)).toMatchObject({ thread_id: threadId, status: "interrupted" });
+
+    // The state the CLI left: the task, the plan, and the approval it waits for (the coder's test command).
+    const state = await client.threads.getState<{ task: string; plan: { agent: string; status: string }[] }>(threadId, undefined, { subgraphs: true });
+    expect(state.values.task).toBe("Add greet with a test");
+    expect(state.values.plan.map((s) => s.agent)).toContain("coder");
+    expect(JSON.stringify(state.tasks)).toContain("node --test test/");
+    // Step by step: the planner's turn and the coder's step before it, its tool calls among them.
+    const history = await client.threads.getHistory(threadId, { limit: 50 });
+    expect(history.length).toBeGreaterThan(2);
+    expect(history.flatMap((h) => h.next)).toEqual(expect.arrayContaining(["planner", "coder"]));
+    const coder = await client.threads.getState(threadId, undefined, { subgraphs: true });
+    expect(JSON.stringify(coder.tasks)).toMatch(/write_file|run_command/);
+
+    // Not run over the API yet: said plainly, and the session is left as it was.
+    await expect(client.runs.wait(threadId, "mini-cursor", { command: { resume: { decision: "approve" } } })).rejects.toThrow(
+      /does not run them over the API yet/,
+    );
+    expect((await rows())[0]).toMatchObject({ id: row?.id, status: "awaiting_approval" });
+    await expect(client.threads.get("00000000-0000-4000-8000-000000000000")).rejects.toThrow(/no session has thread id/);
+  });
+
+  it("listens off loopback only with a token, and then turns away a request without it", async () => {
+    expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
+    const refused = await runCli(["serve", "--host", "0.0.0.0", "--port", "0"], { cwd: session.root, env: session.env });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toBe("mini-cursor: --host 0.0.0.0 is reachable from other machines: set MINI_CURSOR_SERVE_TOKEN first\n");
+
+    const { url } = await startServe(["--host", "0.0.0.0"], { MINI_CURSOR_SERVE_TOKEN: "serve-test-token" });
+    const local = `http://127.0.0.1:${new URL(url).port}`;
+    const bare = await fetch(`${local}/threads/search`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(bare.status).toBe(401);
+    const wrong = await fetch(`${local}/threads/search`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer nope" },
+      body: "{}",
+    });
+    expect(wrong.status).toBe(401);
+    const withKey = new Client({ apiUrl: local, apiKey: "serve-test-token" });
+    expect(await withKey.threads.search()).toMatchObject([{ status: "idle", metadata: { session_status: "done", title: "Add greet with a test" } }]);
+    const bearer = await fetch(`${local}/threads/search`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer serve-test-token" },
+      body: "{}",
+    });
+    expect(bearer.status).toBe(200);
+  });
+
+  it("a workspace without sessions, or a port in use, is one line and exit 1", async () => {
+    const elsewhere = await mkdtemp(path.join(os.tmpdir(), "mc-serve-empty-"));
+    try {
+      const empty = await runCli(["serve", "--port", "0", "--workspace", elsewhere], { cwd: session.root, env: session.env });
+      expect(empty.stderr).toBe(`mini-cursor: ${elsewhere} has no sessions yet (start one with mini-cursor run)\n`);
+      expect(empty.code).toBe(1);
+    } finally {
+      await rm(elsewhere, { recursive: true, force: true });
+    }
+    expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
+    const { url } = await startServe([]);
+    const port = new URL(url).port;
+    const taken = await runCli(["serve", "--port", port], { cwd: session.root, env: session.env });
+    expect(taken.stderr).toBe(`mini-cursor: port ${port} on 127.0.0.1 is in use\n`);
+    expect(taken.code).toBe(1);
+  });
+});
