@@ -5,7 +5,7 @@ import type { ChromaEndpoint } from "../src/memory/chroma/types.js";
 import { VectorWriter } from "../src/memory/collection.js";
 import { createTransformersEmbedder, EmbedderError, resolveEmbedder, TRANSFORMERS_PACKAGE, type Embedder } from "../src/memory/embeddings/index.js";
 import { openCodeCollection } from "../src/memory/retrieval/code-collection.js";
-import { CodeIndex } from "../src/memory/retrieval/code-index.js";
+import { CodeIndex, type CodeIndexOptions } from "../src/memory/retrieval/code-index.js";
 import { systemClock } from "../src/platform/clock.js";
 import { ConfigError, resolveEmbeddingConfig, type EmbeddingSettings } from "../src/platform/config/index.js";
 
@@ -72,20 +72,32 @@ function transformers(env: NodeJS.ProcessEnv): Embedder | string {
  * An index of `root` built with `embedder`, its store in memory. It takes over the workspace's collection (an index
  * records its embedder, so another one rebuilds it): build it after everything that uses the session's index.
  */
-export async function indexWith(
+/** A CodeIndex as the benches build one: the system clock, credential files skipped, `more` on top. */
+export async function benchIndex(
   root: string,
   client: ChromaClient,
   endpoint: ChromaEndpoint,
   embedder: Embedder,
-): Promise<{ index: CodeIndex; buildMs: number }> {
-  const index = new CodeIndex({
+  more: Partial<CodeIndexOptions> = {},
+): Promise<CodeIndex> {
+  return new CodeIndex({
     root,
     collection: await openCodeCollection(client, root, embedder),
     writer: new VectorWriter(client, endpoint),
     embedder,
     clock: systemClock,
     allowCredentialFiles: false,
+    ...more,
   });
+}
+
+export async function indexWith(
+  root: string,
+  client: ChromaClient,
+  endpoint: ChromaEndpoint,
+  embedder: Embedder,
+): Promise<{ index: CodeIndex; buildMs: number }> {
+  const index = await benchIndex(root, client, endpoint, embedder);
   const built = await index.update({ timeBudgetMs: 30 * 60_000 });
   if (built.partial) throw new EmbedderError(`the build with ${embedder.id} stopped before its end`);
   return { index, buildMs: built.durationMs };

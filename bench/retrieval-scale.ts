@@ -5,9 +5,7 @@ import path from "node:path";
 import { monitorEventLoopDelay, performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { ensureChromaServer } from "../src/memory/chroma/server.js";
-import { chromaClient, VectorWriter } from "../src/memory/collection.js";
-import { systemClock } from "../src/platform/clock.js";
-import { openCodeCollection } from "../src/memory/retrieval/code-collection.js";
+import { chromaClient } from "../src/memory/collection.js";
 import { createCodeEmbedder } from "../src/memory/retrieval/code-embedder.js";
 import { CodeIndex } from "../src/memory/retrieval/code-index.js";
 import { runGit } from "../src/platform/git.js";
@@ -15,6 +13,7 @@ import { startLauncher } from "../src/platform/launcher/index.js";
 import { readServerState } from "../src/memory/chroma/state-file.js";
 import { indexStoreFile } from "../src/memory/retrieval/index-store.js";
 import { cliSearchTimes } from "./retrieval.js";
+import { benchIndex } from "./retrieval-embedders.js";
 import { ms, printTable } from "./stats.js";
 
 /**
@@ -97,13 +96,7 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
   const embedder = createCodeEmbedder({ kind: "local" });
   const client = chromaClient(endpoint);
   if (phase === "rebuild") for (const suffix of ["", "-wal", "-shm"]) await fs.rm(`${storeFile}${suffix}`, { force: true });
-  const index = new CodeIndex({
-    root,
-    collection: await openCodeCollection(client, root, embedder),
-    writer: new VectorWriter(client, endpoint),
-    embedder,
-    clock: systemClock,
-    allowCredentialFiles: false,
+  const index = await benchIndex(root, client, endpoint, embedder, {
     storeFile,
     // The walk's phase does without git, as in a workspace that is not a repository.
     ...(phase === "update-walk" ? {} : { gitEnv: { PATH: process.env.PATH ?? "", HOME: os.homedir() } }),

@@ -6,15 +6,13 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { rgPath } from "@vscode/ripgrep";
 import { ensureChromaServer } from "../src/memory/chroma/server.js";
-import { chromaClient, VectorWriter } from "../src/memory/collection.js";
-import { systemClock } from "../src/platform/clock.js";
+import { chromaClient } from "../src/memory/collection.js";
 import { CodeIndex } from "../src/memory/retrieval/code-index.js";
-import { openCodeCollection } from "../src/memory/retrieval/code-collection.js";
 import { createCodeEmbedder } from "../src/memory/retrieval/code-embedder.js";
 import { lexicalTerms } from "../src/memory/retrieval/lexical.js";
 import { indexStoreFile } from "../src/memory/retrieval/index-store.js";
 import { EmbedderError } from "../src/memory/embeddings/index.js";
-import { indexWith, otherEmbedders } from "./retrieval-embedders.js";
+import { benchIndex, indexWith, otherEmbedders } from "./retrieval-embedders.js";
 import { RETRIEVAL_QUESTIONS, SECOND_QUESTIONS, THIRD_QUESTIONS, type RetrievalQuestion } from "./retrieval-questions.js";
 import { mean, ms, p95, printTable } from "./stats.js";
 
@@ -139,13 +137,7 @@ export async function benchRetrieval(): Promise<void> {
     git("add", "-A");
     git("commit", "-qm", "package");
     const dataDir = path.join(tmp, "data");
-    const index = new CodeIndex({
-      root,
-      collection: await openCodeCollection(client, root, embedder),
-      writer: new VectorWriter(client, endpoint),
-      embedder,
-      clock: systemClock,
-      allowCredentialFiles: false,
+    const index = await benchIndex(root, client, endpoint, embedder, {
       storeFile: indexStoreFile(dataDir, root),
       gitEnv: { PATH: process.env.PATH ?? "", HOME: os.homedir() },
     });

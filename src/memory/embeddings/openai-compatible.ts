@@ -14,6 +14,7 @@
 import { systemClock, type Clock } from "../../platform/clock.js";
 import { logger } from "../../platform/logger.js";
 import { isTransientNetworkError, isTransientStatus, retryAfterMs } from "./retry-after.js";
+import { dimensionProbe } from "./dimension-probe.js";
 import { EmbedderError, type Embedder, type EmbedderErrorOptions } from "./types.js";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -121,7 +122,6 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
   const fail = (why: string, more: EmbedderErrorOptions = {}) => new EmbedderError(`embeddings request to ${url} (model "${model}") failed: ${why}`, more);
 
   let knownDimension: number | undefined;
-  let probe: Promise<number> | undefined;
 
   async function request(input: string[]): Promise<number[][]> {
     logger.debug(`embedding ${input.length} text(s) with "${model}" at ${url}`);
@@ -172,21 +172,12 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
     return out;
   }
 
+  const probeDimension = dimensionProbe(request);
+
   return {
     id: `openai-compatible:${model}`,
     knownDimension: () => knownDimension,
-    async dimension() {
-      if (knownDimension !== undefined) return knownDimension;
-      // One real call tells the length; concurrent callers share it, and a failure is not cached.
-      probe ??= request(["dimension probe"]).then(
-        (v) => v[0]?.length ?? 0,
-        (error: unknown) => {
-          probe = undefined;
-          throw error;
-        },
-      );
-      return probe;
-    },
+    dimension: async () => knownDimension ?? probeDimension(),
     embedDocuments,
     async embedQuery(text) {
       const [vector] = await request([text]);

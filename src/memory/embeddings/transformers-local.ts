@@ -11,6 +11,7 @@
  * embedders with different caches or hosts in one process work as long as their first loads do not overlap.
  */
 import { logger } from "../../platform/logger.js";
+import { dimensionProbe } from "./dimension-probe.js";
 import { EmbedderError, type Embedder } from "./types.js";
 
 export const TRANSFORMERS_PACKAGE = "@huggingface/transformers";
@@ -132,7 +133,6 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
 
   let loading: Promise<FeatureExtractor> | undefined;
   let knownDimension: number | undefined;
-  let probe: Promise<number> | undefined;
 
   async function load(): Promise<FeatureExtractor> {
     let transformers: TransformersModule;
@@ -192,20 +192,12 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     return out;
   }
 
+  const probeDimension = dimensionProbe(run);
+
   return {
     id: `transformers:${model}`,
     knownDimension: () => knownDimension,
-    async dimension() {
-      if (knownDimension !== undefined) return knownDimension;
-      probe ??= run(["dimension probe"]).then(
-        (v) => v[0]?.length ?? 0,
-        (error: unknown) => {
-          probe = undefined;
-          throw error;
-        },
-      );
-      return probe;
-    },
+    dimension: async () => knownDimension ?? probeDimension(),
     embedDocuments,
     async embedQuery(text) {
       const [vector] = await run([text]);
