@@ -15,6 +15,7 @@ import { describeModels } from "./model-setup.js";
 import type { ApprovalPrompter } from "./prompter.js";
 import type { EditorFiles } from "../services/workspace-files/editor-files.js";
 import { runSession, type SessionRunOptions } from "./session-runner.js";
+import type { GraphStreamSink } from "./session-options.js";
 import { hasCheckpoint, readSessionState } from "./session-state.js";
 import { initialStoredOptions, withConversationSettings, type ConversationSettings } from "./conversation-settings.js";
 import { readStoredOptions, type StoredRunOptions } from "./stored-options.js";
@@ -40,6 +41,8 @@ export interface TurnRequest {
   mcpServers?: readonly McpServerSettings[];
   /** The turn's safety policy, once made: a face that changes settings mid-turn changes this object in place. */
   onSafety?(safety: SafetyPolicy): void;
+  /** The graph's stream, chunk by chunk (an API client's run: src/faces/serve). */
+  streamTo?: GraphStreamSink;
 }
 
 export interface TurnResult {
@@ -129,6 +132,7 @@ export async function runConversationTurn(t: TurnRequest): Promise<TurnResult> {
           onOutcome: (ended) => (stop = ended.stop),
           ...(lock ? { lock } : {}),
           ...(how.followUp !== undefined ? { followUp: how.followUp } : {}),
+          ...(t.streamTo ? { streamTo: t.streamTo } : {}),
         };
         outcome.reset();
         await runSession(o);
@@ -140,7 +144,8 @@ export async function runConversationTurn(t: TurnRequest): Promise<TurnResult> {
       else if (FOLLOWS_UP.has(row.status)) status = await run({ fresh: false, followUp: t.text });
       else status = await run({ fresh: false });
       // A session that had to finish an earlier turn first (no checkpoint yet, an approval asked again) now takes the text.
-      const pendingText = row !== undefined && (!checkpointed || row.status === "awaiting_approval");
+      // No text (an API client's answer to the approval, given through the prompter): nothing follows up.
+      const pendingText = row !== undefined && t.text !== "" && (!checkpointed || row.status === "awaiting_approval");
       if (pendingText && FOLLOWS_UP.has(status) && !t.cancel.aborted) status = await run({ fresh: false, followUp: t.text });
       return { status, stop, cancelled: t.cancel.aborted, errorLine: outcome.errorLine };
     } finally {

@@ -5,7 +5,7 @@ import type { WorkspaceStateValue } from "../graph/state.js";
 import { afterFirstRequest } from "./first-request.js";
 import { followUpInput } from "./follow-up-turn.js";
 import { pendingRequest } from "./pending-request.js";
-import type { SessionRunOptions } from "./session-options.js";
+import type { GraphStreamSink, SessionRunOptions } from "./session-options.js";
 import { EXIT } from "./session-exit.js";
 import type { PreparedSession, SessionGraph } from "./session-prepare.js";
 
@@ -38,7 +38,10 @@ export async function runLoop(p: PreparedSession, o: SessionRunOptions): Promise
     const follow = () => round.abort(run.controller.signal.reason);
     run.controller.signal.addEventListener("abort", follow, { once: true });
     if (run.controller.signal.aborted) follow();
-    const running = graph.invoke(input, { ...config, signal: round.signal }).finally(() => run.controller.signal.removeEventListener("abort", follow));
+    const invoked = o.streamTo
+      ? streamed(graph, input, { ...config, signal: round.signal }, o.streamTo)
+      : graph.invoke(input, { ...config, signal: round.signal });
+    const running = invoked.finally(() => run.controller.signal.removeEventListener("abort", follow));
     // The undo baseline (git processes, spawned by the launcher helper) starts while the first planner call is on
     // its way, not before it: the first sub-agent's tools wait for it (beforeStep). The planner's first turn goes
     // ahead without memories unless memory is open by then.
@@ -57,6 +60,23 @@ export async function runLoop(p: PreparedSession, o: SessionRunOptions): Promise
     if (answer.kind === "paused") return answer;
     input = pending.resumeWith(answer.value);
   }
+}
+
+/**
+ * The graph run as a stream, each chunk handed to `sink`; what it returns is invoke's result: the last top-level
+ * values, with the pause (`__interrupt__`) the top-level updates reported, if it paused.
+ */
+async function streamed(graph: SessionGraph, input: GraphInput, config: Parameters<SessionGraph["stream"]>[1], sink: GraphStreamSink): Promise<unknown> {
+  let values: Record<string, unknown> = {};
+  let paused: unknown;
+  const stream = await graph.stream(input, { ...config, streamMode: ["values", "updates", "custom"], subgraphs: true });
+  for await (const chunk of stream as AsyncIterable<[string[], string, unknown]>) {
+    const [namespace, mode, data] = chunk;
+    if (namespace.length === 0 && mode === "values" && typeof data === "object" && data !== null) values = data as Record<string, unknown>;
+    if (namespace.length === 0 && mode === "updates" && typeof data === "object" && data !== null && "__interrupt__" in data) paused = data.__interrupt__;
+    sink(namespace, mode, data);
+  }
+  return paused === undefined ? values : { ...values, __interrupt__: paused };
 }
 
 type Answered = { kind: "answered"; value: unknown } | { kind: "paused"; code: number };

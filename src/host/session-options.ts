@@ -12,6 +12,9 @@ import type { SessionServices } from "./session-services.js";
 import type { WorktreeRun } from "./worktree-session.js";
 import type { EditorFiles } from "../services/workspace-files/editor-files.js";
 
+/** One chunk of a graph's stream: the namespace (empty at the top, one entry per subgraph level), the mode, the data. */
+export type GraphStreamSink = (namespace: readonly string[], mode: string, data: unknown) => void;
+
 /** What a face gives runSession (src/host/session-runner.ts) for one run of a session. */
 export interface SessionRunOptions {
   sessionId: string;
@@ -57,6 +60,11 @@ export interface SessionRunOptions {
   lock?: HeldSessionLock;
   /** A `run --worktree` session: `workspace` is inside this git worktree; each changing step is committed on its branch. */
   worktree?: WorktreeRun;
+  /**
+   * Given every chunk of the graph's stream (values, updates and the progress events, subgraphs included): the run
+   * streams instead of invoking (`mini-cursor serve` passes them on to an API client).
+   */
+  streamTo?: GraphStreamSink;
   /** Told how the run ended: the session's status and, when it stopped early, why. */
   onOutcome?: (outcome: { status: string; stop: StopReason | null }) => void;
   /**

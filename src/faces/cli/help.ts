@@ -19,7 +19,7 @@ Usage:
   mini-cursor mcp login NAME             sign in to an HTTP MCP server that asks for OAuth (logout: forget it)
   mini-cursor doctor [options]           can a session run here? endpoint, workspace, sandbox, tools, memory
   mini-cursor acp                        serve editors (Zed, JetBrains, Neovim) over the Agent Client Protocol on stdio
-  mini-cursor serve [options]            show a workspace's sessions to LangGraph Studio and the SDK (Agent Server API)
+  mini-cursor serve [options]            a workspace's sessions for LangGraph Studio and the SDK (Agent Server API)
   mini-cursor <command> --help           help for a command
   mini-cursor --version
 
@@ -249,8 +249,8 @@ export const SERVE_HELP = `Usage: mini-cursor serve [options]
 
 The workspace's sessions over the LangGraph Agent Server API, for LangGraph Studio, the @langchain/langgraph-sdk
 client and LangChain's agent chat UI: each session is a thread (its id, title, status, turns, cost; its state, plan
-and history, step by step). Sessions started in the terminal or an editor show as they run. This first version
-reads: runs over the API (answering an approval, a follow-up) are refused, and continue with mini-cursor resume.
+and history, step by step). A run is a turn of the session, as resume --message is, or answers the approval or
+question it waits on (a Command resume); it runs under the same locks as the terminal and the editors.
 
 Options:
   --workspace DIR    the workspace whose sessions to serve (default: current folder)

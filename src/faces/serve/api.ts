@@ -5,6 +5,8 @@ import { Hono, type Context } from "hono";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import type { MiniCursorGraph } from "../../graph/build-graph.js";
+import type { Clock } from "../../platform/clock.js";
+import { runRoutes } from "./api-runs.js";
 import { GRAPH_ID, type SessionThreads } from "./session-threads.js";
 import { assistantIdOf } from "./thread-ids.js";
 
@@ -16,10 +18,13 @@ export interface ApiOptions {
   /** Every request must carry it (`Authorization: Bearer` or `x-api-key`, as the LangGraph SDK sends it). */
   token?: string;
   version: string;
+  workspace: string;
+  env: NodeJS.ProcessEnv;
+  clock: Clock;
 }
 
-const READ_ONLY =
-  "mini-cursor serve shows sessions (threads, state, history) and does not run them over the API yet: continue a session with mini-cursor resume, or from an editor";
+const NOT_HERE =
+  "mini-cursor serve runs a session's turns with POST /threads/{id}/runs/stream or /runs/wait; threads are made by starting a session (mini-cursor run, an editor), and state is changed by running it";
 
 function sameToken(given: string | undefined, token: string): boolean {
   const a = Buffer.from(given ?? "");
@@ -94,12 +99,14 @@ export function sessionApi(o: ApiOptions): Hono {
     return c.json((await o.graph.getGraphAsync({ ...(depth !== undefined ? { xray: depth } : {}) })).toJSON());
   });
 
-  // What the embed server would run or change: not in this first step (threads come from sessions).
-  for (const route of ["/threads", "/threads/:id/runs", "/threads/:id/runs/*", "/runs", "/runs/*", "/threads/:id/state", "/threads/:id/commands"]) {
-    app.post(route, (c) => c.json({ error: READ_ONLY }, 405));
+  // A thread's runs are turns of its session (api-runs.ts), streamed or waited for.
+  runRoutes(app, { graph: o.graph, threads: o.threads, workspace: o.workspace, env: o.env, clock: o.clock });
+  // What the embed server would run or change by itself, outside the session host: refused.
+  for (const route of ["/threads", "/threads/:id/runs", "/runs", "/runs/*", "/threads/:id/state", "/threads/:id/commands", "/threads/:id/runs/:run/*"]) {
+    app.post(route, (c) => c.json({ error: NOT_HERE }, 405));
   }
-  app.patch("/threads/:id", (c) => c.json({ error: READ_ONLY }, 405));
-  // No run was made over this API: a session's runs are its CLI and editor turns.
+  app.patch("/threads/:id", (c) => c.json({ error: NOT_HERE }, 405));
+  // Runs are not kept as such: a session's runs are its turns (`mini-cursor sessions`, its history).
   app.get("/threads/:id/runs", (c) => c.json([]));
 
   const embed = createEmbedServer({ graph: { [GRAPH_ID]: o.graph, [assistantId]: o.graph }, threads: o.threads, checkpointer: o.checkpointer });

@@ -26,10 +26,10 @@ export interface Serving {
 
 export class ServeError extends Error {}
 
-/** The graph is only read (its shape, and state from its checkpoints): no model is ever asked. */
+/** This graph is only read (its shape, and state from its checkpoints); runs build the session's own (api-runs.ts). */
 const NO_MODELS: ModelProvider = {
   forRole() {
-    throw new ServeError("mini-cursor serve does not run sessions yet");
+    throw new ServeError("the graph serve reads state with runs nothing");
   },
   describe: () => "none",
 };
@@ -49,7 +49,16 @@ export async function serveSessions(o: ServeOptions): Promise<Serving> {
   const threads = new SessionThreads(store.sessions);
   const checkpointer = new SessionSaver(store.checkpointer, threads);
   const graph = compileGraph({ models: NO_MODELS, events: { emit: () => undefined }, memory: memoryOff }, checkpointer);
-  const app = sessionApi({ graph, checkpointer, threads, version: o.version, ...(o.token ? { token: o.token } : {}) });
+  const app = sessionApi({
+    graph,
+    checkpointer,
+    threads,
+    version: o.version,
+    workspace: o.workspace,
+    env: o.env,
+    clock: o.clock,
+    ...(o.token ? { token: o.token } : {}),
+  });
   const server = await new Promise<ReturnType<typeof serve>>((resolve, reject) => {
     const s = serve({ fetch: app.fetch, hostname: o.host, port: o.port }, () => resolve(s));
     s.once("error", reject);

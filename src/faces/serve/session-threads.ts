@@ -45,8 +45,8 @@ function threadOf(row: SessionRow): { thread_id: string; metadata: Record<string
 }
 
 /**
- * The workspace's sessions as the API's threads (src/sessions: the rows `mini-cursor sessions` lists). Read-only in
- * this first step of `serve`: threads are made by running sessions (CLI, editor), not over the API yet.
+ * The workspace's sessions as the API's threads (src/sessions: the rows `mini-cursor sessions` lists). Threads are
+ * made by starting a session (CLI, editor), not over the API; they are deleted with `mini-cursor sessions delete`.
  */
 export class SessionThreads implements ThreadSaver, ThreadNames {
   private readonly sessions = new Map<string, string>();
@@ -70,7 +70,8 @@ export class SessionThreads implements ThreadSaver, ThreadNames {
     return rows;
   }
 
-  private async row(threadId: string): Promise<SessionRow> {
+  /** The session a thread id names (404 when none does). */
+  async rowOf(threadId: string): Promise<SessionRow> {
     const known = this.sessions.get(threadId);
     const row = known ? await this.rows.get(known) : (await this.all()).find((r) => threadIdOf(r.id) === threadId);
     if (!row) throw new HTTPException(404, { message: `no session has thread id ${threadId}` });
@@ -78,11 +79,13 @@ export class SessionThreads implements ThreadSaver, ThreadNames {
   }
 
   async get(threadId: string) {
-    return threadOf(await this.row(threadId));
+    return threadOf(await this.rowOf(threadId));
   }
 
   set(): Promise<never> {
-    return Promise.reject(new HTTPException(405, { message: "threads are made by running a session (mini-cursor run, an editor); not over this API yet" }));
+    return Promise.reject(
+      new HTTPException(405, { message: "threads are made by starting a session (mini-cursor run, an editor); a thread's runs are its turns" }),
+    );
   }
 
   delete(): Promise<never> {

@@ -71,12 +71,59 @@ describe("mini-cursor serve", () => {
     const coder = await client.threads.getState(threadId, undefined, { subgraphs: true });
     expect(JSON.stringify(coder.tasks)).toMatch(/write_file|run_command/);
 
-    // Not run over the API yet: said plainly, and the session is left as it was.
-    await expect(client.runs.wait(threadId, "mini-cursor", { command: { resume: { decision: "approve" } } })).rejects.toThrow(
-      /does not run them over the API yet/,
+    // Reading changed nothing; an answer that is not one is refused in one line, the session left as it was.
+    expect((await rows())[0]).toMatchObject({ id: row?.id, status: "awaiting_approval" });
+    await expect(client.runs.wait(threadId, "mini-cursor", { command: { resume: { decision: "maybe" } } })).rejects.toThrow(
+      /waits for an approval: resume with/,
     );
     expect((await rows())[0]).toMatchObject({ id: row?.id, status: "awaiting_approval" });
     await expect(client.threads.get("00000000-0000-4000-8000-000000000000")).rejects.toThrow(/no session has thread id/);
+  });
+
+  it("answers the approval with a Command resume, streams the rest with subgraph namespaces, and takes a follow-up as the next turn", async () => {
+    expect((await cli(["run", "--approval", "ask", "Add greet with a test"])).code).toBe(130);
+    const [row] = await rows();
+    const { url } = await startServe([]);
+    const client = new Client({ apiUrl: url });
+    const threadId = (await client.threads.search({ metadata: { session_id: row?.id } }))[0]?.thread_id ?? "";
+
+    /** Approves every approval the session stops at, one run each, as Studio's resume button would. */
+    const approveAll = async () => {
+      const events: { event: string; data: unknown }[] = [];
+      for (let runs = 0; (await client.threads.get(threadId)).status === "interrupted"; runs++) {
+        if (runs > 5) throw new Error("still waiting after six approvals");
+        const stream = client.runs.stream(threadId, "mini-cursor", {
+          command: { resume: { decision: "approve" } },
+          streamMode: ["values", "updates", "custom"],
+          streamSubgraphs: true,
+        });
+        for await (const chunk of stream) events.push(chunk);
+      }
+      return events;
+    };
+    const events = await approveAll();
+    const names = events.map((e) => e.event);
+    expect(names[0]).toBe("metadata");
+    expect(names).not.toContain("error");
+    // The agents' own steps, under their namespaces, and the session's progress events.
+    expect(names.some((n) => /^updates\|coder:/.test(n))).toBe(true);
+    expect(names.some((n) => /^updates\|reviewer:/.test(n))).toBe(true);
+    const custom = events.filter((e) => e.event === "custom").map((e) => e.data as { type: string; decision?: string });
+    expect(custom).toContainEqual(expect.objectContaining({ type: "approval_answered", decision: "approve" }));
+    expect(custom.at(-1)).toMatchObject({ type: "session_finished", status: "done" });
+    // The CLI sees the session done, with the work in the workspace.
+    expect((await rows())[0]).toMatchObject({ id: row?.id, status: "done", turns: 1 });
+    expect((await client.threads.get(threadId)).status).toBe("idle");
+
+    // A follow-up from the SDK is the session's next turn, as `resume --message` would make it.
+    const followed = await client.runs.wait(threadId, "mini-cursor", { input: { message: "Add shout(name) in src/shout.js" } });
+    expect(followed).toMatchObject({ task: "Add greet with a test" });
+    await approveAll();
+    expect((await rows())[0]).toMatchObject({ id: row?.id, status: "done", turns: 2, latestInstruction: "Add shout(name) in src/shout.js" });
+    // A command answering nothing is turned away: the session waits for no answer.
+    await expect(client.runs.wait(threadId, "mini-cursor", { command: { resume: { decision: "approve" } } })).rejects.toThrow(
+      /waits for no answer \(it is done\)/,
+    );
   });
 
   it("listens off loopback only with a token, and then turns away a request without it", async () => {
