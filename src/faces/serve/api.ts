@@ -24,7 +24,7 @@ export interface ApiOptions {
 }
 
 const NOT_HERE =
-  "mini-cursor serve runs a session's turns with POST /threads/{id}/runs/stream or /runs/wait; threads are made by starting a session (mini-cursor run, an editor), and state is changed by running it";
+  "mini-cursor serve runs a session's turns with POST /threads/{id}/runs/stream or /runs/wait (a new session: POST /threads first); its state changes by running it";
 
 function sameToken(given: string | undefined, token: string): boolean {
   const a = Buffer.from(given ?? "");
@@ -102,7 +102,7 @@ export function sessionApi(o: ApiOptions): Hono {
   // A thread's runs are turns of its session (api-runs.ts), streamed or waited for.
   runRoutes(app, { graph: o.graph, threads: o.threads, workspace: o.workspace, env: o.env, clock: o.clock });
   // What the embed server would run or change by itself, outside the session host: refused.
-  for (const route of ["/threads", "/threads/:id/runs", "/runs", "/runs/*", "/threads/:id/state", "/threads/:id/commands", "/threads/:id/runs/:run/*"]) {
+  for (const route of ["/threads/:id/runs", "/runs", "/runs/*", "/threads/:id/state", "/threads/:id/commands", "/threads/:id/runs/:run/*"]) {
     app.post(route, (c) => c.json({ error: NOT_HERE }, 405));
   }
   app.patch("/threads/:id", (c) => c.json({ error: NOT_HERE }, 405));

@@ -4,7 +4,10 @@ import { compileGraph } from "../../graph/build-graph.js";
 import { memoryOff } from "../../memory/types.js";
 import type { ModelProvider } from "../../models/chat-model.js";
 import type { Clock } from "../../platform/clock.js";
+import { resolveSessionConfig } from "../../host/config-setup.js";
+import { openConversation } from "../../host/conversation-settings.js";
 import { openRunStore } from "../../sessions/open-run-store.js";
+import { newSessionId } from "../../sessions/session-id.js";
 import { sessionApi } from "./api.js";
 import { SessionSaver } from "./session-saver.js";
 import { SessionThreads } from "./session-threads.js";
@@ -46,7 +49,14 @@ export function isLoopback(host: string): boolean {
 export async function serveSessions(o: ServeOptions): Promise<Serving> {
   const store = await openRunStore(o.workspace, o.env, o.clock, { create: false });
   if (!store) throw new ServeError(`${o.workspace} has no sessions yet (start one with mini-cursor run)`);
-  const threads = new SessionThreads(store.sessions);
+  const threads = new SessionThreads(store.sessions, async () => {
+    // As an editor's session/new: the settings configured for this workspace, kept with the session from the start.
+    const { config, safety } = await resolveSessionConfig({}, o.workspace, o.env);
+    const sessionId = newSessionId(o.clock);
+    const settings = { approval: safety.approval, allowNetwork: safety.allowNetwork, approveFileChanges: safety.approveFileChanges };
+    await openConversation({ sessionId, workspace: o.workspace, env: o.env, clock: o.clock, settings, config, safety });
+    return sessionId;
+  });
   const checkpointer = new SessionSaver(store.checkpointer, threads);
   const graph = compileGraph({ models: NO_MODELS, events: { emit: () => undefined }, memory: memoryOff }, checkpointer);
   const app = sessionApi({

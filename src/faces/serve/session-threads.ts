@@ -45,13 +45,17 @@ function threadOf(row: SessionRow): { thread_id: string; metadata: Record<string
 }
 
 /**
- * The workspace's sessions as the API's threads (src/sessions: the rows `mini-cursor sessions` lists). Threads are
- * made by starting a session (CLI, editor), not over the API; they are deleted with `mini-cursor sessions delete`.
+ * The workspace's sessions as the API's threads (src/sessions: the rows `mini-cursor sessions` lists), whichever face
+ * started them; a thread made over the API is a new session. They are deleted with `mini-cursor sessions delete`.
  */
 export class SessionThreads implements ThreadSaver, ThreadNames {
   private readonly sessions = new Map<string, string>();
 
-  constructor(private readonly rows: SessionRows) {}
+  /** `create`: a new session without a task yet (its first run's message becomes the task); its id. */
+  constructor(
+    private readonly rows: SessionRows,
+    private readonly create: () => Promise<string>,
+  ) {}
 
   sessionOf(threadId: string): string | undefined {
     return this.sessions.get(threadId);
@@ -65,7 +69,7 @@ export class SessionThreads implements ThreadSaver, ThreadNames {
 
   /** Every session's row, newest first; each one's thread id is remembered for the checkpointer. */
   private async all(): Promise<SessionRow[]> {
-    const rows = (await this.rows.list({ all: true })).filter((r) => r.status !== "new");
+    const rows = await this.rows.list({ all: true });
     for (const row of rows) this.threadOf(row.id);
     return rows;
   }
@@ -82,10 +86,16 @@ export class SessionThreads implements ThreadSaver, ThreadNames {
     return threadOf(await this.rowOf(threadId));
   }
 
-  set(): Promise<never> {
-    return Promise.reject(
-      new HTTPException(405, { message: "threads are made by starting a session (mini-cursor run, an editor); a thread's runs are its turns" }),
-    );
+  /**
+   * `put` (POST /threads): a new session, as an editor's `session/new` makes one; its thread id is derived from the
+   * session's id, so a thread id the client proposed is not used. `patch`: refused (a session's title is its task).
+   */
+  async set(_threadId: string, o: { kind: "put" | "patch" }) {
+    if (o.kind === "patch") throw new HTTPException(405, { message: "a session's metadata is its own: its title is its task, its status its runs'" });
+    const row = await this.rows.get(await this.create());
+    if (!row) throw new HTTPException(500, { message: "the new session's row is gone" });
+    this.threadOf(row.id);
+    return threadOf(row);
   }
 
   delete(): Promise<never> {

@@ -5,12 +5,13 @@ import { Client } from "@langchain/langgraph-sdk";
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, startCli, type CliRun } from "../cli/cli-process.js";
 import { useHangingCoderSession } from "../cli/hanging-session.js";
+import { startAcp, updatesOf } from "../acp/acp-process.js";
 
 /**
  * `mini-cursor serve`: a workspace's sessions over the LangGraph Agent Server API, read by the real
  * @langchain/langgraph-sdk client from the built CLI's server; sessions made by the CLI against a scripted model.
  */
-const { session, cli, rows } = useHangingCoderSession();
+const { session, cli, rows, startStuckRun } = useHangingCoderSession();
 const servers: CliRun[] = [];
 
 afterEach(async () => {
@@ -120,10 +121,58 @@ describe("mini-cursor serve", () => {
     expect(followed).toMatchObject({ task: "Add greet with a test" });
     await approveAll();
     expect((await rows())[0]).toMatchObject({ id: row?.id, status: "done", turns: 2, latestInstruction: "Add shout(name) in src/shout.js" });
+    // An editor loading the session replays both turns, the SDK's follow-up among them.
+    const editor = startAcp({ cwd: session.root, env: session.env });
+    try {
+      await editor.agent.request("initialize", { protocolVersion: 1 });
+      await editor.agent.request("session/load", { sessionId: row?.id ?? "", cwd: session.root, mcpServers: [] });
+      const said = updatesOf(editor, "user_message_chunk").map((u) => (u.content.type === "text" ? u.content.text : ""));
+      expect(said).toEqual(expect.arrayContaining(["Add greet with a test", "Add shout(name) in src/shout.js"]));
+    } finally {
+      await editor.close();
+    }
     // A command answering nothing is turned away: the session waits for no answer.
     await expect(client.runs.wait(threadId, "mini-cursor", { command: { resume: { decision: "approve" } } })).rejects.toThrow(
       /waits for no answer \(it is done\)/,
     );
+  });
+
+  it("a thread made over the API is a new session: its first run's message is the task, and mini-cursor sessions lists it", async () => {
+    expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
+    const { url } = await startServe([]);
+    const client = new Client({ apiUrl: url });
+    const thread = await client.threads.create();
+    expect(thread.metadata).toMatchObject({ graph_id: "mini-cursor", session_status: "new", title: "" });
+    const sessionId = String(thread.metadata?.session_id);
+    expect((await rows()).map((r) => r.id)).toContain(sessionId);
+    const done = await client.runs.wait(thread.thread_id, "mini-cursor", { input: { messages: [{ role: "user", content: "Add greet with a test" }] } });
+    expect(done).toMatchObject({ task: "Add greet with a test" });
+    expect((await rows()).find((r) => r.id === sessionId)).toMatchObject({ status: "done", task: "Add greet with a test", turns: 1 });
+    expect((await cli(["sessions"])).stdout).toContain(sessionId);
+    // A run without a message, or a state change by hand, is refused in one line.
+    await expect(client.runs.wait(thread.thread_id, "mini-cursor", { input: {} })).rejects.toThrow(/a run needs a message/);
+    await expect(client.threads.updateState(thread.thread_id, { values: { task: "other" } })).rejects.toThrow(/its state changes by running it/);
+  });
+
+  it("one session runs at a time in a workspace, whichever face started it: an API run waits for none, it is refused", async () => {
+    const { run, id } = await startStuckRun();
+    try {
+      const { url } = await startServe([]);
+      const client = new Client({ apiUrl: url });
+      const [thread] = await client.threads.search({ metadata: { session_id: id } });
+      expect(thread?.status).toBe("busy");
+      await expect(client.runs.wait(thread?.thread_id ?? "", "mini-cursor", { input: { message: "Add shout(name) in src/shout.js" } })).rejects.toThrow(
+        /running in this workspace/,
+      );
+      const streamed: { event: string; data: unknown }[] = [];
+      for await (const chunk of client.runs.stream(thread?.thread_id ?? "", "mini-cursor", { input: { message: "Add shout" } })) streamed.push(chunk);
+      expect(streamed.map((e) => e.event)).toEqual(["metadata", "error"]);
+      expect(streamed[1]?.data).toMatchObject({ error: "Busy", message: expect.stringMatching(/running in this workspace/) });
+      expect((await rows())[0]).toMatchObject({ id, status: "running", turns: 1 });
+    } finally {
+      run.child.kill("SIGTERM");
+      await run.done;
+    }
   });
 
   it("listens off loopback only with a token, and then turns away a request without it", async () => {
