@@ -17,6 +17,7 @@ const ON_SHARED_POSTGRES = [
   "tests/sessions/postgres-conformance-e2e.test.ts",
   "tests/faces/acp/postgres-session-e2e.test.ts",
   "tests/faces/cli/worktree-postgres-e2e.test.ts",
+  "tests/faces/serve/postgres-serve-e2e.test.ts",
 ];
 const ON_SHARED_STUDIO = [
   "tests/faces/studio/custom-agents-studio-e2e.test.ts",

@@ -30,7 +30,7 @@ const CASES: [string[], string][] = [
   [["rn", "fix it"], 'unknown command "rn"; did you mean run?'],
   [
     ["launch"],
-    'unknown command "launch"; commands: chat, run, resume, init, sessions, fork, memory, index, diff, undo, replay, doctor, agents, mcp, acp (see mini-cursor --help)',
+    'unknown command "launch"; commands: chat, run, resume, init, sessions, fork, memory, index, diff, undo, replay, doctor, agents, mcp, acp, serve (see mini-cursor --help)',
   ],
   [["frok"], 'unknown command "frok"; did you mean fork?'],
   [["--verbose"], "unknown option --verbose; see mini-cursor --help"],

@@ -175,6 +175,35 @@ describe("mini-cursor serve", () => {
     }
   });
 
+  it("a client that goes away mid-run stops it at its next safe point: the session is left interrupted, resumable", async () => {
+    expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
+    // The hang-coder model: the coder's first call is never answered.
+    const { url } = await startServe([], { MINI_CURSOR_MODEL: "hang-coder" });
+    const client = new Client({ apiUrl: url });
+    const thread = await client.threads.create();
+    const gone = new AbortController();
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const chunk of client.runs.stream(thread.thread_id, "mini-cursor", {
+        input: { message: "Add greet with a test" },
+        streamMode: ["custom"],
+        signal: gone.signal,
+      })) {
+        const type = (chunk.data as { type?: string } | undefined)?.type;
+        if (type) seen.push(type);
+        if (type === "step_started") gone.abort();
+      }
+    })();
+    await reading.catch(() => undefined);
+    expect(seen).toContain("step_started");
+    const sessionId = String(thread.metadata?.session_id);
+    for (let waited = 0; (await rows()).find((r) => r.id === sessionId)?.status === "running"; waited += 100) {
+      if (waited > 30_000) throw new Error("the run went on after its client left");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await rows()).find((r) => r.id === sessionId)?.status).toBe("interrupted");
+  });
+
   it("listens off loopback only with a token, and then turns away a request without it", async () => {
     expect((await cli(["run", "Add greet with a test"])).code).toBe(0);
     const refused = await runCli(["serve", "--host", "0.0.0.0", "--port", "0"], { cwd: session.root, env: session.env });
