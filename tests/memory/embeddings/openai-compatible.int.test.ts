@@ -3,6 +3,7 @@ import { createOpenAICompatibleEmbedder } from "../../../src/memory/embeddings/o
 import { EmbedderError } from "../../../src/memory/embeddings/types.js";
 import { fakeVector, openAIAnswer, startEmbeddingsServer, type EmbeddingsReply, type EmbeddingsRequest, type EmbeddingsServer } from "./embeddings-server.js";
 import { freePort } from "../../helpers/free-port.js";
+import { embedderError } from "./embedder-error.js";
 
 let server: EmbeddingsServer | undefined;
 afterEach(async () => {
@@ -13,16 +14,6 @@ afterEach(async () => {
 async function start(options: { dimension?: number; reply?: (req: EmbeddingsRequest, inputs: string[]) => EmbeddingsReply } = {}): Promise<EmbeddingsServer> {
   server = await startEmbeddingsServer(options);
   return server;
-}
-
-async function embedderError(promise: Promise<unknown>): Promise<EmbedderError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(EmbedderError);
-    return error as EmbedderError;
-  }
-  throw new Error("expected an EmbedderError");
 }
 
 describe("createOpenAICompatibleEmbedder", () => {

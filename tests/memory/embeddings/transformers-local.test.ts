@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { EmbedderError } from "../../../src/memory/embeddings/types.js";
 import {
   createTransformersEmbedder,
   type FeatureExtractor,
   type FeatureTensor,
   type TransformersModule,
 } from "../../../src/memory/embeddings/transformers-local.js";
+import { embedderError } from "./embedder-error.js";
 
 /**
  * The transformers.js embedder with the package replaced by a fake: what it does around the library (loading once,
@@ -41,16 +41,6 @@ function fakeModule(options: FakeOptions = {}) {
   return { module, calls };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<EmbedderError> {
-  try {
-    await promise;
-  } catch (error) {
-    expect(error).toBeInstanceOf(EmbedderError);
-    return error as EmbedderError;
-  }
-  throw new Error("expected an EmbedderError");
-}
-
 describe("createTransformersEmbedder", () => {
   it("says in one line how to install the package when it is missing", async () => {
     const missing = Object.assign(
@@ -60,7 +50,7 @@ describe("createTransformersEmbedder", () => {
       },
     );
     const embedder = createTransformersEmbedder({ model: "Xenova/all-MiniLM-L6-v2", cacheDir: "/cache", importer: () => Promise.reject(missing) });
-    const error = await rejection(embedder.embedQuery("hello"));
+    const error = await embedderError(embedder.embedQuery("hello"));
     expect(error.message).toContain("npm install -g @huggingface/transformers");
     expect(error.message).toContain("MINI_CURSOR_EMBEDDINGS=transformers");
     expect(error.message).not.toContain("\n");
@@ -70,7 +60,7 @@ describe("createTransformersEmbedder", () => {
   it("tells a broken install (a dependency that does not load) from a missing one", async () => {
     const broken = Object.assign(new Error("Cannot find module '/x/onnxruntime_binding.node'\nRequire stack:\n- /x/binding.js"), { code: "MODULE_NOT_FOUND" });
     const embedder = createTransformersEmbedder({ model: "m", cacheDir: "/cache", importer: () => Promise.reject(broken) });
-    const error = await rejection(embedder.embedQuery("hello"));
+    const error = await embedderError(embedder.embedQuery("hello"));
     expect(error.message).toBe("cannot load @huggingface/transformers (reinstall it?): Cannot find module '/x/onnxruntime_binding.node'");
   });
 
@@ -124,12 +114,12 @@ describe("createTransformersEmbedder", () => {
       },
     });
     const embedder = createTransformersEmbedder({ model: "org/nope", cacheDir: "/c", importer: async () => module });
-    const offline = await rejection(embedder.embedQuery("x"));
+    const offline = await embedderError(embedder.embedQuery("x"));
     expect(offline.message).toBe(
       'transformers embedder: cannot download model "org/nope" from https://huggingface.co/ (cannot reach it: getaddrinfo ENOTFOUND huggingface.co)',
     );
     expect(offline.transient).toBe(true);
-    const missing = await rejection(embedder.embedQuery("x"));
+    const missing = await embedderError(embedder.embedQuery("x"));
     expect(calls.pipeline).toBe(2);
     expect(missing.message).toContain('model "org/nope" is not available from https://huggingface.co/');
     expect(missing.transient).toBe(false);
@@ -138,6 +128,6 @@ describe("createTransformersEmbedder", () => {
   it("refuses an answer of the wrong shape rather than storing it", async () => {
     const { module } = fakeModule({ pipeline: async () => async () => ({ dims: [1, 4], data: [1, 2] }) });
     const embedder = createTransformersEmbedder({ model: "m", cacheDir: "/c", importer: async () => module });
-    expect((await rejection(embedder.embedQuery("x"))).message).toContain("2 values for shape [1, 4]");
+    expect((await embedderError(embedder.embedQuery("x"))).message).toContain("2 values for shape [1, 4]");
   });
 });
