@@ -61,8 +61,8 @@ export interface SessionRunOptions {
   /** A `run --worktree` session: `workspace` is inside this git worktree; each changing step is committed on its branch. */
   worktree?: WorktreeRun;
   /**
-   * Given every chunk of the graph's stream (values, updates and the progress events, subgraphs included): the run
-   * streams instead of invoking (`mini-cursor serve` passes them on to an API client).
+   * Given every chunk of the graph's stream (values, updates and custom, subgraphs included): the run streams instead
+   * of invoking (`mini-cursor serve` passes them on to an API client; the progress events still go to `printer`).
    */
   streamTo?: GraphStreamSink;
   /** Told how the run ended: the session's status and, when it stopped early, why. */
