@@ -1,4 +1,6 @@
+import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { ChromaClient } from "chromadb";
 import type { ChromaEndpoint } from "../src/memory/chroma/types.js";
@@ -72,6 +74,22 @@ function transformers(env: NodeJS.ProcessEnv): Embedder | string {
  * An index of `root` built with `embedder`, its store in memory. It takes over the workspace's collection (an index
  * records its embedder, so another one rebuilds it): build it after everything that uses the session's index.
  */
+/** The environment the benches' git runs get, as a session's: where git is and whose config it reads. */
+export const BENCH_GIT_ENV = { PATH: process.env.PATH ?? "", HOME: os.homedir() };
+
+/** Makes the bench's workspace a git repository with everything in one commit, as most projects are. */
+export function commitWorkspace(root: string, message: string): void {
+  const git = (...args: string[]) =>
+    execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], {
+      cwd: root,
+      stdio: "ignore",
+      env: { ...process.env, ...BENCH_GIT_ENV },
+    });
+  git("init", "-q");
+  git("add", "-A");
+  git("commit", "-qm", message);
+}
+
 /** A CodeIndex as the benches build one: the system clock, credential files skipped, `more` on top. */
 export async function benchIndex(
   root: string,

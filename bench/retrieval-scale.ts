@@ -13,7 +13,7 @@ import { startLauncher } from "../src/platform/launcher/index.js";
 import { readServerState } from "../src/memory/chroma/state-file.js";
 import { indexStoreFile } from "../src/memory/retrieval/index-store.js";
 import { cliSearchTimes } from "./retrieval.js";
-import { benchIndex } from "./retrieval-embedders.js";
+import { BENCH_GIT_ENV, benchIndex, commitWorkspace } from "./retrieval-embedders.js";
 import { ms, printTable } from "./stats.js";
 
 /**
@@ -99,7 +99,7 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
   const index = await benchIndex(root, client, endpoint, embedder, {
     storeFile,
     // The walk's phase does without git, as in a workspace that is not a repository.
-    ...(phase === "update-walk" ? {} : { gitEnv: { PATH: process.env.PATH ?? "", HOME: os.homedir() } }),
+    ...(phase === "update-walk" ? {} : { gitEnv: BENCH_GIT_ENV }),
   });
   // An update is timed in a session that has its index loaded already and has run a program before (the process
   // launcher a session's commands start is up): the figure is the update's own.
@@ -159,7 +159,6 @@ async function runPhase(phase: PhaseName, root: string, chromaUrl: string, store
  * alone (the floor an update by git cannot go under, measured in the same moments).
  */
 async function noopSeries(index: CodeIndex, root: string): Promise<Phase> {
-  const gitEnv = { PATH: process.env.PATH ?? "", HOME: os.homedir() };
   await index.update();
   const updates: number[] = [];
   const statuses: number[] = [];
@@ -174,7 +173,7 @@ async function noopSeries(index: CodeIndex, root: string): Promise<Phase> {
     await runGit(["status", "--porcelain=v2", "-z", "--branch", "--no-ahead-behind", "--untracked-files=all", "--no-renames", "--", "."], {
       scope: "repository",
       cwd: root,
-      env: gitEnv,
+      env: BENCH_GIT_ENV,
     });
     statuses.push(performance.now() - t);
   }
@@ -222,11 +221,7 @@ export async function benchRetrievalScale(fileCount: number): Promise<void> {
       await fs.copyFile(file, target);
     }
     // A git repository, as most projects are: updates can ask git what changed.
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], { cwd: root, stdio: "ignore" });
-    git("init", "-q");
-    git("add", "-A");
-    git("commit", "-qm", "files");
+    commitWorkspace(root, "files");
     // Where a session (and `mini-cursor index search`) finds the store of this workspace.
     const dataDir = path.join(tmp, "data");
     const storeFile = indexStoreFile(dataDir, root);

@@ -12,7 +12,7 @@ import { createCodeEmbedder } from "../src/memory/retrieval/code-embedder.js";
 import { lexicalTerms } from "../src/memory/retrieval/lexical.js";
 import { indexStoreFile } from "../src/memory/retrieval/index-store.js";
 import { EmbedderError } from "../src/memory/embeddings/index.js";
-import { benchIndex, indexWith, otherEmbedders } from "./retrieval-embedders.js";
+import { BENCH_GIT_ENV, benchIndex, commitWorkspace, indexWith, otherEmbedders } from "./retrieval-embedders.js";
 import { RETRIEVAL_QUESTIONS, SECOND_QUESTIONS, THIRD_QUESTIONS, type RetrievalQuestion } from "./retrieval-questions.js";
 import { mean, ms, p95, printTable } from "./stats.js";
 
@@ -131,15 +131,11 @@ export async function benchRetrieval(): Promise<void> {
     const embedder = createCodeEmbedder({ kind: "local" });
     const client = chromaClient(endpoint);
     // As a session has it: a git repository, the store on disk in the data folder (where the CLI finds it too).
-    const git = (...args: string[]) =>
-      execFileSync("git", ["-c", "user.name=bench", "-c", "user.email=bench@example.com", ...args], { cwd: root, stdio: "ignore" });
-    git("init", "-q");
-    git("add", "-A");
-    git("commit", "-qm", "package");
+    commitWorkspace(root, "package");
     const dataDir = path.join(tmp, "data");
     const index = await benchIndex(root, client, endpoint, embedder, {
       storeFile: indexStoreFile(dataDir, root),
-      gitEnv: { PATH: process.env.PATH ?? "", HOME: os.homedir() },
+      gitEnv: BENCH_GIT_ENV,
     });
     const built = await index.update();
     const buildMs = built.durationMs;

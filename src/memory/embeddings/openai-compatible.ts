@@ -13,8 +13,8 @@
  */
 import { systemClock, type Clock } from "../../platform/clock.js";
 import { logger } from "../../platform/logger.js";
+import { sharedAttempt } from "../../platform/shared-attempt.js";
 import { isTransientNetworkError, isTransientStatus, retryAfterMs } from "./retry-after.js";
-import { dimensionProbe } from "./dimension-probe.js";
 import { EmbedderError, type Embedder, type EmbedderErrorOptions } from "./types.js";
 
 export const OPENAI_DEFAULT_BASE_URL = "https://api.openai.com/v1";
@@ -172,7 +172,8 @@ export function createOpenAICompatibleEmbedder(options: OpenAICompatibleOptions)
     return out;
   }
 
-  const probeDimension = dimensionProbe(request);
+  // One real call tells the length.
+  const probeDimension = sharedAttempt(async () => (await request(["dimension probe"]))[0]?.length ?? 0);
 
   return {
     id: `openai-compatible:${model}`,

@@ -11,7 +11,7 @@
  * embedders with different caches or hosts in one process work as long as their first loads do not overlap.
  */
 import { logger } from "../../platform/logger.js";
-import { dimensionProbe } from "./dimension-probe.js";
+import { sharedAttempt } from "../../platform/shared-attempt.js";
 import { EmbedderError, type Embedder } from "./types.js";
 
 export const TRANSFORMERS_PACKAGE = "@huggingface/transformers";
@@ -131,7 +131,6 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   if (!model) throw new EmbedderError("transformers embedder: a model name is required");
   if (!Number.isInteger(batchSize) || batchSize < 1) throw new EmbedderError(`transformers embedder: batchSize must be a positive integer, got ${batchSize}`);
 
-  let loading: Promise<FeatureExtractor> | undefined;
   let knownDimension: number | undefined;
 
   async function load(): Promise<FeatureExtractor> {
@@ -160,13 +159,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
   }
 
   /** The model, loaded once; a failed load is not kept, so the next call tries again (a network that came back). */
-  function extractor(): Promise<FeatureExtractor> {
-    loading ??= load().catch((error: unknown) => {
-      loading = undefined;
-      throw error;
-    });
-    return loading;
-  }
+  const extractor = sharedAttempt(load);
 
   async function run(texts: string[]): Promise<number[][]> {
     const extract = await extractor();
@@ -192,7 +185,7 @@ export function createTransformersEmbedder(options: TransformersEmbedderOptions)
     return out;
   }
 
-  const probeDimension = dimensionProbe(run);
+  const probeDimension = sharedAttempt(async () => (await run(["dimension probe"]))[0]?.length ?? 0);
 
   return {
     id: `transformers:${model}`,

@@ -2,6 +2,7 @@ import type { Collection, Metadata } from "chromadb";
 import type { VectorWriter } from "../chroma/record-writes.js";
 import type { Embedder } from "../embeddings/types.js";
 import type { Clock } from "../../platform/clock.js";
+import { sharedAttempt } from "../../platform/shared-attempt.js";
 import { batchesOf } from "./batches.js";
 import { chunkFile } from "./chunk-file.js";
 import { chunkId } from "./chunk-id.js";
@@ -79,7 +80,6 @@ const copyOf = (a: SearchAnswer): SearchAnswer => ({ ...a, hits: a.hits.map((h) 
 export class CodeIndex {
   private readonly store: IndexStore;
   private running: Promise<BuildResult> | undefined;
-  private loading: Promise<void> | undefined;
   /**
    * Recent answers, with the store's version they were computed at: the planner asks the same question (the task)
    * on every turn, and between two coder steps nothing changes; an answer costs an embedding, a Chroma query and
@@ -108,13 +108,7 @@ export class CodeIndex {
    * Chroma when not: the first time, after the collection was replaced, or after a crash between the two writes.
    * Concurrent callers share the one check; a failed one is tried again by the next caller.
    */
-  load(): Promise<void> {
-    this.loading ??= this.readAll().catch((error: unknown) => {
-      this.loading = undefined;
-      throw error;
-    });
-    return this.loading;
-  }
+  readonly load: () => Promise<void> = sharedAttempt(() => this.readAll());
 
   private async readAll(): Promise<void> {
     const { collection } = this.o;
