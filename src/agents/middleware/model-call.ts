@@ -16,7 +16,8 @@ import {
   textOf,
 } from "../run.js";
 import { judgeReply } from "./approval.js";
-import { fitContext, toolsOverhead } from "./context-budget.js";
+import { fitContext } from "./context-budget.js";
+import { toolsOverhead } from "./context-tokens.js";
 import type { AgentDeps, ModelCallDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
 import { askUserTool } from "../../tools/ask-user.js";
 import { extensionsReady, extensionToolDefinition, offeredExtensionTools, offeredTools, toolAvailability } from "../agent-tools.js";

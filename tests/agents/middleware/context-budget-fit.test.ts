@@ -1,8 +1,8 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { fakeModel } from "@langchain/core/testing";
 import { countTokensApproximately } from "langchain";
 import { describe, expect, it } from "vitest";
-import { countTokens, fitToBudget } from "../../../src/agents/middleware/context-budget.js";
+import { fitToBudget } from "../../../src/agents/middleware/context-budget.js";
+import { countTokens } from "../../../src/agents/middleware/context-tokens.js";
 
 function transcript(turns: number, outputChars: number): BaseMessage[] {
   const messages: BaseMessage[] = [new SystemMessage("You are the coder."), new HumanMessage("Your step: fix the tests.")];
@@ -23,11 +23,10 @@ function pairsIntact(messages: BaseMessage[]): boolean {
 }
 
 describe("fitToBudget", () => {
-  const model = fakeModel();
 
   it("leaves a small transcript alone", async () => {
     const messages = transcript(3, 200);
-    const view = await fitToBudget(messages, 10_000, 500, model);
+    const view = await fitToBudget(messages, 10_000, 500);
     expect(view.messages).toEqual(messages);
     expect(view.cleared).toBe(false);
   });
@@ -35,7 +34,7 @@ describe("fitToBudget", () => {
   it("clears older tool output first, keeping the newest results and every call/result pair", async () => {
     const messages = transcript(12, 4_000);
     const before = countTokens(messages);
-    const view = await fitToBudget(messages, 9_000, 500, model);
+    const view = await fitToBudget(messages, 9_000, 500);
     expect(view.cleared).toBe(true);
     expect(view.tokens).toBeLessThanOrEqual(9_000);
     expect(countTokens(messages)).toBe(before); // the stored transcript is untouched
@@ -47,7 +46,7 @@ describe("fitToBudget", () => {
 
   it("folds the oldest turns into a summary of files, commands and errors when clearing is not enough", async () => {
     const messages = transcript(40, 600);
-    const view = await fitToBudget(messages, 2_500, 300, model);
+    const view = await fitToBudget(messages, 2_500, 300);
     expect(view.tokens).toBeLessThanOrEqual(2_500);
     expect(view.summarized).toBeGreaterThan(0);
     const summary = String(view.messages[2]?.content);
@@ -63,7 +62,6 @@ describe("fitToBudget", () => {
 });
 
 describe("fitToBudget with a 1 MB argument or reply", () => {
-  const model = fakeModel();
   const data = Array.from({ length: 20_000 }, (_, i) => `row ${i}: ${"0123456789abcdef".repeat(3)}\n`)
     .join("")
     .slice(0, 1_000_000);
@@ -91,7 +89,7 @@ describe("fitToBudget with a 1 MB argument or reply", () => {
         artifact: { ok: true, filesChanged: ["big.txt"] },
       }),
     ];
-    const view = await fitToBudget(messages, 32_000, 3_000, model);
+    const view = await fitToBudget(messages, 32_000, 3_000);
     expect(view.tokens).toBeLessThanOrEqual(32_000);
     expect(countTokens(view.messages) + 3_000).toBe(view.tokens);
     const call = (view.messages[2] as AIMessage).tool_calls?.[0];
@@ -106,7 +104,7 @@ describe("fitToBudget with a 1 MB argument or reply", () => {
       new AIMessage({ content: `Plan: ${data}`, tool_calls: [{ id: "l1", name: "list_directory", args: { path: "." }, type: "tool_call" }] }),
       new ToolMessage({ tool_call_id: "l1", name: "list_directory", content: "big.txt" }),
     ];
-    const view = await fitToBudget(messages, 32_000, 3_000, model);
+    const view = await fitToBudget(messages, 32_000, 3_000);
     expect(view.tokens).toBeLessThanOrEqual(32_000);
     expect(String(view.messages[2]?.content)).toMatch(
       /^Plan: row 0: [\s\S]*\[… your reply went on for [\d.]+ KB more \(1\.0 MB in all\); elided from this prompt/,
@@ -125,7 +123,7 @@ describe("fitToBudget with a 1 MB argument or reply", () => {
       new AIMessage({ content: "", tool_calls: calls }),
       ...calls.map((c) => new ToolMessage({ tool_call_id: c.id, name: "write_file", content: "Created", artifact: { ok: true, filesChanged: [c.args.path] } })),
     ];
-    const view = await fitToBudget(messages, 6_000, 500, model);
+    const view = await fitToBudget(messages, 6_000, 500);
     expect(view.tokens).toBeLessThanOrEqual(6_000);
     expect(pairsIntact(view.messages)).toBe(true);
   });
