@@ -28,6 +28,7 @@ console.log("\n4. Long-term memory");
 await benchMemoryLatency();
 await benchRecall();
 await (await import("./context-budget.js")).benchContextBudget();
+await (await import("./prompt-cache.js")).benchPromptCache();
 await (await import("./safety-checks.js")).benchSafetyChecks();
 await (await import("./search-code.js")).benchSearchCode();
 await (await import("./retrieval.js")).benchRetrieval();

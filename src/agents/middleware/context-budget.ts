@@ -94,4 +94,3 @@ function cutNewestResults(view: BaseMessage[], excessTokens: number): BaseMessag
 function textLength(m: BaseMessage): number {
   return typeof m.content === "string" ? m.content.length : JSON.stringify(m.content).length;
 }
-

@@ -55,4 +55,3 @@ export function summaryOf(turns: BaseMessage[][]): HumanMessage {
 function firstLine(text: string): string {
   return text.split("\n", 1)[0] ?? "";
 }
-

@@ -23,7 +23,6 @@ function pairsIntact(messages: BaseMessage[]): boolean {
 }
 
 describe("fitToBudget", () => {
-
   it("leaves a small transcript alone", async () => {
     const messages = transcript(3, 200);
     const view = await fitToBudget(messages, 10_000, 500);

@@ -1,4 +1,12 @@
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage, mapChatMessagesToStoredMessages, mapStoredMessagesToChatMessages, type BaseMessage } from "@langchain/core/messages";
+import {
+  AIMessage,
+  HumanMessage,
+  SystemMessage,
+  ToolMessage,
+  mapChatMessagesToStoredMessages,
+  mapStoredMessagesToChatMessages,
+  type BaseMessage,
+} from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { fitToBudget } from "../../../src/agents/middleware/context-budget.js";
 import { LOW_WATER } from "../../../src/agents/middleware/context-compaction.js";
@@ -13,7 +21,10 @@ const OVERHEAD = 3_000;
 
 /** A run's transcript: reads of 6-10 KB and commands printing 15-20 KB, some turns with several calls. */
 function longRun(turns: number): BaseMessage[] {
-  const messages: BaseMessage[] = [new SystemMessage(`You are the coder.\n${"rule ".repeat(400)}`), new HumanMessage(`Your step: make the tests pass.\n${"context ".repeat(300)}`)];
+  const messages: BaseMessage[] = [
+    new SystemMessage(`You are the coder.\n${"rule ".repeat(400)}`),
+    new HumanMessage(`Your step: make the tests pass.\n${"context ".repeat(300)}`),
+  ];
   for (let t = 0; t < turns; t++) {
     const count = t % 7 === 3 ? 3 : 1;
     const calls = Array.from({ length: count }, (_, j) => {
@@ -35,7 +46,12 @@ function longRun(turns: number): BaseMessage[] {
 /** The request as text, message by message, the way a provider compares prompts (role, content, calls). */
 function wire(messages: readonly BaseMessage[]): string[] {
   return messages.map((m) =>
-    JSON.stringify({ type: m.getType(), content: m.content, calls: AIMessage.isInstance(m) ? m.tool_calls : undefined, id: ToolMessage.isInstance(m) ? m.tool_call_id : undefined }),
+    JSON.stringify({
+      type: m.getType(),
+      content: m.content,
+      calls: AIMessage.isInstance(m) ? m.tool_calls : undefined,
+      id: ToolMessage.isInstance(m) ? m.tool_call_id : undefined,
+    }),
   );
 }
 
@@ -114,7 +130,9 @@ describe("cache-aware compaction", () => {
   it("makes the same prompt from a transcript read back from a checkpoint (no state of its own, no per-process cache)", () => {
     const stored = mapStoredMessagesToChatMessages(mapChatMessagesToStoredMessages(transcript));
     for (const cut of [60, 90, transcript.length]) {
-      expect(wire(fitToBudget(stored.slice(0, cut), BUDGET, OVERHEAD).messages)).toEqual(wire(fitToBudget(transcript.slice(0, cut), BUDGET, OVERHEAD).messages));
+      expect(wire(fitToBudget(stored.slice(0, cut), BUDGET, OVERHEAD).messages)).toEqual(
+        wire(fitToBudget(transcript.slice(0, cut), BUDGET, OVERHEAD).messages),
+      );
     }
   });
 
