@@ -81,16 +81,26 @@ export class CheckedChatCompletions extends ChatOpenAICompletions {
     this.malformedDelayMs = f.malformedDelayMs ?? 500;
   }
 
+  /** The endpoint answered 400/422 naming `prompt_cache_key`: it is not sent to this endpoint again. */
+  private cacheKeyRefused = false;
+
   override async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     for (let ours = 1; ; ours++) {
       try {
-        const result = await super._generate(messages, options, runManager);
+        const sent = this.cacheKeyRefused && options.promptCacheKey !== undefined ? { ...options, promptCacheKey: undefined } : options;
+        const result = await super._generate(messages, sent, runManager);
         const problem = malformed(result);
         if (problem) throw new MalformedReplyError(problem);
         return result;
       } catch (error) {
         if (options.signal?.aborted && signalReason(options.signal) !== "TimeoutError") throw error;
         const fault = options.signal?.aborted ? { kind: "aborted" as const, status: null, said: "" } : modelFaultOf(error);
+        // OpenAI's prompt cache key is only a routing hint: an endpoint that does not know it is asked again without it.
+        if (fault.kind === "rejected" && options.promptCacheKey !== undefined && !this.cacheKeyRefused && /prompt_cache_key/.test(fault.said)) {
+          this.cacheKeyRefused = true;
+          ours -= 1; // not one of our retries
+          continue;
+        }
         const wait = this.retryWait(fault, error, ours);
         if (wait === null) throw this.finalError(fault, error, ours);
         await sleep(wait, options.signal);

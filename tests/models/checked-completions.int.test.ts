@@ -139,3 +139,30 @@ describe("transport faults say what happened, in one line", () => {
     expect(server.requests).toHaveLength(1);
   });
 });
+
+describe("prompt_cache_key (issue 46)", () => {
+  const cacheKey = (req: { body: unknown }) => (req.body as { prompt_cache_key?: unknown }).prompt_cache_key;
+
+  it("is sent when the call gives one", async () => {
+    const server = await start(() => ({ content: "ok" }));
+    await client(server.baseUrl).invoke("hi", { promptCacheKey: "coder-1234" });
+    expect(server.requests.map(cacheKey)).toEqual(["coder-1234"]);
+  });
+
+  it("is dropped, once and for good, by an endpoint that refuses it (as strict OpenAI-compatible servers answer 400)", async () => {
+    const server = await start((req) =>
+      cacheKey(req) !== undefined ? { httpStatus: 400, error: "Unrecognized request argument supplied: prompt_cache_key" } : { content: "without the key" },
+    );
+    const model = client(server.baseUrl, { maxRetries: 0 });
+    expect((await model.invoke("hi", { promptCacheKey: "coder-1234" })).content).toBe("without the key");
+    expect((await model.invoke("again", { promptCacheKey: "coder-1234" })).content).toBe("without the key");
+    expect(server.requests.map(cacheKey)).toEqual(["coder-1234", undefined, undefined]);
+  });
+
+  it("does not hide any other 400", async () => {
+    const server = await start(() => ({ httpStatus: 400, error: "messages: too long" }));
+    const error = await failureOf(client(server.baseUrl, { maxRetries: 0 }).invoke("hi", { promptCacheKey: "coder-1234" }));
+    expectOneLine(error, /messages: too long/);
+    expect(server.requests).toHaveLength(1);
+  });
+});

@@ -5,6 +5,7 @@ import { createAgent } from "langchain";
 import type { ModelCallDeps, ModelCallWrap, RoleSpec } from "../../../agents/middleware/deps.js";
 import { modelCallMiddleware } from "../../../agents/middleware/model-call.js";
 import { PerRunModel } from "../../../agents/per-run-model.js";
+import { withPromptCacheKey } from "../../../agents/middleware/prompt-cache-key.js";
 import { agentRunContextSchema, AgentRunState, contextOf, runUsage, type RunUsage } from "../../../agents/run.js";
 import {
   type AgentReport,
@@ -139,18 +140,19 @@ export function buildPlannerAgent(deps: PlannerAgentDeps, planTool: PlanTool, sy
     }
     return adapter;
   };
-  // ask_user is offered while the turn may still ask, or once asked (its call is in the messages); read_task while
-  // the prompt shows only the start of the task. A session that may ask nothing (--max-questions 0) is not told of
-  // ask_user either.
+  // The tools are the same on every turn of a session, so a provider's prompt cache keeps serving the prompt's head
+  // (issue 46): ask_user whenever the session may ask (a question past the limit is refused by the tool itself),
+  // read_task when the task is too long to show whole. A session that may ask nothing (--max-questions 0) is not told
+  // of ask_user either.
   const select: ModelCallWrap = async (request, handler) => {
     const { questions, maxPromptTokens } = contextOf(request.runtime.context);
     const task = taskOfRun(request.runtime.context);
-    const offerAsk = questions.asked < questions.max || askedThisTurn(request.state.messages);
+    const offerAsk = questions.max > 0;
     const offerRead = task.length > taskCharsFor(maxPromptTokens);
     const tools = request.tools.filter((t) => (t.name === ASK_USER_TOOL_NAME ? offerAsk : t.name === READ_TASK_TOOL_NAME ? offerRead : false));
     const prompt = request.systemMessage;
     const systemMessage = questions.max > 0 || !prompt ? {} : { systemMessage: new SystemMessage(promptForQuestions(prompt.text, 0, PLANNER_ASK_RULE)) };
-    return handler({ ...request, ...systemMessage, model: adapterOf(deps.models.forRole("planner")), tools });
+    return handler({ ...request, ...systemMessage, ...withPromptCacheKey(request, "planner"), model: adapterOf(deps.models.forRole("planner")), tools });
   };
   return createAgent({
     name: "planner",
