@@ -143,16 +143,19 @@ export function isModelReply(m: BaseMessage): m is AIMessage {
 export interface RunUsage {
   modelCalls: number;
   inputTokens: number;
+  /** The part of inputTokens the provider served from its prompt cache (estimated calls have none). */
+  cachedInputTokens: number;
   outputTokens: number;
   estimatedCalls: number;
 }
 
 export function runUsage(messages: readonly BaseMessage[]): RunUsage {
-  const usage: RunUsage = { modelCalls: 0, inputTokens: 0, outputTokens: 0, estimatedCalls: 0 };
+  const usage: RunUsage = { modelCalls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, estimatedCalls: 0 };
   for (const m of messages) {
     if (!isModelReply(m) || !m.usage_metadata) continue;
     usage.modelCalls += 1;
     usage.inputTokens += m.usage_metadata.input_tokens;
+    usage.cachedInputTokens += m.usage_metadata.input_token_details?.cache_read ?? 0;
     usage.outputTokens += m.usage_metadata.output_tokens;
     if (m.response_metadata?.[ESTIMATED_USAGE] === true) usage.estimatedCalls += 1;
   }

@@ -1,7 +1,10 @@
 import { z } from "zod";
 
 export const tokenUsageSchema = z.object({
+  /** Every input token, cached ones included. */
   inputTokens: z.number().default(0),
+  /** The part of inputTokens the endpoint served from its prompt cache (priced lower); 0 in older checkpoints. */
+  cachedInputTokens: z.number().default(0),
   outputTokens: z.number().default(0),
   calls: z.number().default(0),
   /** Calls whose reply carried no usage data: their tokens are chars/4 estimates. */
@@ -24,6 +27,8 @@ export interface UsageLine extends TokenUsage {
 /** Usage with its cost, for reports, `--json` and `sessions` (src/models/cost/usage.ts computes it). */
 export interface UsageSummary {
   inputTokens: number;
+  /** The part of inputTokens served from the endpoint's prompt cache. */
+  cachedInputTokens: number;
   outputTokens: number;
   calls: number;
   estimatedCalls: number;
@@ -39,6 +44,8 @@ export interface UsageSummary {
 /** The session's running totals after a model call. */
 export interface UsageTotals {
   inputTokens: number;
+  /** The part of inputTokens served from the endpoint's prompt cache; absent: none reported. */
+  cachedInputTokens?: number;
   outputTokens: number;
   calls: number;
   /** null: a model in use has no known price. */
@@ -50,6 +57,7 @@ export interface UsageTotals {
 /** The session's usage summed over agents and models, with what the priced calls cost: small enough for run state. */
 export const usageBaseSchema = z.object({
   inputTokens: z.number().default(0),
+  cachedInputTokens: z.number().default(0),
   outputTokens: z.number().default(0),
   calls: z.number().default(0),
   estimatedCalls: z.number().default(0),

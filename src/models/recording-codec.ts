@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { deflateRawSync, inflateRawSync } from "node:zlib";
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type InputTokenDetails } from "@langchain/core/messages";
 
 /**
  * What one recorded model call holds, and how it is stored. Not the whole request: every call of an agent run repeats
@@ -46,7 +46,8 @@ export interface RecordedResponse {
   content: string;
   toolCalls: RecordedToolCall[];
   invalidToolCalls: { id?: string; name?: string; args?: string; error?: string }[];
-  usage?: { input_tokens: number; output_tokens: number; total_tokens: number };
+  /** `input_token_details` (cached input, `cache_read`) is absent in recordings from before it was kept. */
+  usage?: { input_tokens: number; output_tokens: number; total_tokens: number; input_token_details?: InputTokenDetails };
   finishReason?: string;
 }
 
@@ -123,8 +124,9 @@ export function recordResponse(message: BaseMessage, finishReason?: unknown): Re
     })),
   };
   if (ai?.usage_metadata) {
-    const { input_tokens, output_tokens, total_tokens } = ai.usage_metadata;
-    response.usage = { input_tokens, output_tokens, total_tokens };
+    const { input_tokens, output_tokens, total_tokens, input_token_details } = ai.usage_metadata;
+    // The cached input is kept so a replayed session reports and prices it as the recorded one did.
+    response.usage = { input_tokens, output_tokens, total_tokens, ...(input_token_details ? { input_token_details } : {}) };
   }
   if (typeof finishReason === "string") response.finishReason = finishReason;
   return response;

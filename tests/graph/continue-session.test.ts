@@ -96,7 +96,7 @@ describe("planContinuation", () => {
       status: "limit_reached",
       stop: { kind: "token_budget", detail: "token budget of 10 reached (20 used)" },
       lastReport: report,
-      usage: { "coder:m": { inputTokens: 15, outputTokens: 5, calls: 1, estimatedCalls: 0 } },
+      usage: { "coder:m": { inputTokens: 15, cachedInputTokens: 0, outputTokens: 5, calls: 1, estimatedCalls: 0 } },
     });
     expect(planContinuation(state, { tokens: 10 }, prices)).toMatchObject({ kind: "refuse" });
     expect(planContinuation(state, { tokens: 100 }, prices)).toMatchObject({

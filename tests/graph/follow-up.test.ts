@@ -8,7 +8,7 @@ import { sessionState } from "./state-fixture.js";
 
 /** How a follow-up turn starts (pure; the e2e side is tests/faces/cli/follow-up-e2e.test.ts). */
 const step = (id: string, status: PlanStep["status"]): PlanStep => ({ id, agent: "coder", goal: `goal ${id}`, acceptanceCriteria: [], status, result: "" });
-const usage = { "coder:m": { inputTokens: 900, outputTokens: 100, calls: 3, estimatedCalls: 0 } };
+const usage = { "coder:m": { inputTokens: 900, cachedInputTokens: 0, outputTokens: 100, calls: 3, estimatedCalls: 0 } };
 
 describe("planFollowUp", () => {
   it("a done session: turn 2 with fresh counters, its outcome kept, the stop and summary cleared, the work left as it is", () => {
@@ -70,7 +70,7 @@ describe("budgetForTurn", () => {
 describe("turnStartFor", () => {
   it("starts a new turn at the session's usage so far; a continued turn keeps its start; no state, no start", () => {
     const turn = { number: 2, instruction: "also b", previousOutcome: "done", usageBefore: { tokens: 100, usd: 0 } };
-    const state = sessionState({ usage: { "coder:m": { inputTokens: 900, outputTokens: 100, calls: 3, estimatedCalls: 0 } }, turn });
+    const state = sessionState({ usage: { "coder:m": { inputTokens: 900, cachedInputTokens: 0, outputTokens: 100, calls: 3, estimatedCalls: 0 } }, turn });
     expect(turnStartFor(state, true, DEFAULT_PRICE_TABLE)).toEqual({ usageBefore: { tokens: 1000, usd: 0 } });
     expect(turnStartFor(state, false, DEFAULT_PRICE_TABLE)).toBe(turn);
     expect(turnStartFor(null, true, DEFAULT_PRICE_TABLE)).toBeNull();

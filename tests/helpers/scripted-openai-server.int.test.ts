@@ -189,6 +189,17 @@ describe("startScriptedOpenAIServer with the real ChatOpenAICompletions client",
     expect(toolResults(server.requests[1]!)).toEqual([{ name: "read_file", content: "ok", toolCallId: "call_0_0" }]);
   });
 
+  it("reports scripted cached prompt tokens, which the client reads as cache_read (invoke and stream)", async () => {
+    const server = await start(() => ({ content: "ok", usage: { promptTokens: 1200, completionTokens: 30, cachedTokens: 1024 } }));
+    const replied = await model(server).invoke("hi");
+    expect(replied.usage_metadata).toMatchObject({ input_tokens: 1200, output_tokens: 30, input_token_details: { cache_read: 1024 } });
+    const streamed = await collect(await model(server, { streamUsage: true }).stream("hi"));
+    expect(streamed.usage_metadata).toMatchObject({ input_tokens: 1200, output_tokens: 30, input_token_details: { cache_read: 1024 } });
+    // Without cachedTokens the usage has no details at all, as before.
+    const plain = await start(() => ({ content: "ok", usage: { promptTokens: 12, completionTokens: 3 } }));
+    expect((await model(plain).invoke("hi")).usage_metadata?.input_token_details?.cache_read).toBeUndefined();
+  });
+
   it("flattens a parts-array message to text", async () => {
     const server = await start(() => ({ content: "ok" }));
     await collect(

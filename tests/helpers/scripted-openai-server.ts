@@ -60,6 +60,8 @@ export interface ScriptedRequest {
 export interface ScriptedUsage {
   promptTokens: number;
   completionTokens: number;
+  /** The part of promptTokens served from the prompt cache: sent as `prompt_tokens_details.cached_tokens` when set. */
+  cachedTokens?: number;
 }
 
 export type ScriptedReply =
@@ -238,6 +240,7 @@ interface WireUsage {
   prompt_tokens: number;
   completion_tokens: number;
   total_tokens: number;
+  prompt_tokens_details?: { cached_tokens: number };
 }
 
 interface Completion {
@@ -279,7 +282,12 @@ function buildCompletion(req: ScriptedRequest, reply: { content?: string; toolCa
     content,
     toolCalls,
     finishReason: toolCalls.length > 0 ? "tool_calls" : "stop",
-    usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens },
+    usage: {
+      prompt_tokens: promptTokens,
+      completion_tokens: completionTokens,
+      total_tokens: promptTokens + completionTokens,
+      ...(reply.usage?.cachedTokens === undefined ? {} : { prompt_tokens_details: { cached_tokens: reply.usage.cachedTokens } }),
+    },
   };
 }
 

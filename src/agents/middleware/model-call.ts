@@ -18,6 +18,7 @@ import {
 import { judgeReply } from "./approval.js";
 import { fitContext } from "./context-budget.js";
 import { toolsOverhead } from "./context-tokens.js";
+import { withPromptCacheKey } from "./prompt-cache-key.js";
 import type { AgentDeps, ModelCallDeps, ModelCallHandler, ModelCallWrap } from "./deps.js";
 import { askUserTool } from "../../tools/ask-user.js";
 import { extensionsReady, extensionToolDefinition, offeredExtensionTools, offeredTools, toolAvailability } from "../agent-tools.js";
@@ -104,7 +105,9 @@ export function selectModel(deps: Pick<AgentDeps, "spec" | "models" | "memory" |
     const extensions = [...(chosen.search ? [searchToolDefinition(mcp.length)] : []), ...chosen.tools.map(extensionToolDefinition)];
     return handler({
       ...request,
+      ...withPromptCacheKey(request, deps.spec.name),
       model: deps.models.forRole(deps.spec.name),
+      // A fixed order (the agent's own, its MCP tools, ask_user) keeps the prompt's head cacheable (issue 46).
       tools: [...own, ...extensions, ...ask],
     });
   };
@@ -147,13 +150,17 @@ type UsageDeps = Pick<ModelCallDeps, "spec" | "models" | "prices">;
 /** The session's totals: what it had used before this run plus this run's calls so far (from the transcript). */
 function sessionTotals(deps: UsageDeps, state: AgentRun, run: RunUsage, extra?: CallUsage): UsageTotals & { knownCostUsd: number } {
   const inputTokens = run.inputTokens + (extra?.inputTokens ?? 0);
+  const cachedInputTokens = run.cachedInputTokens + (extra?.cachedInputTokens ?? 0);
   const outputTokens = run.outputTokens + (extra?.outputTokens ?? 0);
   const price = findPrice(deps.models.describe(deps.spec.name), deps.prices);
   const base = state.usageBase;
-  const knownCostUsd = base.knownCostUsd + (price ? costUsd({ inputTokens, outputTokens }, price.price) : 0);
+  const knownCostUsd = base.knownCostUsd + (price ? costUsd({ inputTokens, cachedInputTokens, outputTokens }, price.price) : 0);
   const unpriced = base.unpriced || (!price && inputTokens + outputTokens > 0);
+  const cached = base.cachedInputTokens + cachedInputTokens;
   return {
     inputTokens: base.inputTokens + inputTokens,
+    // Only when the endpoint reported any: the totals of a session without a prompt cache keep their shape.
+    ...(cached > 0 ? { cachedInputTokens: cached } : {}),
     outputTokens: base.outputTokens + outputTokens,
     calls: base.calls + run.modelCalls + (extra ? 1 : 0),
     costUsd: unpriced ? null : Math.round(knownCostUsd * 1_000_000) / 1_000_000,
@@ -192,7 +199,8 @@ export function meterUsage(deps: UsageDeps & Pick<ModelCallDeps, "emit" | "callT
     // model's reply is its first message, metered in place.
     const structured = structuredAnswer(raw);
     const reply = structured ? structured.messages[0] : normalize(AIMessage.isInstance(raw) ? raw : new AIMessage({ content: textOf(raw as BaseMessage) }));
-    const { inputTokens, outputTokens, estimated } = measureCall(request.messages, reply, toolsOverhead(request.tools));
+    const measured = measureCall(request.messages, reply, toolsOverhead(request.tools));
+    const { inputTokens, outputTokens, estimated } = measured;
     if (estimated) {
       reply.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
       reply.response_metadata = { ...reply.response_metadata, [ESTIMATED_USAGE]: true };
@@ -200,7 +208,7 @@ export function meterUsage(deps: UsageDeps & Pick<ModelCallDeps, "emit" | "callT
       reply.usage_metadata = { input_tokens: inputTokens, output_tokens: outputTokens, total_tokens: inputTokens + outputTokens };
     }
     const model = deps.models.describe(deps.spec.name);
-    const { knownCostUsd: _known, ...total } = sessionTotals(deps, state, run, { inputTokens, outputTokens, estimated });
+    const { knownCostUsd: _known, ...total } = sessionTotals(deps, state, run, measured);
     deps.emit({
       type: "model_call",
       agent: deps.spec.name,

@@ -125,6 +125,7 @@ export function createSubAgentNode(spec: AgentSpec, agent: AgentGraph, deps: Gra
       usage: {
         [usageKey(spec.name, deps.models.describe(spec.name))]: {
           inputTokens: used.inputTokens,
+          cachedInputTokens: used.cachedInputTokens,
           outputTokens: used.outputTokens,
           calls: used.modelCalls,
           estimatedCalls: used.estimatedCalls,

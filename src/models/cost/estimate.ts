@@ -27,6 +27,8 @@ export function messageChars(message: BaseMessage): number {
 
 export interface CallUsage {
   inputTokens: number;
+  /** The part of inputTokens the provider served from its prompt cache (0 when it said nothing or was estimated). */
+  cachedInputTokens: number;
   outputTokens: number;
   /** The provider sent no usage: the counts are chars/4 estimates. */
   estimated: boolean;
@@ -40,11 +42,17 @@ export function measureCall(prompt: readonly BaseMessage[], reply: AIMessage, pr
   const usage = reply.usage_metadata;
   // Some local servers send a usage object of zeros: a real prompt is never 0 tokens, so treat it as missing.
   if (usage && (usage.input_tokens > 0 || usage.output_tokens > 0)) {
-    return { inputTokens: usage.input_tokens, outputTokens: usage.output_tokens, estimated: false };
+    return {
+      inputTokens: usage.input_tokens,
+      cachedInputTokens: usage.input_token_details?.cache_read ?? 0,
+      outputTokens: usage.output_tokens,
+      estimated: false,
+    };
   }
   const promptChars = prompt.reduce((sum, m) => sum + messageChars(m), 0);
   return {
     inputTokens: estimateTokens(promptChars) + promptOverheadTokens,
+    cachedInputTokens: 0,
     outputTokens: estimateTokens(messageChars(reply)),
     estimated: true,
   };

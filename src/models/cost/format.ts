@@ -18,7 +18,8 @@ export function formatUsd(usd: number): string {
 /** The running total the progress output shows at the end of each step. */
 export function runningTotal(total: UsageTotals): string {
   const cost = total.costUsd === null ? "cost unknown" : formatUsd(total.costUsd);
-  return `tokens ${compactTokens(total.inputTokens)} in / ${compactTokens(total.outputTokens)} out · ${cost}${total.estimated ? " (estimated)" : ""}`;
+  const cached = total.cachedInputTokens ? ` (${compactTokens(total.cachedInputTokens)} cached)` : "";
+  return `tokens ${compactTokens(total.inputTokens)} in${cached} / ${compactTokens(total.outputTokens)} out · ${cost}${total.estimated ? " (estimated)" : ""}`;
 }
 
 function plural(n: number, word: string): string {
@@ -31,8 +32,11 @@ function estimatedNote(estimatedCalls: number): string {
 
 /** The usage part of the final report: totals, cost (or why it is unknown), then one line per agent and model. */
 export function usageReportLines(summary: UsageSummary): string[] {
+  // The input served from the endpoint's prompt cache, said only once some was reported; then on every agent line,
+  // 0 included, so no line reads as "not known".
+  const cachedNote = (n: number): string => (summary.cachedInputTokens > 0 ? ` (${n} cached)` : "");
   const lines = [
-    `Tokens: ${summary.inputTokens} in, ${summary.outputTokens} out, ${plural(summary.calls, "model call")}${estimatedNote(summary.estimatedCalls)}`,
+    `Tokens: ${summary.inputTokens} in${cachedNote(summary.cachedInputTokens)}, ${summary.outputTokens} out, ${plural(summary.calls, "model call")}${estimatedNote(summary.estimatedCalls)}`,
   ];
   if (summary.costUsd !== null) {
     const approximate = summary.lines.some((l) => l.priceSource === BUILT_IN_SOURCE && l.calls > 0);
@@ -45,7 +49,7 @@ export function usageReportLines(summary: UsageSummary): string[] {
     const cost = l.costUsd === null ? "cost unknown" : formatUsd(l.costUsd);
     const estimated = l.estimatedCalls > 0 ? `, ${l.estimatedCalls} estimated` : "";
     lines.push(
-      `  ${l.agent} · ${l.model || "model not recorded"}: ${l.inputTokens} in, ${l.outputTokens} out, ${plural(l.calls, "call")}${estimated} · ${cost}`,
+      `  ${l.agent} · ${l.model || "model not recorded"}: ${l.inputTokens} in${cachedNote(l.cachedInputTokens)}, ${l.outputTokens} out, ${plural(l.calls, "call")}${estimated} · ${cost}`,
     );
   }
   return lines;

@@ -32,33 +32,35 @@ export function rulesOf(table: PriceTable): PriceRules {
 export const BUILT_IN_SOURCE = "built-in (approximate)";
 
 /** A model and its dated snapshots (`gpt-4o-2024-08-06`), which providers report under their own names. */
-function withSnapshots(prices: Record<string, [number, number]>): PriceMap {
+function withSnapshots(prices: Record<string, [input: number, output: number, cachedInput?: number]>): PriceMap {
   const out: PriceMap = {};
-  for (const [name, [input, output]] of Object.entries(prices)) {
-    out[name] = { input, output };
-    out[`${name}-20*`] = { input, output };
+  for (const [name, [input, output, cachedInput]] of Object.entries(prices)) {
+    const price = cachedInput === undefined ? { input, output } : { input, output, cachedInput };
+    out[name] = price;
+    out[`${name}-20*`] = price;
   }
   return out;
 }
 
 /**
- * Approximate list prices (USD per 1M tokens) of common OpenAI and DeepSeek models. Providers change them;
- * the `prices` config key or MINI_CURSOR_PRICES overrides any of them.
+ * Approximate list prices (USD per 1M tokens: input, output, cached input) of common OpenAI and DeepSeek models.
+ * Providers change them; the `prices` config key or MINI_CURSOR_PRICES overrides any of them.
  */
 export const BUILT_IN_PRICES: PriceMap = withSnapshots({
-  "gpt-4.1": [2, 8],
-  "gpt-4.1-mini": [0.4, 1.6],
-  "gpt-4.1-nano": [0.1, 0.4],
-  "gpt-4o": [2.5, 10],
-  "gpt-4o-mini": [0.15, 0.6],
-  "gpt-5": [1.25, 10],
-  "gpt-5-mini": [0.25, 2],
-  "gpt-5-nano": [0.05, 0.4],
-  o3: [2, 8],
-  "o3-mini": [1.1, 4.4],
-  "o4-mini": [1.1, 4.4],
-  "deepseek-chat": [0.27, 1.1],
-  "deepseek-reasoner": [0.55, 2.19],
+  "gpt-4.1": [2, 8, 0.5],
+  "gpt-4.1-mini": [0.4, 1.6, 0.1],
+  "gpt-4.1-nano": [0.1, 0.4, 0.025],
+  "gpt-4o": [2.5, 10, 1.25],
+  "gpt-4o-mini": [0.15, 0.6, 0.075],
+  "gpt-5": [1.25, 10, 0.125],
+  "gpt-5-mini": [0.25, 2, 0.025],
+  "gpt-5-nano": [0.05, 0.4, 0.005],
+  o3: [2, 8, 0.5],
+  "o3-mini": [1.1, 4.4, 0.55],
+  "o4-mini": [1.1, 4.4, 0.275],
+  // DeepSeek's cache-hit input prices.
+  "deepseek-chat": [0.27, 1.1, 0.07],
+  "deepseek-reasoner": [0.55, 2.19, 0.14],
 });
 
 /** An exact name beats any glob; among globs, the one with more literal characters wins. */
@@ -87,6 +89,13 @@ export function findPrice(model: string, table: PriceTable): PriceRule | undefin
   return rulesOf(table).find((rule) => globMatches(rule.pattern, model));
 }
 
-export function costUsd(tokens: { inputTokens: number; outputTokens: number }, price: ModelPrice): number {
-  return (tokens.inputTokens * price.input + tokens.outputTokens * price.output) / 1_000_000;
+/**
+ * What tokens cost at a price: input served from the endpoint's prompt cache at `cachedInput` (the input price when
+ * the table gives none), the rest of the input at `input`, output at `output`.
+ */
+export function costUsd(tokens: { inputTokens: number; cachedInputTokens?: number; outputTokens: number }, price: ModelPrice): number {
+  // Never more cached tokens than input tokens, whatever an endpoint reports.
+  const cached = Math.min(tokens.cachedInputTokens ?? 0, tokens.inputTokens);
+  const uncached = tokens.inputTokens - cached;
+  return (uncached * price.input + cached * (price.cachedInput ?? price.input) + tokens.outputTokens * price.output) / 1_000_000;
 }

@@ -1,7 +1,7 @@
 import type { TokenUsage, UsageBase, UsageByKey, UsageLine, UsageSummary } from "../../core/index.js";
 import { costUsd, findPrice, type PriceTable } from "./prices.js";
 
-const ZERO: TokenUsage = { inputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
+const ZERO: TokenUsage = { inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, calls: 0, estimatedCalls: 0 };
 
 /** Usage is kept per agent and model, so a cheap researcher and a strong coder are priced apart. */
 export function usageKey(agent: string, model: string): string {
@@ -27,6 +27,7 @@ export function addUsage(current: UsageByKey, next: UsageByKey): UsageByKey {
     const add = entry(u);
     out[key] = {
       inputTokens: prev.inputTokens + add.inputTokens,
+      cachedInputTokens: prev.cachedInputTokens + add.cachedInputTokens,
       outputTokens: prev.outputTokens + add.outputTokens,
       calls: prev.calls + add.calls,
       estimatedCalls: prev.estimatedCalls + add.estimatedCalls,
@@ -55,6 +56,7 @@ export function summarizeUsage(usage: UsageByKey, prices: PriceTable): UsageSumm
     if (cost === null && u.inputTokens + u.outputTokens > 0) unpriced.add(model || `${agent} (model not recorded)`);
     knownCostUsd = roundUsd(knownCostUsd + (cost ?? 0));
     totals.inputTokens += u.inputTokens;
+    totals.cachedInputTokens += u.cachedInputTokens;
     totals.outputTokens += u.outputTokens;
     totals.calls += u.calls;
     totals.estimatedCalls += u.estimatedCalls;
@@ -68,6 +70,7 @@ export function usageBaseOf(usage: UsageByKey, prices: PriceTable): UsageBase {
   const s = summarizeUsage(usage, prices);
   return {
     inputTokens: s.inputTokens,
+    cachedInputTokens: s.cachedInputTokens,
     outputTokens: s.outputTokens,
     calls: s.calls,
     estimatedCalls: s.estimatedCalls,

@@ -17,6 +17,8 @@ export { APPROVAL_MODES, approvalModeSchema, type ApprovalMode };
 export const modelPriceSchema = z.strictObject({
   input: z.number().nonnegative(),
   output: z.number().nonnegative(),
+  /** Input tokens the endpoint served from its prompt cache; absent: priced as `input`. */
+  cachedInput: z.number().nonnegative().optional(),
 });
 export type ModelPrice = z.infer<typeof modelPriceSchema>;
 

@@ -67,12 +67,12 @@ describe("usage middleware", () => {
     const { final, events } = await runToEnd(coder, models, {
       workspace: ws.root,
       usageBase: {
-        "coder:fake-coder": { inputTokens: 1000, outputTokens: 200, calls: 4, estimatedCalls: 0 },
-        "planner:fake-planner": { inputTokens: 500, outputTokens: 50, calls: 2, estimatedCalls: 0 },
+        "coder:fake-coder": { inputTokens: 1000, cachedInputTokens: 0, outputTokens: 200, calls: 4, estimatedCalls: 0 },
+        "planner:fake-planner": { inputTokens: 500, cachedInputTokens: 0, outputTokens: 50, calls: 2, estimatedCalls: 0 },
       },
       deps: { prices: priceRules({ "fake-*": { input: 1, output: 2 } }, "test") },
     });
-    expect(runUsage(final.messages)).toEqual({ modelCalls: 2, inputTokens: 200, outputTokens: 20, estimatedCalls: 0 });
+    expect(runUsage(final.messages)).toEqual({ modelCalls: 2, inputTokens: 200, cachedInputTokens: 0, outputTokens: 20, estimatedCalls: 0 });
     const modelCalls = ofType(events, "model_call");
     expect(modelCalls.map((e) => [e.inputTokens, e.outputTokens, e.estimated])).toEqual([
       [100, 10, false],
@@ -89,7 +89,7 @@ describe("usage middleware", () => {
     const models = scriptedModels({ coder: [read(), done()] });
     const { final, outcome, events } = await runToEnd(coder, models, {
       workspace: ws.root,
-      usageBase: { "coder:fake-coder": { inputTokens: 500, outputTokens: 100, calls: 3, estimatedCalls: 0 } },
+      usageBase: { "coder:fake-coder": { inputTokens: 500, cachedInputTokens: 0, outputTokens: 100, calls: 3, estimatedCalls: 0 } },
       budget: { tokens: 600 },
     });
     expect(models.seen.coder).toBeUndefined();
@@ -106,7 +106,7 @@ describe("usage middleware", () => {
     const models = scriptedModels({ coder: [read(), calls({ name: "list_directory", args: { path: "." } }), done()] });
     const { outcome, events } = await runToEnd(coder, models, {
       workspace: ws.root,
-      usageBase: { "coder:fake-coder": { inputTokens: 100, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
+      usageBase: { "coder:fake-coder": { inputTokens: 100, cachedInputTokens: 0, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
       budget: { tokens: 300 },
     });
     // 100 before, +110 → 210 (room left), +110 → 320: the third call is not made.
@@ -120,7 +120,7 @@ describe("usage middleware", () => {
     const models = scriptedModels({ coder: [read(), done()] });
     const { outcome } = await runToEnd(coder, models, {
       workspace: ws.root,
-      usageBase: { "coder:fake-coder": { inputTokens: 1_000_000, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
+      usageBase: { "coder:fake-coder": { inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
       budget: { usd: 1 },
       deps: { prices: priceRules({ "fake-coder": { input: 1, output: 1 } }, "test") },
     });

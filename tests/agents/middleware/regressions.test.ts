@@ -43,7 +43,7 @@ describe("the finish reminder respects the call limit and the budget", () => {
     const { outcome, events } = await runToEnd(reviewer, models, {
       workspace: ws.root,
       budget: { tokens: 100 },
-      usageBase: { "reviewer:fake-reviewer": { inputTokens: 60, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
+      usageBase: { "reviewer:fake-reviewer": { inputTokens: 60, cachedInputTokens: 0, outputTokens: 0, calls: 1, estimatedCalls: 0 } },
     });
     // After the first call the session has used 115 >= 100 tokens.
     expect(ofType(events, "model_call")).toHaveLength(1);

@@ -95,9 +95,9 @@ describe("token and cost budgets in the graph", () => {
     expect(String(s.models.seen.planner?.[1]?.[1]?.content)).toContain("Latest report (s1, coder, done)");
     expect(done.plan.map((p) => p.status)).toEqual(["done", "done"]);
     expect(done.usage).toEqual({
-      "planner:fake-planner": { inputTokens: 300, outputTokens: 30, calls: 3, estimatedCalls: 0 },
-      "coder:fake-coder": { inputTokens: 200, outputTokens: 20, calls: 2, estimatedCalls: 0 },
-      "reviewer:fake-reviewer": { inputTokens: 100, outputTokens: 10, calls: 1, estimatedCalls: 0 },
+      "planner:fake-planner": { inputTokens: 300, cachedInputTokens: 0, outputTokens: 30, calls: 3, estimatedCalls: 0 },
+      "coder:fake-coder": { inputTokens: 200, cachedInputTokens: 0, outputTokens: 20, calls: 2, estimatedCalls: 0 },
+      "reviewer:fake-reviewer": { inputTokens: 100, cachedInputTokens: 0, outputTokens: 10, calls: 1, estimatedCalls: 0 },
     });
   });
 

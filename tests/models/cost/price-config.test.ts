@@ -68,6 +68,20 @@ describe("priceTableFor", () => {
     expect(() => loadPriceTable({ workspace: ws.root, env })).toThrow(/mini-cursor\.json: prices\.m\.output/);
   });
 
+  it("accepts a cached-input price from a config file and MINI_CURSOR_PRICES, and rejects a bad one with the source named", async () => {
+    await writeProjectConfig({ prices: { "team-*": { input: 2, output: 8, cachedInput: 0.5 } } });
+    expect(findPrice("team-a", loadPriceTable({ workspace: ws.root, env }))?.price).toEqual({ input: 2, output: 8, cachedInput: 0.5 });
+    const fromEnv = loadPriceTable({ workspace: ws.root, env: { ...env, MINI_CURSOR_PRICES: '{"m": {"input": 1, "output": 2, "cachedInput": 0.1}}' } });
+    expect(findPrice("m", fromEnv)).toMatchObject({ price: { input: 1, output: 2, cachedInput: 0.1 }, source: "MINI_CURSOR_PRICES" });
+
+    const negative = '{"m": {"input": 1, "output": 1, "cachedInput": -1}}';
+    expect(() => loadPriceTable({ workspace: ws.root, env: { ...env, MINI_CURSOR_PRICES: negative } })).toThrow(/^MINI_CURSOR_PRICES: m\.cachedInput: /);
+    const notANumber = '{"m": {"input": 1, "output": 1, "cachedInput": "cheap"}}';
+    expect(() => loadPriceTable({ workspace: ws.root, env: { ...env, MINI_CURSOR_PRICES: notANumber } })).toThrow(ConfigError);
+    await writeProjectConfig({ prices: { m: { input: 1, output: 1, cachedInput: "cheap" } } });
+    expect(() => loadPriceTable({ workspace: ws.root, env })).toThrow(/mini-cursor\.json: prices\.m\.cachedInput: /);
+  });
+
   it("shares the config file with the safety settings", async () => {
     await writeProjectConfig({ approval: "auto", prices: { m: { input: 1, output: 1 } } });
     const config = resolveConfigExceptModel({ env, workspace: ws.root });

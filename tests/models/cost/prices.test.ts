@@ -46,10 +46,10 @@ describe("findPrice", () => {
 
   it("prices common OpenAI and DeepSeek models out of the box, dated snapshots included", () => {
     expect(findPrice("gpt-4.1-mini", DEFAULT_PRICE_TABLE)).toMatchObject({ source: BUILT_IN_SOURCE, price: { input: 0.4, output: 1.6 } });
-    expect(findPrice("gpt-4.1-mini-2025-04-14", DEFAULT_PRICE_TABLE)?.price).toEqual({ input: 0.4, output: 1.6 });
-    expect(findPrice("gpt-4.1-2025-04-14", DEFAULT_PRICE_TABLE)?.price).toEqual({ input: 2, output: 8 });
-    expect(findPrice("gpt-4o-mini", DEFAULT_PRICE_TABLE)?.price).toEqual({ input: 0.15, output: 0.6 });
-    expect(findPrice("deepseek-chat", DEFAULT_PRICE_TABLE)).toBeDefined();
+    expect(findPrice("gpt-4.1-mini-2025-04-14", DEFAULT_PRICE_TABLE)?.price).toEqual({ input: 0.4, output: 1.6, cachedInput: 0.1 });
+    expect(findPrice("gpt-4.1-2025-04-14", DEFAULT_PRICE_TABLE)?.price).toEqual({ input: 2, output: 8, cachedInput: 0.5 });
+    expect(findPrice("gpt-4o-mini", DEFAULT_PRICE_TABLE)?.price).toEqual({ input: 0.15, output: 0.6, cachedInput: 0.075 });
+    expect(findPrice("deepseek-chat", DEFAULT_PRICE_TABLE)?.price).toEqual({ input: 0.27, output: 1.1, cachedInput: 0.07 });
   });
 });
 
@@ -57,5 +57,25 @@ describe("costUsd", () => {
   it("is USD per million input and output tokens", () => {
     expect(costUsd({ inputTokens: 1_000_000, outputTokens: 0 }, { input: 0.4, output: 1.6 })).toBeCloseTo(0.4, 10);
     expect(costUsd({ inputTokens: 12_300, outputTokens: 1_100 }, { input: 2, output: 8 })).toBeCloseTo(0.0334, 10);
+  });
+
+  it("prices the cached part of the input at the cached-input price", () => {
+    // 1M in, 800k of it cached: 200k × $2 + 800k × $0.5 + 100k out × $8 = $0.40 + $0.40 + $0.80.
+    const tokens = { inputTokens: 1_000_000, cachedInputTokens: 800_000, outputTokens: 100_000 };
+    expect(costUsd(tokens, { input: 2, output: 8, cachedInput: 0.5 })).toBeCloseTo(1.6, 10);
+    // Without a cached-input price, cached input costs what any input does.
+    expect(costUsd(tokens, { input: 2, output: 8 })).toBeCloseTo(2.8, 10);
+    expect(costUsd({ inputTokens: 1_000_000, cachedInputTokens: 0, outputTokens: 0 }, { input: 2, output: 8, cachedInput: 0.5 })).toBeCloseTo(2, 10);
+  });
+
+  it("never counts more cached tokens than input tokens", () => {
+    expect(costUsd({ inputTokens: 1_000, cachedInputTokens: 5_000, outputTokens: 0 }, { input: 2, output: 8, cachedInput: 1 })).toBeCloseTo(0.001, 10);
+  });
+
+  it("has a cached-input price below the input price for every built-in model", () => {
+    for (const rule of DEFAULT_PRICE_TABLE) {
+      expect(rule.price.cachedInput, rule.pattern).toBeDefined();
+      expect(rule.price.cachedInput ?? Infinity, rule.pattern).toBeLessThan(rule.price.input);
+    }
   });
 });

@@ -235,6 +235,7 @@ export function createPlannerNode(deps: GraphDeps, agents: PlannerAgents = BUILT
     const plannerUsage = {
       [usageKey("planner", deps.models.describe("planner"))]: {
         inputTokens: usage.inputTokens,
+        cachedInputTokens: usage.cachedInputTokens,
         outputTokens: usage.outputTokens,
         calls: usage.modelCalls,
         estimatedCalls: usage.estimatedCalls,
