@@ -35,6 +35,7 @@ export function createOpenAICompatibleProvider(settings: ModelSettings): ModelPr
           timeoutMs: settings.timeoutMs,
           maxRetries: settings.maxRetries,
           endpoint,
+          ...(settings.promptCacheKey ? { promptCacheKey: settings.promptCacheKey } : {}),
         });
         cache.set(name, model);
       }

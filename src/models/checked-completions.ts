@@ -2,6 +2,7 @@ import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { ChatOpenAICompletions } from "@langchain/openai";
+import { isLocalEndpoint } from "./cost/price-config.js";
 import { describeModelFault, MalformedReplyError, ModelCallError, modelFaultOf, type ModelFault } from "./model-errors.js";
 
 export interface CheckedCompletionsFields {
@@ -12,6 +13,8 @@ export interface CheckedCompletionsFields {
   maxRetries: number;
   /** The endpoint as shown to the user. */
   endpoint: string;
+  /** Send `prompt_cache_key` when a call gives one: "on", "off", or unset for all but endpoints on this machine. */
+  promptCacheKey?: "on" | "off";
   /** Waits between our own retries (tests shorten them); default 2 s for a 429, 0.5 s for a malformed reply. */
   rateLimitDelayMs?: number;
   malformedDelayMs?: number;
@@ -79,15 +82,19 @@ export class CheckedChatCompletions extends ChatOpenAICompletions {
     this.retries = f.maxRetries;
     this.rateLimitDelayMs = f.rateLimitDelayMs ?? 2_000;
     this.malformedDelayMs = f.malformedDelayMs ?? 500;
+    this.sendsCacheKey = f.promptCacheKey === "on" || (f.promptCacheKey === undefined && !isLocalEndpoint(f.baseUrl));
   }
 
-  /** The endpoint answered 400/422 naming `prompt_cache_key`: it is not sent to this endpoint again. */
-  private cacheKeyRefused = false;
+  /**
+   * Whether `prompt_cache_key` goes out: not once the endpoint answered 400 naming it, and by default not to an endpoint
+   * on this machine (vLLM and llama.cpp cache prefixes without it; vLLM logs the unknown field at every request).
+   */
+  private sendsCacheKey: boolean;
 
   override async _generate(messages: BaseMessage[], options: this["ParsedCallOptions"], runManager?: CallbackManagerForLLMRun): Promise<ChatResult> {
     for (let ours = 1; ; ours++) {
       try {
-        const sent = this.cacheKeyRefused && options.promptCacheKey !== undefined ? { ...options, promptCacheKey: undefined } : options;
+        const sent = !this.sendsCacheKey && options.promptCacheKey !== undefined ? { ...options, promptCacheKey: undefined } : options;
         const result = await super._generate(messages, sent, runManager);
         const problem = malformed(result);
         if (problem) throw new MalformedReplyError(problem);
@@ -96,8 +103,8 @@ export class CheckedChatCompletions extends ChatOpenAICompletions {
         if (options.signal?.aborted && signalReason(options.signal) !== "TimeoutError") throw error;
         const fault = options.signal?.aborted ? { kind: "aborted" as const, status: null, said: "" } : modelFaultOf(error);
         // OpenAI's prompt cache key is only a routing hint: an endpoint that does not know it is asked again without it.
-        if (fault.kind === "rejected" && options.promptCacheKey !== undefined && !this.cacheKeyRefused && /prompt_cache_key/.test(fault.said)) {
-          this.cacheKeyRefused = true;
+        if (fault.kind === "rejected" && options.promptCacheKey !== undefined && this.sendsCacheKey && /prompt_cache_key/.test(fault.said)) {
+          this.sendsCacheKey = false;
           ours -= 1; // not one of our retries
           continue;
         }

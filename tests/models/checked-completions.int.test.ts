@@ -17,7 +17,7 @@ async function start(script: Script): Promise<ScriptedServer> {
   return server;
 }
 
-function client(baseUrl: string, o: { maxRetries?: number; timeoutMs?: number } = {}): CheckedChatCompletions {
+function client(baseUrl: string, o: { maxRetries?: number; timeoutMs?: number; promptCacheKey?: "on" | "off" } = {}): CheckedChatCompletions {
   return new CheckedChatCompletions({
     model: "scripted",
     apiKey: "test",
@@ -27,6 +27,7 @@ function client(baseUrl: string, o: { maxRetries?: number; timeoutMs?: number } 
     maxRetries: o.maxRetries ?? 2,
     rateLimitDelayMs: 5,
     malformedDelayMs: 5,
+    ...(o.promptCacheKey ? { promptCacheKey: o.promptCacheKey } : {}),
   });
 }
 
@@ -143,17 +144,24 @@ describe("transport faults say what happened, in one line", () => {
 describe("prompt_cache_key (issue 46)", () => {
   const cacheKey = (req: { body: unknown }) => (req.body as { prompt_cache_key?: unknown }).prompt_cache_key;
 
-  it("is sent when the call gives one", async () => {
+  it("is sent when the call gives one (MINI_CURSOR_PROMPT_CACHE_KEY=on), not when off", async () => {
+    const server = await start(() => ({ content: "ok" }));
+    await client(server.baseUrl, { promptCacheKey: "on" }).invoke("hi", { promptCacheKey: "coder-1234" });
+    await client(server.baseUrl, { promptCacheKey: "off" }).invoke("hi", { promptCacheKey: "coder-1234" });
+    expect(server.requests.map(cacheKey)).toEqual(["coder-1234", undefined]);
+  });
+
+  it("is not sent to an endpoint on this machine by default (vLLM and llama.cpp cache without it)", async () => {
     const server = await start(() => ({ content: "ok" }));
     await client(server.baseUrl).invoke("hi", { promptCacheKey: "coder-1234" });
-    expect(server.requests.map(cacheKey)).toEqual(["coder-1234"]);
+    expect(server.requests.map(cacheKey)).toEqual([undefined]);
   });
 
   it("is dropped, once and for good, by an endpoint that refuses it (as strict OpenAI-compatible servers answer 400)", async () => {
     const server = await start((req) =>
       cacheKey(req) !== undefined ? { httpStatus: 400, error: "Unrecognized request argument supplied: prompt_cache_key" } : { content: "without the key" },
     );
-    const model = client(server.baseUrl, { maxRetries: 0 });
+    const model = client(server.baseUrl, { maxRetries: 0, promptCacheKey: "on" });
     expect((await model.invoke("hi", { promptCacheKey: "coder-1234" })).content).toBe("without the key");
     expect((await model.invoke("again", { promptCacheKey: "coder-1234" })).content).toBe("without the key");
     expect(server.requests.map(cacheKey)).toEqual(["coder-1234", undefined, undefined]);
@@ -161,7 +169,7 @@ describe("prompt_cache_key (issue 46)", () => {
 
   it("does not hide any other 400", async () => {
     const server = await start(() => ({ httpStatus: 400, error: "messages: too long" }));
-    const error = await failureOf(client(server.baseUrl, { maxRetries: 0 }).invoke("hi", { promptCacheKey: "coder-1234" }));
+    const error = await failureOf(client(server.baseUrl, { maxRetries: 0, promptCacheKey: "on" }).invoke("hi", { promptCacheKey: "coder-1234" }));
     expectOneLine(error, /messages: too long/);
     expect(server.requests).toHaveLength(1);
   });

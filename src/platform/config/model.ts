@@ -14,6 +14,11 @@ export interface ModelSettings {
   /** Per attempt; a stalled request is aborted after this. */
   timeoutMs: number;
   maxRetries: number;
+  /**
+   * Whether requests carry OpenAI's `prompt_cache_key` (MINI_CURSOR_PROMPT_CACHE_KEY): unset is "auto", sent except to
+   * an endpoint on this machine, which caches prefixes by itself (vLLM, llama.cpp) and may log the unknown field.
+   */
+  promptCacheKey?: "on" | "off";
   /** Where the settings came from, said to the user once. */
   source: string;
   /**
@@ -113,7 +118,8 @@ export function modelSettingsFrom(flags: ConfigFlags, env: NodeJS.ProcessEnv, ol
   const key = pick(flags, "apiKey", flagSource, env, "OPENAI_API_KEY");
   const apiKey = key?.value;
   const named = pick(flags, "model", flagSource, env, "MINI_CURSOR_MODEL")?.value;
-  const common = { roleModels, timeoutMs, maxRetries };
+  const promptCacheKey = cacheKeySetting(envValue(env, "MINI_CURSOR_PROMPT_CACHE_KEY"));
+  const common = { roleModels, timeoutMs, maxRetries, ...(promptCacheKey ? { promptCacheKey } : {}) };
 
   if (endpoint) {
     const baseUrl = httpUrl(endpoint.value, endpoint.from);
@@ -138,4 +144,10 @@ export function modelSettingsFrom(flags: ConfigFlags, env: NodeJS.ProcessEnv, ol
     source: `local Ollama found at ${ollama.url} (no endpoint configured)`,
     origin: `a local Ollama found ${envValue(env, "OLLAMA_HOST") ? "at OLLAMA_HOST" : "at its default address"}, as no endpoint is configured`,
   };
+}
+
+function cacheKeySetting(value: string | undefined): "on" | "off" | undefined {
+  if (value === undefined || value === "auto") return undefined;
+  if (value === "on" || value === "off") return value;
+  throw new ConfigError(`MINI_CURSOR_PROMPT_CACHE_KEY must be on, off or auto (got "${value}").`);
 }

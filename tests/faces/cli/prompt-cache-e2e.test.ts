@@ -81,8 +81,10 @@ function extendsPrevious(previous: ScriptedRequest, next: ScriptedRequest): bool
   return before.every((m, i) => json(m) === json(after[i]));
 }
 
-async function session(): Promise<ScriptedRequest[]> {
-  const env = { OPENAI_BASE_URL: server?.baseUrl ?? "", MINI_CURSOR_MODEL: "scripted" };
+/** A session; the scripted endpoint is on loopback, where the key is not sent unless asked for. */
+async function session(cacheKey: "on" | "auto" = "on"): Promise<ScriptedRequest[]> {
+  server?.requests.splice(0);
+  const env = { OPENAI_BASE_URL: server?.baseUrl ?? "", MINI_CURSOR_MODEL: "scripted", MINI_CURSOR_PROMPT_CACHE_KEY: cacheKey };
   const result = await runCli(["run", "--approval", "auto", "--context-budget", String(BUDGET), "Report what every module exports"], {
     cwd: ws?.root ?? "",
     env,
@@ -129,11 +131,14 @@ describe("prompts a provider can cache (issue 46)", () => {
       expect([...keys(role)]).toEqual([expect.stringMatching(new RegExp(`^mini-cursor-${role}-[0-9a-f]{16}$`))]);
     }
     // Another session in the same workspace has keys of its own.
-    server.requests.length = 0;
     const again = await session();
     const plannerKey = [...keys("planner")][0];
     expect(
       again.filter((r) => roleOf(r) === "planner").every((r) => body(r).prompt_cache_key !== plannerKey && typeof body(r).prompt_cache_key === "string"),
     ).toBe(true);
+    // By default an endpoint on this machine gets no key: it caches prefixes without one.
+    const local = await session("auto");
+    expect(local.length).toBeGreaterThan(0);
+    expect(local.every((r) => body(r).prompt_cache_key === undefined)).toBe(true);
   }, 120_000);
 });

@@ -176,6 +176,18 @@ describe("resolveModelConfig", () => {
     expect(err.message).toContain("MINI_CURSOR_MODEL_RETRIES");
   });
 
+  it("reads MINI_CURSOR_PROMPT_CACHE_KEY (on, off; auto or unset leaves it to the endpoint) and rejects anything else", async () => {
+    const key = async (value?: string) =>
+      (await resolveModelConfig({}, { OPENAI_API_KEY: "k", ...(value === undefined ? {} : { MINI_CURSOR_PROMPT_CACHE_KEY: value }) }, probe(null)))
+        .promptCacheKey;
+    expect(await key("on")).toBe("on");
+    expect(await key("off")).toBe("off");
+    expect(await key("auto")).toBeUndefined();
+    expect(await key()).toBeUndefined();
+    const err = await configError(resolveModelConfig({}, { OPENAI_API_KEY: "k", MINI_CURSOR_PROMPT_CACHE_KEY: "yes" }, probe(null)));
+    expect(err.message).toBe('MINI_CURSOR_PROMPT_CACHE_KEY must be on, off or auto (got "yes").');
+  });
+
   it("names the flag, not the variable, when the base URL came from --base-url", async () => {
     const err = await configError(resolveModelConfig({ baseUrl: "http://h/v1" }, { OPENAI_BASE_URL: "http://other/v1" }, probe(null)));
     expect(err.message).toMatch(/^--base-url is set \(http:\/\/h\/v1\)/);
