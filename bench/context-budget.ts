@@ -1,20 +1,14 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { MemorySaver } from "@langchain/langgraph";
 import { coderSystemPrompt } from "../src/agents/coder/prompt.js";
-import { compileGraph } from "../src/graph/build-graph.js";
-import { DEFAULT_LIMITS, DEFAULT_SAFETY, type EventSink } from "../src/core/index.js";
-import type { WorkspaceStateValue } from "../src/graph/state.js";
-import { memoryOff } from "../src/memory/types.js";
-import type { ModelProvider } from "../src/models/chat-model.js";
 import { TOOL_FACTORIES, type ToolName } from "../src/tools/index.js";
 import { largest, measurePrompt, PARTS, recordingModel, sum, toolCallReply, type PartName, type PromptRecord } from "./context/prompts.js";
 import { ALL_CALLS, RUNS, TASK } from "./context/script.js";
+import { runScriptedSession, type ScriptedSession } from "./context/scripted-session.js";
 import { makeContextWorkspace, SOURCE_FILES, sourceText } from "./context/workspace.js";
 import { printTable } from "./stats.js";
 
@@ -31,81 +25,21 @@ const TARGET_RATIO = 0.35;
 /** The naive agent has the coder's workspace tools (everything the script uses, and the write tools). */
 const NAIVE_TOOLS: ToolName[] = ["read_file", "list_directory", "search_code", "write_file", "edit_file", "execute_command"];
 
-interface RealRun {
+interface RealRun extends ScriptedSession {
   records: PromptRecord[];
-  state: WorkspaceStateValue;
-  toolCalls: number;
-  failedResults: number;
-  notices: string[];
 }
 
 async function runReal(workspace: string): Promise<RealRun> {
   const records: PromptRecord[] = [];
-  let plannerTurns = 0;
-  let subAgentRuns = 0;
-  let current: { role: string; model: BaseChatModel; used: number; replies: number } | null = null;
-  const models: ModelProvider = {
-    forRole(role) {
-      if (role === "planner") {
-        const turn = plannerTurns++;
-        // Plans the four runs up front; after each report it re-plans what is left; then it finishes.
-        return recordingModel(
-          3,
-          (messages, tools) => pushed(records, measurePrompt("planner", turn, messages, tools)),
-          () =>
-            turn < RUNS.length
-              ? toolCallReply("update_plan", {
-                  remainingSteps: RUNS.slice(turn).map((r) => ({ agent: r.agent, goal: r.goal, acceptanceCriteria: [] })),
-                  finished: false,
-                })
-              : toolCallReply("update_plan", {
-                  remainingSteps: [],
-                  finished: true,
-                  outcome: "done",
-                  summary: "All modules audited; the runner output is clean.",
-                }),
-        );
-      }
-      // The agent asks for its model at every call: one scripted model per run, used for the run's replies.
-      if (current && current.role === role && current.used < current.replies) {
-        current.used += 1;
-        return current.model;
-      }
-      const index = subAgentRuns++;
-      const script = RUNS[index];
-      if (!script || script.agent !== role) throw new Error(`context bench: unexpected ${role} run #${index + 1} (the script has ${RUNS.length} runs)`);
-      // One reply per model call, in order: the run's 10 tool calls, then its finish tool.
-      const model = recordingModel(
-        script.calls.length + 1,
-        (messages, tools) => pushed(records, measurePrompt(role, index, messages, tools)),
-        (call) => {
-          const next = script.calls[call];
-          return next ? toolCallReply(next.name, next.args) : toolCallReply(script.finish.name, script.finish.args);
-        },
-      );
-      current = { role, model, used: 1, replies: script.calls.length + 1 };
-      return model;
-    },
-    describe: (role) => `scripted-${role}`,
-  };
-  let toolCalls = 0;
-  let failedResults = 0;
-  const notices: string[] = [];
-  const events: EventSink = {
-    emit(event) {
-      if (event.type === "tool_call") toolCalls++;
-      if (event.type === "tool_result" && !event.ok) failedResults++;
-      if (event.type === "notice") notices.push(event.message);
-    },
-  };
-  const graph = compileGraph({ models, events, memory: memoryOff }, new MemorySaver());
-  const config = { configurable: { thread_id: "context-budget" }, recursionLimit: 200 };
-  await graph.invoke(
-    { task: TASK, workspace, limits: { ...DEFAULT_LIMITS, maxPromptTokens: BUDGET }, safety: { ...DEFAULT_SAFETY, approval: "auto" as const } },
-    config,
-  );
-  const state = (await graph.getState(config)).values as WorkspaceStateValue;
-  return { records, state, toolCalls, failedResults, notices };
+  const session = await runScriptedSession({
+    workspace,
+    task: TASK,
+    runs: RUNS,
+    maxPromptTokens: BUDGET,
+    summary: "All modules audited; the runner output is clean.",
+    onPrompt: (role, run, messages, tools) => pushed(records, measurePrompt(role, run, messages, tools)),
+  });
+  return { ...session, records };
 }
 
 function pushed(records: PromptRecord[], record: PromptRecord): PromptRecord {
@@ -236,7 +170,7 @@ export async function benchContextBudget(): Promise<void> {
         `session ${real.state.status} after ${real.state.counters.agentRuns} sub-agent runs, ${commands.length} commands (exit codes ${[...new Set(commands.map((c) => c.exitCode))].join(", ")}); ` +
         `the session's own usage accounting: ${n(reported)} input tokens${reported === realTotal ? " (= the measured total)" : ` (measured ${n(realTotal)})`}.`,
     );
-    console.log(`Context notices: ${real.notices.length === 0 ? "none" : real.notices.join(" | ")}`);
+    console.log(`Context notices: ${real.notices.length === 0 ? "none" : real.notices.map((x) => x.message).join(" | ")}`);
     console.log(`Ratio mini-cursor / naive total prompt tokens: ${ratio.toFixed(3)} (${n(realTotal)} / ${n(naiveTotal)})`);
     const pass = ratio <= TARGET_RATIO && over === 0;
     console.log(

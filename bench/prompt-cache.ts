@@ -1,15 +1,10 @@
-import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
-import { MemorySaver } from "@langchain/langgraph";
-import { compileGraph } from "../src/graph/build-graph.js";
-import { DEFAULT_LIMITS, DEFAULT_SAFETY, type EventSink } from "../src/core/index.js";
-import type { WorkspaceStateValue } from "../src/graph/state.js";
-import { memoryOff } from "../src/memory/types.js";
-import type { ModelProvider } from "../src/models/chat-model.js";
-import { largest, measurePrompt, recordingModel, sum, toolCallReply, type PromptRecord } from "./context/prompts.js";
+import { DEFAULT_LIMITS } from "../src/core/index.js";
+import { largest, measurePrompt, sum, type PromptRecord } from "./context/prompts.js";
+import { runScriptedSession, type ScriptedSession } from "./context/scripted-session.js";
 import { LONG_FILES, LONG_RUNS, LONG_TASK, longSourceText, makeLongWorkspace } from "./context/long-script.js";
 import { compareRequests, inputCost, serializeRequest, shareOf, summarizeShares, type RequestInput, type RequestShare } from "./context/prefix-share.js";
 
@@ -24,85 +19,29 @@ const TARGET_SHARE = 0.75;
 /** gpt-4.1, US dollars per million input tokens: cached input at a quarter of the price. */
 const PRICES = { input: 2.0, cachedInput: 0.5 };
 
-interface LongRun {
+interface LongRun extends ScriptedSession {
   records: PromptRecord[];
   requests: RequestInput[];
-  state: WorkspaceStateValue;
-  toolCalls: number;
-  failedResults: number;
-  notices: string[];
 }
 
 async function runLong(workspace: string): Promise<LongRun> {
   const records: PromptRecord[] = [];
   const requests: RequestInput[] = [];
-  const record = (group: string, record: PromptRecord, request: RequestInput["request"]): PromptRecord => {
-    records.push(record);
-    requests.push({ group, request });
-    return record;
-  };
-  let plannerCalls = 0;
-  let plannerTurn = 0;
-  let subAgentRuns = 0;
-  let current: { role: string; model: BaseChatModel; used: number; replies: number } | null = null;
-  const models: ModelProvider = {
-    forRole(role) {
-      if (role === "planner") {
-        // The planner asks for its model at every call; its first call of a turn is the one that plans.
-        const call = plannerCalls++;
-        return recordingModel(
-          1,
-          (messages, tools) => record("planner", measurePrompt("planner", call, messages, tools), serializeRequest(tools, messages)),
-          () => {
-            const turn = plannerTurn++;
-            return turn < LONG_RUNS.length
-              ? toolCallReply("update_plan", {
-                  remainingSteps: LONG_RUNS.slice(turn).map((r) => ({ agent: r.agent, goal: r.goal, acceptanceCriteria: [] })),
-                  finished: false,
-                })
-              : toolCallReply("update_plan", { remainingSteps: [], finished: true, outcome: "done", summary: "Modules audited; the report runner is clean." });
-          },
-        );
-      }
-      // One scripted model per sub-agent run, used for all of the run's calls.
-      if (current && current.role === role && current.used < current.replies) {
-        current.used += 1;
-        return current.model;
-      }
-      const index = subAgentRuns++;
-      const script = LONG_RUNS[index];
-      if (!script || script.agent !== role)
-        throw new Error(`prompt-cache bench: unexpected ${role} run #${index + 1} (the script has ${LONG_RUNS.length} runs)`);
-      const group = `${role} (run ${index + 1})`;
-      const model = recordingModel(
-        script.calls.length + 1,
-        (messages, tools) => record(group, measurePrompt(role, index, messages, tools), serializeRequest(tools, messages)),
-        (call) => {
-          const next = script.calls[call];
-          return next ? toolCallReply(next.name, next.args) : toolCallReply(script.finish.name, script.finish.args);
-        },
-      );
-      current = { role, model, used: 1, replies: script.calls.length + 1 };
-      return model;
+  const session = await runScriptedSession({
+    workspace,
+    task: LONG_TASK,
+    runs: LONG_RUNS,
+    maxPromptTokens: BUDGET,
+    summary: "Modules audited; the report runner is clean.",
+    onPrompt(role, run, messages, tools) {
+      const record = measurePrompt(role, run, messages, tools);
+      records.push(record);
+      // The planner's requests are compared across its turns, a sub-agent's within its run.
+      requests.push({ group: role === "planner" ? "planner" : `${role} (run ${run + 1})`, request: serializeRequest(tools, messages) });
+      return record;
     },
-    describe: (role) => `scripted-${role}`,
-  };
-  let toolCalls = 0;
-  let failedResults = 0;
-  const notices: string[] = [];
-  const events: EventSink = {
-    emit(event) {
-      if (event.type === "tool_call") toolCalls++;
-      if (event.type === "tool_result" && !event.ok) failedResults++;
-      // Numbered by the request count so far: the notice follows the request it was made for.
-      if (event.type === "notice") notices.push(`after request ${records.length}: ${event.message}`);
-    },
-  };
-  const graph = compileGraph({ models, events, memory: memoryOff }, new MemorySaver());
-  const config = { configurable: { thread_id: "prompt-cache" }, recursionLimit: 300 };
-  await graph.invoke({ task: LONG_TASK, workspace, limits: { ...DEFAULT_LIMITS }, safety: { ...DEFAULT_SAFETY, approval: "auto" as const } }, config);
-  const state = (await graph.getState(config)).values as WorkspaceStateValue;
-  return { records, requests, state, toolCalls, failedResults, notices };
+  });
+  return { ...session, records, requests };
 }
 
 const n = (value: number) => Math.round(value).toLocaleString("en-US");
@@ -170,7 +109,8 @@ export async function benchPromptCache(): Promise<void> {
         `${commands.length} commands (exit codes ${[...new Set(commands.map((c) => c.exitCode))].join(", ")}); prompt tokens as the context bench counts them: ` +
         `total ${n(sum(run.records))}, largest ${n(largest(run.records))}, ${over} prompt(s) over the budget (${n(BUDGET)})`,
     );
-    console.log(`Context notices: ${run.notices.length === 0 ? "none (the budget never cleared old tool output)" : run.notices.join(" | ")}`);
+    const notices = run.notices.map((x) => `after request ${x.afterPrompt}: ${x.message}`);
+    console.log(`Context notices: ${notices.length === 0 ? "none (the budget never cleared old tool output)" : notices.join(" | ")}`);
     const pass = summary.mean >= TARGET_SHARE && over === 0;
     console.log(
       `Target: prefix share at least ${TARGET_SHARE} with every prompt within the budget: ${pass ? "PASS" : "FAIL"} ` +
