@@ -111,6 +111,14 @@ export function lastMessage(req: ScriptedRequest): ScriptedMessage | undefined {
   return req.messages[req.messages.length - 1];
 }
 
+/** The text of the user messages joined with "\n" (the planner's context, a sub-agent's brief, follow-ups). */
+export function userText(req: ScriptedRequest): string {
+  return req.messages
+    .filter((m) => m.role === "user")
+    .map((m) => m.content)
+    .join("\n");
+}
+
 /** The text of the system (or developer) messages joined with "\n\n", or undefined when there are none. */
 export function systemPrompt(req: ScriptedRequest): string | undefined {
   const parts = req.messages.filter((m) => m.role === "system" || m.role === "developer").map((m) => m.content);

@@ -1,4 +1,4 @@
-import { type ScriptedReply, type ScriptedRequest, toolResults } from "../helpers/scripted-openai-server.js";
+import { type ScriptedReply, type ScriptedRequest, toolResults, userText } from "../helpers/scripted-openai-server.js";
 import { roleOf } from "../faces/cli/task-script.js";
 
 /**
@@ -6,13 +6,6 @@ import { roleOf } from "../faces/cli/task-script.js";
  * a lesson worth remembering. Any later task: one coder step and a review, nothing more.
  */
 export const REVIEW_PROBLEM = "greet() must trim whitespace around the name";
-
-function userText(req: ScriptedRequest): string {
-  return req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
-}
 
 function call(name: string, args: Record<string, unknown>): ScriptedReply {
   return { toolCalls: [{ name, args }] };

@@ -1,7 +1,6 @@
 import fs from "node:fs";
-import { userText } from "../cli/follow-up-script.js";
 import { roleOf } from "../cli/task-script.js";
-import { toolResults, type ScriptedReply, type ScriptedRequest } from "../../helpers/scripted-openai-server.js";
+import { toolResults, type ScriptedReply, type ScriptedRequest, userText } from "../../helpers/scripted-openai-server.js";
 
 /** A distinctive command that runs for a minute unless killed. */
 export const SLOW_COMMAND = "sleep 47.25";

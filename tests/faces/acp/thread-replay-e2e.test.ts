@@ -3,9 +3,16 @@ import type { SessionUpdate } from "@agentclientprotocol/sdk";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCli } from "../cli/cli-process.js";
 import { processesWith } from "../cli/mcp-script.js";
-import { followUpScript, userText } from "../cli/follow-up-script.js";
+import { followUpScript } from "../cli/follow-up-script.js";
 import { roleOf, TEST_COMMAND } from "../cli/task-script.js";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import {
+  startScriptedOpenAIServer,
+  toolResults,
+  type ScriptedReply,
+  type ScriptedRequest,
+  type ScriptedServer,
+  userText,
+} from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { EVERYTHING } from "../../services/mcp/everything.js";
 import { startAcp, type AcpProcess } from "./acp-process.js";

@@ -1,15 +1,8 @@
-import { type ScriptedReply, type ScriptedRequest, toolResults } from "../../helpers/scripted-openai-server.js";
+import { type ScriptedReply, type ScriptedRequest, toolResults, userText } from "../../helpers/scripted-openai-server.js";
 import { roleOf } from "./task-script.js";
 
 export const CODER_QUESTION = "Which greeting should the banner use?";
 export const CODER_CHOICES = ["Hello", "Good morning"];
-
-function userText(req: ScriptedRequest): string {
-  return req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
-}
 
 /**
  * The coder asks one question (ask_user with choices) before it does anything, then finishes with the answer in its

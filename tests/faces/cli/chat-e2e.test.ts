@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCli } from "./cli-process.js";
-import { userText } from "./follow-up-script.js";
+import { userText } from "../../helpers/scripted-openai-server.js";
 import { roleOf } from "./task-script.js";
 import { APPROVE, chatScript } from "./chat-script.js";
 import { useChatTerminal } from "./chat-terminal.js";

@@ -1,5 +1,4 @@
-import { toolResults, type ScriptedReply, type ScriptedRequest } from "../../helpers/scripted-openai-server.js";
-import { userText } from "./follow-up-script.js";
+import { toolResults, type ScriptedReply, type ScriptedRequest, userText } from "../../helpers/scripted-openai-server.js";
 import { roleOf } from "./task-script.js";
 
 /**

@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { toolResults, type ScriptedReply, type ScriptedRequest } from "../../helpers/scripted-openai-server.js";
+import { toolResults, type ScriptedReply, type ScriptedRequest, userText } from "../../helpers/scripted-openai-server.js";
 import { useCliSession } from "./cli-session.js";
 import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
 
@@ -11,12 +11,6 @@ import { GREET_SOURCE, greetScript, roleOf } from "./task-script.js";
  * named "broken-planner" sends malformed update_plan calls, "broken-coder" malformed coder calls (and its planner gives
  * up on them); any other model plays the greet task.
  */
-
-const userText = (req: ScriptedRequest) =>
-  req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
 
 function script(req: ScriptedRequest): ScriptedReply {
   const broken = req.model.startsWith("broken");

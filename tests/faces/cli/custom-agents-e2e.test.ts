@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { toolResults, type ScriptedReply, type ScriptedRequest } from "../../helpers/scripted-openai-server.js";
+import { toolResults, type ScriptedReply, type ScriptedRequest, userText } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";
 import { useCliSession } from "./cli-session.js";
@@ -24,11 +24,6 @@ const DOCS_WRITER = [
 ].join("\n");
 const BROKEN = "---\nname: Bad Name\ndescription: never loads\n---\nHi.\n";
 
-const userText = (req: ScriptedRequest) =>
-  req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
 const finish = (summary: string): ScriptedReply => ({
   toolCalls: [{ name: "update_plan", args: { remainingSteps: [], finished: true, outcome: "done", summary } }],
 });

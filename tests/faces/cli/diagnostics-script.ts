@@ -1,5 +1,5 @@
 import type { ScriptedReply, ScriptedRequest } from "../../helpers/scripted-openai-server.js";
-import { toolResults } from "../../helpers/scripted-openai-server.js";
+import { toolResults, userText } from "../../helpers/scripted-openai-server.js";
 import { roleOf } from "./task-script.js";
 
 /** A real TypeScript project's files (link this repository's typescript into it: tests/helpers/repo-packages.ts). */
@@ -11,13 +11,6 @@ export const TS_PROJECT: Record<string, string> = {
   }),
   "src/index.ts": "export const name = 'demo';\n",
 };
-
-function userText(req: ScriptedRequest): string {
-  return req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
-}
 
 /**
  * A coder that writes a type error into src/count.ts and then fixes it, and a reviewer that asks for the project's

@@ -2,7 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useCliSession } from "./cli-session.js";
-import { FAREWELL_SOURCE, followUpScript, userText } from "./follow-up-script.js";
+import { userText } from "../../helpers/scripted-openai-server.js";
+import { FAREWELL_SOURCE, followUpScript } from "./follow-up-script.js";
 import { roleOf } from "./task-script.js";
 
 /**

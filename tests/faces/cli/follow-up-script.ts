@@ -1,5 +1,5 @@
 import type { ScriptedReply, ScriptedRequest } from "../../helpers/scripted-openai-server.js";
-import { toolResults } from "../../helpers/scripted-openai-server.js";
+import { toolResults, userText } from "../../helpers/scripted-openai-server.js";
 import { greetScript, roleOf } from "./task-script.js";
 
 /**
@@ -9,12 +9,6 @@ import { greetScript, roleOf } from "./task-script.js";
  */
 export const FAREWELL_SOURCE = "export function farewell(name) {\n  return `Bye, ${name}!`;\n}\n";
 export const SHOUT_SOURCE = "export function shout(name) {\n  return `HELLO, ${name.toUpperCase()}!`;\n}\n";
-
-export const userText = (req: ScriptedRequest) =>
-  req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
 
 function followUpFile(text: string): { path: string; content: string } | null {
   if (/farewell/i.test(text)) return { path: "src/farewell.js", content: FAREWELL_SOURCE };

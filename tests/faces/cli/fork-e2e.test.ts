@@ -2,7 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { useHangingCoderSession } from "./hanging-session.js";
-import { SHOUT_SOURCE, userText } from "./follow-up-script.js";
+import { userText } from "../../helpers/scripted-openai-server.js";
+import { SHOUT_SOURCE } from "./follow-up-script.js";
 import { snapshotOf } from "./session-snapshot.js";
 
 /**

@@ -1,10 +1,10 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import { startScriptedOpenAIServer, type ScriptedServer, userText } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";
-import { sessionRows, userText } from "./follow-up-script.js";
+import { sessionRows } from "./follow-up-script.js";
 import { AGENTS_MD, initScript } from "./init-script.js";
 import { roleOf } from "./task-script.js";
 

@@ -1,5 +1,4 @@
-import { type ScriptedReply, type ScriptedRequest, toolResults } from "../../helpers/scripted-openai-server.js";
-import { userText } from "./follow-up-script.js";
+import { type ScriptedReply, type ScriptedRequest, toolResults, userText } from "../../helpers/scripted-openai-server.js";
 import { roleOf } from "./task-script.js";
 
 /** What the scripted coder writes as AGENTS.md. */

@@ -1,4 +1,4 @@
-import { type ScriptedReply, type ScriptedRequest } from "../../helpers/scripted-openai-server.js";
+import { type ScriptedReply, type ScriptedRequest, userText } from "../../helpers/scripted-openai-server.js";
 import { roleOf } from "./task-script.js";
 
 /** Model text with line breaks, indentation and a blank line, as models write it. */
@@ -10,13 +10,6 @@ export const COMMAND = "echo hello\necho goodbye";
 export const REVIEW_SUMMARY = "The banner prints both lines.\nIt has no test.";
 export const PROBLEM = "The test does not check\n  the second line";
 export const SESSION_SUMMARY = "The banner says hello and goodbye.\n\nIts test still misses a line.";
-
-function userText(req: ScriptedRequest): string {
-  return req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
-}
 
 const call = (name: string, args: Record<string, unknown>): ScriptedReply => ({ toolCalls: [{ name, args }] });
 const plan = (agent: string, goal: string): ScriptedReply => call("update_plan", { remainingSteps: [{ agent, goal }], finished: false });

@@ -1,5 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import {
+  startScriptedOpenAIServer,
+  toolResults,
+  type ScriptedReply,
+  type ScriptedRequest,
+  type ScriptedServer,
+  userText,
+} from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";
 import { roleOf } from "./task-script.js";
@@ -20,13 +27,6 @@ afterEach(async () => {
 
 const FILES = 14;
 const BUDGET = 16_000;
-
-function userText(req: ScriptedRequest): string {
-  return req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
-}
 
 /** The planner plans a coder step and a review, then finishes; the coder reads every file, one per call. */
 function script(req: ScriptedRequest): ScriptedReply {

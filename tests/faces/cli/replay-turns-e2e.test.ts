@@ -1,10 +1,9 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ScriptedReply, type ScriptedRequest, toolResults } from "../../helpers/scripted-openai-server.js";
+import { type ScriptedReply, type ScriptedRequest, toolResults, userText } from "../../helpers/scripted-openai-server.js";
 import { runCli, startCli } from "./cli-process.js";
 import { useReplayWorkspaces } from "./replay-workspaces.js";
-import { userText } from "./follow-up-script.js";
 import { roleOf } from "./task-script.js";
 import { commandScript } from "../../safety/approval-script.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ScriptedReply, type ScriptedRequest } from "../../helpers/scripted-openai-server.js";
+import { type ScriptedReply, type ScriptedRequest, userText } from "../../helpers/scripted-openai-server.js";
 import { useCliSession } from "./cli-session.js";
 import { roleOf } from "./task-script.js";
 
@@ -10,12 +10,6 @@ import { roleOf } from "./task-script.js";
  * gives the verdict, for the resume that continues the stopped session. In read-only mode nothing can change, so no
  * final review is added at all.
  */
-
-const userText = (req: ScriptedRequest) =>
-  req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
 
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);

@@ -2,7 +2,14 @@ import { promises as fs } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import {
+  startScriptedOpenAIServer,
+  toolResults,
+  type ScriptedReply,
+  type ScriptedRequest,
+  type ScriptedServer,
+  userText,
+} from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";
 import { roleOf } from "./task-script.js";
@@ -46,12 +53,6 @@ function script(req: ScriptedRequest): ScriptedReply {
   }
   return { content: "Nothing to do." };
 }
-
-const userText = (req: ScriptedRequest): string =>
-  req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
 
 let server: ScriptedServer;
 let ws: TempWorkspace;

@@ -1,4 +1,4 @@
-import { type ScriptedReply, type ScriptedRequest, toolResults } from "../../helpers/scripted-openai-server.js";
+import { type ScriptedReply, type ScriptedRequest, toolResults, userText } from "../../helpers/scripted-openai-server.js";
 
 /**
  * A scripted model that plays all four roles for a small real task: write a module and its unit test, run
@@ -26,13 +26,6 @@ export function roleOf(req: ScriptedRequest): Role {
   if (req.toolNames.includes("submit_review")) return "reviewer";
   if (req.toolNames.includes("submit_findings")) return "researcher";
   return "unknown";
-}
-
-function userText(req: ScriptedRequest): string {
-  return req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
 }
 
 export function greetScript(req: ScriptedRequest): ScriptedReply {

@@ -5,7 +5,14 @@ import type { AddressInfo } from "node:net";
 import { promisify } from "node:util";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import {
+  startScriptedOpenAIServer,
+  toolResults,
+  type ScriptedReply,
+  type ScriptedRequest,
+  type ScriptedServer,
+  userText,
+} from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { page, redirect, startLocalWebServer, type LocalWebServer } from "../../services/web/local-web-server.js";
 import { runCli } from "./cli-process.js";
@@ -28,13 +35,6 @@ let ws: TempWorkspace;
 let userConfig: TempWorkspace;
 /** Replaces the researcher's first call (the search) when set. */
 let firstFetches: { name: string; args: Record<string, unknown> }[] | undefined;
-
-function userText(req: ScriptedRequest): string {
-  return req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
-}
 
 function script(req: ScriptedRequest): ScriptedReply {
   const role = roleOf(req);

@@ -8,7 +8,14 @@ import { runCli } from "../../faces/cli/cli-process.js";
 import { roleOf } from "../../faces/cli/task-script.js";
 import { startTestChroma, type TestChroma } from "../../helpers/chroma.js";
 import { freePort } from "../../helpers/free-port.js";
-import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
+import {
+  startScriptedOpenAIServer,
+  toolResults,
+  type ScriptedReply,
+  type ScriptedRequest,
+  type ScriptedServer,
+  userText,
+} from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { moduleTrace } from "../../helpers/module-trace.js";
 
@@ -20,13 +27,6 @@ let server: ScriptedServer;
 let chroma: TestChroma;
 let ws: TempWorkspace;
 let dataDir = "";
-
-function userText(req: ScriptedRequest): string {
-  return req.messages
-    .filter((m) => m.role === "user")
-    .map((m) => m.content)
-    .join("\n");
-}
 
 const RETRY_TASK = "Add a retry helper, then research where failed requests are retried";
 const RETRY_SOURCE =
