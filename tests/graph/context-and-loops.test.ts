@@ -4,7 +4,7 @@ import path from "node:path";
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { countTokens } from "../../src/agents/middleware/context-tokens.js";
+import { countTokens } from "../../src/agents/middleware/context-budget.js";
 import { testGraph } from "./wire.js";
 import { DEFAULT_LIMITS, DEFAULT_SAFETY, EventRecorder, type Limits } from "../../src/core/index.js";
 import type { WorkspaceStateValue } from "../../src/graph/state.js";

@@ -1,5 +1,4 @@
 import { AIMessage, type BaseMessage, type HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { messageChars } from "./context-tokens.js";
 import { groupTurns, summaryOf } from "./context-summary.js";
 
 /**
@@ -42,7 +41,11 @@ class Layout {
   readonly resultsBefore: number[] = [0];
   private readonly summaries = new Map<number, HumanMessage>();
 
-  constructor(messages: readonly BaseMessage[]) {
+  /** `charsOf` counts a message as the budget does (context-budget.ts). */
+  constructor(
+    messages: readonly BaseMessage[],
+    readonly charsOf: (m: BaseMessage) => number,
+  ) {
     const first = messages.findIndex((m) => AIMessage.isInstance(m));
     const headLength = first < 0 ? messages.length : first;
     this.head = messages.slice(0, headLength);
@@ -73,7 +76,7 @@ class Layout {
   }
 
   summaryChars(folded: number): number {
-    return folded > 0 ? messageChars(this.summary(folded)) : 0;
+    return folded > 0 ? this.charsOf(this.summary(folded)) : 0;
   }
 
   /** A message as the prompt shows it under compaction `c`. */
@@ -86,7 +89,7 @@ class Layout {
 
   turnChars(t: number, c: Compaction): number {
     let chars = 0;
-    for (const m of this.turns[t] ?? []) chars += messageChars(this.render(m, c));
+    for (const m of this.turns[t] ?? []) chars += this.charsOf(this.render(m, c));
     return chars;
   }
 
@@ -113,13 +116,13 @@ function compact(layout: Layout, k: number, c: Compaction, chars: number, limit:
     const turn = layout.resultTurn[r] ?? 0;
     const result = layout.turns[turn]?.find((m) => layout.ordinal.get(m) === r);
     next.clearedResults += 1;
-    if (result && turn >= next.folded) chars += messageChars(clearedResult(result as ToolMessage)) - messageChars(result);
+    if (result && turn >= next.folded) chars += layout.charsOf(clearedResult(result as ToolMessage)) - layout.charsOf(result);
   }
   while (tokensOf(chars) > low && next.clearedInputs < next.clearedResults) {
     const call = layout.callOf[next.clearedInputs];
-    const before = call && call.turn >= next.folded ? messageChars(layout.render(call.message, next)) : 0;
+    const before = call && call.turn >= next.folded ? layout.charsOf(layout.render(call.message, next)) : 0;
     next.clearedInputs += 1;
-    if (call && call.turn >= next.folded) chars += messageChars(layout.render(call.message, next)) - before;
+    if (call && call.turn >= next.folded) chars += layout.charsOf(layout.render(call.message, next)) - before;
   }
   while (tokensOf(chars) > low && next.folded < k - 1 && layout.turnCleared(next.folded, next)) {
     chars -= layout.turnChars(next.folded, next) + layout.summaryChars(next.folded);
@@ -142,11 +145,11 @@ export interface CompactedPrompt {
  * current size alone, so once over its trigger it cleared one more result at every call, changing the prompt near
  * its start each time (43% of a request repeated the one before; issue 46).
  */
-export function compactPrompt(messages: readonly BaseMessage[], limit: number): CompactedPrompt {
-  const layout = new Layout(messages);
+export function compactPrompt(messages: readonly BaseMessage[], limit: number, charsOf: (m: BaseMessage) => number): CompactedPrompt {
+  const layout = new Layout(messages, charsOf);
   let c = NO_COMPACTION;
   let chars = 0;
-  for (const m of layout.head) chars += messageChars(m);
+  for (const m of layout.head) chars += charsOf(m);
   for (let k = 0; k <= layout.turns.length; k++) {
     // The newest turn of a request was never compacted before: compactions only touch the turns before theirs.
     if (k > 0) chars += layout.turnChars(k - 1, c);

@@ -1,6 +1,6 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { elideLarge, elisionLimit } from "../../../src/agents/middleware/context-elision.js";
+import { elideLarge, elisionLimit } from "../../../src/agents/middleware/context-budget.js";
 import { formatSize } from "../../../src/core/index.js";
 
 const MB = "0123456789".repeat(100_000);

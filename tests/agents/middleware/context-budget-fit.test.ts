@@ -2,7 +2,7 @@ import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage }
 import { countTokensApproximately } from "langchain";
 import { describe, expect, it } from "vitest";
 import { fitToBudget } from "../../../src/agents/middleware/context-budget.js";
-import { countTokens } from "../../../src/agents/middleware/context-tokens.js";
+import { countTokens } from "../../../src/agents/middleware/context-budget.js";
 
 function transcript(turns: number, outputChars: number): BaseMessage[] {
   const messages: BaseMessage[] = [new SystemMessage("You are the coder."), new HumanMessage("Your step: fix the tests.")];

@@ -10,7 +10,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { fitToBudget } from "../../../src/agents/middleware/context-budget.js";
 import { LOW_WATER } from "../../../src/agents/middleware/context-compaction.js";
-import { countTokens } from "../../../src/agents/middleware/context-tokens.js";
+import { countTokens } from "../../../src/agents/middleware/context-budget.js";
 
 /**
  * Issue 46: between two compactions every request of a run repeats the previous one and appends to it, so a

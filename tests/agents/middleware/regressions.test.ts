@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { countTokens, toolsOverhead } from "../../../src/agents/middleware/context-tokens.js";
+import { countTokens, toolsOverhead } from "../../../src/agents/middleware/context-budget.js";
 import { AGENT_SPECS } from "../../../src/agents/index.js";
 import { declaredTools } from "../../../src/agents/middleware/tool-calls.js";
 import { createFinishTool } from "../../../src/agents/agent-tools.js";

@@ -2,7 +2,7 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { afterEach, describe, expect, it } from "vitest";
-import { countTokens } from "../../../src/agents/middleware/context-tokens.js";
+import { countTokens } from "../../../src/agents/middleware/context-budget.js";
 import { startScriptedOpenAIServer, toolResults, type ScriptedReply, type ScriptedRequest, type ScriptedServer } from "../../helpers/scripted-openai-server.js";
 import { makeTempWorkspace, type TempWorkspace } from "../../helpers/temp-workspace.js";
 import { runCli } from "./cli-process.js";

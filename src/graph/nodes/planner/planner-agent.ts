@@ -3,9 +3,8 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage }
 import { tool } from "@langchain/core/tools";
 import { createAgent } from "langchain";
 import type { ModelCallDeps, ModelCallWrap, RoleSpec } from "../../../agents/middleware/deps.js";
-import { modelCallMiddleware } from "../../../agents/middleware/model-call.js";
+import { modelCallMiddleware, withPromptCacheKey } from "../../../agents/middleware/model-call.js";
 import { PerRunModel } from "../../../agents/per-run-model.js";
-import { withPromptCacheKey } from "../../../agents/middleware/prompt-cache-key.js";
 import { agentRunContextSchema, AgentRunState, contextOf, runUsage, type RunUsage } from "../../../agents/run.js";
 import {
   type AgentReport,
