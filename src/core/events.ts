@@ -18,6 +18,8 @@ export interface ModelCallEvent {
   agent: AgentName | "planner";
   model?: string;
   inputTokens: number;
+  /** The part of inputTokens the endpoint served from its prompt cache; absent when it reported none. */
+  cachedInputTokens?: number;
   outputTokens: number;
   estimated?: boolean;
   total?: UsageTotals;

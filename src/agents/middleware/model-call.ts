@@ -229,6 +229,7 @@ export function meterUsage(deps: UsageDeps & Pick<ModelCallDeps, "emit" | "callT
       agent: deps.spec.name,
       model,
       inputTokens,
+      ...(measured.cachedInputTokens > 0 ? { cachedInputTokens: measured.cachedInputTokens } : {}),
       outputTokens,
       estimated,
       total,

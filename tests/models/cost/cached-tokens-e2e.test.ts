@@ -89,9 +89,14 @@ describe("cached input tokens (built CLI against an endpoint with a prompt cache
       .split("\n")
       .map((line) => JSON.parse(line) as { type: string } & Record<string, unknown>);
     const calls = server.requests.length;
-    expect(events.filter((e) => e.type === "model_call").at(-1)).toMatchObject({
+    const modelCalls = events.filter((e) => e.type === "model_call");
+    expect(modelCalls.at(-1)).toMatchObject({
+      inputTokens: PROMPT,
+      cachedInputTokens: CACHED,
       total: { inputTokens: calls * PROMPT, cachedInputTokens: (calls - 1) * CACHED, calls },
     });
+    // The first reply reported none: its event says nothing of a cache.
+    expect(modelCalls[0]).not.toHaveProperty("cachedInputTokens");
     const finished = events.at(-1);
     expect(finished).toMatchObject({
       type: "session_finished",
