@@ -135,6 +135,26 @@ export function isArtifact(value: unknown): value is ToolArtifact {
   return typeof value === "object" && value !== null && typeof (value as { ok?: unknown }).ok === "boolean";
 }
 
+/**
+ * A model reply as a later prompt shows it, with its text, calls or metadata changed (elided or cleared arguments):
+ * the same id, name and usage. The provider's raw tool calls are left out of `additional_kwargs`: the client would
+ * send those instead of the changed ones.
+ */
+export function replyWith(m: AIMessage, changes: Partial<Pick<AIMessage, "content" | "tool_calls" | "invalid_tool_calls" | "response_metadata">>): AIMessage {
+  const { tool_calls: _raw, function_call: _fn, ...kwargs } = m.additional_kwargs;
+  return new AIMessage({
+    id: m.id,
+    name: m.name,
+    content: m.content,
+    tool_calls: m.tool_calls,
+    invalid_tool_calls: m.invalid_tool_calls,
+    additional_kwargs: kwargs,
+    response_metadata: m.response_metadata,
+    usage_metadata: m.usage_metadata,
+    ...changes,
+  });
+}
+
 /** A model's own reply (the usage middleware stamps every one); a limit notice added by middleware has no usage. */
 export function isModelReply(m: BaseMessage): m is AIMessage {
   return AIMessage.isInstance(m) && m.usage_metadata !== undefined;

@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import type { ToolCall } from "@langchain/core/messages/tool";
 import { formatSize } from "../../core/index.js";
-import { COMPACTED, isArtifact, runOf, wasCompacted } from "../run.js";
+import { COMPACTED, isArtifact, replyWith, runOf, wasCompacted } from "../run.js";
 import type { ModelCallDeps, ModelCallWrap } from "./deps.js";
 import { compactPrompt } from "./context-compaction.js";
 
@@ -235,10 +235,7 @@ function hasLongString(value: unknown, limit: number): boolean {
 }
 
 function elideMessage(m: AIMessage, limit: number, results: Map<string, ToolMessage>): AIMessage {
-  const { tool_calls: _raw, function_call: _fn, ...kwargs } = m.additional_kwargs;
-  return new AIMessage({
-    id: m.id,
-    name: m.name,
+  return replyWith(m, {
     content: elideContent(m.content, limit),
     tool_calls: (m.tool_calls ?? []).map((call) => elideCall(call, limit, results.get(call.id ?? ""))),
     invalid_tool_calls: (m.invalid_tool_calls ?? []).map((call) =>
@@ -246,9 +243,6 @@ function elideMessage(m: AIMessage, limit: number, results: Map<string, ToolMess
         ? { ...call, args: `[${call.name ?? "tool"} arguments: ${formatSize(Buffer.byteLength(call.args ?? ""))}, not valid JSON; elided from this prompt]` }
         : call,
     ),
-    additional_kwargs: kwargs,
-    response_metadata: m.response_metadata,
-    usage_metadata: m.usage_metadata,
   });
 }
 

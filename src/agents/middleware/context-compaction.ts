@@ -1,5 +1,6 @@
 import { AIMessage, type BaseMessage, type HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { groupTurns, summaryOf } from "./context-summary.js";
+import { replyWith } from "../run.js";
 
 /**
  * How far a run's prompt is compacted. It changes only at a compaction, so every request between two compactions
@@ -194,15 +195,9 @@ function clearedInputs(m: AIMessage, ids: string[]): AIMessage {
   let cleared = byIds.get(key);
   if (!cleared) {
     const set = new Set(ids);
-    const { tool_calls: _raw, function_call: _fn, ...kwargs } = m.additional_kwargs;
-    cleared = new AIMessage({
-      id: m.id,
-      name: m.name,
-      content: m.content,
+    cleared = replyWith(m, {
       tool_calls: (m.tool_calls ?? []).map((call) => (set.has(call.id ?? "") ? { ...call, args: {} } : call)),
-      additional_kwargs: kwargs,
       response_metadata: { ...m.response_metadata, context_editing: { cleared_tool_inputs: ids } },
-      usage_metadata: m.usage_metadata,
     });
     byIds.set(key, cleared);
   }

@@ -23,17 +23,17 @@ function pairsIntact(messages: BaseMessage[]): boolean {
 }
 
 describe("fitToBudget", () => {
-  it("leaves a small transcript alone", async () => {
+  it("leaves a small transcript alone", () => {
     const messages = transcript(3, 200);
-    const view = await fitToBudget(messages, 10_000, 500);
+    const view = fitToBudget(messages, 10_000, 500);
     expect(view.messages).toEqual(messages);
     expect(view.cleared).toBe(false);
   });
 
-  it("clears older tool output first, keeping the newest results and every call/result pair", async () => {
+  it("clears older tool output first, keeping the newest results and every call/result pair", () => {
     const messages = transcript(12, 4_000);
     const before = countTokens(messages);
-    const view = await fitToBudget(messages, 9_000, 500);
+    const view = fitToBudget(messages, 9_000, 500);
     expect(view.cleared).toBe(true);
     expect(view.tokens).toBeLessThanOrEqual(9_000);
     expect(countTokens(messages)).toBe(before); // the stored transcript is untouched
@@ -43,9 +43,9 @@ describe("fitToBudget", () => {
     expect(pairsIntact(view.messages)).toBe(true);
   });
 
-  it("folds the oldest turns into a summary of files, commands and errors when clearing is not enough", async () => {
+  it("folds the oldest turns into a summary of files, commands and errors when clearing is not enough", () => {
     const messages = transcript(40, 600);
-    const view = await fitToBudget(messages, 2_500, 300);
+    const view = fitToBudget(messages, 2_500, 300);
     expect(view.tokens).toBeLessThanOrEqual(2_500);
     expect(view.summarized).toBeGreaterThan(0);
     const summary = String(view.messages[2]?.content);
@@ -77,7 +77,7 @@ describe("fitToBudget with a 1 MB argument or reply", () => {
     expect(countTokens(messages.slice(3))).toBe(countTokensApproximately(messages.slice(3)));
   });
 
-  it("elides a 1 MB write_file argument of the newest turn, so the very next prompt fits, with a note saying what was written", async () => {
+  it("elides a 1 MB write_file argument of the newest turn, so the very next prompt fits, with a note saying what was written", () => {
     const messages = [
       ...head(),
       new AIMessage({ content: "", tool_calls: [{ id: "w1", name: "write_file", args: { path: "big.txt", content: data }, type: "tool_call" }] }),
@@ -88,7 +88,7 @@ describe("fitToBudget with a 1 MB argument or reply", () => {
         artifact: { ok: true, filesChanged: ["big.txt"] },
       }),
     ];
-    const view = await fitToBudget(messages, 32_000, 3_000);
+    const view = fitToBudget(messages, 32_000, 3_000);
     expect(view.tokens).toBeLessThanOrEqual(32_000);
     expect(countTokens(view.messages) + 3_000).toBe(view.tokens);
     const call = (view.messages[2] as AIMessage).tool_calls?.[0];
@@ -97,20 +97,20 @@ describe("fitToBudget with a 1 MB argument or reply", () => {
     expect((messages[2] as AIMessage).tool_calls?.[0]?.args.content).toBe(data);
   });
 
-  it("elides a 1 MB text reply of an earlier turn, keeping its head", async () => {
+  it("elides a 1 MB text reply of an earlier turn, keeping its head", () => {
     const messages = [
       ...head(),
       new AIMessage({ content: `Plan: ${data}`, tool_calls: [{ id: "l1", name: "list_directory", args: { path: "." }, type: "tool_call" }] }),
       new ToolMessage({ tool_call_id: "l1", name: "list_directory", content: "big.txt" }),
     ];
-    const view = await fitToBudget(messages, 32_000, 3_000);
+    const view = fitToBudget(messages, 32_000, 3_000);
     expect(view.tokens).toBeLessThanOrEqual(32_000);
     expect(String(view.messages[2]?.content)).toMatch(
       /^Plan: row 0: [\s\S]*\[… your reply went on for [\d.]+ KB more \(1\.0 MB in all\); elided from this prompt/,
     );
   });
 
-  it("stays under the budget when the newest reply has many arguments each just under the elision limit", async () => {
+  it("stays under the budget when the newest reply has many arguments each just under the elision limit", () => {
     const calls = Array.from({ length: 6 }, (_, i) => ({
       id: `w${i}`,
       name: "write_file",
@@ -122,7 +122,7 @@ describe("fitToBudget with a 1 MB argument or reply", () => {
       new AIMessage({ content: "", tool_calls: calls }),
       ...calls.map((c) => new ToolMessage({ tool_call_id: c.id, name: "write_file", content: "Created", artifact: { ok: true, filesChanged: [c.args.path] } })),
     ];
-    const view = await fitToBudget(messages, 6_000, 500);
+    const view = fitToBudget(messages, 6_000, 500);
     expect(view.tokens).toBeLessThanOrEqual(6_000);
     expect(pairsIntact(view.messages)).toBe(true);
   });

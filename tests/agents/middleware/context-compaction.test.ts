@@ -136,6 +136,27 @@ describe("cache-aware compaction", () => {
     }
   });
 
+  it("keeps a reply's id, usage and unparsable calls when it clears that reply's arguments", () => {
+    const messages: BaseMessage[] = [new SystemMessage("You are the coder."), new HumanMessage("Your step: write the data.")];
+    for (let t = 0; t < 12; t++) {
+      messages.push(
+        new AIMessage({
+          id: `reply-${t}`,
+          content: "",
+          tool_calls: [{ id: `w${t}`, name: "write_file", args: { path: `gen${t}.txt`, content: String(t % 10).repeat(15_000) }, type: "tool_call" }],
+          invalid_tool_calls: [{ id: `bad${t}`, name: "write_file", args: "{not json", error: "bad JSON", type: "invalid_tool_call" }],
+          usage_metadata: { input_tokens: 100, output_tokens: 10, total_tokens: 110 },
+        }),
+        new ToolMessage({ tool_call_id: `w${t}`, name: "write_file", content: `Created gen${t}.txt` }),
+      );
+    }
+    const view = fitToBudget(messages, 20_000, 1_000);
+    const cleared = view.messages.find((m): m is AIMessage => AIMessage.isInstance(m) && Object.keys(m.tool_calls?.[0]?.args ?? {}).length === 0);
+    expect(cleared?.id).toMatch(/^reply-\d+$/);
+    expect(cleared?.usage_metadata?.input_tokens).toBe(100);
+    expect(cleared?.invalid_tool_calls?.map((c) => c.args)).toEqual(["{not json"]);
+  });
+
   it("keeps every call with its result, clearing the arguments of cleared calls only when results are not enough", () => {
     const big = { id: "w", name: "write_file", args: { path: "gen.txt", content: "g".repeat(15_000) }, type: "tool_call" as const };
     const messages: BaseMessage[] = [
