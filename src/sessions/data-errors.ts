@@ -38,11 +38,14 @@ export function noteOpenedDatabase(file: string): void {
   if (!openedDatabases.includes(file)) openedDatabases.push(file);
 }
 
-/** A SQLite error that says the file itself is damaged (not locked, not unwritable), anywhere in the cause chain. */
+/**
+ * A SQLite error that says the file itself is damaged (not locked, not unwritable), anywhere in the cause chain.
+ * better-sqlite3 reports extended result codes: damage found in an index is SQLITE_CORRUPT_INDEX.
+ */
 function damagedCode(error: unknown): string | undefined {
   for (let e: unknown = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth += 1) {
     const code = (e as { code?: unknown }).code;
-    if (code === "SQLITE_CORRUPT" || code === "SQLITE_NOTADB") return (e as Error).message || code;
+    if (typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code === "SQLITE_NOTADB")) return (e as Error).message || code;
   }
   return undefined;
 }

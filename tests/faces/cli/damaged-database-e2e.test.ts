@@ -43,7 +43,7 @@ describe("a damaged sessions.sqlite (issue 38)", () => {
       const result = await runCli(args, { cwd: ws.root, env });
       expect(result.code, args.join(" ")).toBe(2);
       const lines = result.stderr.trim().split("\n");
-      expect(lines, args.join(" ")).toHaveLength(1);
+      expect(lines, `${args.join(" ")}: ${result.stderr}`).toHaveLength(1);
       expect(lines[0]).toContain(`the session database ${file} is damaged`);
       expect(lines[0]).toContain(`mv "${file}" "${file}.damaged"`);
       expect(result.stderr).not.toMatch(/\n\s+at /);
